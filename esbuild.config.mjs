@@ -1,0 +1,80 @@
+// Bundles islands/*.tsx (one entry per island, shared chunks split out, hashed names) into
+// static/build/, writes static/build/manifest.json, and copies htmx. `--watch` rebuilds on change.
+import { build, context } from 'esbuild';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const islandsDir = path.join(root, 'islands');
+const outdir = path.join(root, 'static', 'build');
+const watch = process.argv.includes('--watch');
+
+const islands = readdirSync(islandsDir)
+  .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
+  .map((f) => path.basename(f, '.tsx'));
+
+// Each island gets a small virtual entry that hydrates its server-rendered instances.
+const virtualEntries = {
+  name: 'island-entries',
+  setup(b) {
+    b.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice('island:'.length), namespace: 'island' }));
+    b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
+      resolveDir: islandsDir,
+      loader: 'ts',
+      contents: `import Component from './${args.path}.tsx';\nimport { hydrateIslands } from './hydrate.ts';\nhydrateIslands(${JSON.stringify(args.path)}, Component);\n`,
+    }));
+  },
+};
+
+const htmxVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/htmx.org/package.json'), 'utf8')).version;
+
+const writeManifest = {
+  name: 'manifest',
+  setup(b) {
+    b.onEnd((result) => {
+      if (result.errors.length || !result.metafile) return;
+      const manifest = { islands: {}, htmx: `vendor/htmx-${htmxVersion}.min.js` };
+      for (const [file, meta] of Object.entries(result.metafile.outputs)) {
+        if (!meta.entryPoint?.startsWith('island:')) continue;
+        const name = meta.entryPoint.slice('island:'.length);
+        manifest.islands[name] = {
+          file: path.relative(outdir, path.join(root, file)),
+          imports: meta.imports.filter((i) => i.kind === 'import-statement').map((i) => path.relative(outdir, path.join(root, i.path))),
+        };
+      }
+      mkdirSync(path.join(outdir, 'vendor'), { recursive: true });
+      copyFileSync(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), path.join(outdir, manifest.htmx));
+      writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+      console.log(`islands built: ${islands.join(', ') || 'none'}`);
+    });
+  },
+};
+
+const options = {
+  entryPoints: islands.map((name) => `island:${name}`),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['es2020'],
+  outdir,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  minify: true,
+  sourcemap: false,
+  metafile: true,
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [virtualEntries, writeManifest],
+};
+
+rmSync(outdir, { recursive: true, force: true });
+if (watch) {
+  const ctx = await context(options);
+  await ctx.watch();
+  console.log('watching islands/ for changes');
+} else {
+  await build(options);
+}

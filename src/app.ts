@@ -1,0 +1,90 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import { createTranslator } from './core/i18n.ts';
+import { queryCounter, type Db } from './db/index.ts';
+import { SessionTokens } from './features/auth/sessions.ts';
+import { CommunityResolver } from './features/communities/service.ts';
+import { Assets, STATIC_DIR } from './lib/assets.ts';
+import communityPlugin from './plugins/community.ts';
+import identityPlugin from './plugins/identity.ts';
+import guardianPlugin from './plugins/guardian.ts';
+import securityPlugin from './plugins/security.ts';
+import renderPlugin from './plugins/render.tsx';
+import graphqlPlugin from './features/graphql/plugin.ts';
+import systemRoutes from './features/system/routes.ts';
+import homeRoutes from './features/home/routes.tsx';
+import authRoutes from './features/auth/routes.ts';
+import './plugins/types.ts';
+
+export type AppOptions = {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  /** Close the database when the app closes (the server does; tests share one). */
+  ownsDb?: boolean;
+};
+
+/** Builds the whole application on a database that is already migrated. Tests use it directly. */
+export async function buildApp({ config, db, clock = systemClock, ownsDb = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  const base = config.basePath;
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('clock', clock);
+  app.decorate('t', createTranslator('en'));
+  app.decorate('communities', new CommunityResolver(db, config.defaultCommunity));
+  app.decorate('sessionTokens', new SessionTokens(config.cookieSecret, base, clock));
+  app.decorate('assets', new Assets(base, !config.isProduction));
+  if (ownsDb) app.addHook('onClose', async () => db.destroy());
+  await app.register(fp(async () => {}, { name: 'db' }));
+
+  // Outside production, count SQL statements per request (Server-Timing), for the bench and for us.
+  if (!config.isProduction || process.env.BENCH_QUERY_COUNT === '1') {
+    app.addHook('onRequest', (_request, _reply, done) => queryCounter.run({ queries: 0 }, done));
+    app.addHook('onSend', async (_request, reply) => {
+      const store = queryCounter.getStore();
+      if (store) reply.header('server-timing', `db;desc="SQL queries";dur=${store.queries}`);
+    });
+  }
+
+  await app.register(cookie, { secret: config.cookieSecret });
+  await app.register(formbody);
+  await app.register(guardianPlugin, {
+    pluginRoutes: [
+      { prefix: `${base}/static`, access: 'public', bare: true },
+      { prefix: `${base}/graphql`, access: 'public', csrf: false },
+      { prefix: `${base}/graphqlAdmin`, access: 'admin', csrf: false },
+      { prefix: '/graphiql', access: 'public', bare: true },
+    ],
+  });
+  await app.register(securityPlugin);
+  await app.register(communityPlugin);
+  await app.register(identityPlugin);
+  await app.register(renderPlugin);
+
+  await app.register(fastifyStatic, {
+    root: STATIC_DIR,
+    prefix: `${base}/static/`,
+    decorateReply: false,
+    index: false,
+    setHeaders: (res, filePath) => {
+      const immutable = filePath.includes(`${STATIC_DIR}/build/`) && !filePath.endsWith('manifest.json');
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+  await app.register(graphqlPlugin);
+  await app.register(systemRoutes, { prefix: base });
+  await app.register(homeRoutes, { prefix: base });
+  await app.register(authRoutes, { prefix: base });
+  return app;
+}

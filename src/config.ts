@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** The development signing key: fine on a laptop, refused in production. */
+export const DEVELOPMENT_SECRET = 'development-only-secret-change-me-0123456789abcdef';
+
+const basePath = z
+  .string()
+  .default('')
+  .refine((v) => v === '' || (/^\/[A-Za-z0-9._~\-/]*$/.test(v) && !v.endsWith('/')), {
+    message: 'must be empty or a path like /v2 (leading slash, no trailing slash)',
+  });
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .refine((v) => v === undefined || URL.canParse(v), { message: 'must be a URL' });
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('localhost'),
+    DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:/.test(v), {
+      message: 'must be a postgres:// URL (leave it unset to use the embedded database)',
+    }),
+    DATA_DIR: z.string().min(1).default('./data'),
+    BASE_PATH: basePath,
+    PUBLIC_URL: optionalUrl,
+    COOKIE_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).default(DEVELOPMENT_SECRET),
+    SMTP_URL: optionalUrl,
+    DEFAULT_COMMUNITY: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, { message: 'must be a community code (lower-case letters, digits, dashes)' })
+      .default('summit'),
+    RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    SEED_DEMO: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    TRUST_PROXY: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.COOKIE_SECRET === DEVELOPMENT_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['COOKIE_SECRET'],
+        message: 'must be set to a secret of your own in production (the development secret is refused)',
+      });
+    }
+  });
+
+export type Config = Readonly<{
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  basePath: string;
+  publicUrl: string;
+  cookieSecret: string;
+  smtpUrl: string | undefined;
+  defaultCommunity: string;
+  rateLimitMax: number;
+  seedDemo: boolean;
+  logLevel: string;
+  trustProxy: boolean;
+}>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once. A bad value throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const value = source[name];
+    const shown = value === undefined || name === 'COOKIE_SECRET' ? '' : ` (got "${value}")`;
+    throw new ConfigError(`Configuration error: ${name} ${issue.message}${shown}.`);
+  }
+  const e = result.data;
+  return Object.freeze({
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    basePath: e.BASE_PATH,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    cookieSecret: e.COOKIE_SECRET,
+    smtpUrl: e.SMTP_URL,
+    defaultCommunity: e.DEFAULT_COMMUNITY,
+    rateLimitMax: e.RATE_LIMIT_MAX,
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    trustProxy: e.TRUST_PROXY,
+  });
+}

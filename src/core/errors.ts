@@ -1,0 +1,89 @@
+/**
+ * The one error catalogue (spec section 8). Each code carries its HTTP status and the locale key of
+ * its message; the error handler renders it as an HTML page, an htmx fragment, form field errors or
+ * JSON / GraphQL `extensions.code`.
+ */
+
+export type ErrorSpec = { status: number; key: string };
+
+/** Client error codes (spec section 8, "Client error codes"). */
+export const clientErrors = {
+  100: { status: 400, key: 'errors.client.invalidUrl' },
+  110: { status: 400, key: 'errors.client.invalidPhone' },
+  120: { status: 400, key: 'errors.client.passwordMismatch' },
+  121: { status: 400, key: 'errors.client.passwordStrength' },
+  130: { status: 400, key: 'errors.client.invalidEmail' },
+  140: { status: 400, key: 'errors.client.invalidDate' },
+  900: { status: 400, key: 'errors.client.missingInput' },
+  999: { status: 400, key: 'errors.client.invalidError' },
+} as const satisfies Record<number, ErrorSpec>;
+
+export type ClientErrorCode = keyof typeof clientErrors;
+
+/** Server codes (spec section 8, "Server codes"), plus the platform's own. */
+export const serverErrors = {
+  'Invalid.Email': { status: 400, key: 'errors.server.invalidEmail' },
+  'Unrecognized.Email': { status: 404, key: 'errors.server.unrecognizedEmail' },
+  'NotAuthorized.Password': { status: 401, key: 'errors.server.passwordIncorrect' },
+  'BadRequest.InvalidCode': { status: 400, key: 'errors.server.invalidCode' },
+  'BadRequest.NoAdmins': { status: 400, key: 'errors.server.noAdmins' },
+  'BadRequest.MaxAttempts': { status: 429, key: 'errors.server.lockout' },
+  'BadRequest.MaxSendAttempts': { status: 429, key: 'errors.server.lockout' },
+  'BadRequest.TooManyRequests': { status: 429, key: 'errors.server.lockout' },
+  'BadRequest.UnhandledError': { status: 400, key: 'errors.server.lockout' },
+  'BadRequest.Validation': { status: 400, key: 'errors.server.validation' },
+  'BadRequest.Csrf': { status: 403, key: 'errors.server.csrf' },
+  'NotAuthenticated': { status: 401, key: 'errors.server.notAuthenticated' },
+  'Forbidden': { status: 403, key: 'errors.server.forbidden' },
+  'NotFound': { status: 404, key: 'errors.notFound.text' },
+  'RateLimited': { status: 429, key: 'errors.server.rateLimited' },
+  'UnknownError': { status: 500, key: 'errors.generic.title' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ServerErrorCode = keyof typeof serverErrors;
+export type ErrorCode = ServerErrorCode | ClientErrorCode;
+
+/** Lockout codes lead to the lockout screen (spec section 8). */
+export const LOCKOUT_CODES: readonly ServerErrorCode[] = [
+  'BadRequest.MaxAttempts',
+  'BadRequest.MaxSendAttempts',
+  'BadRequest.TooManyRequests',
+  'BadRequest.UnhandledError',
+];
+
+export function errorSpec(code: ErrorCode): ErrorSpec {
+  if (typeof code === 'number') return clientErrors[code];
+  return serverErrors[code];
+}
+
+export type FieldErrors = Record<string, { code: ErrorCode; key: string; values?: Record<string, unknown> }>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly key: string;
+  readonly values: Record<string, unknown> | undefined;
+  readonly fields: FieldErrors | undefined;
+
+  constructor(code: ErrorCode, options: { values?: Record<string, unknown>; fields?: FieldErrors; cause?: unknown } = {}) {
+    const spec = errorSpec(code);
+    super(`${String(code)} (${spec.key})`, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = spec.status;
+    this.key = spec.key;
+    this.values = options.values;
+    this.fields = options.fields;
+  }
+
+  /** The code as clients see it: numbers for client codes, dotted names for server codes. */
+  get publicCode(): string {
+    return String(this.code);
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+export const notFound = () => new AppError('NotFound');
+export const forbidden = () => new AppError('Forbidden');
+export const notAuthenticated = () => new AppError('NotAuthenticated');

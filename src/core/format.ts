@@ -1,0 +1,39 @@
+import type { Translate } from './i18n.ts';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Dates show like "Mon D, YYYY" (spec section 9), e.g. "Nov 21, 2026". */
+export function formatDate(value: Date | string): string {
+  return dateFormat.format(new Date(value));
+}
+
+/** Currency like "$1,234.56" (spec section 9). */
+export function formatCurrency(amount: number): string {
+  return currencyFormat.format(amount);
+}
+
+/** A fee is shown without a trailing ".00" (spec section 9): $1,500 but $1,500.50. */
+export function formatFee(amount: number): string {
+  return formatCurrency(amount).replace(/\.00$/, '');
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Relative time ("5 minutes ago"), switching to a date after 21 days (spec section 9). Returns also
+ * how soon the text changes: every minute within the first hour, hourly within 3 hours.
+ */
+export function formatRelative(value: Date | string, now: Date, t: Translate): { text: string; refreshMs: number | null } {
+  const then = new Date(value);
+  const elapsed = Math.max(0, now.getTime() - then.getTime());
+  if (elapsed > 21 * DAY) return { text: formatDate(then), refreshMs: null };
+  if (elapsed < MINUTE) return { text: t('format.justNow'), refreshMs: MINUTE };
+  if (elapsed < HOUR) return { text: t('format.minutesAgo', { n: Math.floor(elapsed / MINUTE) }), refreshMs: MINUTE };
+  if (elapsed < DAY) {
+    return { text: t('format.hoursAgo', { n: Math.floor(elapsed / HOUR) }), refreshMs: elapsed < 3 * HOUR ? HOUR : null };
+  }
+  return { text: t('format.daysAgo', { n: Math.floor(elapsed / DAY) }), refreshMs: null };
+}

@@ -1,0 +1,28 @@
+import type { Gate, Role } from '#src/db/types.ts';
+
+export type IdentityKind = 'PUBLIC' | 'MEMBER' | 'ADMIN';
+
+export type SignedInUser = {
+  id: number;
+  email: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  roles: Role[];
+  gate: Gate;
+  avatarUrl: string | null;
+  companyName: string | null;
+  jobTitle: string | null;
+  locationName: string | null;
+  locationFamiliarName: string | null;
+  publicUrl: string | null;
+  isModerator: boolean;
+};
+
+export type Identity =
+  | { kind: 'PUBLIC'; loggedIn: false; user: null; sessionId: null }
+  | { kind: 'MEMBER' | 'ADMIN'; loggedIn: true; user: SignedInUser; sessionId: string };
+
+export const PUBLIC_IDENTITY: Identity = Object.freeze({ kind: 'PUBLIC', loggedIn: false, user: null, sessionId: null });
+
+export const displayName = (u: Pick<SignedInUser, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();

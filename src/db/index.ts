@@ -1,0 +1,68 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, type Dialect, type LogEvent } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './types.ts';
+
+export type Db = Kysely<Database>;
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+/** Counts SQL statements per request (read by the bench and the Server-Timing header outside production). */
+export const queryCounter = new AsyncLocalStorage<{ queries: number }>();
+
+function countQuery(event: LogEvent) {
+  const store = queryCounter.getStore();
+  if (store && event.level === 'query') store.queries += 1;
+  if (event.level === 'error') {
+    // Errors are raised to the caller; nothing to log here.
+  }
+}
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+// pg returns bigint (count(*)) as text; make it a number, and keep timestamps as Date.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db; pglite?: PGlite }> {
+  let dialect: Dialect;
+  let pglite: PGlite | undefined;
+  if (options.kind === 'postgres') {
+    dialect = new PostgresDialect({
+      pool: new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }),
+    });
+  } else {
+    if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
+    pglite = await PGlite.create({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadDataDir,
+      parsers: { 20: (v: string) => Number.parseInt(v, 10) },
+    });
+    dialect = new PGliteDialect(pglite);
+  }
+  const db = new Kysely<Database>({ dialect, log: countQuery });
+  return { db, pglite };
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The database the configuration names: PostgreSQL at DATABASE_URL, else PGlite under DATA_DIR. */
+export async function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }) {
+  return createDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.resolve(config.dataDir, 'pglite') },
+  );
+}

@@ -1,0 +1,199 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Clock } from '#src/core/clock.ts';
+import { randomToken, sha256 } from '#src/core/ids.ts';
+import type { Identity, IdentityKind } from '#src/core/identity.ts';
+import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
+import type { Db } from '#src/db/index.ts';
+import type { Community, Gate, Role } from '#src/db/types.ts';
+
+export const AUTH_COOKIE = 'auth';
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The audience paths of spec section 6: the member GraphQL path, and for admins the admin one too. */
+export function audiencePaths(basePath: string) {
+  return { member: `${basePath}/graphql`, admin: `${basePath}/graphqlAdmin` };
+}
+
+export type AuthClaims = {
+  aud: string[];
+  sub: string; // 'u:<id>'
+  brand: string; // the community's code
+  community: string; // the community's id
+  location: string; // the path prefix the cookie was issued for
+  gate: Gate;
+  sid: string; // server-side session id (stored hashed)
+};
+
+export class SessionTokens {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly basePath: string,
+    private readonly clock: Clock,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(claims: AuthClaims, expiresAt: Date): Promise<string> {
+    const { aud, sub, ...rest } = claims;
+    return new SignJWT(rest)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setAudience(aud)
+      .setSubject(sub)
+      .setIssuedAt(Math.floor(this.clock.now().getTime() / 1000))
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+  }
+
+  /** Verifies signature and expiry; any failure yields null (a public, logged-out identity). */
+  async verify(token: string): Promise<AuthClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: this.clock.now(),
+      });
+      const aud = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return {
+        aud,
+        sub: payload.sub,
+        brand: String(payload.brand ?? ''),
+        community: String(payload.community ?? ''),
+        location: String(payload.location ?? ''),
+        gate: payload.gate === 'onboarding' ? 'onboarding' : 'app',
+        sid: payload.sid,
+      };
+    } catch (e) {
+      if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null;
+      throw e;
+    }
+  }
+
+  /** The identity kind the audience grants (spec section 6), before the server-side checks. */
+  kindFromAudience(aud: string[]): IdentityKind {
+    const paths = audiencePaths(this.basePath);
+    if (!aud.includes(paths.member)) return 'PUBLIC';
+    return aud.includes(paths.admin) ? 'ADMIN' : 'MEMBER';
+  }
+}
+
+/** Starts a server-side session and returns the signed cookie value for it. */
+export async function startSession(
+  db: Db,
+  tokens: SessionTokens,
+  clock: Clock,
+  input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string },
+): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+  const sessionId = randomToken();
+  const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS);
+  await db
+    .insertInto('sessions')
+    .values({ id: sha256(sessionId), community_id: input.community.id, user_id: input.userId, expires_at: expiresAt })
+    .execute();
+  const paths = audiencePaths(input.basePath);
+  const aud = input.roles.includes('ADMIN') ? [paths.member, paths.admin] : [paths.member];
+  const token = await tokens.sign(
+    {
+      aud,
+      sub: `u:${input.userId}`,
+      brand: input.community.code,
+      community: String(input.community.id),
+      location: input.basePath || '/',
+      gate: input.gate,
+      sid: sessionId,
+    },
+    expiresAt,
+  );
+  return { token, sessionId, expiresAt };
+}
+
+export async function revokeSession(db: Db, clock: Clock, sessionId: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: clock.now() })
+    .where('id', '=', sha256(sessionId))
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Derives the identity of a request exactly as spec section 6 says: an invalid or missing cookie is
+ * public and logged out; the audience gives MEMBER or ADMIN; logged in only when the subject starts
+ * with 'u:'. On top of the signature, the server-side session must be live, issued for this community
+ * and this path prefix, and the user and membership active, with roles that still back the audience.
+ */
+export async function deriveIdentity(
+  db: Db,
+  tokens: SessionTokens,
+  clock: Clock,
+  cookie: string | undefined,
+  community: Community,
+  basePath: string,
+): Promise<Identity> {
+  if (!cookie) return PUBLIC_IDENTITY;
+  const claims = await tokens.verify(cookie);
+  if (!claims) return PUBLIC_IDENTITY;
+  if (!claims.sub.startsWith('u:')) return PUBLIC_IDENTITY;
+  const userId = Number(claims.sub.slice(2));
+  if (!Number.isSafeInteger(userId) || userId <= 0) return PUBLIC_IDENTITY;
+  if (claims.community !== String(community.id) || claims.location !== (basePath || '/')) return PUBLIC_IDENTITY;
+  const kind = tokens.kindFromAudience(claims.aud);
+  if (kind === 'PUBLIC') return PUBLIC_IDENTITY;
+
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('memberships', (j) =>
+      j.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.community_id', '=', 'sessions.community_id'),
+    )
+    .select([
+      'users.id',
+      'users.email',
+      'users.username',
+      'users.first_name',
+      'users.last_name',
+      'memberships.roles',
+      'memberships.gate',
+      'memberships.avatar_url',
+      'memberships.company_name',
+      'memberships.job_title',
+      'memberships.location_name',
+      'memberships.location_familiar_name',
+      'memberships.public_url',
+      'memberships.is_moderator',
+    ])
+    .where('sessions.id', '=', sha256(claims.sid))
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.community_id', '=', community.id)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', clock.now())
+    .where('users.is_active', '=', true)
+    .where('memberships.is_active', '=', true)
+    .executeTakeFirst();
+  if (!row) return PUBLIC_IDENTITY;
+
+  // The audience may only narrow what the roles grant: an ADMIN cookie of a demoted user is a MEMBER.
+  const effective: 'MEMBER' | 'ADMIN' = kind === 'ADMIN' && row.roles.includes('ADMIN') ? 'ADMIN' : 'MEMBER';
+  return {
+    kind: effective,
+    loggedIn: true,
+    sessionId: claims.sid,
+    user: {
+      id: row.id,
+      email: row.email,
+      username: row.username,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      roles: row.roles,
+      gate: row.gate,
+      avatarUrl: row.avatar_url,
+      companyName: row.company_name,
+      jobTitle: row.job_title,
+      locationName: row.location_name,
+      locationFamiliarName: row.location_familiar_name,
+      publicUrl: row.public_url,
+      isModerator: row.is_moderator,
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
+import { GraphQLError, type ValidationContext } from 'graphql';
+import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
+import { isAppError } from '#src/core/errors.ts';
+import type { Guardian } from '#src/core/guardian/index.ts';
+import type { Identity } from '#src/core/identity.ts';
+import type { Db } from '#src/db/index.ts';
+import type { Community } from '#src/db/types.ts';
+import { createLoaders, type Loaders } from './loaders.ts';
+import { adminSchema, adminResolvers, memberSchema, memberResolvers } from './schema.ts';
+
+declare module 'mercurius' {
+  interface MercuriusContext {
+    request: FastifyRequest;
+    db: Db;
+    identity: Identity;
+    community: Community;
+    guardian: Guardian;
+    loaders: Loaders;
+  }
+}
+
+export type GraphQLContext = MercuriusContext;
+
+export const MAX_DEPTH = 8;
+export const MAX_COMPLEXITY = 300;
+
+function options(app: FastifyInstance, path: string, schema: string, resolvers: IResolvers, graphiql: boolean) {
+  return {
+    schema,
+    resolvers,
+    path,
+    graphiql,
+    queryDepth: MAX_DEPTH,
+    // The complexity rule needs each request's variables, which rules out mercurius's query cache.
+    cache: false,
+    validationRules: ({ variables }: { variables?: Record<string, unknown> }) => [
+      createComplexityRule({
+        maximumComplexity: MAX_COMPLEXITY,
+        variables: variables ?? {},
+        estimators: [simpleEstimator({ defaultComplexity: 1 })],
+        createError: (max: number, actual: number) =>
+          new GraphQLError(`Query is too complex: ${actual}. Maximum allowed complexity: ${max}`, {
+            extensions: { code: 'BadRequest.Validation' },
+          }),
+      }) as unknown as (context: ValidationContext) => never,
+    ],
+    context: (request: FastifyRequest) => ({
+      request,
+      db: app.db,
+      identity: request.identity,
+      community: request.community,
+      guardian: request.guardian,
+      loaders: createLoaders(app.db, request.community),
+    }),
+    errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, context: { reply?: FastifyReply }) => {
+      let status = 200;
+      const errors = execution.errors.map((error) => {
+        const original = error.originalError;
+        if (isAppError(original)) {
+          if (!execution.data) status = original.status;
+          return { message: app.t(original.key, original.values), path: error.path, extensions: { code: original.publicCode } };
+        }
+        const nested = (original as { errors?: GraphQLError[] } | undefined)?.errors;
+        if (Array.isArray(nested)) {
+          status = 400;
+          return nested.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: 'BadRequest.Validation' } }));
+        }
+        if (original && !(original instanceof GraphQLError)) {
+          // A resolver crashed: log it, tell the client nothing of it.
+          context.reply?.log.error({ err: original }, 'GraphQL resolver failed');
+          return { message: app.t('errors.generic.text'), path: error.path, extensions: { code: 'UnknownError' } };
+        }
+        if (!execution.data) status = 400;
+        return { message: error.message, locations: error.locations, path: error.path, extensions: { code: 'BadRequest.Validation', ...error.extensions } };
+      });
+      return { statusCode: status, response: { data: execution.data ?? null, errors: errors.flat() } };
+    },
+  };
+}
+
+/**
+ * Two schemas, each in its own encapsulated context: the member schema at /graphql and the admin
+ * schema at /graphqlAdmin (ADMIN only, enforced by the route access and again in the resolvers).
+ */
+export default async function graphqlPlugin(app: FastifyInstance) {
+  const base = app.config.basePath;
+  await app.register(async (scope) => {
+    await scope.register(mercurius, options(app, `${base}/graphql`, memberSchema, memberResolvers, !app.config.isProduction) as never);
+  });
+  await app.register(async (scope) => {
+    await scope.register(mercurius, options(app, `${base}/graphqlAdmin`, adminSchema, adminResolvers, false) as never);
+  });
+}

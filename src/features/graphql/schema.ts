@@ -1,0 +1,136 @@
+import type { IResolvers } from 'mercurius';
+import { displayName } from '#src/core/identity.ts';
+import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
+import { communityClientData } from '#src/features/communities/service.ts';
+import type { GraphQLContext } from './plugin.ts';
+
+const shared = /* GraphQL */ `
+  type NavLink { label: String!, link: String! }
+  type ForumProduct { enabled: Boolean! }
+  type Products { forum: ForumProduct! }
+  type CommunityLinks { terms: String, privacy: String, membershipInfo: String }
+  type AuthConfiguration {
+    slug: String, backgroundImage: String, playStoreLink: String, appStoreLink: String, logo: String, textColor: String
+  }
+  type Community {
+    code: String!
+    name: String!
+    appName: String!
+    familiarName: String!
+    icon: String
+    navMore: [NavLink!]!
+    products: Products!
+    conciergeEmail: String!
+    conciergePhone: String!
+    execLink: String
+    copyrightHolder: String!
+    links: CommunityLinks!
+    googleAnalytics: String
+    googleTagManager: String
+    auth: AuthConfiguration!
+  }
+  type AvailableCommunity { code: String!, name: String!, familiarName: String! }
+  type MeName { first: String!, formatted: String! }
+  type Location { name: String, familiarName: String }
+  type MeProfile { avatar: String, publicUrl: String, companyName: String, location: Location! }
+  type MobilePhone { id: ID!, countryCode: String, number: String }
+  enum Role { ADMIN MEMBER }
+  type Me {
+    id: ID!
+    email: String!
+    username: String!
+    name: MeName!
+    profile: MeProfile!
+    roles: [Role!]!
+    communityCode: String!
+    mobilePhone: MobilePhone
+  }
+  enum AdShape { MASTHEAD MEDIUM_SQUARE }
+  type Ad { id: ID!, imageUrl: String!, link: String!, shape: AdShape! }
+`;
+
+export const memberSchema = /* GraphQL */ `
+  ${shared}
+  type Query {
+    "The signed-in member, or null for a visitor."
+    me: Me
+    community: Community!
+    "Communities the signed-in user belongs to."
+    availableCommunities: [AvailableCommunity!]!
+    ads: [Ad!]!
+  }
+`;
+
+export const adminSchema = /* GraphQL */ `
+  ${shared}
+  type Query {
+    me: Me
+    community: Community!
+    "Communities in which the signed-in user holds the ADMIN role."
+    availableCommunities: [AvailableCommunity!]!
+  }
+`;
+
+function me(_root: unknown, _args: unknown, ctx: GraphQLContext) {
+  const { identity, community } = ctx;
+  if (!identity.loggedIn) return null;
+  const u = identity.user;
+  return {
+    id: String(u.id),
+    email: u.email,
+    username: u.username,
+    name: { first: u.firstName, formatted: displayName(u) },
+    profile: {
+      avatar: u.avatarUrl,
+      publicUrl: u.publicUrl,
+      companyName: u.companyName,
+      location: { name: u.locationName, familiarName: u.locationFamiliarName },
+    },
+    roles: u.roles,
+    communityCode: community.code,
+  };
+}
+
+const meResolvers = {
+  mobilePhone: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => {
+    const row = await ctx.loaders.membership(Number(parent.id));
+    if (!row || (!row.mobile_country_code && !row.mobile_number)) return null;
+    return { id: `${parent.id}:mobile`, countryCode: row.mobile_country_code, number: row.mobile_number };
+  },
+};
+
+export const memberResolvers: IResolvers = {
+  Query: {
+    me,
+    community: (_root: unknown, _args: unknown, ctx: GraphQLContext) => communityClientData(ctx.community),
+    availableCommunities: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
+      if (!ctx.identity.loggedIn) return [];
+      const rows = await ctx.loaders.communitiesOfUser(ctx.identity.user.id);
+      return rows.map((r) => ({ code: r.code, name: r.name, familiarName: r.familiar_name }));
+    },
+    ads: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
+      ctx.guardian.ensureSignedIn();
+      return (await listActiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map(adClientData);
+    },
+  },
+  Me: meResolvers,
+};
+
+export const adminResolvers: IResolvers = {
+  Query: {
+    me: (root: unknown, args: unknown, ctx: GraphQLContext) => {
+      ctx.guardian.ensureAdmin();
+      return me(root, args, ctx);
+    },
+    community: (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
+      ctx.guardian.ensureAdmin();
+      return communityClientData(ctx.community);
+    },
+    availableCommunities: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
+      ctx.guardian.ensureAdmin();
+      const rows = await ctx.loaders.communitiesOfUser(ctx.guardian.userId!);
+      return rows.filter((r) => r.roles.includes('ADMIN')).map((r) => ({ code: r.code, name: r.name, familiarName: r.familiar_name }));
+    },
+  },
+  Me: meResolvers,
+};

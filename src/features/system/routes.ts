@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+
+const LEGACY_AREAS: Record<string, string> = {
+  forum: '/admin/forum',
+  groups: '/admin/groups',
+  members: '/admin/members',
+  profile: '/admin/members',
+  'expert-panels': '/admin/expert-panels',
+  offers: '/admin/marketplace',
+  notifications: '/admin/messages',
+};
+
+const queryString = (url: string) => {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i);
+};
+
+/** Health checks, the legacy redirects of spec section 2, and /v2. */
+export default async function systemRoutes(app: FastifyInstance) {
+  app.get('/health', { config: { access: 'public', bare: true, rateLimit: false } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(app.db);
+      return reply.header('cache-control', 'no-store').send({ status: 'ok', database: 'ok' });
+    } catch (err) {
+      app.log.error({ err }, 'health check: database unreachable');
+      return reply.code(503).header('cache-control', 'no-store').send({ status: 'error', database: 'unreachable' });
+    }
+  });
+
+  /** Liveness without the database: also the bench's bare route. */
+  app.get('/health/live', { config: { access: 'public', bare: true, rateLimit: false } }, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
+
+  app.get('/account/login', { config: { access: 'public', bare: true } }, async (request, reply) =>
+    reply.redirectTo(`/login${queryString(request.url)}`, 301),
+  );
+  app.get('/account/forgot-password', { config: { access: 'public', bare: true } }, async (_request, reply) =>
+    reply.redirectTo('/password/forgot', 301),
+  );
+  const withToken = (target: string) => async (request: { query: unknown }, reply: { redirectTo: (p: string, s?: number) => unknown }) => {
+    const token = (request.query as { token?: unknown }).token;
+    return reply.redirectTo(typeof token === 'string' ? `${target}?token=${encodeURIComponent(token)}` : target, 301);
+  };
+  app.get('/account/reset-password', { config: { access: 'public', bare: true } }, withToken('/password/reset'));
+  app.get('/account/set-password', { config: { access: 'public', bare: true } }, withToken('/password/setup'));
+
+  // Legacy addresses of the previous app (decision 0004): admins go to the matching admin area, others to /v2.
+  for (const [area, adminPath] of Object.entries(LEGACY_AREAS)) {
+    const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) =>
+      reply.redirectTo(request.guardian.isAdmin ? adminPath : '/v2', 302);
+    app.get(`/v1/${area}`, { config: { access: 'public' } }, handler);
+    app.get(`/v1/${area}/*`, { config: { access: 'public' } }, handler);
+  }
+  app.get('/v2', { config: { access: 'public', bare: true } }, async (_request, reply) => reply.redirectTo('/', 302));
+}

@@ -1,0 +1,20 @@
+import fp from 'fastify-plugin';
+import { AppError } from '#src/core/errors.ts';
+
+/** Finds the community of each request from its host name, else the configured default. */
+export default fp(
+  async (app) => {
+    app.decorateRequest('community', null as never);
+    app.decorateRequest('appPath', '');
+    const base = app.config.basePath;
+    app.addHook('onRequest', async (request) => {
+      const path = request.url.split('?')[0]!;
+      request.appPath = base && path.startsWith(base) ? path.slice(base.length) || '/' : path;
+      if (request.routeOptions.config?.bare) return;
+      const community = await app.communities.resolve(request.hostname);
+      if (!community) throw new AppError('NotFound', { cause: new Error(`No community for host ${request.hostname}`) });
+      request.community = community;
+    });
+  },
+  { name: 'community', dependencies: ['db'] },
+);

@@ -1,0 +1,143 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { AppError, isAppError } from '#src/core/errors.ts';
+import { Guardian } from '#src/core/guardian/index.ts';
+import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
+import { pickAds } from '#src/features/ads/service.ts';
+import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
+import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
+import { Shell } from '#views/layout/Shell.tsx';
+import { isHtmx, wantsJson } from '#src/lib/negotiation.ts';
+import { assetUrl } from '#src/lib/assets.ts';
+import type { PageOptions } from './types.ts';
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+async function pageContext(request: FastifyRequest, reply: FastifyReply): Promise<PageContextValue> {
+  const app = request.server;
+  const identity = request.identity ?? PUBLIC_IDENTITY;
+  const guardian = request.guardian ?? new Guardian(identity, request.community);
+  return {
+    t: app.t,
+    community: request.community,
+    identity,
+    guardian,
+    basePath: app.config.basePath,
+    currentPath: request.appPath,
+    csrfToken: reply.generateCsrf(),
+    nonce: (reply as unknown as { cspNonce: { script: string } }).cspNonce.script,
+    now: app.clock.now(),
+    ads: identity.loggedIn ? await pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
+    islands: new Set(),
+  };
+}
+
+function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageContextValue, options: PageOptions): string {
+  const app = request.server;
+  const body = renderToStaticMarkup(
+    <PageContext.Provider value={ctx}>{options.bare ? <main id="main">{options.body}</main> : <Shell>{options.body}</Shell>}</PageContext.Provider>,
+  );
+  const { entries, preloads } = app.assets.islandScripts(ctx.islands);
+  const styleNonce = (reply as unknown as { cspNonce: { style: string } }).cspNonce.style;
+  const c = ctx.community;
+  const title = app.t('shell.titleTemplate', { page: options.title, appName: c.app_name });
+  const head = renderToStaticMarkup(
+    <>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{title}</title>
+      <link rel="stylesheet" href={app.assets.stylesheetHref()} />
+      <style nonce={styleNonce} dangerouslySetInnerHTML={{ __html: `:root{--brand:${c.color_primary};--accent:${c.color_accent}}` }} />
+      <link rel="icon" href={assetUrl(app.config.basePath, c.icon ?? 'img/favicon.svg')} />
+      {options.htmx ? <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' /> : null}
+      {preloads.map((href) => (
+        <link key={href} rel="modulepreload" href={href} />
+      ))}
+    </>,
+  );
+  const scripts = [
+    ...entries.map((src) => `<script type="module" nonce="${escapeAttr(ctx.nonce)}" src="${escapeAttr(src)}"></script>`),
+    options.htmx ? `<script defer nonce="${escapeAttr(ctx.nonce)}" src="${escapeAttr(app.assets.htmxUrl())}"></script>` : '',
+  ].join('');
+  const bodyAttrs = options.htmx ? ` hx-headers="${escapeAttr(JSON.stringify({ 'x-csrf-token': ctx.csrfToken }))}"` : '';
+  return `<!doctype html><html lang="en"><head>${head}</head><body${bodyAttrs}>${body}${scripts}</body></html>`;
+}
+
+export async function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions) {
+  const ctx = await pageContext(request, reply);
+  const html = renderDocument(request, reply, ctx, options);
+  return reply
+    .code(options.status ?? 200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(html);
+}
+
+export async function sendFragment(request: FastifyRequest, reply: FastifyReply, node: ReactNode, status = 200) {
+  const ctx = await pageContext(request, reply);
+  const html = renderToStaticMarkup(<PageContext.Provider value={ctx}>{node}</PageContext.Provider>);
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}
+
+/** Renders pages and fragments, the 404 page and the error notice, as HTML, htmx fragments or JSON. */
+export default fp(
+  async (app) => {
+    app.decorateReply('page', function (this: FastifyReply, options: PageOptions) {
+      return sendPage(this.request, this, options) as unknown as FastifyReply;
+    });
+    app.decorateReply('fragment', function (this: FastifyReply, node: ReactNode, status?: number) {
+      return sendFragment(this.request, this, node, status) as unknown as FastifyReply;
+    });
+    app.decorateReply('redirectTo', function (this: FastifyReply, path: string, status = 303) {
+      return this.redirect(`${app.config.basePath}${path}`, status);
+    });
+
+    async function ensureCommunity(request: FastifyRequest) {
+      if (!request.community) {
+        const community = await app.communities.resolve(request.hostname);
+        if (community) request.community = community;
+      }
+      return request.community;
+    }
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const community = await ensureCommunity(request);
+      if (!community || wantsJson(request)) {
+        const error = new AppError('NotFound');
+        return reply.code(404).send({ error: { code: error.publicCode, message: app.t(error.key) } });
+      }
+      if (isHtmx(request)) return reply.fragment(<NotFoundPage />, 404);
+      return reply.page({ title: app.t('errors.notFound.title'), body: <NotFoundPage />, status: 404 });
+    });
+
+    app.setErrorHandler(async (err: unknown, request, reply) => {
+      const error =
+        isAppError(err)
+          ? err
+          : (err as { statusCode?: number }).statusCode === 429
+            ? new AppError('RateLimited')
+            : null;
+      const fastifyStatus = (err as { statusCode?: number }).statusCode;
+      const status = error?.status ?? (fastifyStatus && fastifyStatus >= 400 && fastifyStatus < 500 ? fastifyStatus : 500);
+      if (status >= 500) request.log.error({ err }, 'request failed');
+      else request.log.info({ code: error?.code ?? fastifyStatus }, 'request refused');
+
+      // 5xx details never reach the user; 4xx say what the catalogue says.
+      const code = error ? error.publicCode : status >= 500 ? 'UnknownError' : 'BadRequest.Validation';
+      const message = error ? app.t(error.key, error.values) : status >= 500 ? app.t('errors.generic.text') : app.t('errors.server.validation');
+      if (status === 429 && error?.code === 'RateLimited') reply.header('retry-after', '60');
+      const community = await ensureCommunity(request).catch(() => undefined);
+      if (!community || wantsJson(request)) {
+        return reply.code(status).send({ error: { code, message, ...(error?.fields ? { fields: error.fields } : {}) } });
+      }
+      if (status === 404) return reply.page({ title: app.t('errors.notFound.title'), body: <NotFoundPage />, status });
+      const retryHref = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
+      const body = <ErrorNoticePage message={message} retryHref={retryHref} reference={status >= 500 ? request.id : undefined} />;
+      if (isHtmx(request)) return reply.fragment(body, status);
+      return reply.page({ title: app.t('errors.generic.title'), body, status });
+    });
+  },
+  { name: 'render', dependencies: ['identity'] },
+);

@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+import type { Config } from '#src/config.ts';
+import type { Clock } from '#src/core/clock.ts';
+import type { Access, Guardian } from '#src/core/guardian/index.ts';
+import type { Translate } from '#src/core/i18n.ts';
+import type { Identity } from '#src/core/identity.ts';
+import type { Db } from '#src/db/index.ts';
+import type { Community } from '#src/db/types.ts';
+import type { CommunityResolver } from '#src/features/communities/service.ts';
+import type { SessionTokens } from '#src/features/auth/sessions.ts';
+import type { Assets } from '#src/lib/assets.ts';
+
+export type PageOptions = {
+  /** The page name; the title is built from it and the community's app name. */
+  title: string;
+  body: ReactNode;
+  status?: number;
+  /** Load htmx for partial updates on this page. */
+  htmx?: boolean;
+  /** Render without the signed-in shell (header, ads), e.g. for error pages before a community is known. */
+  bare?: boolean;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    clock: Clock;
+    t: Translate;
+    communities: CommunityResolver;
+    sessionTokens: SessionTokens;
+    assets: Assets;
+  }
+  interface FastifyRequest {
+    community: Community;
+    identity: Identity;
+    guardian: Guardian;
+    /** The path without the prefix, e.g. "/members". */
+    appPath: string;
+  }
+  interface FastifyReply {
+    page(options: PageOptions): FastifyReply;
+    fragment(node: ReactNode, status?: number): FastifyReply;
+    /** Redirect to an application path, through the path prefix. */
+    redirectTo(path: string, status?: number): FastifyReply;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Skip community and identity resolution (static files, health checks). */
+    bare?: boolean;
+    /** A member whose gate is onboarding may still use this route. */
+    allowDuringOnboarding?: boolean;
+    /** Exempt from CSRF checks (only for requests that carry no cookie credentials). */
+    csrf?: false;
+  }
+}

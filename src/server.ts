@@ -1,0 +1,33 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/index.ts';
+import { seedDemo } from './db/seed.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}
+
+const { db } = await openDatabase(config);
+await migrateToLatest(db);
+if (config.seedDemo && !config.isProduction && (await seedDemo(db, { production: false }))) {
+  console.log('Seeded the demo communities (credentials in README.md).');
+}
+const app = await buildApp({ config, db, ownsDb: true });
+await app.listen({ port: config.port, host: config.host });
+console.log(`Listening on http://${config.host}:${config.port}${config.basePath || '/'} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

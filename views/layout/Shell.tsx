@@ -1,0 +1,286 @@
+import type { ReactNode } from 'react';
+import { displayName } from '#src/core/identity.ts';
+import type { Ad } from '#src/db/types.ts';
+import { assetUrl } from '#src/lib/assets.ts';
+import { Island } from './Island.tsx';
+import { useHref, usePage } from './page-context.tsx';
+
+type NavItem = { key: string; label: string; path: string };
+
+function useNavItems(): NavItem[] {
+  const { t, community, guardian } = usePage();
+  const items: NavItem[] = [];
+  if (guardian.canSeeForum()) items.push({ key: 'forum', label: t('shell.nav.forum'), path: '/forum' });
+  items.push({ key: 'members', label: t('shell.nav.members'), path: '/members' });
+  items.push({ key: 'expert-panels', label: t('shell.nav.expertPanels'), path: '/expert-panels' });
+  items.push({ key: 'articles', label: t('shell.nav.articles'), path: '/articles' });
+  items.push(
+    community.exec_link
+      ? { key: 'offers', label: t('shell.nav.offersExec'), path: '/offers/exec' }
+      : { key: 'offers', label: t('shell.nav.offers'), path: '/offers' },
+  );
+  return items;
+}
+
+function isCurrent(currentPath: string, path: string) {
+  return currentPath === path || currentPath.startsWith(`${path}/`);
+}
+
+function NavLinks({ items }: { items: NavItem[] }) {
+  const { currentPath } = usePage();
+  const href = useHref();
+  return (
+    <ul className="nav-list">
+      {items.map((item) => (
+        <li key={item.key}>
+          <a href={href(item.path)} aria-current={isCurrent(currentPath, item.path) ? 'page' : undefined}>
+            {item.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MoreMenu() {
+  const { t, community } = usePage();
+  if (community.nav_more.length === 0) return null;
+  return (
+    <details className="menu more-menu">
+      <summary>{t('shell.nav.more')}</summary>
+      <ul className="menu-list">
+        {community.nav_more.map((item) => (
+          <li key={item.link}>
+            <a href={item.link} rel="noopener">
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function SignOutForm({ className }: { className?: string }) {
+  const { t, csrfToken } = usePage();
+  const href = useHref();
+  return (
+    <form method="post" action={href('/logout')} className={className}>
+      <input type="hidden" name="_csrf" value={csrfToken} />
+      <button type="submit" className="link-button">
+        {t('shell.userMenu.signOut')}
+      </button>
+    </form>
+  );
+}
+
+function Avatar({ name, url }: { name: string; url: string | null }) {
+  if (url) return <img className="avatar" src={url} alt="" width={32} height={32} />;
+  const initials = name
+    .split(/\s+/)
+    .map((p) => p[0] ?? '')
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+  return (
+    <span className="avatar avatar-initials" aria-hidden="true">
+      {initials}
+    </span>
+  );
+}
+
+function UserMenu() {
+  const { t, identity } = usePage();
+  const href = useHref();
+  if (!identity.loggedIn) return null;
+  const name = displayName(identity.user);
+  return (
+    <details className="menu user-menu">
+      <summary aria-label={t('shell.userMenu.label', { name })}>
+        <Avatar name={name} url={identity.user.avatarUrl} />
+        <span className="user-name">{identity.user.firstName}</span>
+      </summary>
+      <ul className="menu-list menu-list-end">
+        <li>
+          <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
+        </li>
+        <li>
+          <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
+        </li>
+        <li>
+          <SignOutForm />
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+function Bell() {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <Island
+      name="NotificationBell"
+      props={{
+        href: href('/notifications'),
+        unread: false,
+        labels: {
+          label: t('shell.bell.label'),
+          labelUnread: t('shell.bell.labelUnread'),
+          heading: t('shell.bell.heading'),
+          empty: t('shell.bell.empty'),
+          seeAll: t('shell.bell.seeAll'),
+        },
+      }}
+    />
+  );
+}
+
+function MobileNav({ items }: { items: NavItem[] }) {
+  const { t, community } = usePage();
+  const href = useHref();
+  return (
+    <details className="mobile-nav">
+      <summary>
+        <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M3 6h18M3 12h18M3 18h18" />
+        </svg>
+        <span>{t('shell.nav.menu')}</span>
+      </summary>
+      <nav aria-label={t('shell.nav.mobileLabel')} className="mobile-nav-panel">
+        <NavLinks items={items} />
+        {community.nav_more.length > 0 ? (
+          <>
+            <h2 className="mobile-nav-heading">{t('shell.nav.more')}</h2>
+            <ul className="nav-list">
+              {community.nav_more.map((item) => (
+                <li key={item.link}>
+                  <a href={item.link} rel="noopener">
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        <ul className="nav-list">
+          <li>
+            <a href={href('/notifications')}>{t('shell.bell.label')}</a>
+          </li>
+          <li>
+            <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
+          </li>
+        </ul>
+        <SignOutForm className="mobile-signout" />
+      </nav>
+    </details>
+  );
+}
+
+function Brand() {
+  const { t, community, basePath } = usePage();
+  const href = useHref();
+  return (
+    <a className="brand" href={href('/')} aria-label={t('shell.homeLink', { appName: community.app_name })}>
+      {community.icon ? <img src={assetUrl(basePath, community.icon)} alt="" className="brand-logo" width={32} height={32} /> : null}
+      <span className="brand-name">{community.app_name}</span>
+    </a>
+  );
+}
+
+export function SiteHeader() {
+  const { t, guardian } = usePage();
+  const href = useHref();
+  const items = useNavItems();
+  return (
+    <header className="site-header">
+      <div className="header-inner">
+        {guardian.isSignedIn ? <MobileNav items={items} /> : null}
+        <Brand />
+        {guardian.isSignedIn ? (
+          <>
+            <nav aria-label={t('shell.nav.label')} className="main-nav">
+              <NavLinks items={items} />
+              <MoreMenu />
+            </nav>
+            <div className="header-actions">
+              <Bell />
+              <UserMenu />
+            </div>
+          </>
+        ) : (
+          <div className="header-actions">
+            <a className="button button-small" href={href('/login')}>
+              {t('shell.nav.signIn')}
+            </a>
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}
+
+export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medium-square' }) {
+  const { t, guardian, basePath } = usePage();
+  if (!ad || !guardian.isSignedIn) return null;
+  const [width, height] = shape === 'masthead' ? [700, 50] : [240, 240];
+  return (
+    <aside className={`ad ad-${shape}`} aria-label={t('shell.ads.label')}>
+      <a href={ad.link} rel="noopener sponsored">
+        <img src={assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
+      </a>
+    </aside>
+  );
+}
+
+export function SiteFooter() {
+  const { t, community, now } = usePage();
+  const links = [
+    { key: 'terms', url: community.link_terms, label: t('shell.footer.terms') },
+    { key: 'privacy', url: community.link_privacy, label: t('shell.footer.privacy') },
+    { key: 'membership', url: community.link_membership_info, label: t('shell.footer.membershipInfo') },
+  ].filter((l) => l.url);
+  return (
+    <footer className="site-footer">
+      <div className="footer-inner">
+        {links.length > 0 ? (
+          <nav aria-label={t('shell.footer.label')}>
+            <ul className="footer-links">
+              {links.map((l) => (
+                <li key={l.key}>
+                  <a href={l.url!} rel="noopener">
+                    {l.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <p className="copyright">{t('shell.footer.copyright', { year: now.getUTCFullYear(), holder: community.copyright_holder })}</p>
+      </div>
+    </footer>
+  );
+}
+
+/** The page shell: skip link, header, masthead ad, the page, the medium-square ad, footer. */
+export function Shell({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  const { t, ads } = usePage();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('shell.skipToContent')}
+      </a>
+      <SiteHeader />
+      <div className={wide ? 'page page-wide' : 'page'}>
+        <AdSlot ad={ads.masthead} shape="masthead" />
+        <div className="page-columns">
+          <main id="main" tabIndex={-1}>
+            {children}
+          </main>
+          <AdSlot ad={ads.mediumSquare} shape="medium-square" />
+        </div>
+      </div>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import { createContext, useContext } from 'react';
+import type { Guardian } from '#src/core/guardian/index.ts';
+import type { Translate } from '#src/core/i18n.ts';
+import type { Identity } from '#src/core/identity.ts';
+import type { Ad, Community } from '#src/db/types.ts';
+
+export type PageContextValue = {
+  t: Translate;
+  community: Community;
+  identity: Identity;
+  guardian: Guardian;
+  basePath: string;
+  /** The request path without the prefix, e.g. "/members". */
+  currentPath: string;
+  csrfToken: string;
+  nonce: string;
+  now: Date;
+  ads: { masthead: Ad | null; mediumSquare: Ad | null };
+  /** Islands rendered on this page, filled while rendering. */
+  islands: Set<string>;
+};
+
+export const PageContext = createContext<PageContextValue | null>(null);
+
+export function usePage(): PageContextValue {
+  const value = useContext(PageContext);
+  if (!value) throw new Error('usePage() outside a page render');
+  return value;
+}
+
+/** Every application path goes through the path prefix. */
+export function useHref(): (path: string) => string {
+  const { basePath } = usePage();
+  return (path) => `${basePath}${path === '/' && basePath ? '' : path}` || '/';
+}
