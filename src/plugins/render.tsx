@@ -50,6 +50,7 @@ function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageC
       <title>{title}</title>
       <link rel="stylesheet" href={app.assets.stylesheetHref()} />
       <style nonce={styleNonce} dangerouslySetInnerHTML={{ __html: `:root{--brand:${c.color_primary};--accent:${c.color_accent}}` }} />
+      <meta name="csrf-token" content={ctx.csrfToken} />
       <link rel="icon" href={assetUrl(app.config.basePath, c.icon ?? 'img/favicon.svg')} />
       {options.htmx ? <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' /> : null}
       {preloads.map((href) => (

@@ -1,0 +1,68 @@
+import t from 'tap';
+import { setupDatabase, startApp } from '#test/helpers/app.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+
+const html = { accept: 'text/html' };
+
+t.test('pages and the shell', async (t) => {
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, {
+    code: 'alpha',
+    app_name: 'Alpha Circle',
+    forum_enabled: true,
+    exec_link: 'https://example.com/exec',
+    nav_more: JSON.stringify([{ label: 'Events', link: 'https://example.com/events' }]),
+    link_terms: 'https://example.com/terms',
+  });
+  const beta = await createCommunity(db, { code: 'beta', app_name: 'Beta Guild', hosts: ['beta.test'] });
+  await db.insertInto('ads').values([
+    { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Alpha masthead ad' },
+  ]).execute();
+  const { app } = await startApp(t, db);
+  const member = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace' });
+  const { cookie } = await signIn(app, member, alpha);
+
+  await t.test('an unknown path shows the 404 page exactly as the spec words it', async (t) => {
+    const res = await app.inject({ url: '/no/such/page', headers: html });
+    t.equal(res.statusCode, 404);
+    t.match(res.body, '<title>Page Not Found | Alpha Circle</title>');
+    t.match(res.body, 'The page you are trying to reach can&#x27;t be found.');
+    t.match(res.body, /<a class="button" href="\/">Back to Home<\/a>/);
+  });
+
+  await t.test('a visitor sees only the Sign In link, no bell, no ads, and no JavaScript', async (t) => {
+    const res = await app.inject({ url: '/', headers: html });
+    t.equal(res.statusCode, 200);
+    t.match(res.body, '>Sign In</a>');
+    t.notMatch(res.body, 'data-island');
+    t.notMatch(res.body, '<script');
+    t.notMatch(res.body, 'Alpha masthead ad');
+    t.notMatch(res.body, 'aria-label="Main"');
+  });
+
+  await t.test('a member sees the full navigation, the bell island, the ad and the footer', async (t) => {
+    const res = await app.inject({ url: '/', headers: { ...html, cookie } });
+    t.equal(res.statusCode, 200);
+    t.match(res.body, '<title>Home | Alpha Circle</title>');
+    for (const label of ['Forum', 'Members', 'Expert Panels', 'Articles', 'EXEC', 'More', 'Events', 'Manage Profile', 'Settings', 'Sign Out']) {
+      t.match(res.body, `>${label}<`, `shows ${label}`);
+    }
+    t.match(res.body, 'data-island="NotificationBell"');
+    t.match(res.body, /<script type="module" nonce="[^"]+" src="\/static\/build\/[^"]+\.js">/);
+    t.match(res.body, 'alt="Alpha masthead ad"');
+    t.match(res.body, 'Copyright © 2026 alpha Inc');
+    t.match(res.body, 'href="https://example.com/terms"');
+    t.match(res.body, 'class="mobile-nav"', 'the mobile sidebar is a <details> menu');
+  });
+
+  await t.test('Offers is labelled Offers and Forum is hidden when the community has neither an exec link nor a forum', async (t) => {
+    const other = await createMember(db, beta);
+    const session = await signIn(app, other, beta);
+    const res = await app.inject({ url: '/', headers: { ...html, host: 'beta.test', cookie: session.cookie } });
+    t.match(res.body, '<title>Home | Beta Guild</title>');
+    t.match(res.body, '>Offers</a>');
+    t.notMatch(res.body, '>EXEC<');
+    t.notMatch(res.body, '>Forum<');
+    t.notMatch(res.body, '>More<');
+  });
+});

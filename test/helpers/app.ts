@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { Test } from 'tap';
+import { buildApp } from '#src/app.ts';
+import { loadConfig, type Config } from '#src/config.ts';
+import { fixedClock, type Clock } from '#src/core/clock.ts';
+import type { Db } from '#src/db/index.ts';
+import { freshDatabase } from './db.ts';
+
+export type TestApp = { app: FastifyInstance; db: Db; config: Config };
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', COOKIE_SECRET: 'test-secret-0123456789-0123456789-abcdef', ...env });
+}
+
+/** One database per test file; each call builds an app on it and closes it when the test ends. */
+export async function setupDatabase(t: Test): Promise<Db> {
+  const { db, drop } = await freshDatabase();
+  t.teardown(drop);
+  return db;
+}
+
+export async function startApp(t: Test, db: Db, options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+  const config = testConfig({ DEFAULT_COMMUNITY: 'alpha', ...options.env });
+  const app = await buildApp({ config, db, clock: options.clock });
+  await app.ready();
+  t.teardown(() => app.close());
+  return { app, db, config };
+}
+
+export const testClock = () => fixedClock('2026-11-21T12:00:00Z');
