@@ -94,7 +94,9 @@ export const DEMO_COMMUNITIES: NewCommunity[] = [
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z]+/g, '');
 
-export class SeedRefusedError extends Error {}
+export class SeedRefusedError extends Error {
+  override name = 'SeedRefusedError';
+}
 
 /**
  * Seeds the demo communities, an admin of both, and their members, when the database has no

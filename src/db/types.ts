@@ -1,6 +1,8 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp with a database default: optional on insert. */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type NavLink = { label: string; link: string };
 
@@ -30,8 +32,8 @@ export interface CommunitiesTable {
   auth_text_color: string | null;
   color_primary: Generated<string>;
   color_accent: Generated<string>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 export interface CommunityHostsTable {
@@ -49,8 +51,8 @@ export interface UsersTable {
   mobile_country_code: string | null;
   mobile_number: string | null;
   is_active: Generated<boolean>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 export type Role = 'ADMIN' | 'MEMBER';
@@ -77,7 +79,7 @@ export interface MembershipsTable {
   is_founding: Generated<boolean>;
   vertical: string | null;
   membership_tier: string | null;
-  joined_at: Generated<Timestamp>;
+  joined_at: DefaultTimestamp;
   last_accessed_at: Timestamp | null;
 }
 
@@ -85,7 +87,7 @@ export interface SessionsTable {
   id: string;
   community_id: number;
   user_id: number;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
 }
@@ -98,7 +100,7 @@ export interface AdsTable {
   alt_text: string;
   shape: 'MASTHEAD' | 'MEDIUM_SQUARE';
   is_active: Generated<boolean>;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
 }
 
 export interface Database {

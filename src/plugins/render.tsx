@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { AppError, isAppError } from '#src/core/errors.ts';
+import { AppError, isAppError, serverErrors, type ServerErrorCode } from '#src/core/errors.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
@@ -126,8 +126,10 @@ export default fp(
       else request.log.info({ code: error?.code ?? fastifyStatus }, 'request refused');
 
       // 5xx details never reach the user; 4xx say what the catalogue says.
-      const code = error ? error.publicCode : status >= 500 ? 'UnknownError' : 'BadRequest.Validation';
-      const message = error ? app.t(error.key, error.values) : status >= 500 ? app.t('errors.generic.text') : app.t('errors.server.validation');
+      const fallback: ServerErrorCode =
+        status >= 500 ? 'UnknownError' : status === 401 ? 'NotAuthenticated' : status === 403 ? 'Forbidden' : status === 404 ? 'NotFound' : 'BadRequest.Validation';
+      const code = error ? error.publicCode : fallback;
+      const message = error ? app.t(error.key, error.values) : status >= 500 ? app.t('errors.generic.text') : app.t(serverErrors[fallback].key);
       if (status === 429 && error?.code === 'RateLimited') reply.header('retry-after', '60');
       const community = await ensureCommunity(request).catch(() => undefined);
       if (!community || wantsJson(request)) {

@@ -57,7 +57,7 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
     errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, context: { reply?: FastifyReply }) => {
       let status = 200;
       const errors = execution.errors.map((error) => {
-        const original = error.originalError;
+        const original = isAppError(error) ? error : error.originalError;
         if (isAppError(original)) {
           if (!execution.data) status = original.status;
           return { message: app.t(original.key, original.values), path: error.path, extensions: { code: original.publicCode } };
