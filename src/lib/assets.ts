@@ -47,7 +47,8 @@ export class Assets {
   }
 
   /** Scripts for the given islands: their entries, and the shared chunks to preload. */
-  islandScripts(names: Iterable<string>): { entries: string[]; preloads: string[] } {
+  islandScripts(names: Set<string>): { entries: string[]; preloads: string[] } {
+    if (names.size === 0) return { entries: [], preloads: [] };
     const manifest = this.getManifest();
     const entries: string[] = [];
     const preloads = new Set<string>();
