@@ -18,8 +18,8 @@ const optionalUrl = z
 
 const schema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+    PORT: z.coerce.number({ error: 'must be a port number (0 to 65535)' }).int({ error: 'must be a port number (0 to 65535)' }).min(0, { error: 'must be a port number (0 to 65535)' }).max(65535, { error: 'must be a port number (0 to 65535)' }).default(3000),
     HOST: z.string().min(1).default('localhost'),
     DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:/.test(v), {
       message: 'must be a postgres:// URL (leave it unset to use the embedded database)',
@@ -33,7 +33,7 @@ const schema = z
       .string()
       .regex(/^[a-z0-9-]+$/, { message: 'must be a community code (lower-case letters, digits, dashes)' })
       .default('summit'),
-    RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_MAX: z.coerce.number({ error: 'must be a whole number above 0' }).int({ error: 'must be a whole number above 0' }).positive({ error: 'must be a whole number above 0' }).default(600),
     SEED_DEMO: z
       .enum(['true', 'false', '1', '0'])
       .default('true')
