@@ -1,8 +1,12 @@
+import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
+import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
   NotificationBell,
+  OneTimeCodeBoxes,
+  NewPasswordFields,
 };
 
 export type IslandName = keyof typeof islandComponents;

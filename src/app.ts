@@ -18,7 +18,10 @@ import renderPlugin from './plugins/render.tsx';
 import graphqlPlugin from './features/graphql/plugin.ts';
 import systemRoutes from './features/system/routes.ts';
 import homeRoutes from './features/home/routes.tsx';
-import authRoutes from './features/auth/routes.ts';
+import authRoutes from './features/auth/routes.tsx';
+import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
+import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
+import path from 'node:path';
 import './plugins/types.ts';
 
 export type AppOptions = {
@@ -27,10 +30,13 @@ export type AppOptions = {
   clock?: Clock;
   /** Close the database when the app closes (the server does; tests share one). */
   ownsDb?: boolean;
+  /** Replace the mail or SMS transport (tests of the adapters). */
+  mailer?: Mailer;
+  sms?: SmsSender;
 };
 
 /** Builds the whole application on a database that is already migrated. Tests use it directly. */
-export async function buildApp({ config, db, clock = systemClock, ownsDb = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -45,6 +51,16 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   app.decorate('communities', new CommunityResolver(db, config.defaultCommunity));
   app.decorate('sessionTokens', new SessionTokens(config.cookieSecret, base, clock));
   app.decorate('assets', new Assets(base, !config.isProduction));
+  // Without SMTP_URL (or an SMS provider), messages go to the local outbox: .eml/.txt files under
+  // DATA_DIR/outbox (not in tests) and memory, readable at /dev/outbox outside production.
+  const outbox = new Outbox(config.env === 'test' ? null : path.resolve(config.dataDir, 'outbox'));
+  app.decorate('outbox', outbox);
+  if (!config.smtpUrl && config.isProduction) app.log.warn('SMTP_URL is not set: mail goes to the local outbox only');
+  app.decorate('mailer', mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(outbox)));
+  app.decorate(
+    'sms',
+    sms ?? (config.sms ? new HttpSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid, authToken: config.sms.authToken, from: config.sms.from }) : new OutboxSms(outbox)),
+  );
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
   await app.register(fp(async () => {}, { name: 'db' }));
 

@@ -29,6 +29,11 @@ const schema = z
     PUBLIC_URL: optionalUrl,
     COOKIE_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).default(DEVELOPMENT_SECRET),
     SMTP_URL: optionalUrl,
+    MAIL_FROM: z.email({ error: 'must be an email address' }).default('no-reply@example.com'),
+    SMS_PROVIDER_URL: optionalUrl,
+    SMS_ACCOUNT_SID: z.string().optional(),
+    SMS_AUTH_TOKEN: z.string().optional(),
+    SMS_FROM: z.string().optional(),
     DEFAULT_COMMUNITY: z
       .string()
       .regex(/^[a-z0-9-]+$/, { message: 'must be a community code (lower-case letters, digits, dashes)' })
@@ -65,6 +70,8 @@ export type Config = Readonly<{
   publicUrl: string;
   cookieSecret: string;
   smtpUrl: string | undefined;
+  mailFrom: string;
+  sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   defaultCommunity: string;
   rateLimitMax: number;
   seedDemo: boolean;
@@ -101,6 +108,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     cookieSecret: e.COOKIE_SECRET,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    sms:
+      e.SMS_PROVIDER_URL && e.SMS_ACCOUNT_SID && e.SMS_AUTH_TOKEN && e.SMS_FROM
+        ? { url: e.SMS_PROVIDER_URL, accountSid: e.SMS_ACCOUNT_SID, authToken: e.SMS_AUTH_TOKEN, from: e.SMS_FROM }
+        : undefined,
     defaultCommunity: e.DEFAULT_COMMUNITY,
     rateLimitMax: e.RATE_LIMIT_MAX,
     seedDemo: e.SEED_DEMO,

@@ -90,6 +90,46 @@ export interface SessionsTable {
   created_at: DefaultTimestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  refresh_token_hash: string | null;
+  refreshed_at: Timestamp | null;
+}
+
+export type OtcChannel = 'EMAIL' | 'SMS';
+
+export interface OneTimeCodesTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  channel: OtcChannel;
+  destination: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PasswordTokensTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  purpose: 'reset' | 'setup';
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface AuthEventsTable {
+  id: Generated<number>;
+  key: string;
+  kind: string;
+  occurred_at: Timestamp;
+}
+
+export interface AuthLockoutsTable {
+  key: string;
+  until: Timestamp;
+  reason: string;
 }
 
 export interface AdsTable {
@@ -110,6 +150,10 @@ export interface Database {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   ads: AdsTable;
+  one_time_codes: OneTimeCodesTable;
+  password_tokens: PasswordTokensTable;
+  auth_events: AuthEventsTable;
+  auth_lockouts: AuthLockoutsTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;

@@ -11,7 +11,9 @@ export default fp(
       const path = request.url.split('?')[0]!;
       request.appPath = base && path.startsWith(base) ? path.slice(base.length) || '/' : path;
       if (request.routeOptions.config?.bare) return;
-      const community = await app.communities.resolve(request.hostname);
+      // The admin sign-in may pick another community than the host's; it is kept in a signed cookie.
+      const chosen = request.cookies.community ? request.unsignCookie(request.cookies.community) : null;
+      const community = (chosen?.valid && chosen.value ? await app.communities.resolveCode(chosen.value) : undefined) ?? (await app.communities.resolve(request.hostname));
       if (!community) throw new AppError('NotFound', { cause: new Error(`No community for host ${request.hostname}`) });
       request.community = community;
     });

@@ -9,6 +9,8 @@ import type { Community } from '#src/db/types.ts';
 import type { CommunityResolver } from '#src/features/communities/service.ts';
 import type { SessionTokens } from '#src/features/auth/sessions.ts';
 import type { Assets } from '#src/lib/assets.ts';
+import type { Mailer, Outbox } from '#src/lib/messaging/mail.ts';
+import type { SmsSender } from '#src/lib/messaging/sms.ts';
 
 export type PageOptions = {
   /** The page name; the title is built from it and the community's app name. */
@@ -30,6 +32,9 @@ declare module 'fastify' {
     communities: CommunityResolver;
     sessionTokens: SessionTokens;
     assets: Assets;
+    outbox: Outbox;
+    mailer: Mailer;
+    sms: SmsSender;
   }
   interface FastifyRequest {
     community: Community;

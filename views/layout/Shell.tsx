@@ -82,11 +82,10 @@ function Avatar({ name, url }: { name: string; url: string | null }) {
     .join('')
     .slice(0, 2)
     .toUpperCase();
-  return (
-    <span className="avatar avatar-initials" aria-hidden="true">
-      {initials}
-    </span>
-  );
+  // The initials are drawn by CSS (::before), so they are a picture of the member rather than text:
+  // as text they would be part of the menu's visible label without being in its accessible name
+  // (WCAG 2.5.3 Label in Name).
+  return <span className="avatar avatar-initials" aria-hidden="true" data-initials={initials} />;
 }
 
 function UserMenu() {

@@ -7,7 +7,9 @@ import type { Db } from '#src/db/index.ts';
 import type { Community, Gate, Role } from '#src/db/types.ts';
 
 export const AUTH_COOKIE = 'auth';
+/** "Remember me" keeps a member signed in for 30 days; otherwise the session ends after 12 hours. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SHORT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** The audience paths of spec section 6: the member GraphQL path, and for admins the admin one too. */
 export function audiencePaths(basePath: string) {
@@ -78,22 +80,39 @@ export class SessionTokens {
   }
 }
 
-/** Starts a server-side session and returns the signed cookie value for it. */
+/** Starts a server-side session and returns the signed cookie value and a refresh token for it. */
 export async function startSession(
   db: Db,
   tokens: SessionTokens,
   clock: Clock,
-  input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string },
-): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+  input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string; remember?: boolean },
+): Promise<{ token: string; sessionId: string; refreshToken: string; expiresAt: Date }> {
   const sessionId = randomToken();
-  const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS);
+  const refreshToken = randomToken();
+  const ttl = input.remember === false ? SHORT_SESSION_TTL_MS : SESSION_TTL_MS;
+  const expiresAt = new Date(clock.now().getTime() + ttl);
   await db
     .insertInto('sessions')
-    .values({ id: sha256(sessionId), community_id: input.community.id, user_id: input.userId, expires_at: expiresAt })
+    .values({
+      id: sha256(sessionId),
+      community_id: input.community.id,
+      user_id: input.userId,
+      expires_at: expiresAt,
+      refresh_token_hash: sha256(refreshToken),
+      created_at: clock.now(),
+    })
     .execute();
+  const token = await signSessionCookie(tokens, { ...input, sessionId, expiresAt });
+  return { token, sessionId, refreshToken, expiresAt };
+}
+
+async function signSessionCookie(
+  tokens: SessionTokens,
+  input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string; sessionId: string; expiresAt: Date },
+) {
   const paths = audiencePaths(input.basePath);
   const aud = input.roles.includes('ADMIN') ? [paths.member, paths.admin] : [paths.member];
-  const token = await tokens.sign(
+  return tokens.sign(
     {
       aud,
       sub: `u:${input.userId}`,
@@ -101,11 +120,68 @@ export async function startSession(
       community: String(input.community.id),
       location: input.basePath || '/',
       gate: input.gate,
-      sid: sessionId,
+      sid: input.sessionId,
     },
-    expiresAt,
+    input.expiresAt,
   );
-  return { token, sessionId, expiresAt };
+}
+
+/**
+ * Exchanges a refresh token for a new cookie on the same session, rotating the refresh token: a
+ * stolen one that is used after its owner's is refused. The session's expiry moves forward.
+ */
+export async function refreshSession(
+  db: Db,
+  tokens: SessionTokens,
+  clock: Clock,
+  input: { refreshToken: string; community: Community; basePath: string },
+): Promise<{ token: string; refreshToken: string; expiresAt: Date } | null> {
+  if (!input.refreshToken) return null;
+  const now = clock.now();
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('memberships', (j) =>
+      j.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.community_id', '=', 'sessions.community_id'),
+    )
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id', 'sessions.user_id', 'sessions.created_at', 'sessions.expires_at', 'memberships.roles', 'memberships.gate'])
+    .where('sessions.refresh_token_hash', '=', sha256(input.refreshToken))
+    .where('sessions.community_id', '=', input.community.id)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('users.is_active', '=', true)
+    .where('memberships.is_active', '=', true)
+    .executeTakeFirst();
+  if (!row) return null;
+  const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime() > SHORT_SESSION_TTL_MS ? SESSION_TTL_MS : SHORT_SESSION_TTL_MS;
+  const expiresAt = new Date(now.getTime() + ttl);
+  const nextRefresh = randomToken();
+  const sessionId = randomToken();
+  // A new session id too: the old cookie stops working once refreshed.
+  const updated = await db
+    .updateTable('sessions')
+    .set({ id: sha256(sessionId), refresh_token_hash: sha256(nextRefresh), refreshed_at: now, expires_at: expiresAt })
+    .where('id', '=', row.id)
+    .where('refresh_token_hash', '=', sha256(input.refreshToken))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return null;
+  const token = await signSessionCookie(tokens, {
+    userId: row.user_id,
+    community: input.community,
+    roles: row.roles,
+    gate: row.gate,
+    basePath: input.basePath,
+    sessionId,
+    expiresAt,
+  });
+  return { token, refreshToken: nextRefresh, expiresAt };
+}
+
+/** Ends every session of a user except the given one (password changed or reset). */
+export async function revokeOtherSessions(db: Db, clock: Clock, userId: number, keepSessionId: string | null): Promise<void> {
+  let q = db.updateTable('sessions').set({ revoked_at: clock.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keepSessionId) q = q.where('id', '!=', sha256(keepSessionId));
+  await q.execute();
 }
 
 export async function revokeSession(db: Db, clock: Clock, sessionId: string): Promise<void> {

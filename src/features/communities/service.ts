@@ -27,6 +27,16 @@ export class CommunityResolver {
     return community;
   }
 
+  /** An admin's chosen community (the signed `community` cookie set at the admin sign-in). */
+  async resolveCode(code: string): Promise<Community | undefined> {
+    const key = `code:${code}`;
+    const hit = this.cache.get(key);
+    if (hit && this.now() - hit.at < TTL_MS) return hit.community;
+    const community = await findCommunityByCode(this.db, code);
+    this.cache.set(key, { community, at: this.now() });
+    return community;
+  }
+
   invalidate(): void {
     this.cache.clear();
   }

@@ -1,0 +1,99 @@
+import type { Clock } from '#src/core/clock.ts';
+import { AppError, type ServerErrorCode } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+
+const MINUTE = 60_000;
+export const LOCKOUT_MS = 10 * MINUTE;
+
+/**
+ * The limits on guessing. Each is a count of events for one key within a window; past the limit the
+ * key is locked for LOCKOUT_MS (or, for the account-wide ceiling, until the window has room again).
+ * Keys pair the account with the client's address, so a stranger elsewhere cannot lock a member out:
+ * only the account-wide ceiling (100 failures an hour, as the issue demands) spans addresses, and it
+ * leaves code sign-in open.
+ */
+export const LIMITS = {
+  passwordPerAccountAndIp: { kind: 'password-failure', max: 5, windowMs: 10 * MINUTE, code: 'BadRequest.MaxAttempts' },
+  passwordPerIp: { kind: 'password-failure', max: 30, windowMs: 10 * MINUTE, code: 'BadRequest.TooManyRequests' },
+  passwordPerAccount: { kind: 'password-failure', max: 100, windowMs: 60 * MINUTE, code: 'BadRequest.TooManyRequests' },
+  codeFailuresPerAccountAndIp: { kind: 'code-failure', max: 5, windowMs: 10 * MINUTE, code: 'BadRequest.MaxAttempts' },
+  codeFailuresPerAccount: { kind: 'code-failure', max: 100, windowMs: 60 * MINUTE, code: 'BadRequest.TooManyRequests' },
+  codeSendsPerAccount: { kind: 'code-send', max: 5, windowMs: 10 * MINUTE, code: 'BadRequest.MaxSendAttempts' },
+  codeSendsPerIp: { kind: 'code-send', max: 20, windowMs: 10 * MINUTE, code: 'BadRequest.MaxSendAttempts' },
+  resetRequestsPerAccount: { kind: 'reset-request', max: 5, windowMs: 60 * MINUTE, code: 'BadRequest.TooManyRequests' },
+} as const satisfies Record<string, { kind: string; max: number; windowMs: number; code: ServerErrorCode }>;
+
+export type Limit = (typeof LIMITS)[keyof typeof LIMITS];
+export type Check = { limit: Limit; key: string };
+
+export class Throttle {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Refuses with the limit's code when any key is locked or its window is full. Called before any hash is computed. */
+  async ensureAllowed(checks: Check[]): Promise<void> {
+    const now = this.clock.now();
+    const keys = checks.map((c) => this.lockKey(c));
+    const locked = await this.db.selectFrom('auth_lockouts').select(['key', 'reason']).where('key', 'in', keys).where('until', '>', now).executeTakeFirst();
+    if (locked) throw new AppError(locked.reason as ServerErrorCode);
+    for (const check of checks) {
+      if ((await this.count(check)) >= check.limit.max) {
+        await this.lock(check);
+        throw new AppError(check.limit.code);
+      }
+    }
+  }
+
+  /** Records one event against every key; locks the keys whose window is now full. Returns the lock's code if any. */
+  async record(checks: Check[]): Promise<ServerErrorCode | null> {
+    const now = this.clock.now();
+    await this.db
+      .insertInto('auth_events')
+      .values(checks.map((c) => ({ key: c.key, kind: c.limit.kind, occurred_at: now })))
+      .execute();
+    let code: ServerErrorCode | null = null;
+    for (const check of checks) {
+      if ((await this.count(check)) >= check.limit.max) {
+        await this.lock(check);
+        code ??= check.limit.code;
+      }
+    }
+    return code;
+  }
+
+  /** After a success the per-address failures of that account are forgotten. */
+  async clear(checks: Check[]): Promise<void> {
+    for (const c of checks) {
+      await this.db.deleteFrom('auth_events').where('key', '=', c.key).where('kind', '=', c.limit.kind).execute();
+    }
+  }
+
+  private lockKey(check: Check) {
+    return `${check.limit.kind}:${check.key}`;
+  }
+
+  private async count(check: Check): Promise<number> {
+    const since = new Date(this.clock.now().getTime() - check.limit.windowMs);
+    const row = await this.db
+      .selectFrom('auth_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('key', '=', check.key)
+      .where('kind', '=', check.limit.kind)
+      .where('occurred_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private async lock(check: Check): Promise<void> {
+    const now = this.clock.now().getTime();
+    // The account-wide ceiling lasts as long as its window; the others for the lockout period.
+    const until = new Date(now + (check.limit.windowMs > LOCKOUT_MS ? check.limit.windowMs : LOCKOUT_MS));
+    await this.db
+      .insertInto('auth_lockouts')
+      .values({ key: this.lockKey(check), until, reason: check.limit.code })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ until, reason: check.limit.code }))
+      .execute();
+  }
+}

@@ -1,0 +1,55 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export type OutgoingMail = { to: string; from: string; subject: string; text: string; html?: string };
+export type SentMessage = { id: string; channel: 'email' | 'sms'; to: string; subject?: string; text: string; at: Date };
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+/** Real mail through SMTP_URL (nodemailer). */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+  constructor(url: string) {
+    this.transport = nodemailer.createTransport(url);
+  }
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.transport.sendMail(mail);
+  }
+}
+
+/**
+ * The local outbox: without SMTP_URL outside production, each message is rendered by nodemailer to a
+ * real .eml file under DATA_DIR/outbox and kept in memory for the development page and the tests.
+ */
+export class Outbox {
+  readonly messages: SentMessage[] = [];
+  constructor(private readonly dir: string | null) {}
+
+  async keep(message: SentMessage, raw: Buffer | string, extension: 'eml' | 'txt'): Promise<void> {
+    this.messages.unshift(message);
+    if (this.messages.length > 200) this.messages.length = 200;
+    if (!this.dir) return;
+    await mkdir(this.dir, { recursive: true });
+    const stamp = message.at.toISOString().replace(/[:.]/g, '-');
+    await writeFile(path.join(this.dir, `${stamp}-${message.channel}-${message.id}.${extension}`), raw);
+  }
+
+  /** The newest message sent to an address (tests and the development page). */
+  latestTo(to: string, channel?: 'email' | 'sms'): SentMessage | undefined {
+    return this.messages.find((m) => m.to === to && (!channel || m.channel === channel));
+  }
+}
+
+export class OutboxMailer implements Mailer {
+  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private counter = 0;
+  constructor(private readonly outbox: Outbox) {}
+  async send(mail: OutgoingMail): Promise<void> {
+    const info = await this.transport.sendMail(mail);
+    const id = `${Date.now().toString(36)}${(this.counter++).toString(36)}`;
+    await this.outbox.keep({ id, channel: 'email', to: mail.to, subject: mail.subject, text: mail.text, at: new Date() }, info.message as Buffer, 'eml');
+  }
+}

@@ -1,0 +1,61 @@
+import type { ReactNode } from 'react';
+import { usePage } from '#views/layout/page-context.tsx';
+
+export type FieldError = string | undefined;
+
+/** A labelled input with its error next to it, tied by aria-describedby. */
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  ...input
+}: { id: string; label: string; error?: FieldError; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={error ? 'field field-invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function CsrfField() {
+  const { csrfToken } = usePage();
+  return <input type="hidden" name="_csrf" value={csrfToken} />;
+}
+
+export function Hidden({ name, value }: { name: string; value: string | undefined | null }) {
+  if (value === undefined || value === null || value === '') return null;
+  return <input type="hidden" name={name} value={value} />;
+}
+
+/** The card the sign-in screens sit in. */
+export function AuthCard({ heading, intro, children, alert }: { heading: string; intro?: ReactNode; children: ReactNode; alert?: ReactNode }) {
+  return (
+    <section className="auth-card" aria-labelledby="auth-heading">
+      <h1 id="auth-heading">{heading}</h1>
+      {alert}
+      {intro ? <p className="auth-intro">{intro}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+export function Alert({ kind, children }: { kind: 'error' | 'success' | 'info'; children: ReactNode }) {
+  return (
+    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
