@@ -28,7 +28,7 @@ t.test('sign-in services', async (t) => {
   const ctx = (ip?: string) => ctxFor(app, alpha, ip);
   const rejects = async (t: Test, p: Promise<unknown>, expected: unknown, message?: string) => {
     const e = await p.then(() => 'resolved', (err) => code(err));
-    t.equal(e, expected, message);
+    t.equal(e, expected, message ?? String(expected));
   };
 
   const member = await createMember(db, alpha, { firstName: 'Ada' });
