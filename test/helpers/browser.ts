@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Test } from 'tap';
+import type { Db } from '#src/db/index.ts';
+import { startApp } from './app.ts';
+
+/** Debian's Chromium (`apt-get install chromium`); never a Playwright download. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** The WCAG 2.0/2.1 A and AA rules: what every page must pass. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let axeSource: string | undefined;
+function axeScript(): string {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  return axeSource;
+}
+
+/** One headless Chromium for a test file, closed when that test ends. */
+export async function launchBrowser(t: Test): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  t.teardown(() => browser.close());
+  return browser;
+}
+
+/** The app on a real port on 127.0.0.1 (closed when the test ends), and its address. */
+export async function serveApp(t: Test, db: Db, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; baseUrl: string }> {
+  const { app } = await startApp(t, db, { env });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export type ContextOptions = {
+  viewport?: { width: number; height: number };
+  /** A session token from `signIn`: the context starts signed in. */
+  token?: string;
+  javaScriptEnabled?: boolean;
+  /** Needed to inject axe into pages that send the app's strict CSP; leave off to test the real CSP. */
+  bypassCSP?: boolean;
+};
+
+/** A fresh browser context (its own cookies), closed when the test ends. */
+export async function openContext(t: Test, browser: Browser, baseUrl: string, options: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    bypassCSP: options.bypassCSP ?? false,
+    baseURL: baseUrl,
+  });
+  context.setDefaultTimeout(10_000);
+  t.teardown(() => context.close());
+  if (options.token) await setAuthCookie(context, baseUrl, options.token);
+  return context;
+}
+
+export async function setAuthCookie(context: BrowserContext, baseUrl: string, token: string) {
+  await context.addCookies([{ name: 'auth', value: token, url: baseUrl }]);
+}
+
+/**
+ * Collects what goes wrong in the page: uncaught errors and console errors (a failed hydration, a
+ * script the CSP refused). Read the array at the end of a test and expect it to be empty.
+ */
+export function collectPageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  return problems;
+}
+
+type AxeResult = {
+  violations: { id: string; impact: string | null; help: string; helpUrl: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
+};
+
+/**
+ * Runs axe-core's WCAG 2.1 A/AA rules on the page as it is now and fails with every violation's id,
+ * impact, help text and the selectors of the offending nodes. The page's context must have been
+ * opened with `bypassCSP: true`.
+ */
+export async function expectNoAxeViolations(t: Test, page: Page, what = page.url()) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeScript() });
+  const result = await page.evaluate(
+    (tags) =>
+      (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<AxeResult> } }).axe
+        .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+        .then((r) => ({
+          violations: r.violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            helpUrl: v.helpUrl,
+            nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+          })),
+        })),
+    AXE_TAGS,
+  );
+  const report = result.violations
+    .map(
+      (v) =>
+        `- ${v.id} (${v.impact}): ${v.help} <${v.helpUrl}>\n` +
+        v.nodes.map((n) => `    ${JSON.stringify(n.target)}${n.failureSummary ? `: ${n.failureSummary.replace(/\s*\n\s*/g, ' ')}` : ''}`).join('\n'),
+    )
+    .join('\n');
+  t.equal(result.violations.length, 0, `no WCAG 2.1 A/AA violations on ${what}${report ? `:\n${report}` : ''}`, {
+    violations: result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) })),
+  });
+}
+
+/** The path of the page's URL, without origin or query. */
+export const pathOf = (page: Page) => new URL(page.url()).pathname;
