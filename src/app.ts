@@ -19,6 +19,7 @@ import graphqlPlugin from './features/graphql/plugin.ts';
 import systemRoutes from './features/system/routes.ts';
 import homeRoutes from './features/home/routes.tsx';
 import authRoutes from './features/auth/routes.tsx';
+import devRoutes from './features/dev/routes.tsx';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
 import path from 'node:path';
@@ -102,5 +103,6 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   await app.register(systemRoutes, { prefix: base });
   await app.register(homeRoutes, { prefix: base });
   await app.register(authRoutes, { prefix: base });
+  await app.register(devRoutes, { prefix: base });
   return app;
 }
