@@ -19,7 +19,9 @@ import graphqlPlugin from './features/graphql/plugin.ts';
 import systemRoutes from './features/system/routes.ts';
 import homeRoutes from './features/home/routes.tsx';
 import authRoutes from './features/auth/routes.tsx';
+import authRestRoutes from './features/auth/rest.ts';
 import devRoutes from './features/dev/routes.tsx';
+import adminRoutes from './features/admin/routes.tsx';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
 import path from 'node:path';
@@ -103,6 +105,8 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   await app.register(systemRoutes, { prefix: base });
   await app.register(homeRoutes, { prefix: base });
   await app.register(authRoutes, { prefix: base });
+  await app.register(authRestRoutes, { prefix: base });
   await app.register(devRoutes, { prefix: base });
+  await app.register(adminRoutes, { prefix: base });
   return app;
 }

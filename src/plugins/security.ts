@@ -5,7 +5,7 @@ import csrf from '@fastify/csrf-protection';
 import CsrfTokens from '@fastify/csrf';
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '#src/core/errors.ts';
-import { AUTH_COOKIE } from '#src/features/auth/sessions.ts';
+import { AUTH_COOKIE, REFRESH_COOKIE } from '#src/features/auth/sessions.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -64,8 +64,10 @@ export default fp(
     const tokens = new CsrfTokens() as unknown as { verify(secret: string, token: string): boolean };
     app.addHook('preValidation', async (request) => {
       if (!UNSAFE.has(request.method) || !request.routeOptions.url) return;
-      // A request with none of our cookies cannot be a forgery riding on them (API clients).
-      const carriesCookies = request.cookies[AUTH_COOKIE] !== undefined || request.cookies._csrf !== undefined;
+      // A request with none of our cookies cannot be a forgery riding on them (API clients). The
+      // refresh cookie counts: it alone can mint a new auth cookie (token refresh).
+      const carriesCookies =
+        request.cookies[AUTH_COOKIE] !== undefined || request.cookies[REFRESH_COOKIE] !== undefined || request.cookies._csrf !== undefined;
       if (request.routeOptions.config?.csrf === false && !carriesCookies) return;
       const signed = request.cookies._csrf;
       const secret = signed ? request.unsignCookie(signed) : null;

@@ -14,11 +14,12 @@ import {
   type AuthContext,
   type LoginResult,
 } from './service.ts';
-import { AUTH_COOKIE, revokeSession } from './sessions.ts';
+import { AUTH_COOKIE, REFRESH_COOKIE, revokeSession } from './sessions.ts';
+
+export { REFRESH_COOKIE };
 
 /** The cookie that remembers an admin's chosen community; cleared on sign-out (spec section 2). */
 export const COMMUNITY_COOKIE = 'community';
-export const REFRESH_COOKIE = 'refresh';
 export const REMEMBER_COOKIE = 'remember_email';
 
 type Body = Record<string, string | undefined>;

@@ -7,6 +7,8 @@ import type { Db } from '#src/db/index.ts';
 import type { Community, Gate, Role } from '#src/db/types.ts';
 
 export const AUTH_COOKIE = 'auth';
+/** The refresh token, exchanged for a new auth cookie on the same session (rotated each time). */
+export const REFRESH_COOKIE = 'refresh';
 /** "Remember me" keeps a member signed in for 30 days; otherwise the session ends after 12 hours. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SHORT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -67,6 +67,12 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
           status = 400;
           return nested.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: 'BadRequest.Validation' } }));
         }
+        const clientStatus = (original as { statusCode?: unknown } | undefined)?.statusCode;
+        if (original && !(original instanceof GraphQLError) && typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500) {
+          // Refused by Fastify before GraphQL ran (unsupported body type, malformed JSON): the client's fault.
+          status = clientStatus;
+          return { message: original.message, extensions: { code: 'BadRequest.Validation' } };
+        }
         if (original && !(original instanceof GraphQLError)) {
           // A resolver crashed: log it, tell the client nothing of it.
           context.reply?.log.error({ err: original }, 'GraphQL resolver failed');
@@ -86,10 +92,15 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
  */
 export default async function graphqlPlugin(app: FastifyInstance) {
   const base = app.config.basePath;
+  // Only JSON (or application/graphql) bodies: a cross-site HTML form, which can send neither and
+  // carries no SameSite cookie (so no CSRF token is asked), must not run a mutation such as login.
+  const jsonOnly = (scope: FastifyInstance) => scope.removeContentTypeParser(['application/x-www-form-urlencoded', 'text/plain']);
   await app.register(async (scope) => {
+    jsonOnly(scope);
     await scope.register(mercurius, options(app, `${base}/graphql`, memberSchema, memberResolvers, !app.config.isProduction) as never);
   });
   await app.register(async (scope) => {
+    jsonOnly(scope);
     await scope.register(mercurius, options(app, `${base}/graphqlAdmin`, adminSchema, adminResolvers, false) as never);
   });
 }

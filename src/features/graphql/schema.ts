@@ -1,6 +1,7 @@
 import type { IResolvers } from 'mercurius';
 import { displayName } from '#src/core/identity.ts';
 import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
+import { authResolvers, authTypeDefs } from '#src/features/auth/graphql.ts';
 import { communityClientData } from '#src/features/communities/service.ts';
 import type { GraphQLContext } from './plugin.ts';
 
@@ -59,6 +60,7 @@ export const memberSchema = /* GraphQL */ `
     availableCommunities: [AvailableCommunity!]!
     ads: [Ad!]!
   }
+  ${authTypeDefs}
 `;
 
 export const adminSchema = /* GraphQL */ `
@@ -112,7 +114,9 @@ export const memberResolvers: IResolvers = {
       ctx.guardian.ensureSignedIn();
       return (await listActiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map(adClientData);
     },
+    ...authResolvers.Query,
   },
+  Mutation: authResolvers.Mutation,
   Me: meResolvers,
 };
 

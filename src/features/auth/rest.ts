@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { authContext } from './routes.tsx';
+import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
+import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
+
+/** Caps that only keep absurd payloads out; the services apply the real rules (spec section 5). */
+const text = (max: number) => z.string().max(max);
+const channel = z.enum(['EMAIL', 'SMS']);
+
+const schemas = {
+  login: z.object({ username: text(254), password: text(1024), targetCommunity: text(100).nullish(), remember: z.boolean().optional() }),
+  adminLogin: z.object({ username: text(254), password: text(1024), targetCommunity: text(100) }),
+  strategies: z.object({ to: text(254), channel: channel.nullish() }),
+  oneTime: z.object({ to: text(254), channel: channel.nullish() }),
+  redeem: z.object({ to: text(254), code: text(20), remember: z.boolean().optional() }),
+  resetToken: z.object({ token: text(200) }),
+  forgot: z.object({ username: text(254) }),
+  reset: z.object({ resetToken: text(200), newPassword: text(1024) }),
+};
+
+/** A payload of the wrong shape is the catalogue's 900 (missing input), naming each field. */
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const fields: FieldErrors = {};
+  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= { code: 900, key: 'errors.client.missingInput' };
+  throw new AppError(900, { fields });
+}
+
+/**
+ * The sign-in calls of spec section 7 as JSON under /rest. Each calls the same service as the sign-in
+ * forms; errors are AppErrors, rendered as `{ error: { code, message, fields? } }`. Every POST needs the
+ * CSRF token (`x-csrf-token`) with its `_csrf` cookie, even before sign-in: no login CSRF.
+ */
+export default async function authRestRoutes(app: FastifyInstance) {
+  const open = { config: { access: 'public' as const } };
+
+  app.post('/rest/login', open, async (request, reply) => {
+    const body = parse(schemas.login, request.body);
+    const result = await signInWithPassword(request, reply, { email: body.username, password: body.password, targetCommunity: body.targetCommunity, remember: body.remember });
+    return { displayName: result.user.displayName };
+  });
+
+  app.post('/rest/admin/login', open, async (request, reply) => {
+    const body = parse(schemas.adminLogin, request.body);
+    const result = await signInWithPassword(request, reply, { email: body.username, password: body.password, targetCommunity: body.targetCommunity, admin: true });
+    return { displayName: result.user.displayName, community: result.community };
+  });
+
+  app.post('/rest/logout', open, async (request, reply) => {
+    await signOut(request, reply);
+    return reply.code(204).send();
+  });
+
+  app.post('/rest/token-refresh', open, async (request, reply) => {
+    await refreshSignIn(request, reply);
+    return {};
+  });
+
+  app.get('/rest/admin/available-communities', open, async () => ({ availableCommunities: await availableCommunities(app.db) }));
+
+  // Answers whether an email belongs to a member: a strict limit per address slows enumeration.
+  app.post('/rest/login/auth-strategies', { config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) => {
+    const body = parse(schemas.strategies, request.body);
+    const { passwordStrategy, otcSmsStrategy, smsOptions } = await authStrategies(authContext(request), body.to);
+    return { passwordStrategy, otcSmsStrategy, smsOptions };
+  });
+
+  app.post('/rest/login/one-time', open, async (request) => {
+    const body = parse(schemas.oneTime, request.body);
+    const sent = await sendOneTimeCode(authContext(request), { email: body.to, channel: body.channel ?? 'EMAIL' });
+    return { channel: sent.channel, maskedDestination: sent.masked };
+  });
+
+  app.post('/rest/login/one-time-redeem', open, async (request, reply) => {
+    const body = parse(schemas.redeem, request.body);
+    return loginResultView(await signInWithCode(request, reply, { email: body.to, code: body.code, remember: body.remember }));
+  });
+
+  app.get('/rest/validate-reset-token', open, async (request) => {
+    const query = parse(schemas.resetToken, request.query);
+    return { isValid: await passwordTokenIsValid(authContext(request), query.token) };
+  });
+
+  // The same answer whether or not the email is a member's.
+  app.post('/rest/password-forgot', open, async (request) => {
+    const body = parse(schemas.forgot, request.body);
+    await requestPasswordReset(authContext(request), { email: body.username });
+    return {};
+  });
+
+  app.post('/rest/reset-password', open, async (request) => {
+    const body = parse(schemas.reset, request.body);
+    await resetPassword(authContext(request), { token: body.resetToken, password: body.newPassword });
+    return {};
+  });
+}
