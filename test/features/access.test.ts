@@ -21,7 +21,7 @@ t.test('every route declares its access, and the Guardian enforces it', async (t
     const guarded = await buildApp({ config: testConfig({ DEFAULT_COMMUNITY: 'alpha' }), db });
     t.teardown(() => guarded.close());
     guarded.get('/settings', { config: { access: 'member' } }, async () => 'member page');
-    guarded.get('/admin', { config: { access: 'admin' } }, async () => 'admin page');
+    guarded.get('/admin/area', { config: { access: 'admin' } }, async () => 'admin page');
     guarded.get('/get-started', { config: { access: 'member', allowDuringOnboarding: true } }, async () => 'onboarding');
     guarded.post('/rest/thing', { config: { access: 'member' } }, async () => ({ ok: true }));
     await guarded.ready();
@@ -52,16 +52,16 @@ t.test('every route declares its access, and the Guardian enforces it', async (t
     });
 
     await t.test('a non-admin is sent from the admin area to the app sign-in with a redirect back', async (t) => {
-      const res = await guarded.inject({ url: '/admin', headers: { ...html, cookie: m.cookie } });
+      const res = await guarded.inject({ url: '/admin/area', headers: { ...html, cookie: m.cookie } });
       t.equal(res.statusCode, 303);
-      t.equal(res.headers.location, '/login?redirect=%2Fadmin');
-      const api = await guarded.inject({ url: '/admin', headers: { accept: 'application/json', cookie: m.cookie } });
+      t.equal(res.headers.location, '/login?redirect=%2Fadmin%2Farea');
+      const api = await guarded.inject({ url: '/admin/area', headers: { accept: 'application/json', cookie: m.cookie } });
       t.equal(api.statusCode, 403);
       t.equal(api.json().error.code, 'Forbidden');
     });
 
     await t.test('an admin reaches the admin area', async (t) => {
-      const res = await guarded.inject({ url: '/admin', headers: { ...html, cookie: a.cookie } });
+      const res = await guarded.inject({ url: '/admin/area', headers: { ...html, cookie: a.cookie } });
       t.equal(res.body, 'admin page');
     });
 
@@ -109,4 +109,19 @@ t.test('every route declares its access, and the Guardian enforces it', async (t
     t.match((await app.inject({ url: '/', headers: { accept: 'text/html', cookie: session.cookie } })).body, '>Sign In</a>');
   });
 
+});
+
+t.test('the admin area front page is for admins only', async (t) => {
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha', name: 'Alpha Council' });
+  const { app } = await startApp(t, db);
+  const member = await createMember(db, alpha);
+  const admin = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] });
+  const visitor = await app.inject({ url: '/admin', headers: { accept: 'text/html' } });
+  t.equal(visitor.headers.location, '/login?redirect=%2Fadmin');
+  const asMember = await app.inject({ url: '/admin', headers: { accept: 'text/html', cookie: (await signIn(app, member, alpha)).cookie } });
+  t.equal(asMember.headers.location, '/login?redirect=%2Fadmin');
+  const asAdmin = await app.inject({ url: '/admin', headers: { accept: 'text/html', cookie: (await signIn(app, admin, alpha, ['ADMIN', 'MEMBER'])).cookie } });
+  t.equal(asAdmin.statusCode, 200);
+  t.match(asAdmin.body, 'Admin area: Alpha Council');
 });
