@@ -91,6 +91,7 @@ export interface SessionsTable {
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
   refresh_token_hash: string | null;
+  previous_refresh_token_hash: string | null;
   refreshed_at: Timestamp | null;
 }
 

@@ -12,7 +12,8 @@ export default fp(
       request.appPath = base && path.startsWith(base) ? path.slice(base.length) || '/' : path;
       if (request.routeOptions.config?.bare) return;
       // The admin sign-in may pick another community than the host's; it is kept in a signed cookie.
-      const chosen = request.cookies.community ? request.unsignCookie(request.cookies.community) : null;
+      // It counts only alongside a session cookie: once signed out, the host decides again.
+      const chosen = request.cookies.community && request.cookies.auth ? request.unsignCookie(request.cookies.community) : null;
       const community = (chosen?.valid && chosen.value ? await app.communities.resolveCode(chosen.value) : undefined) ?? (await app.communities.resolve(request.hostname));
       if (!community) throw new AppError('NotFound', { cause: new Error(`No community for host ${request.hostname}`) });
       request.community = community;

@@ -109,6 +109,8 @@ export default async function authRoutes(app: FastifyInstance) {
   async function signedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult, carry: Carry, email: string) {
     await endCurrentSession(request);
     setSessionCookies(reply, result, carry.remember);
+    // An admin's earlier choice of community must not follow a member's sign-in.
+    reply.clearCookie(COMMUNITY_COOKIE, { path: cookieOptions(app).path });
     rememberEmail(reply, email, carry.remember);
     return reply.redirect(safeRedirect(carry.redirect, base), 303);
   }

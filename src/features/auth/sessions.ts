@@ -154,7 +154,17 @@ export async function refreshSession(
     .where('users.is_active', '=', true)
     .where('memberships.is_active', '=', true)
     .executeTakeFirst();
-  if (!row) return null;
+  if (!row) {
+    // A refresh token that was already rotated away is being replayed: someone holds a copy. End
+    // that session, so neither the thief nor the owner keeps it (the owner signs in again).
+    await db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('previous_refresh_token_hash', '=', sha256(input.refreshToken))
+      .where('revoked_at', 'is', null)
+      .execute();
+    return null;
+  }
   const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime() > SHORT_SESSION_TTL_MS ? SESSION_TTL_MS : SHORT_SESSION_TTL_MS;
   const expiresAt = new Date(now.getTime() + ttl);
   const nextRefresh = randomToken();
@@ -162,7 +172,13 @@ export async function refreshSession(
   // A new session id too: the old cookie stops working once refreshed.
   const updated = await db
     .updateTable('sessions')
-    .set({ id: sha256(sessionId), refresh_token_hash: sha256(nextRefresh), refreshed_at: now, expires_at: expiresAt })
+    .set({
+      id: sha256(sessionId),
+      refresh_token_hash: sha256(nextRefresh),
+      previous_refresh_token_hash: sha256(input.refreshToken),
+      refreshed_at: now,
+      expires_at: expiresAt,
+    })
     .where('id', '=', row.id)
     .where('refresh_token_hash', '=', sha256(input.refreshToken))
     .executeTakeFirst();

@@ -20,6 +20,8 @@ export function loginResultView(result: LoginResult) {
 async function handOver(request: FastifyRequest, reply: FastifyReply, result: LoginResult, remember: boolean) {
   await endCurrentSession(request);
   setSessionCookies(reply, result, remember);
+  // An admin's earlier choice of community must not follow a new sign-in; the admin sign-in sets it again.
+  reply.clearCookie(COMMUNITY_COOKIE, { path: cookieOptions(request.server).path });
 }
 
 /**

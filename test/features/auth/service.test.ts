@@ -193,9 +193,23 @@ t.test('sign-in services', async (t) => {
     const next = await refreshSession(db, app.sessionTokens, clock, { refreshToken: result.refreshToken, community: alpha, basePath: '' });
     t.ok(next);
     t.not(next!.refreshToken, result.refreshToken);
-    t.equal(await refreshSession(db, app.sessionTokens, clock, { refreshToken: result.refreshToken, community: alpha, basePath: '' }), null, 'the old refresh token is spent');
     t.equal((await deriveIdentity(db, app.sessionTokens, clock, result.authToken, alpha, '')).loggedIn, false, 'the old cookie stops working');
     t.equal((await deriveIdentity(db, app.sessionTokens, clock, next!.token, alpha, '')).user?.id, member.id);
     t.equal(await refreshSession(db, app.sessionTokens, clock, { refreshToken: next!.refreshToken, community: beta, basePath: '' }), null, 'not on another community');
   });
+});
+
+t.test('a replayed refresh token ends the session for everyone holding it', async (t) => {
+  const db = await setupDatabase(t);
+  const clock = testClock();
+  const alpha = await createCommunity(db, { code: 'alpha' });
+  const { app } = await startApp(t, db, { clock });
+  const member = await createMember(db, alpha);
+  await setPassword(db, member.id);
+  const first = await loginWithPassword(ctxFor(app, alpha), { email: member.email, password: GOOD_PASSWORD });
+  const owner = await refreshSession(db, app.sessionTokens, clock, { refreshToken: first.refreshToken, community: alpha, basePath: '' });
+  t.ok(owner, 'the owner refreshes');
+  t.equal(await refreshSession(db, app.sessionTokens, clock, { refreshToken: first.refreshToken, community: alpha, basePath: '' }), null, 'a thief replays the old token');
+  t.equal((await deriveIdentity(db, app.sessionTokens, clock, owner!.token, alpha, '')).loggedIn, false, 'the session is over');
+  t.equal(await refreshSession(db, app.sessionTokens, clock, { refreshToken: owner!.refreshToken, community: alpha, basePath: '' }), null, 'and cannot be refreshed any more');
 });
