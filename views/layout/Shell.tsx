@@ -42,21 +42,29 @@ function NavLinks({ items }: { items: NavItem[] }) {
   );
 }
 
+/** The community's extra links (navMore), in the More menu and the mobile sidebar alike. */
+function NavMoreLinks({ className }: { className: string }) {
+  const { community } = usePage();
+  return (
+    <ul className={className}>
+      {community.nav_more.map((item) => (
+        <li key={item.link}>
+          <a href={item.link} rel="noopener">
+            {item.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function MoreMenu() {
   const { t, community } = usePage();
   if (community.nav_more.length === 0) return null;
   return (
     <details className="menu more-menu">
       <summary>{t('shell.nav.more')}</summary>
-      <ul className="menu-list">
-        {community.nav_more.map((item) => (
-          <li key={item.link}>
-            <a href={item.link} rel="noopener">
-              {item.label}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <NavMoreLinks className="menu-list" />
     </details>
   );
 }
@@ -151,15 +159,7 @@ function MobileNav({ items }: { items: NavItem[] }) {
         {community.nav_more.length > 0 ? (
           <>
             <h2 className="mobile-nav-heading">{t('shell.nav.more')}</h2>
-            <ul className="nav-list">
-              {community.nav_more.map((item) => (
-                <li key={item.link}>
-                  <a href={item.link} rel="noopener">
-                    {item.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <NavMoreLinks className="nav-list" />
           </>
         ) : null}
         <ul className="nav-list">
