@@ -54,7 +54,7 @@ export type ContextOptions = {
   /** A session token from `signIn`: the context starts signed in. */
   token?: string;
   javaScriptEnabled?: boolean;
-  /** Needed to inject axe into pages that send the app's strict CSP; leave off to test the real CSP. */
+  /** Turns the page's CSP off. Not needed for axe any more (it is injected past the CSP); leave off to test the real CSP. */
   bypassCSP?: boolean;
 };
 
@@ -94,12 +94,35 @@ type AxeResult = {
 };
 
 /**
+ * Puts axe-core into the page through the DevTools protocol: the page's CSP does not govern that,
+ * so axe runs on pages under the app's real CSP (islands hydrated by the real rules).
+ */
+async function injectAxe(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { exceptionDetails } = await cdp.send('Runtime.evaluate', { expression: axeScript(), returnByValue: true });
+    if (exceptionDetails) throw new Error(`axe-core did not load: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
  * Runs axe-core's WCAG 2.1 A/AA rules on the page as it is now and fails with every violation's id,
- * impact, help text and the selectors of the offending nodes. The page's context must have been
- * opened with `bypassCSP: true`.
+ * impact, help text and the selectors of the offending nodes. Works with or without `bypassCSP`;
+ * for a context with JavaScript off use `expectNoAxeViolationsWithoutJavaScript`.
  */
 export async function expectNoAxeViolations(t: Test, page: Page, what = page.url()) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeScript() });
+  // axe waits on timers, which never fire in a page with JavaScript off: fail instead of hanging.
+  const timersRun = await Promise.race([
+    page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 0))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000).unref()),
+  ]);
+  if (!timersRun) {
+    t.fail(`axe cannot run on ${what}: its context has JavaScript off (use expectNoAxeViolationsWithoutJavaScript)`);
+    return;
+  }
+  if (!(await page.evaluate(() => 'axe' in window))) await injectAxe(page);
   const result = await page.evaluate(
     (tags) =>
       (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<AxeResult> } }).axe
@@ -125,6 +148,33 @@ export async function expectNoAxeViolations(t: Test, page: Page, what = page.url
   t.equal(result.violations.length, 0, `no WCAG 2.1 A/AA violations on ${what}${report ? `:\n${report}` : ''}`, {
     violations: result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) })),
   });
+}
+
+/**
+ * axe on a page of a context with JavaScript off. axe itself needs JavaScript, so the page's HTML as
+ * it is now is served again, at the same address (its styles and images load from the app), to a
+ * scratch context with JavaScript on that refuses every script: the same markup, never hydrated.
+ */
+export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: Browser, page: Page, what = page.url()) {
+  const url = page.url();
+  const html = await page.content();
+  const viewport = page.viewportSize() ?? DESKTOP;
+  const context = await browser.newContext({ viewport, javaScriptEnabled: true });
+  try {
+    await context.route(
+      (u) => u.href === url,
+      (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+    );
+    await context.route(
+      (u) => u.href !== url,
+      (route) => (route.request().resourceType() === 'script' ? route.abort() : route.continue()),
+    );
+    const copy = await context.newPage();
+    await copy.goto(url);
+    await expectNoAxeViolations(t, copy, `${what} (without JavaScript)`);
+  } finally {
+    await context.close();
+  }
 }
 
 /** The path of the page's URL, without origin or query. */
