@@ -93,7 +93,7 @@ export default function NewPasswordFields({ labels, errors, values }: NewPasswor
           onBlur={() => setConfirmTouched(true)}
         />
         {mismatch ? (
-          <p className="field-error" id="confirm-password-error">
+          <p className="field-error" id="confirm-password-error" role="status">
             {labels.mismatch}
           </p>
         ) : null}

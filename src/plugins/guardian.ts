@@ -34,8 +34,11 @@ export default fp(
       }
       const guardian = request.guardian;
       if (!guardian.canAccess(config.access)) {
-        // Spec section 2: settings, the editor and the admin area send visitors to sign-in, with a way back.
-        if (isPageNavigation(request)) return void reply.redirect(`${base}/login?redirect=${encodeURIComponent(request.url)}`, 303);
+        // Spec section 2: settings, the editor and the admin area send visitors to sign-in, with a way
+        // back. A signed-in member refused the admin area is told so: sign-in would only send them back.
+        if (isPageNavigation(request) && !guardian.isSignedIn) {
+          return void reply.redirect(`${base}/login?redirect=${encodeURIComponent(request.url)}`, 303);
+        }
         return done(new AppError(guardian.isSignedIn ? 'Forbidden' : 'NotAuthenticated'));
       }
       if (guardian.mustOnboard && !config.allowDuringOnboarding && !guardian.isAdmin) {

@@ -263,7 +263,8 @@ export default async function authRoutes(app: FastifyInstance) {
           password: e.fields?.password ? t(values.password.length > 128 ? 'auth.reset.tooLong' : 'errors.client.passwordStrength') : undefined,
           confirm: e.fields?.confirm ? t('auth.reset.mismatch') : undefined,
         };
-        return page(reply, title, <NewPasswordForm mode={mode} token={token} errors={errors} values={values} />, 400);
+        // The typed passwords are not sent back into the page: the member types them again.
+        return page(reply, title, <NewPasswordForm mode={mode} token={token} errors={errors} values={{ password: '', confirm: '' }} />, 400);
       }
     });
   }
