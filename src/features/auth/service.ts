@@ -159,16 +159,11 @@ export async function loginWithPassword(
   const email = parseEmail(input.email);
   const password = typeof input.password === 'string' ? input.password : '';
   if (!password) throw new AppError(900, { fields: { password: { code: 900, key: 'auth.password.required' } } });
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  const checks = passwordChecks(ctx, email);
-  await throttle.ensureAllowed(checks);
+  const attempt = await new Throttle(ctx.db, ctx.clock).begin(passwordChecks(ctx, email));
   const account = await findAccount(ctx, email);
   const ok = isMemberHere(account) && account.password_hash ? await verifyPassword(account.password_hash, password) : (await burnHashTime(password), false);
-  if (!ok || !isMemberHere(account)) {
-    const locked = await throttle.record(checks);
-    throw new AppError(locked ?? 'NotAuthorized.Password');
-  }
-  await throttle.clear(checks.slice(0, 1));
+  if (!ok || !isMemberHere(account)) throw new AppError((await attempt.failed()) ?? 'NotAuthorized.Password');
+  await attempt.succeeded();
   return issueSession(ctx, account, input.remember ?? false);
 }
 
@@ -183,17 +178,12 @@ export async function loginAsAdmin(
   const code = typeof input.targetCommunity === 'string' ? input.targetCommunity : '';
   const target = code ? await ctx.db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirst() : undefined;
   if (!target) throw new AppError(900, { fields: { community: { code: 900, key: 'auth.admin.communityRequired' } } });
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  const checks = passwordChecks(ctx, email);
-  await throttle.ensureAllowed(checks);
+  const attempt = await new Throttle(ctx.db, ctx.clock).begin(passwordChecks(ctx, email));
   const account = await findAccount({ ...ctx, community: target }, email);
   const ok = account?.password_hash ? await verifyPassword(account.password_hash, password) : (await burnHashTime(password), false);
-  if (!ok || !account) {
-    const locked = await throttle.record(checks);
-    throw new AppError(locked ?? 'NotAuthorized.Password');
-  }
+  if (!ok || !account) throw new AppError((await attempt.failed()) ?? 'NotAuthorized.Password');
+  await attempt.succeeded();
   if (!isMemberHere(account) || !account.roles.includes('ADMIN')) throw new AppError('Forbidden');
-  await throttle.clear(checks.slice(0, 1));
   return issueSession({ ...ctx, community: target }, account, false, target);
 }
 
@@ -214,14 +204,12 @@ export type CodeDestination = { channel: OtcChannel; masked: string };
 export async function sendOneTimeCode(ctx: AuthContext, input: { email: unknown; channel?: unknown }): Promise<CodeDestination> {
   const email = parseEmail(input.email);
   const channel: OtcChannel = input.channel === 'SMS' ? 'SMS' : 'EMAIL';
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  const checks: Check[] = [
+  // Every send counts, whatever comes of it.
+  await new Throttle(ctx.db, ctx.clock).begin([
     { limit: LIMITS.codeSendsPerAccount, key: email },
     { limit: LIMITS.codeSendsPerIp, key: ctx.ip },
-  ];
-  await throttle.ensureAllowed(checks);
+  ]);
   const account = await findAccount(ctx, email);
-  await throttle.record(checks);
   if (!isMemberHere(account)) throw new AppError('Unrecognized.Email');
   const phone = e164(account.mobile_country_code, account.mobile_number);
   if (channel === 'SMS' && !phone) throw new AppError(110);
@@ -269,12 +257,10 @@ export const mailFrom = (ctx: Pick<AuthContext, 'config' | 'community'>) => `"${
 export async function verifyOneTimeCode(ctx: AuthContext, input: { email: unknown; code: unknown; remember?: boolean }): Promise<LoginResult> {
   const email = parseEmail(input.email);
   const code = typeof input.code === 'string' ? input.code.replace(/\s/g, '') : '';
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  const checks: Check[] = [
+  const attempt = await new Throttle(ctx.db, ctx.clock).begin([
     { limit: LIMITS.codeFailuresPerAccountAndIp, key: `${email}|${ctx.ip}` },
     { limit: LIMITS.codeFailuresPerAccount, key: email },
-  ];
-  await throttle.ensureAllowed(checks);
+  ]);
   const account = await findAccount(ctx, email);
   const now = ctx.clock.now();
   const candidate =
@@ -291,10 +277,7 @@ export async function verifyOneTimeCode(ctx: AuthContext, input: { email: unknow
       : undefined;
   const matches =
     candidate !== undefined && account !== undefined && safeEqual(candidate.code_hash, codeHash(ctx, account.id, code));
-  if (!matches || !isMemberHere(account)) {
-    const locked = await throttle.record(checks);
-    throw new AppError(locked ?? 'BadRequest.InvalidCode');
-  }
+  if (!matches || !isMemberHere(account)) throw new AppError((await attempt.failed()) ?? 'BadRequest.InvalidCode');
   // Single use: only the request that flips used_at wins.
   const claimed = await ctx.db
     .updateTable('one_time_codes')
@@ -302,8 +285,8 @@ export async function verifyOneTimeCode(ctx: AuthContext, input: { email: unknow
     .where('id', '=', candidate!.id)
     .where('used_at', 'is', null)
     .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('BadRequest.InvalidCode');
-  await throttle.clear(checks.slice(0, 1));
+  if (Number(claimed.numUpdatedRows) !== 1) throw new AppError((await attempt.failed()) ?? 'BadRequest.InvalidCode');
+  await attempt.succeeded();
   return issueSession(ctx, account, input.remember ?? false);
 }
 
@@ -319,10 +302,7 @@ function safeEqual(a: string, b: string): boolean {
  */
 export async function requestPasswordReset(ctx: AuthContext, input: { email: unknown }): Promise<void> {
   const email = parseEmail(input.email);
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  const checks: Check[] = [{ limit: LIMITS.resetRequestsPerAccount, key: email }];
-  await throttle.ensureAllowed(checks);
-  await throttle.record(checks);
+  await new Throttle(ctx.db, ctx.clock).begin([{ limit: LIMITS.resetRequestsPerAccount, key: email }]);
   const account = await findAccount(ctx, email);
   if (!isMemberHere(account)) return;
   const token = await createPasswordToken(ctx, account.id, 'reset');
@@ -398,14 +378,13 @@ export async function updatePassword(
 ): Promise<void> {
   const oldPassword = typeof input.oldPassword === 'string' ? input.oldPassword : '';
   const newPassword = typeof input.newPassword === 'string' ? input.newPassword : '';
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  const checks: Check[] = [{ limit: LIMITS.passwordPerAccountAndIp, key: `user:${input.userId}|${ctx.ip}` }];
-  await throttle.ensureAllowed(checks);
+  const attempt = await new Throttle(ctx.db, ctx.clock).begin([{ limit: LIMITS.passwordPerAccountAndIp, key: `user:${input.userId}|${ctx.ip}` }]);
   const user = await ctx.db.selectFrom('users').select(['password_hash']).where('id', '=', input.userId).executeTakeFirstOrThrow();
   if (!user.password_hash || !(await verifyPassword(user.password_hash, oldPassword))) {
-    await throttle.record(checks);
-    throw new AppError('NotAuthorized.Password', { fields: { oldPassword: { code: 'NotAuthorized.Password', key: 'auth.password.currentIncorrect' } } });
+    const locked = await attempt.failed();
+    throw new AppError(locked ?? 'NotAuthorized.Password', { fields: { oldPassword: { code: 'NotAuthorized.Password', key: 'auth.password.currentIncorrect' } } });
   }
+  await attempt.succeeded();
   ensureNewPassword(newPassword, input.confirm);
   await ctx.db.updateTable('users').set({ password_hash: await hashPassword(newPassword), updated_at: ctx.clock.now() }).where('id', '=', input.userId).execute();
   await revokeOtherSessions(ctx.db, ctx.clock, input.userId, input.sessionId);

@@ -26,48 +26,61 @@ export const LIMITS = {
 export type Limit = (typeof LIMITS)[keyof typeof LIMITS];
 export type Check = { limit: Limit; key: string };
 
+export type Attempt = {
+  /** The attempt failed: it stays counted; returns the lockout code if this one filled a window. */
+  failed(): Promise<ServerErrorCode | null>;
+  /** The attempt succeeded: it is not counted, and the account's failures from this address are forgotten. */
+  succeeded(): Promise<void>;
+};
+
 export class Throttle {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
-  /** Refuses with the limit's code when any key is locked or its window is full. Called before any hash is computed. */
-  async ensureAllowed(checks: Check[]): Promise<void> {
+  /**
+   * Counts an attempt BEFORE it is checked (and before any hash is computed), so concurrent guesses
+   * cannot slip past a limit between a check and a record: the attempt is refused when a key is
+   * locked or its window already holds the maximum.
+   */
+  async begin(checks: Check[]): Promise<Attempt> {
     const now = this.clock.now();
-    const keys = checks.map((c) => this.lockKey(c));
-    const locked = await this.db.selectFrom('auth_lockouts').select(['key', 'reason']).where('key', 'in', keys).where('until', '>', now).executeTakeFirst();
+    const locked = await this.db
+      .selectFrom('auth_lockouts')
+      .select('reason')
+      .where('key', 'in', checks.map((c) => this.lockKey(c)))
+      .where('until', '>', now)
+      .executeTakeFirst();
     if (locked) throw new AppError(locked.reason as ServerErrorCode);
-    for (const check of checks) {
-      if ((await this.count(check)) >= check.limit.max) {
-        await this.lock(check);
-        throw new AppError(check.limit.code);
-      }
-    }
-  }
-
-  /** Records one event against every key; locks the keys whose window is now full. Returns the lock's code if any. */
-  async record(checks: Check[]): Promise<ServerErrorCode | null> {
-    const now = this.clock.now();
-    await this.db
+    const rows = await this.db
       .insertInto('auth_events')
       .values(checks.map((c) => ({ key: c.key, kind: c.limit.kind, occurred_at: now })))
+      .returning('id')
       .execute();
-    let code: ServerErrorCode | null = null;
-    for (const check of checks) {
-      if ((await this.count(check)) >= check.limit.max) {
-        await this.lock(check);
-        code ??= check.limit.code;
-      }
+    const counts = await Promise.all(checks.map((c) => this.count(c)));
+    const over = checks.findIndex((c, i) => counts[i]! > c.limit.max);
+    if (over !== -1) {
+      await this.lock(checks[over]!);
+      throw new AppError(checks[over]!.limit.code);
     }
-    return code;
-  }
-
-  /** After a success the per-address failures of that account are forgotten. */
-  async clear(checks: Check[]): Promise<void> {
-    for (const c of checks) {
-      await this.db.deleteFrom('auth_events').where('key', '=', c.key).where('kind', '=', c.limit.kind).execute();
-    }
+    return {
+      failed: async () => {
+        let code: ServerErrorCode | null = null;
+        for (const [i, check] of checks.entries()) {
+          if (counts[i]! >= check.limit.max) {
+            await this.lock(check);
+            code ??= check.limit.code;
+          }
+        }
+        return code;
+      },
+      succeeded: async () => {
+        await this.db.deleteFrom('auth_events').where('id', 'in', rows.map((r) => r.id)).execute();
+        const first = checks[0]!;
+        await this.db.deleteFrom('auth_events').where('key', '=', first.key).where('kind', '=', first.limit.kind).execute();
+      },
+    };
   }
 
   private lockKey(check: Check) {
