@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
-import { authContext } from './routes.tsx';
+import { authContext } from './http.ts';
 import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode, updatePassword } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
 

@@ -1,95 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, LOCKOUT_CODES, type ServerErrorCode } from '#src/core/errors.ts';
 import { AdminLoginForm, CodeStep, EmailStep, ForgotStep, InvalidLinkView, LockoutView, NewPasswordForm, PasswordStep, ResetSentView, type Carry } from '#views/auth/screens.tsx';
-import {
-  authStrategies,
-  availableCommunities,
-  loginAsAdmin,
-  loginWithPassword,
-  passwordTokenIsValid,
-  requestPasswordReset,
-  resetPassword,
-  sendOneTimeCode,
-  verifyOneTimeCode,
-  type AuthContext,
-  type LoginResult,
-} from './service.ts';
-import { AUTH_COOKIE, REFRESH_COOKIE, revokeSession } from './sessions.ts';
-
-export { REFRESH_COOKIE };
-
-/** The cookie that remembers an admin's chosen community; cleared on sign-out (spec section 2). */
-export const COMMUNITY_COOKIE = 'community';
-export const REMEMBER_COOKIE = 'remember_email';
+import { authContext, REMEMBER_COOKIE, safeRedirect } from './http.ts';
+import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
+import { signInWithCode, signInWithPassword, signOut } from './transport.ts';
 
 type Body = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
-export function authContext(request: FastifyRequest): AuthContext {
-  const app = request.server;
-  return {
-    db: app.db,
-    clock: app.clock,
-    config: app.config,
-    tokens: app.sessionTokens,
-    mailer: app.mailer,
-    sms: app.sms,
-    t: app.t,
-    community: request.community,
-    ip: request.ip,
-  };
-}
-
-/**
- * Where to go after sign-in: a same-origin path inside the app only. Anything else (another host,
- * a scheme, `//evil`, backslashes, control characters) falls back to the root: no open redirect.
- */
-export function safeRedirect(value: unknown, basePath: string): string {
-  const root = basePath || '/';
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return root;
-  if (!value.startsWith('/') || value.startsWith('//') || /[\\\u0000-\u001f]/.test(value)) return root;
-  let url: URL;
-  try {
-    url = new URL(value, 'http://app.invalid');
-  } catch {
-    return root;
-  }
-  if (url.host !== 'app.invalid') return root;
-  const path = `${url.pathname}${url.search}${url.hash}`;
-  if (basePath && !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) return root;
-  const inApp = basePath ? url.pathname.slice(basePath.length) || '/' : url.pathname;
-  if (/^\/(login|logout|password\/|account\/)/.test(inApp)) return root;
-  return path;
-}
-
-export function cookieOptions(app: FastifyInstance) {
-  return { path: app.config.basePath || '/', httpOnly: true, sameSite: 'lax' as const, secure: app.config.isProduction };
-}
-
-/** Sets the signed auth cookie (persistent only with remember-me) and the refresh token. */
-export function setSessionCookies(reply: FastifyReply, result: LoginResult, remember: boolean) {
-  const app = reply.server;
-  const base = cookieOptions(app);
-  const maxAge = remember ? Math.floor((result.expiresAt.getTime() - app.clock.now().getTime()) / 1000) : undefined;
-  reply.setCookie(AUTH_COOKIE, result.authToken, { ...base, maxAge });
-  reply.setCookie(REFRESH_COOKIE, result.refreshToken, { ...base, maxAge });
-}
-
-export function rememberEmail(reply: FastifyReply, email: string, remember: boolean) {
-  const base = cookieOptions(reply.server);
-  if (remember) reply.setCookie(REMEMBER_COOKIE, email, { ...base, maxAge: 365 * 24 * 3600 });
-  else reply.clearCookie(REMEMBER_COOKIE, { path: base.path });
-}
-
-export function clearSessionCookies(reply: FastifyReply) {
-  const path = cookieOptions(reply.server).path;
-  for (const name of [AUTH_COOKIE, REFRESH_COOKIE, COMMUNITY_COOKIE]) reply.clearCookie(name, { path });
-}
-
-/** A new sign-in replaces whatever session the browser had: no session fixation. */
-export async function endCurrentSession(request: FastifyRequest) {
-  if (request.identity.loggedIn) await revokeSession(request.server.db, request.server.clock, request.identity.sessionId);
-}
 
 const isLockout = (e: unknown) => isAppError(e) && LOCKOUT_CODES.includes(e.code as ServerErrorCode);
 
@@ -105,15 +22,6 @@ export default async function authRoutes(app: FastifyInstance) {
 
   const page = (reply: FastifyReply, title: string, body: React.ReactNode, status = 200) => reply.page({ title, body, status });
   const lockout = (reply: FastifyReply) => page(reply, t('auth.lockout.title'), <LockoutView />, 429);
-
-  async function signedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult, carry: Carry, email: string) {
-    await endCurrentSession(request);
-    setSessionCookies(reply, result, carry.remember);
-    // An admin's earlier choice of community must not follow a member's sign-in.
-    reply.clearCookie(COMMUNITY_COOKIE, { path: cookieOptions(app).path });
-    rememberEmail(reply, email, carry.remember);
-    return reply.redirect(safeRedirect(carry.redirect, base), 303);
-  }
 
   // 1. Email first.
   app.get('/login', { config: { access: 'public' } }, async (request, reply) => {
@@ -158,8 +66,8 @@ export default async function authRoutes(app: FastifyInstance) {
     const email = str(body.email);
     const carry = carryOf(body);
     try {
-      const result = await loginWithPassword(authContext(request), { email, password: body.password, remember: carry.remember });
-      return signedIn(request, reply, result, carry, email);
+      await signInWithPassword(request, reply, { email, password: str(body.password), remember: carry.remember });
+      return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
       if (!isAppError(e)) throw e;
       if (isLockout(e)) return lockout(reply);
@@ -198,8 +106,8 @@ export default async function authRoutes(app: FastifyInstance) {
     const channel = body.channel === 'SMS' ? 'SMS' : 'EMAIL';
     const code = body.code ?? [1, 2, 3, 4, 5].map((i) => str(body[`d${i}`]).trim()).join('');
     try {
-      const result = await verifyOneTimeCode(authContext(request), { email, code, remember: carry.remember });
-      return signedIn(request, reply, result, carry, email);
+      await signInWithCode(request, reply, { email, code, remember: carry.remember });
+      return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
       if (!isAppError(e)) throw e;
       if (isLockout(e)) return lockout(reply);
@@ -284,10 +192,7 @@ export default async function authRoutes(app: FastifyInstance) {
     const again = (errors: Parameters<typeof AdminLoginForm>[0]['errors'], status: number) =>
       page(reply, t('auth.admin.title'), <AdminLoginForm email={email} community={code} communities={communities} errors={errors} />, status);
     try {
-      const result = await loginAsAdmin(authContext(request), { email, password: body.password, targetCommunity: code });
-      await endCurrentSession(request);
-      setSessionCookies(reply, result, false);
-      reply.setCookie(COMMUNITY_COOKIE, result.community.code, { ...cookieOptions(app), signed: true });
+      const result = await signInWithPassword(request, reply, { email, password: str(body.password), targetCommunity: code, admin: true });
       return reply.redirect(`${base}${result.community.code === 'admin' ? '/admin/sites' : '/admin'}`, 303);
     } catch (e) {
       if (!isAppError(e)) throw e;
@@ -300,18 +205,17 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 6. Sign-out: revoke the session on the server, clear the cookies, go to sign-in.
-  async function signOut(request: FastifyRequest, reply: FastifyReply) {
-    await endCurrentSession(request);
-    clearSessionCookies(reply);
+  const signOutToLogin = async (request: FastifyRequest, reply: FastifyReply) => {
+    await signOut(request, reply);
     return reply.redirect(`${base}/login`, 303);
-  }
-  app.post('/logout', { config: { access: 'public' } }, signOut);
+  };
+  app.post('/logout', { config: { access: 'public' } }, signOutToLogin);
 
   // A GET sign-out is honoured only when the navigation starts on this site (or is typed in), so
   // another site cannot sign members out with a link or an image.
   const getSignOut = async (request: FastifyRequest, reply: FastifyReply) => {
     const site = request.headers['sec-fetch-site'];
-    if (site === undefined || site === 'same-origin' || site === 'none') return signOut(request, reply);
+    if (site === undefined || site === 'same-origin' || site === 'none') return signOutToLogin(request, reply);
     return reply.redirect(`${base}/`, 303);
   };
   app.get('/logout', { config: { access: 'public' } }, getSignOut);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { displayName } from '#src/core/identity.ts';
-import { authContext, clearSessionCookies, COMMUNITY_COOKIE, cookieOptions, endCurrentSession, rememberEmail, REFRESH_COOKIE, setSessionCookies } from './routes.tsx';
+import { authContext, clearSessionCookies, COMMUNITY_COOKIE, cookieOptions, endCurrentSession, rememberEmail, REFRESH_COOKIE, setSessionCookies } from './http.ts';
 import { loginAsAdmin, loginWithPassword, verifyOneTimeCode, type LoginResult } from './service.ts';
 import { deriveIdentity, refreshSession, SHORT_SESSION_TTL_MS } from './sessions.ts';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { safeRedirect } from '#src/features/auth/routes.tsx';
+import { safeRedirect } from '#src/features/auth/http.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { codeFrom, GOOD_PASSWORD, linkFrom, setPassword, setPhone } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
