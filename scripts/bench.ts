@@ -1,4 +1,5 @@
-// `npm run bench`: page weight, SQL queries per request and throughput. It measures and prints; it
+// `npm run bench`: page weight, SQL queries per request, throughput, password hashing, sign-in
+// throughput and responsiveness under a password-guessing flood. It measures and prints; it
 // asserts nothing. Everything runs on 127.0.0.1 and every load loop is bounded in time.
 //
 // Two roles in one file:
@@ -18,6 +19,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
+import { ARGON2_OPTIONS, hashPassword, verifyPassword } from '#src/core/passwords.ts';
+import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SCRIPT), '..');
@@ -27,16 +30,22 @@ const HOST = '127.0.0.1';
 const POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const DEMO_MEMBER_EMAIL = 'amara.okafor@summit-demo.example.com';
 const DEMO_COMMUNITY = 'summit';
+/** The member whose wrong passwords make the flood: not DEMO_MEMBER_EMAIL, whose sign-ins are measured first. */
+const FLOOD_MEMBER_EMAIL = 'daniel.reyes@summit-demo.example.com';
+const WRONG_PASSWORD = 'Not-The-Password-2026!';
+/** OWASP's minimum for argon2id (Password Storage Cheat Sheet), which the issue requires. */
+const OWASP_ARGON2ID_MIN = { memoryMiB: 19, timeCost: 2, parallelism: 1 };
+const HASH_SAMPLES = 20;
 
 const LOAD = { connections: 10, warmupSeconds: 2, durationSeconds: 8 };
 const KIB = 1024;
 const BUDGETS = { jsMaxBytes: 100 * KIB, htmlCssMaxBytes: 30 * KIB };
 const SERVER_START_TIMEOUT_MS = 120_000;
 const HTTP_TIMEOUT_MS = 10_000;
-/** Whole-run watchdog: the bench is meant to take well under four minutes. */
+/** Whole-run watchdog: the bench is meant to take well under five minutes (about two on 2 cores). */
 const WATCHDOG_MS = 6 * 60_000;
 
-type ServerInfo = { probePort: number; loadPort: number; cookie: string; startupMs: number };
+type ServerInfo = { probePort: number; loadPort: number; cookie: string; startupMs: number; signInEmails: string[] };
 
 // ---------------------------------------------------------------------------------------------
 // The server (child process)
@@ -112,6 +121,23 @@ async function serve(target: string): Promise<void> {
     basePath: config.basePath,
   });
 
+  // The members whose sign-ins are measured, one per connection: DEMO_MEMBER_EMAIL first, then other
+  // demo members of the community with the demo password; never the flood's member.
+  const others = await db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select('users.email')
+    .where('memberships.community_id', '=', community.id)
+    .where('memberships.is_active', '=', true)
+    .where('users.is_active', '=', true)
+    .where('users.password_hash', 'is not', null)
+    .where('users.email', 'like', `%@${DEMO_MEMBER_EMAIL.split('@')[1]}`)
+    .where('users.email', 'not in', [DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL])
+    .orderBy('users.id')
+    .limit(LOAD.connections - 1)
+    .execute();
+  const signInEmails = [DEMO_MEMBER_EMAIL, ...others.map((r) => r.email)];
+
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
@@ -138,6 +164,7 @@ async function serve(target: string): Promise<void> {
     loadPort: portOf(load),
     cookie: `${AUTH_COOKIE}=${token}`,
     startupMs: Math.round(performance.now() - started),
+    signInEmails,
   };
   process.stdout.write(`BENCH_READY ${JSON.stringify(info)}\n`);
 }
@@ -320,21 +347,42 @@ type Autocannon = (opts: {
   url: string;
   connections: number;
   duration: number;
+  method?: string;
+  body?: string;
   headers?: Record<string, string>;
   timeout?: number;
+  /** Called once per connection as it is made; `setBody` gives that connection its own body. */
+  setupClient?: (client: { setBody(body: string): void }) => void;
 }) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-/** One autocannon run, stopped by a timer if it outlives its duration (plus slack). */
-async function cannon(url: string, seconds: number, headers: Record<string, string>): Promise<AutocannonResult> {
-  const instance = autocannon({ url, connections: LOAD.connections, duration: seconds, headers, timeout: 10 });
+type LoadRequest = { method?: 'GET' | 'POST'; body?: string; headers: Record<string, string>; bodies?: string[] };
+
+/** Starts one autocannon run, stopped by a timer if it outlives its duration (plus slack); `stop` ends it early. */
+function startCannon(url: string, seconds: number, request: LoadRequest): { done: Promise<AutocannonResult>; stop: () => void } {
+  const { bodies, ...rest } = request;
+  // With `bodies`, connection i sends bodies[i % bodies.length] for the whole run.
+  let next = 0;
+  const setupClient = bodies?.length ? (client: { setBody(body: string): void }) => client.setBody(bodies[next++ % bodies.length]!) : undefined;
+  const instance = autocannon({ url, connections: LOAD.connections, duration: seconds, timeout: 10, ...rest, ...(setupClient ? { setupClient } : {}) });
   const guard = setTimeout(() => instance.stop(), (seconds + 15) * 1000);
-  try {
-    return await instance;
-  } finally {
-    clearTimeout(guard);
-  }
+  const done = Promise.resolve(instance).finally(() => clearTimeout(guard));
+  return { done, stop: () => instance.stop() };
 }
+
+/** One autocannon run, bounded in time. */
+const cannon = (url: string, seconds: number, headers: Record<string, string>): Promise<AutocannonResult> => startCannon(url, seconds, { headers }).done;
+
+const statusCounts = (r: AutocannonResult): Record<string, number> =>
+  Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count)]));
+
+const latencyOf = (r: AutocannonResult) => ({
+  p50: r.latency.p50,
+  p90: r.latency.p90,
+  p99: r.latency.p99,
+  max: r.latency.max,
+  average: Math.round(r.latency.average * 100) / 100,
+});
 
 type ThroughputResult = {
   target: string;
@@ -362,19 +410,252 @@ async function throughput(port: number, cookie: string, target: { label: string;
   if (target.signedIn && !isSignedInPage(check.body.toString('utf8'))) warnings.push('did not render signed in before the load');
   await cannon(url, LOAD.warmupSeconds, headers);
   const r = await cannon(url, LOAD.durationSeconds, headers);
-  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count)]));
   return {
     target: target.label,
     path: target.path,
     signedIn: target.signedIn,
     requestsPerSecond: Math.round(r.requests.average),
     totalRequests: r.requests.total,
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, average: Math.round(r.latency.average * 100) / 100 },
+    latencyMs: latencyOf(r),
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
-    statusCodes,
+    statusCodes: statusCounts(r),
     durationSeconds: r.duration,
+    warnings,
+  };
+}
+
+// ---- password hashing, sign-in, and the guessing flood ------------------------------------------
+
+/** Nearest-rank percentile of a sample (p in 0..100). */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const availableCores = () => os.availableParallelism?.() ?? os.cpus().length;
+
+type HashTiming = { samples: number; medianMs: number; p95Ms: number; minMs: number; maxMs: number };
+type PasswordHashingResult = {
+  algorithm: 'argon2id';
+  memoryKiB: number;
+  memoryMiB: number;
+  timeCost: number;
+  parallelism: number;
+  owaspMinimum: typeof OWASP_ARGON2ID_MIN;
+  meetsOwaspMinimum: boolean;
+  hash: HashTiming;
+  verify: HashTiming;
+  /** Sign-ins per second that the CPUs could verify at most: cores × 1000 / verify median. A ceiling, not a measurement. */
+  verifyCeilingPerSecond: number;
+};
+
+/** Sequential hashPassword and verifyPassword calls in this (the bench) process, before any server starts. */
+async function measurePasswordHashing(): Promise<PasswordHashingResult> {
+  const timing = (ms: number[]): HashTiming => ({
+    samples: ms.length,
+    medianMs: round1(percentile(ms, 50)),
+    p95Ms: round1(percentile(ms, 95)),
+    minMs: round1(Math.min(...ms)),
+    maxMs: round1(Math.max(...ms)),
+  });
+  // One call of each first, discarded (loads the addon, warms the thread pool).
+  const warm = await hashPassword(DEMO_MEMBER_PASSWORD);
+  await verifyPassword(warm, DEMO_MEMBER_PASSWORD);
+  const hashMs: number[] = [];
+  let hash = warm;
+  for (let i = 0; i < HASH_SAMPLES; i++) {
+    const t = performance.now();
+    hash = await hashPassword(DEMO_MEMBER_PASSWORD);
+    hashMs.push(performance.now() - t);
+  }
+  const verifyMs: number[] = [];
+  for (let i = 0; i < HASH_SAMPLES; i++) {
+    const t = performance.now();
+    const ok = await verifyPassword(hash, DEMO_MEMBER_PASSWORD);
+    verifyMs.push(performance.now() - t);
+    if (!ok) throw new Error('verifyPassword refused the password it had just hashed');
+  }
+  const memoryMiB = ARGON2_OPTIONS.memoryCost / 1024;
+  const verify = timing(verifyMs);
+  return {
+    algorithm: 'argon2id',
+    memoryKiB: ARGON2_OPTIONS.memoryCost,
+    memoryMiB,
+    timeCost: ARGON2_OPTIONS.timeCost,
+    parallelism: ARGON2_OPTIONS.parallelism,
+    owaspMinimum: OWASP_ARGON2ID_MIN,
+    meetsOwaspMinimum:
+      memoryMiB >= OWASP_ARGON2ID_MIN.memoryMiB && ARGON2_OPTIONS.timeCost >= OWASP_ARGON2ID_MIN.timeCost && ARGON2_OPTIONS.parallelism >= OWASP_ARGON2ID_MIN.parallelism,
+    hash: timing(hashMs),
+    verify,
+    verifyCeilingPerSecond: Math.round((availableCores() * 1000) / verify.medianMs),
+  };
+}
+
+
+function post(port: number, urlPath: string, body: string, headers: Record<string, string>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: HOST, port, path: urlPath, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, timeout: HTTP_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`POST ${urlPath} timed out after ${HTTP_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A CSRF token and its `_csrf` cookie, from one signed-out GET /login; a token stays valid for its cookie. */
+async function csrfPair(port: number): Promise<{ token: string; cookie: string }> {
+  const res = await get(port, '/login', { accept: 'text/html' });
+  if (res.status !== 200) throw new Error(`GET /login answered ${res.status}`);
+  const token = tags(res.body.toString('utf8'), 'meta').find((m) => m.name === 'csrf-token')?.content;
+  const setCookie = res.headers['set-cookie'] ?? [];
+  const cookie = setCookie.map((c) => c.split(';')[0]!.trim()).find((c) => c.startsWith('_csrf='));
+  if (!token || !cookie) throw new Error(`GET /login gave no ${token ? '_csrf cookie' : 'csrf-token meta tag'}`);
+  return { token, cookie };
+}
+
+/** The HTML sign-in form's POST: the fields the password step's form sends, with the token and its cookie. */
+const signInBody = (csrf: { token: string }, email: string, password: string) => new URLSearchParams({ email, password, _csrf: csrf.token }).toString();
+const signInHeaders = (csrf: { cookie: string }) => ({ accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.cookie });
+
+type SignInResult = {
+  path: string;
+  /** One member per connection, in this order. */
+  emails: string[];
+  requestsPerSecond: number;
+  totalRequests: number;
+  latencyMs: ThroughputResult['latencyMs'];
+  signedIn303: number;
+  otherStatuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  durationSeconds: number;
+  warnings: string[];
+};
+
+/**
+ * Item 2 of issue 3: sign-ins per second with the right password, under LOAD.connections concurrent
+ * connections, each signing in its own member (as many members signing in at once would): the
+ * per-account-and-address limit counts an attempt as it begins, so more than five concurrent sign-ins
+ * of one account from one address would trip it.
+ */
+async function signInThroughput(port: number, csrf: { token: string; cookie: string }, emails: string[]): Promise<SignInResult> {
+  const headers = signInHeaders(csrf);
+  const request: LoadRequest = { method: 'POST', headers, bodies: emails.map((e) => signInBody(csrf, e, DEMO_MEMBER_PASSWORD)) };
+  const warnings: string[] = [];
+  if (emails.length < LOAD.connections) warnings.push(`only ${emails.length} members for ${LOAD.connections} connections: some sign in on two at once`);
+  // One sign-in per member before the load, one at a time: each must answer 303 with the session cookies.
+  for (const [i, email] of emails.entries()) {
+    const check = await post(port, '/login/password', request.bodies![i]!, headers);
+    const setsSession = (check.headers['set-cookie'] ?? []).length > 0;
+    if (check.status !== 303 || !setsSession) warnings.push(`${email} answered ${check.status}${setsSession ? '' : ' without a cookie'} before the load, not 303 with the session cookies`);
+  }
+  const url = `http://${HOST}:${port}/login/password`;
+  await startCannon(url, LOAD.warmupSeconds, request).done;
+  const r = await startCannon(url, LOAD.durationSeconds, request).done;
+  const statuses = statusCounts(r);
+  const { '303': signedIn303 = 0, ...otherStatuses } = statuses;
+  if (Object.keys(otherStatuses).length) warnings.push(`answered other than 303: ${JSON.stringify(otherStatuses)}`);
+  return {
+    path: '/login/password',
+    emails,
+    requestsPerSecond: round1(r.requests.average),
+    totalRequests: r.requests.total,
+    latencyMs: latencyOf(r),
+    signedIn303,
+    otherStatuses,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    durationSeconds: r.duration,
+    warnings,
+  };
+}
+
+type PageUnderLoad = { requestsPerSecond: number; totalRequests: number; latencyMs: ThroughputResult['latencyMs']; statusCodes: Record<string, number>; errors: number; timeouts: number };
+type FloodResult = {
+  page: { path: string; alone: PageUnderLoad; withFlood: PageUnderLoad };
+  flood: {
+    path: string;
+    email: string;
+    requestsPerSecond: number;
+    totalRequests: number;
+    latencyMs: ThroughputResult['latencyMs'];
+    wrongPassword401: number;
+    lockedOut429: number;
+    otherStatuses: Record<string, number>;
+    errors: number;
+    timeouts: number;
+    durationSeconds: number;
+  };
+  warnings: string[];
+};
+
+/**
+ * Item 3 of issue 3: the signed-in page alone (2 s warm-up + 8 s), then the same again while a second
+ * autocannon floods POST /login/password with wrong passwords for FLOOD_MEMBER_EMAIL. All from
+ * 127.0.0.1, so the per-address and per-account limits lock the account after a few tries and the
+ * rest are refused with the 429 lockout page before any hash. The flood starts with the page's
+ * warm-up and stops when the page's measured run ends.
+ */
+async function floodComparison(port: number, cookie: string, csrf: { token: string; cookie: string }): Promise<FloodResult> {
+  const pageUrl = `http://${HOST}:${port}/`;
+  const pageHeaders = { accept: 'text/html', cookie };
+  const pageFigures = (r: AutocannonResult): PageUnderLoad => ({
+    requestsPerSecond: Math.round(r.requests.average),
+    totalRequests: r.requests.total,
+    latencyMs: latencyOf(r),
+    statusCodes: statusCounts(r),
+    errors: r.errors,
+    timeouts: r.timeouts,
+  });
+  const warnings: string[] = [];
+  await cannon(pageUrl, LOAD.warmupSeconds, pageHeaders);
+  const alone = pageFigures(await cannon(pageUrl, LOAD.durationSeconds, pageHeaders));
+
+  const floodRun = startCannon(`http://${HOST}:${port}/login/password`, LOAD.warmupSeconds + LOAD.durationSeconds + 5, {
+    method: 'POST',
+    body: signInBody(csrf, FLOOD_MEMBER_EMAIL, WRONG_PASSWORD),
+    headers: signInHeaders(csrf),
+  });
+  let withFlood: PageUnderLoad;
+  try {
+    await cannon(pageUrl, LOAD.warmupSeconds, pageHeaders);
+    withFlood = pageFigures(await cannon(pageUrl, LOAD.durationSeconds, pageHeaders));
+  } finally {
+    floodRun.stop();
+  }
+  const f = await floodRun.done;
+  const { '401': wrongPassword401 = 0, '429': lockedOut429 = 0, ...otherStatuses } = statusCounts(f);
+  for (const [name, p] of [['alone', alone], ['with the flood', withFlood]] as const) {
+    const bad = Object.entries(p.statusCodes).filter(([code]) => code !== '200');
+    if (bad.length || p.errors || p.timeouts) warnings.push(`the page ${name}: ${JSON.stringify(Object.fromEntries(bad))}, ${p.errors} errors, ${p.timeouts} timeouts`);
+  }
+  if (Object.keys(otherStatuses).length) warnings.push(`the flood got other than 401/429: ${JSON.stringify(otherStatuses)}`);
+  if (!lockedOut429) warnings.push('the flood was never locked out (no 429)');
+  return {
+    page: { path: '/', alone, withFlood },
+    flood: {
+      path: '/login/password',
+      email: FLOOD_MEMBER_EMAIL,
+      requestsPerSecond: Math.round(f.requests.average),
+      totalRequests: f.requests.total,
+      latencyMs: latencyOf(f),
+      wrongPassword401,
+      lockedOut429,
+      otherStatuses,
+      errors: f.errors,
+      timeouts: f.timeouts,
+      durationSeconds: f.duration,
+    },
     warnings,
   };
 }
@@ -430,6 +711,8 @@ type BackendResult = {
   serverStartupMs?: number;
   pages?: PageResult[];
   throughput?: ThroughputResult[];
+  signIn?: SignInResult;
+  flood?: FloodResult;
   error?: string;
 };
 
@@ -450,7 +733,12 @@ async function benchBackend(backend: 'pglite' | 'postgres', label: string, targe
       log(`[${label}] load on ${t.path}${t.signedIn ? ' (signed in)' : ''}: ${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s, ${LOAD.connections} connections…`);
       results.push(await throughput(info.loadPort, info.cookie, t));
     }
-    return { backend, label, serverStartupMs: info.startupMs, pages, throughput: results };
+    const csrf = await csrfPair(info.loadPort);
+    log(`[${label}] sign-in: POST /login/password, right password: ${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s, ${LOAD.connections} connections…`);
+    const signIn = await signInThroughput(info.loadPort, csrf, info.signInEmails);
+    log(`[${label}] signed-in page alone, then again under a flood of wrong passwords (${LOAD.connections} + ${LOAD.connections} connections)…`);
+    const flood = await floodComparison(info.loadPort, info.cookie, csrf);
+    return { backend, label, serverStartupMs: info.startupMs, pages, throughput: results, signIn, flood };
   } finally {
     await stopServer(child);
   }
@@ -563,6 +851,78 @@ function report(run: RunResult): string {
   }
   out.push(table(['database', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failures'], rows, [false, false, true, true, true, true, false]));
   for (const b of run.backends) for (const t of b.throughput ?? []) for (const w of t.warnings) out.push(`WARNING ${b.label}, ${t.target}: ${w}`);
+  out.push('');
+
+  const ph = run.passwordHashing;
+  out.push(`Password hashing (argon2id; ${ph ? ph.hash.samples : HASH_SAMPLES} sequential calls each, in the bench process before any server starts)`);
+  if (ph) {
+    const min = ph.owaspMinimum;
+    out.push(
+      `Parameters: m = ${ph.memoryMiB} MiB (${ph.memoryKiB} KiB), t = ${ph.timeCost}, p = ${ph.parallelism}; ` +
+        `OWASP minimum m ≥ ${min.memoryMiB} MiB, t ≥ ${min.timeCost}, p ≥ ${min.parallelism}: ${ph.meetsOwaspMinimum ? 'pass' : 'BELOW'}`,
+    );
+    out.push(
+      table(
+        ['call', 'median ms', 'p95 ms', 'min ms', 'max ms'],
+        [
+          ['hashPassword', String(ph.hash.medianMs), String(ph.hash.p95Ms), String(ph.hash.minMs), String(ph.hash.maxMs)],
+          ['verifyPassword', String(ph.verify.medianMs), String(ph.verify.p95Ms), String(ph.verify.minMs), String(ph.verify.maxMs)],
+        ],
+        [false, true, true, true, true],
+      ),
+    );
+    out.push(`Ceiling for sign-ins: ${run.machine.cpus} cores × 1000 / ${ph.verify.medianMs} ms ≈ ${ph.verifyCeilingPerSecond} verifications/s, before any other work.`);
+  } else out.push(`FAILED: ${run.passwordHashingError ?? 'not measured'}`);
+  out.push('');
+
+  out.push(
+    `Sign-in (POST /login/password, the HTML form with the right password; ${LOAD.connections} connections, each signing in its own demo member ` +
+      `from ${DEMO_MEMBER_EMAIL} on; ${LOAD.warmupSeconds} s warm-up then ${LOAD.durationSeconds} s)`,
+  );
+  const signInRows = run.backends
+    .filter((b) => b.signIn)
+    .map((b) => {
+      const s = b.signIn!;
+      const others = Object.entries(s.otherStatuses).map(([k, v]) => `${v} × ${k}`);
+      if (s.errors) others.push(`${s.errors} errors`);
+      if (s.timeouts) others.push(`${s.timeouts} timeouts`);
+      return [b.label, String(s.requestsPerSecond), String(s.latencyMs.p50), String(s.latencyMs.p99), String(s.totalRequests), String(s.signedIn303), others.join(', ') || 'none'];
+    });
+  out.push(table(['database', 'sign-ins/s', 'p50 ms', 'p99 ms', 'requests', '303', 'other'], signInRows, [false, true, true, true, true, true, false]));
+  for (const b of run.backends) for (const w of b.signIn?.warnings ?? []) out.push(`WARNING ${b.label}, sign-in: ${w}`);
+  out.push('');
+
+  out.push(
+    `Password-guessing flood (signed-in page / with ${LOAD.connections} connections, measured alone and then while ${LOAD.connections} more connections ` +
+      `POST wrong passwords for ${FLOOD_MEMBER_EMAIL} from 127.0.0.1; ${LOAD.warmupSeconds} s warm-up then ${LOAD.durationSeconds} s each)`,
+  );
+  const floodRows = run.backends
+    .filter((b) => b.flood)
+    .map((b) => {
+      const f = b.flood!;
+      const others = Object.entries(f.flood.otherStatuses).map(([k, v]) => `${v} × ${k}`);
+      return [
+        b.label,
+        String(f.page.alone.requestsPerSecond),
+        String(f.page.alone.latencyMs.p99),
+        String(f.page.withFlood.requestsPerSecond),
+        String(f.page.withFlood.latencyMs.p99),
+        String(f.flood.requestsPerSecond),
+        String(f.flood.latencyMs.p99),
+        String(f.flood.wrongPassword401),
+        String(f.flood.lockedOut429),
+        others.join(', ') || 'none',
+      ];
+    });
+  out.push(
+    table(
+      ['database', 'page req/s alone', 'p99 ms', 'page req/s flooded', 'p99 ms', 'flood req/s', 'flood p99 ms', '401', '429', 'other'],
+      floodRows,
+      [false, true, true, true, true, true, true, true, true, false],
+    ),
+  );
+  out.push('401: a wrong password, checked with argon2 (the first few); 429: the lockout page, refused before any hash.');
+  for (const b of run.backends) for (const w of b.flood?.warnings ?? []) out.push(`WARNING ${b.label}, flood: ${w}`);
   for (const b of run.backends) {
     if (b.skipped) out.push(`${b.label} half SKIPPED: ${b.skipped}.`);
     if (b.error) out.push(`${b.label} half FAILED: ${b.error.split('\n')[0]}`);
@@ -577,7 +937,9 @@ type RunResult = {
   date: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string; totalMemoryGiB: number; loadAverageAtStart: number[] };
   git: { commit: string; dirtyFiles: number } | null;
-  settings: typeof LOAD & { budgets: typeof BUDGETS };
+  settings: typeof LOAD & { budgets: typeof BUDGETS; hashSamples: number; signInEmail: string; floodEmail: string };
+  passwordHashing?: PasswordHashingResult;
+  passwordHashingError?: string;
   backends: BackendResult[];
   totalSeconds: number;
 };
@@ -613,7 +975,7 @@ async function main(): Promise<void> {
   const run: RunResult = {
     date: new Date().toISOString(),
     machine: {
-      cpus: os.availableParallelism?.() ?? cpus.length,
+      cpus: availableCores(),
       cpuModel: cpus[0]?.model.trim() ?? 'unknown CPU',
       node: process.version,
       platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -621,7 +983,7 @@ async function main(): Promise<void> {
       loadAverageAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100),
     },
     git: gitState(),
-    settings: { ...LOAD, budgets: BUDGETS },
+    settings: { ...LOAD, budgets: BUDGETS, hashSamples: HASH_SAMPLES, signInEmail: DEMO_MEMBER_EMAIL, floodEmail: FLOOD_MEMBER_EMAIL },
     backends: [],
     totalSeconds: 0,
   };
@@ -635,6 +997,13 @@ async function main(): Promise<void> {
       run.backends.push({ backend, label, error: message });
     }
   };
+  log(`argon2id: ${HASH_SAMPLES} hashPassword then ${HASH_SAMPLES} verifyPassword calls in this process…`);
+  try {
+    run.passwordHashing = await measurePasswordHashing();
+  } catch (e) {
+    run.passwordHashingError = e instanceof Error ? e.message : String(e);
+    log(`argon2id: failed: ${run.passwordHashingError}`);
+  }
   await attempt('PGlite', 'pglite', () => benchBackend('pglite', 'PGlite', 'pglite', log));
   await attempt('PostgreSQL', 'postgres', () => withPostgres(log));
 

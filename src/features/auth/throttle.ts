@@ -61,14 +61,16 @@ export class Throttle {
     const counts = await Promise.all(checks.map((c) => this.count(c)));
     const over = checks.findIndex((c, i) => counts[i]! > c.limit.max);
     if (over !== -1) {
-      await this.lock(checks[over]!);
+      // Refused unchecked, so it is not counted; the lock itself comes from the failure that filled
+      // the window (so sign-ins still in flight cannot lock an account, only failures can).
+      await this.db.deleteFrom('auth_events').where('id', 'in', rows.map((r) => r.id)).execute();
       throw new AppError(checks[over]!.limit.code);
     }
     return {
       failed: async () => {
         let code: ServerErrorCode | null = null;
-        for (const [i, check] of checks.entries()) {
-          if (counts[i]! >= check.limit.max) {
+        for (const check of checks) {
+          if ((await this.count(check)) >= check.limit.max) {
             await this.lock(check);
             code ??= check.limit.code;
           }
