@@ -34,9 +34,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
   let dialect: Dialect;
   let pglite: PGlite | undefined;
   if (options.kind === 'postgres') {
-    dialect = new PostgresDialect({
-      pool: new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 }),
-    });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle connection the server closes (restart, failover) must not crash the process: the pool
+    // drops it and opens another on the next query.
+    pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
+    dialect = new PostgresDialect({ pool });
   } else {
     if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
     pglite = await PGlite.create({

@@ -12,10 +12,28 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', COOKIE_SECRET: 'test-secret-0123456789-0123456789-abcdef', ...env });
 }
 
+/**
+ * Closers per test, run last-in first-out: an app built on a database closes before the database is
+ * dropped (tap runs teardowns in the order they were added).
+ */
+const closers = new WeakMap<Test, Array<() => Promise<unknown>>>();
+
+function onTeardown(t: Test, close: () => Promise<unknown>) {
+  let stack = closers.get(t);
+  if (!stack) {
+    const fresh: Array<() => Promise<unknown>> = [];
+    closers.set(t, (stack = fresh));
+    t.teardown(async () => {
+      while (fresh.length) await fresh.pop()!();
+    });
+  }
+  stack.push(close);
+}
+
 /** One database per test file; each call builds an app on it and closes it when the test ends. */
 export async function setupDatabase(t: Test): Promise<Db> {
   const { db, drop } = await freshDatabase();
-  t.teardown(drop);
+  onTeardown(t, drop);
   return db;
 }
 
@@ -23,7 +41,7 @@ export async function startApp(t: Test, db: Db, options: { env?: Record<string, 
   const config = testConfig({ DEFAULT_COMMUNITY: 'alpha', ...options.env });
   const app = await buildApp({ config, db, clock: options.clock });
   await app.ready();
-  t.teardown(() => app.close());
+  onTeardown(t, () => app.close());
   return { app, db, config };
 }
 
