@@ -38,6 +38,11 @@ export const serverErrors = {
   'NotFound': { status: 404, key: 'errors.notFound.text' },
   'RateLimited': { status: 429, key: 'errors.server.rateLimited' },
   'UnknownError': { status: 500, key: 'errors.generic.title' },
+  'Articles.AgreementRequired': { status: 403, key: 'articles.errors.agreementRequired' },
+  'Articles.Blackout': { status: 409, key: 'articles.errors.blackout' },
+  'Articles.Invalid': { status: 400, key: 'articles.errors.invalid' },
+  'Articles.NotEditable': { status: 409, key: 'articles.errors.notEditable' },
+  'Articles.TransitionRefused': { status: 409, key: 'articles.errors.transitionRefused' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -29,6 +29,8 @@ export type DatabaseOptions =
 
 // pg returns bigint (count(*)) as text; make it a number, and keep timestamps as Date.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// A calendar date stays the string '2024-12-23': no time zone may shift it.
+pg.types.setTypeParser(1082, (v) => v);
 
 export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db; pglite?: PGlite }> {
   let dialect: Dialect;
@@ -44,7 +46,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
     pglite = await PGlite.create({
       dataDir: options.dataDir,
       loadDataDir: options.loadDataDir,
-      parsers: { 20: (v: string) => Number.parseInt(v, 10) },
+      parsers: { 20: (v: string) => Number.parseInt(v, 10), 1082: (v: string) => v },
     });
     dialect = new PGliteDialect(pglite);
   }

@@ -66,6 +66,10 @@ export const DEMO_COMMUNITIES: NewCommunity[] = [
     auth_background_image: 'img/summit-background.svg',
     auth_logo: 'img/summit-logo.svg',
     auth_text_color: '#ffffff',
+    article_terms:
+      'By contributing to the Summit Council publishing program you confirm the article is your original work, that you hold the rights to publish it, and that you allow Summit Council and its partner publications to edit, publish and promote it with your name and byline. Articles must not promote products or services. Published articles stay online and cannot be removed.',
+    article_guidelines:
+      'Write 500 to 1000 words from your own experience as a leader. Lead with one clear idea, support it with concrete examples, and end with advice a peer can act on. No promotion of your company or products; links only where they help the reader.',
     color_primary: '#1f4e79',
     color_accent: '#a64b00',
   },
@@ -87,6 +91,10 @@ export const DEMO_COMMUNITIES: NewCommunity[] = [
     auth_slug: 'harbor',
     auth_logo: 'img/harbor-logo.svg',
     auth_text_color: '#0b2b26',
+    article_terms:
+      'By contributing to the Harbor Network publishing program you confirm the article is your original work, that you hold the rights to publish it, and that you allow Harbor Network and its partner publications to edit, publish and promote it with your name and byline. Articles must not promote products or services. Published articles stay online and cannot be removed.',
+    article_guidelines:
+      'Write 500 to 1000 words from your own experience as a leader. Lead with one clear idea, support it with concrete examples, and end with advice a peer can act on. No promotion of your company or products; links only where they help the reader.',
     color_primary: '#0f5e54',
     color_accent: '#8a3b12',
   },
@@ -187,6 +195,17 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
         communities.flatMap((c) => [
           { community_id: c.id, shape: 'MASTHEAD' as const, image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/partners/ledgerly', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
           { community_id: c.id, shape: 'MEDIUM_SQUARE' as const, image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/partners/retreat', alt_text: 'Leadership Retreat 2027: reserve your seat.' },
+        ]),
+      )
+      .execute();
+
+    // The spec's blackout window, and this year's (an admin adds one each year).
+    await trx
+      .insertInto('blackout_windows')
+      .values(
+        communities.flatMap((c) => [
+          { community_id: c.id, starts_on: '2024-12-23', ends_before: '2025-01-02' },
+          { community_id: c.id, starts_on: '2026-12-23', ends_before: '2027-01-02' },
         ]),
       )
       .execute();

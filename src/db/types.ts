@@ -30,6 +30,9 @@ export interface CommunitiesTable {
   auth_app_store_link: string | null;
   auth_logo: string | null;
   auth_text_color: string | null;
+  article_terms: string | null;
+  article_guidelines: string | null;
+  article_application_url: string | null;
   color_primary: Generated<string>;
   color_accent: Generated<string>;
   created_at: DefaultTimestamp;
@@ -144,6 +147,124 @@ export interface AdsTable {
   created_at: DefaultTimestamp;
 }
 
+export type ArticleStatusValue =
+  | 'DRAFT'
+  | 'EDITING'
+  | 'SUBMITTED_FOR_REVIEW'
+  | 'FIRST_ROUND_EDIT'
+  | 'NEEDS_REVISION'
+  | 'FINAL_EDIT'
+  | 'READY_TO_APPROVE'
+  | 'READY_TO_PUBLISH'
+  | 'MANUALLY_PUBLISHED'
+  | 'SCHEDULED'
+  | 'PUBLISHED'
+  | 'TRASHED'
+  | 'UNASSIGNED'
+  | 'ON_HOLD';
+
+export interface ArticlesTable {
+  id: Generated<number>;
+  community_id: number;
+  author_id: number;
+  editor_id: number | null;
+  status: ColumnType<ArticleStatusValue, ArticleStatusValue | undefined, ArticleStatusValue>;
+  status_updated_at: Timestamp;
+  current_revision_id: number | null;
+  scheduled_date: Timestamp | null;
+  published_date: Timestamp | null;
+  article_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ArticleRevisionsTable {
+  id: Generated<number>;
+  community_id: number;
+  article_id: number;
+  author_id: number;
+  title: string;
+  content: string;
+  word_count: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ArticleStatusEventsTable {
+  id: Generated<number>;
+  community_id: number;
+  article_id: number;
+  from_status: ArticleStatusValue;
+  to_status: ArticleStatusValue;
+  actor_id: number | null;
+  revision_id: number | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+export interface ArticleFeedbackTable {
+  id: Generated<number>;
+  community_id: number;
+  article_id: number;
+  author_id: number;
+  remark: string;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+export interface ArticleUserSettingsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  byline: string;
+  updated_at: Timestamp;
+}
+
+export interface ArticleAgreementsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  kind: 'PRODUCT' | 'SUBMISSION' | 'APPROVAL';
+  article_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface BlackoutWindowsTable {
+  id: Generated<number>;
+  community_id: number;
+  starts_on: ColumnType<string, string, string>;
+  ends_before: ColumnType<string, string, string>;
+}
+
+export interface CopyScansTable {
+  id: Generated<number>;
+  community_id: number;
+  article_id: number;
+  revision_id: number;
+  export_id: string | null;
+  status: string;
+  identical_words: number | null;
+  minor_changed_words: number | null;
+  related_meaning_words: number | null;
+  aggregated_score: number | null;
+  ai_probability: number | null;
+  total_words: number | null;
+  total_excluded: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  url: string;
+  message: string;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+  viewed_at: Timestamp | null;
+}
+
 export interface Database {
   communities: CommunitiesTable;
   community_hosts: CommunityHostsTable;
@@ -155,6 +276,15 @@ export interface Database {
   password_tokens: PasswordTokensTable;
   auth_events: AuthEventsTable;
   auth_lockouts: AuthLockoutsTable;
+  articles: ArticlesTable;
+  article_revisions: ArticleRevisionsTable;
+  article_status_events: ArticleStatusEventsTable;
+  article_feedback: ArticleFeedbackTable;
+  article_user_settings: ArticleUserSettingsTable;
+  article_agreements: ArticleAgreementsTable;
+  blackout_windows: BlackoutWindowsTable;
+  copy_scans: CopyScansTable;
+  notifications: NotificationsTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;

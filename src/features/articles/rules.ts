@@ -1,0 +1,144 @@
+/**
+ * The article rules of spec sections 4, 5 and 9, as pure functions: statuses and who may move an
+ * article between them, word counting, title/body/byline limits, and blackout windows. The service
+ * applies them; forms, GraphQL and the editor island show the same verdicts.
+ */
+
+export const ARTICLE_STATUSES = [
+  'DRAFT',
+  'EDITING',
+  'SUBMITTED_FOR_REVIEW',
+  'FIRST_ROUND_EDIT',
+  'NEEDS_REVISION',
+  'FINAL_EDIT',
+  'READY_TO_APPROVE',
+  'READY_TO_PUBLISH',
+  'MANUALLY_PUBLISHED',
+  'SCHEDULED',
+  'PUBLISHED',
+  'TRASHED',
+  'UNASSIGNED',
+  'ON_HOLD',
+] as const;
+
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+export const TITLE_MAX = 254;
+export const BODY_MIN_WORDS = 500;
+export const BODY_MAX_WORDS = 1000;
+export const BYLINE_MAX_CHARS = 140;
+export const BYLINE_MAX_LINKS = 1;
+
+/** Statuses in which the author edits the text. */
+export const AUTHOR_EDITABLE: readonly ArticleStatus[] = ['DRAFT', 'NEEDS_REVISION'];
+/** Statuses in which the editors hold the article (the author sees a read-only page that updates). */
+export const EDITORS_AT_WORK: readonly ArticleStatus[] = ['FIRST_ROUND_EDIT', 'FINAL_EDIT'];
+/** An article "in flight": the member's current one, not yet handed over for publication. */
+export const IN_FLIGHT: readonly ArticleStatus[] = [
+  'DRAFT',
+  'EDITING',
+  'SUBMITTED_FOR_REVIEW',
+  'UNASSIGNED',
+  'FIRST_ROUND_EDIT',
+  'NEEDS_REVISION',
+  'FINAL_EDIT',
+  'READY_TO_APPROVE',
+  'ON_HOLD',
+];
+export const PENDING_PUBLICATION: readonly ArticleStatus[] = ['READY_TO_PUBLISH', 'SCHEDULED'];
+export const PUBLISHED: readonly ArticleStatus[] = ['PUBLISHED', 'MANUALLY_PUBLISHED'];
+
+export type Actor = 'author' | 'editor' | 'system';
+
+/**
+ * Allowed moves. The author submits (and resubmits) and approves; the editors move the rest; the
+ * scheduler publishes. A published article is never trashed (spec: it cannot be removed).
+ */
+const MOVES: Record<Actor, Partial<Record<ArticleStatus, readonly ArticleStatus[]>>> = {
+  author: {
+    DRAFT: ['SUBMITTED_FOR_REVIEW'],
+    NEEDS_REVISION: ['SUBMITTED_FOR_REVIEW'],
+    READY_TO_APPROVE: ['READY_TO_PUBLISH'],
+  },
+  editor: {
+    DRAFT: ['TRASHED', 'ON_HOLD'],
+    SUBMITTED_FOR_REVIEW: ['FIRST_ROUND_EDIT', 'NEEDS_REVISION', 'UNASSIGNED', 'ON_HOLD', 'TRASHED'],
+    UNASSIGNED: ['FIRST_ROUND_EDIT', 'ON_HOLD', 'TRASHED'],
+    EDITING: ['FIRST_ROUND_EDIT', 'FINAL_EDIT', 'ON_HOLD', 'TRASHED'],
+    FIRST_ROUND_EDIT: ['NEEDS_REVISION', 'FINAL_EDIT', 'ON_HOLD', 'TRASHED'],
+    NEEDS_REVISION: ['FIRST_ROUND_EDIT', 'ON_HOLD', 'TRASHED'],
+    FINAL_EDIT: ['READY_TO_APPROVE', 'NEEDS_REVISION', 'ON_HOLD', 'TRASHED'],
+    READY_TO_APPROVE: ['FINAL_EDIT', 'ON_HOLD'],
+    READY_TO_PUBLISH: ['SCHEDULED', 'MANUALLY_PUBLISHED', 'PUBLISHED', 'ON_HOLD'],
+    SCHEDULED: ['READY_TO_PUBLISH', 'MANUALLY_PUBLISHED', 'PUBLISHED'],
+    ON_HOLD: ['SUBMITTED_FOR_REVIEW', 'FIRST_ROUND_EDIT', 'NEEDS_REVISION', 'FINAL_EDIT', 'READY_TO_PUBLISH', 'TRASHED'],
+    TRASHED: ['DRAFT'],
+  },
+  system: {
+    SCHEDULED: ['PUBLISHED'],
+  },
+};
+
+export function canMove(actor: Actor, from: ArticleStatus, to: ArticleStatus): boolean {
+  return MOVES[actor][from]?.includes(to) ?? false;
+}
+
+export function nextStatuses(actor: Actor, from: ArticleStatus): readonly ArticleStatus[] {
+  return MOVES[actor][from] ?? [];
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Markup stripped, entities decoded: the text a reader sees. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/h[1-6]|\/li|\/div)\s*\/?>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+\d*);/gi, (m, name: string) => {
+      if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+      if (name.startsWith('#')) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
+      return ENTITIES[name.toLowerCase()] ?? m;
+    });
+}
+
+/** Words after stripping markup (spec section 5): runs of non-space characters. */
+export function countWords(html: string): number {
+  const text = plainText(html).trim();
+  return text === '' ? 0 : text.split(/\s+/).length;
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+
+export function checkTitle(title: string): Verdict {
+  const t = title.trim();
+  if (t.length === 0) return { ok: false, reason: 'required' };
+  if (t.length > TITLE_MAX) return { ok: false, reason: 'tooLong' };
+  return { ok: true };
+}
+
+export function checkBody(html: string): Verdict {
+  const n = countWords(html);
+  if (n < BODY_MIN_WORDS) return { ok: false, reason: 'tooShort' };
+  if (n > BODY_MAX_WORDS) return { ok: false, reason: 'tooLong' };
+  return { ok: true };
+}
+
+/** Byline: plain text at most 140 characters (entities decoded), at most one link, not empty. */
+export function checkByline(html: string): Verdict {
+  const text = plainText(html).replace(/\s+/g, ' ').trim();
+  if (text.length === 0) return { ok: false, reason: 'required' };
+  if (text.length > BYLINE_MAX_CHARS) return { ok: false, reason: 'tooLong' };
+  if ((html.match(/<a\s/gi) ?? []).length > BYLINE_MAX_LINKS) return { ok: false, reason: 'tooManyLinks' };
+  return { ok: true };
+}
+
+export type BlackoutWindow = { startsOn: string; endsBefore: string };
+
+/** The spec's window: from 2024-12-23 up to, not including, 2025-01-02. */
+export const SPEC_BLACKOUT: BlackoutWindow = { startsOn: '2024-12-23', endsBefore: '2025-01-02' };
+
+/** The blackout that applies at this moment, if any (dates compared in UTC, end exclusive). */
+export function activeBlackout(now: Date, windows: readonly BlackoutWindow[]): BlackoutWindow | null {
+  const day = now.toISOString().slice(0, 10);
+  return windows.find((w) => day >= w.startsOn && day < w.endsBefore) ?? null;
+}

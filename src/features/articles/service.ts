@@ -1,0 +1,554 @@
+import sanitizeHtml from 'sanitize-html';
+import type { Clock } from '#src/core/clock.ts';
+import { AppError } from '#src/core/errors.ts';
+import { formatDate } from '#src/core/format.ts';
+import type { Translate } from '#src/core/i18n.ts';
+import type { Db } from '#src/db/index.ts';
+import { selectInCommunity } from '#src/db/tenancy.ts';
+import type { ArticleStatusValue, Community } from '#src/db/types.ts';
+import {
+  activeBlackout,
+  AUTHOR_EDITABLE,
+  canMove,
+  checkBody,
+  checkByline,
+  checkTitle,
+  countWords,
+  IN_FLIGHT,
+  PENDING_PUBLICATION,
+  PUBLISHED,
+  TITLE_MAX,
+  type Actor,
+  type ArticleStatus,
+  type BlackoutWindow,
+} from './rules.ts';
+
+export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate };
+/** Who acts: the member, and whether they are staff (ADMIN) of the community. */
+export type Person = { userId: number; isStaff: boolean };
+
+export const FEEDBACK_PAGE_SIZE = 20;
+export const FEEDBACK_MAX_CHARS = 5000;
+
+/** The rich text of spec section 5: paragraph, link, bold, italics, headings, lists, underlined span. */
+const RICH_TEXT: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'span', 'u'],
+  allowedAttributes: { a: ['href'], span: ['style'] },
+  allowedStyles: { span: { 'text-decoration': [/^underline$/] } },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  transformTags: { b: 'strong', i: 'em' },
+};
+/** Byline paste: paragraphs and links with href only. */
+const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttributes: { a: ['href'] }, allowedSchemes: ['http', 'https', 'mailto'] };
+
+export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
+export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
+
+function invalid(field: string, key: string): AppError {
+  return new AppError('Articles.Invalid', { fields: { [field]: { code: 'Articles.Invalid', key } } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const ARTICLE_COLUMNS = [
+  'articles.id',
+  'articles.community_id',
+  'articles.author_id',
+  'articles.editor_id',
+  'articles.status',
+  'articles.status_updated_at',
+  'articles.current_revision_id',
+  'articles.scheduled_date',
+  'articles.published_date',
+  'articles.article_url',
+  'articles.created_at',
+  'articles.updated_at',
+  'article_revisions.title',
+  'article_revisions.content',
+  'article_revisions.word_count',
+  'article_revisions.author_id as revision_author_id',
+  'article_revisions.created_at as revision_created_at',
+  'article_revisions.updated_at as revision_updated_at',
+] as const;
+
+function articlesQuery(deps: Pick<ArticleDeps, 'db' | 'community'>) {
+  return selectInCommunity(deps.db, 'articles', deps.community).leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id').select(ARTICLE_COLUMNS);
+}
+
+export type ArticleRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlesQuery>['executeTakeFirst']>>>;
+
+export function canView(person: Person, article: Pick<ArticleRow, 'author_id' | 'status'>): boolean {
+  return person.isStaff || article.author_id === person.userId || (PUBLISHED as readonly string[]).includes(article.status);
+}
+
+/** The spec's Article (section 3) as clients see it. */
+export function articleView(article: ArticleRow, person: Person) {
+  return {
+    id: article.id,
+    status: article.status,
+    statusUpdatedAt: article.status_updated_at,
+    updatedAt: article.updated_at,
+    canView: canView(person, article),
+    currentRevision: article.current_revision_id
+      ? { id: article.current_revision_id, title: article.title ?? '', content: article.content ?? '', updatedAt: article.revision_updated_at }
+      : null,
+    wordCount: article.word_count ?? 0,
+    editor: article.editor_id ? { id: article.editor_id } : null,
+    author: { id: article.author_id },
+    scheduledDate: article.scheduled_date,
+    publishedDate: article.published_date,
+    articleUrl: article.article_url,
+  };
+}
+
+export async function loadArticle(deps: Pick<ArticleDeps, 'db' | 'community'>, id: number): Promise<ArticleRow> {
+  const row = await articlesQuery(deps).where('articles.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('NotFound');
+  return row;
+}
+
+/** Loads an article the person may read (canView); others get NotFound, not a hint that it exists. */
+export async function getArticle(deps: ArticleDeps, person: Person, id: number): Promise<ArticleRow> {
+  const row = await loadArticle(deps, id);
+  if (!canView(person, row)) throw new AppError('NotFound');
+  return row;
+}
+
+export async function findArticleInFlight(deps: ArticleDeps, userId: number): Promise<ArticleRow | undefined> {
+  return articlesQuery(deps)
+    .where('articles.author_id', '=', userId)
+    .where('articles.status', 'in', IN_FLIGHT as ArticleStatusValue[])
+    .orderBy('articles.id', 'desc')
+    .executeTakeFirst();
+}
+
+export async function listPendingPublication(deps: ArticleDeps, userId: number): Promise<ArticleRow[]> {
+  return articlesQuery(deps)
+    .where('articles.author_id', '=', userId)
+    .where('articles.status', 'in', PENDING_PUBLICATION as ArticleStatusValue[])
+    .orderBy('articles.status_updated_at', 'desc')
+    .execute();
+}
+
+export async function listPublished(deps: ArticleDeps, userId: number): Promise<ArticleRow[]> {
+  return articlesQuery(deps)
+    .where('articles.author_id', '=', userId)
+    .where('articles.status', 'in', PUBLISHED as ArticleStatusValue[])
+    .orderBy('articles.published_date', 'desc')
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agreements, byline, blackout
+
+export async function productAgreementStatus(deps: ArticleDeps, userId: number): Promise<{ createdAt: Date } | null> {
+  const row = await selectInCommunity(deps.db, 'article_agreements', deps.community)
+    .select('created_at')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'PRODUCT')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ? { createdAt: row.created_at } : null;
+}
+
+/** Records the product agreement (once; accepting again keeps the first time). */
+export async function acceptProductAgreement(deps: ArticleDeps, userId: number): Promise<{ createdAt: Date }> {
+  const existing = await productAgreementStatus(deps, userId);
+  if (existing) return existing;
+  const now = deps.clock.now();
+  await deps.db.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'PRODUCT', created_at: now }).execute();
+  return { createdAt: now };
+}
+
+async function ensureProductAgreement(deps: ArticleDeps, userId: number) {
+  if (!(await productAgreementStatus(deps, userId))) throw new AppError('Articles.AgreementRequired');
+}
+
+export async function getByline(deps: ArticleDeps, userId: number): Promise<{ id: number; byline: string } | null> {
+  const row = await selectInCommunity(deps.db, 'article_user_settings', deps.community).select(['id', 'byline']).where('user_id', '=', userId).executeTakeFirst();
+  return row ?? null;
+}
+
+export async function saveByline(deps: ArticleDeps, userId: number, input: unknown): Promise<{ id: number; byline: string }> {
+  const byline = cleanByline(typeof input === 'string' ? input : '').trim();
+  const verdict = checkByline(byline);
+  if (!verdict.ok) throw invalid('byline', `articles.errors.byline${verdict.reason[0]!.toUpperCase()}${verdict.reason.slice(1)}`);
+  const now = deps.clock.now();
+  return deps.db
+    .insertInto('article_user_settings')
+    .values({ community_id: deps.community.id, user_id: userId, byline, updated_at: now })
+    .onConflict((oc) => oc.columns(['community_id', 'user_id']).doUpdateSet({ byline, updated_at: now }))
+    .returning(['id', 'byline'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function listBlackouts(deps: Pick<ArticleDeps, 'db' | 'community'>): Promise<BlackoutWindow[]> {
+  const rows = await selectInCommunity(deps.db, 'blackout_windows', deps.community).select(['starts_on', 'ends_before']).orderBy('starts_on').execute();
+  return rows.map((r) => ({ startsOn: String(r.starts_on), endsBefore: String(r.ends_before) }));
+}
+
+export async function addBlackout(deps: ArticleDeps, person: Person, window: BlackoutWindow): Promise<void> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(window.startsOn) || !/^\d{4}-\d{2}-\d{2}$/.test(window.endsBefore) || window.startsOn >= window.endsBefore) {
+    throw new AppError(140, { fields: { startsOn: { code: 140, key: 'errors.client.invalidDate' } } });
+  }
+  await deps.db.insertInto('blackout_windows').values({ community_id: deps.community.id, starts_on: window.startsOn, ends_before: window.endsBefore }).execute();
+}
+
+export async function blackoutNow(deps: ArticleDeps): Promise<BlackoutWindow | null> {
+  return activeBlackout(deps.clock.now(), await listBlackouts(deps));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The member's side
+
+function cleanDraft(input: { title?: unknown; content?: unknown }) {
+  const title = typeof input.title === 'string' ? input.title.trim() : '';
+  const content = cleanRichText(typeof input.content === 'string' ? input.content : '');
+  if (title.length > TITLE_MAX) throw invalid('title', 'articles.errors.titleTooLong');
+  return { title, content, wordCount: countWords(content) };
+}
+
+async function notifyAuthor(deps: ArticleDeps, article: Pick<ArticleRow, 'author_id' | 'title'>, key: string, values: Record<string, unknown> = {}) {
+  const title = article.title?.trim() || deps.t('articles.notifications.untitled');
+  await deps.db
+    .insertInto('notifications')
+    .values({ community_id: deps.community.id, user_id: article.author_id, url: '/articles', message: deps.t(`articles.notifications.${key}`, { title, ...values }), created_at: deps.clock.now() })
+    .execute();
+}
+
+/** articleCreate: the member's new draft (one in flight at a time). */
+export async function createArticle(deps: ArticleDeps, userId: number): Promise<ArticleRow> {
+  await ensureProductAgreement(deps, userId);
+  const existing = await findArticleInFlight(deps, userId);
+  if (existing) return existing;
+  const now = deps.clock.now();
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const article = await trx
+      .insertInto('articles')
+      .values({ community_id: deps.community.id, author_id: userId, status: 'DRAFT', status_updated_at: now, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const revision = await trx
+      .insertInto('article_revisions')
+      .values({ community_id: deps.community.id, article_id: article.id, author_id: userId, title: '', content: '', word_count: 0, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
+    return article.id;
+  });
+  return loadArticle(deps, id);
+}
+
+/**
+ * Saves a writer's text. The revision being written is updated in place until a status change seals
+ * it (the text as it was handed over); then, or when someone else wrote the current one, a new
+ * revision starts, so every round is kept.
+ */
+async function writeRevision(deps: ArticleDeps, article: ArticleRow, authorId: number, draft: { title: string; content: string; wordCount: number }) {
+  const now = deps.clock.now();
+  const sealed =
+    article.current_revision_id !== null &&
+    (await selectInCommunity(deps.db, 'article_status_events', deps.community)
+      .select('id')
+      .where('article_id', '=', article.id)
+      .where('revision_id', '=', article.current_revision_id)
+      .executeTakeFirst()) !== undefined;
+  const continuing = article.current_revision_id !== null && article.revision_author_id === authorId && !sealed;
+  await deps.db.transaction().execute(async (trx) => {
+    if (continuing) {
+      await trx
+        .updateTable('article_revisions')
+        .set({ title: draft.title, content: draft.content, word_count: draft.wordCount, updated_at: now })
+        .where('id', '=', article.current_revision_id!)
+        .where('community_id', '=', deps.community.id)
+        .execute();
+    } else {
+      const revision = await trx
+        .insertInto('article_revisions')
+        .values({ community_id: deps.community.id, article_id: article.id, author_id: authorId, title: draft.title, content: draft.content, word_count: draft.wordCount, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
+    }
+    await trx.updateTable('articles').set({ updated_at: now }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
+  });
+}
+
+async function authorsEditableArticle(deps: ArticleDeps, userId: number, articleId: number): Promise<ArticleRow> {
+  const article = await loadArticle(deps, articleId);
+  if (article.author_id !== userId) throw new AppError('NotFound');
+  if (!(AUTHOR_EDITABLE as readonly string[]).includes(article.status)) throw new AppError('Articles.NotEditable');
+  return article;
+}
+
+/** articleAutoSaveRevision: with no article in flight the first autosave creates one. */
+export async function autosaveRevision(deps: ArticleDeps, userId: number, input: { articleId?: number | null; title?: unknown; content?: unknown }): Promise<ArticleRow> {
+  const draft = cleanDraft(input);
+  const article = input.articleId ? await authorsEditableArticle(deps, userId, input.articleId) : await createArticle(deps, userId);
+  if (!input.articleId && !(AUTHOR_EDITABLE as readonly string[]).includes(article.status)) throw new AppError('Articles.NotEditable');
+  await writeRevision(deps, article, userId, draft);
+  return loadArticle(deps, article.id);
+}
+
+/** What stands between the author and Submit (spec section 5); empty when nothing does. */
+export async function submitBlockers(deps: ArticleDeps, userId: number, draft: { title: string; content: string }): Promise<Record<string, string>> {
+  const blockers: Record<string, string> = {};
+  const title = checkTitle(draft.title);
+  if (!title.ok) blockers.title = title.reason === 'required' ? 'articles.errors.titleRequired' : 'articles.errors.titleTooLong';
+  const body = checkBody(draft.content);
+  if (!body.ok) blockers.content = body.reason === 'tooShort' ? 'articles.errors.bodyTooShort' : 'articles.errors.bodyTooLong';
+  if (!(await getByline(deps, userId))) blockers.byline = 'articles.errors.bylineMissing';
+  if (await blackoutNow(deps)) blockers.blackout = 'articles.errors.blackout';
+  return blockers;
+}
+
+/** articleSendForReview: the text, the article agreement, the rules, no blackout; then the copy scan. */
+export async function submitForReview(
+  deps: ArticleDeps,
+  userId: number,
+  input: { articleId: number; title?: unknown; content?: unknown; agreed?: boolean },
+  afterCommit?: (article: ArticleRow) => Promise<void>,
+): Promise<ArticleRow> {
+  const article = await authorsEditableArticle(deps, userId, input.articleId);
+  const draft = cleanDraft(input);
+  const blockers = await submitBlockers(deps, userId, draft);
+  if (blockers.blackout) throw new AppError('Articles.Blackout');
+  if (Object.keys(blockers).length) {
+    throw new AppError('Articles.Invalid', { fields: Object.fromEntries(Object.entries(blockers).map(([f, key]) => [f, { code: 'Articles.Invalid' as const, key }])) });
+  }
+  if (input.agreed !== true) throw new AppError('Articles.AgreementRequired', { fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
+  await writeRevision(deps, article, userId, draft);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'SUBMISSION', article_id: article.id, created_at: now }).execute();
+    await moveInTransaction(trx as unknown as Db, deps, article, 'SUBMITTED_FOR_REVIEW', userId, {});
+  });
+  const submitted = await loadArticle(deps, article.id);
+  await notifyAuthor(deps, submitted, 'SUBMITTED_FOR_REVIEW');
+  if (afterCommit) await afterCommit(submitted);
+  return submitted;
+}
+
+/** articleApproveForPublishing: READY_TO_APPROVE to READY_TO_PUBLISH, with the approval agreement. */
+export async function approveForPublishing(deps: ArticleDeps, userId: number, input: { articleId: number; agreed?: boolean }): Promise<ArticleRow> {
+  const article = await loadArticle(deps, input.articleId);
+  if (article.author_id !== userId) throw new AppError('NotFound');
+  if (!canMove('author', article.status, 'READY_TO_PUBLISH')) throw new AppError('Articles.TransitionRefused');
+  if (input.agreed !== true) throw new AppError('Articles.AgreementRequired', { fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'APPROVAL', article_id: article.id, created_at: now }).execute();
+    await moveInTransaction(trx as unknown as Db, deps, article, 'READY_TO_PUBLISH', userId, {});
+  });
+  const approved = await loadArticle(deps, article.id);
+  await notifyAuthor(deps, approved, 'READY_TO_PUBLISH');
+  return approved;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status moves (editors and the scheduler)
+
+async function moveInTransaction(
+  trx: Db,
+  deps: Pick<ArticleDeps, 'community' | 'clock'>,
+  article: Pick<ArticleRow, 'id' | 'status' | 'current_revision_id'>,
+  to: ArticleStatus,
+  actorId: number | null,
+  extra: { scheduledDate?: Date; articleUrl?: string; publishedDate?: Date; note?: string },
+) {
+  const now = deps.clock.now();
+  // Only the request that still sees the status it read wins a race.
+  const moved = await trx
+    .updateTable('articles')
+    .set({
+      status: to,
+      status_updated_at: now,
+      updated_at: now,
+      ...(extra.scheduledDate !== undefined ? { scheduled_date: extra.scheduledDate } : {}),
+      ...(extra.articleUrl !== undefined ? { article_url: extra.articleUrl } : {}),
+      ...(extra.publishedDate !== undefined ? { published_date: extra.publishedDate } : {}),
+    })
+    .where('id', '=', article.id)
+    .where('community_id', '=', deps.community.id)
+    .where('status', '=', article.status)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw new AppError('Articles.TransitionRefused');
+  await trx
+    .insertInto('article_status_events')
+    .values({
+      community_id: deps.community.id,
+      article_id: article.id,
+      from_status: article.status,
+      to_status: to,
+      actor_id: actorId,
+      revision_id: article.current_revision_id,
+      note: extra.note ?? null,
+      created_at: now,
+    })
+    .execute();
+}
+
+const NOTIFY_AUTHOR_ON: readonly ArticleStatus[] = ['FIRST_ROUND_EDIT', 'NEEDS_REVISION', 'FINAL_EDIT', 'READY_TO_APPROVE', 'SCHEDULED', 'MANUALLY_PUBLISHED', 'PUBLISHED', 'ON_HOLD', 'TRASHED'];
+
+/** An editor moves an article along an allowed transition; each move is recorded with who and when. */
+export async function moveArticle(
+  deps: ArticleDeps,
+  person: Person,
+  input: { articleId: number; to: ArticleStatus; scheduledDate?: unknown; articleUrl?: unknown; note?: string },
+): Promise<ArticleRow> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const article = await loadArticle(deps, input.articleId);
+  if (!canMove('editor', article.status, input.to)) throw new AppError('Articles.TransitionRefused');
+  const extra: { scheduledDate?: Date; articleUrl?: string; publishedDate?: Date; note?: string } = { note: input.note };
+  const now = deps.clock.now();
+  if (input.to === 'SCHEDULED') {
+    const when = input.scheduledDate instanceof Date ? input.scheduledDate : new Date(String(input.scheduledDate ?? ''));
+    if (Number.isNaN(when.getTime()) || when <= now) throw invalid('scheduledDate', 'articles.errors.scheduleInPast');
+    extra.scheduledDate = when;
+  }
+  if (input.to === 'MANUALLY_PUBLISHED') {
+    const url = typeof input.articleUrl === 'string' ? input.articleUrl.trim() : '';
+    if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) throw invalid('articleUrl', 'articles.errors.articleUrl');
+    extra.articleUrl = url;
+    extra.publishedDate = now;
+  }
+  if (input.to === 'PUBLISHED') extra.publishedDate = now;
+  await deps.db.transaction().execute((trx) => moveInTransaction(trx as unknown as Db, deps, article, input.to, person.userId, extra));
+  const moved = await loadArticle(deps, article.id);
+  if (NOTIFY_AUTHOR_ON.includes(input.to)) {
+    await notifyAuthor(deps, moved, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});
+  }
+  return moved;
+}
+
+/** Assigns (or clears) the editor of an article; the editor must be staff of the community. */
+export async function assignEditor(deps: ArticleDeps, person: Person, input: { articleId: number; editorId: number | null }): Promise<ArticleRow> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const article = await loadArticle(deps, input.articleId);
+  if (input.editorId !== null) {
+    const editor = await selectInCommunity(deps.db, 'memberships', deps.community).select('roles').where('user_id', '=', input.editorId).where('is_active', '=', true).executeTakeFirst();
+    if (!editor?.roles.includes('ADMIN')) throw invalid('editorId', 'articles.errors.editorNotStaff');
+  }
+  await deps.db.updateTable('articles').set({ editor_id: input.editorId, updated_at: deps.clock.now() }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
+  return loadArticle(deps, article.id);
+}
+
+/** Editors edit the text while the article is in their hands; every editor round is its own revision. */
+export async function editArticleText(deps: ArticleDeps, person: Person, input: { articleId: number; title?: unknown; content?: unknown }): Promise<ArticleRow> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const article = await loadArticle(deps, input.articleId);
+  if ((AUTHOR_EDITABLE as readonly string[]).includes(article.status) || (PUBLISHED as readonly string[]).includes(article.status) || article.status === 'TRASHED') {
+    throw new AppError('Articles.NotEditable');
+  }
+  await writeRevision(deps, article, person.userId, cleanDraft(input));
+  return loadArticle(deps, article.id);
+}
+
+/** Every revision of an article, oldest first (editors compare any two). */
+export async function listRevisions(deps: ArticleDeps, person: Person, articleId: number) {
+  await getArticle(deps, person, articleId);
+  return selectInCommunity(deps.db, 'article_revisions', deps.community)
+    .select(['id', 'author_id', 'title', 'content', 'word_count', 'created_at', 'updated_at'])
+    .where('article_id', '=', articleId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function listStatusEvents(deps: ArticleDeps, person: Person, articleId: number) {
+  await getArticle(deps, person, articleId);
+  return selectInCommunity(deps.db, 'article_status_events', deps.community)
+    .select(['id', 'from_status', 'to_status', 'actor_id', 'note', 'created_at'])
+    .where('article_id', '=', articleId)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The scheduler's job: every SCHEDULED article whose time has come becomes PUBLISHED, in every
+ * community. Run by the job runner, never by a page load. Returns the ids it published.
+ */
+export async function publishDueArticles(db: Db, clock: Clock, t: Translate): Promise<number[]> {
+  const due = await db
+    .selectFrom('articles')
+    .innerJoin('communities', 'communities.id', 'articles.community_id')
+    .leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+    .select(['articles.id', 'articles.status', 'articles.author_id', 'articles.current_revision_id', 'article_revisions.title', 'articles.community_id'])
+    .where('articles.status', '=', 'SCHEDULED')
+    .where('articles.scheduled_date', '<=', clock.now())
+    .orderBy('articles.id')
+    .limit(500)
+    .execute();
+  const published: number[] = [];
+  for (const article of due) {
+    const community = { id: article.community_id } as Community;
+    try {
+      await db.transaction().execute((trx) => moveInTransaction(trx as unknown as Db, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() }));
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'Articles.TransitionRefused') continue; // moved meanwhile
+      throw e;
+    }
+    await notifyAuthor({ db, clock, community, t }, article, 'PUBLISHED');
+    published.push(article.id);
+  }
+  return published;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Feedback between the author and the editors
+
+export async function listFeedback(deps: ArticleDeps, person: Person, input: { articleId: number; last?: number; before?: number | null }) {
+  const article = await getArticle(deps, person, input.articleId);
+  if (!person.isStaff && article.author_id !== person.userId) throw new AppError('NotFound');
+  const last = Math.min(Math.max(input.last ?? FEEDBACK_PAGE_SIZE, 1), 100);
+  let q = selectInCommunity(deps.db, 'article_feedback', deps.community)
+    .innerJoin('users', 'users.id', 'article_feedback.author_id')
+    .select(['article_feedback.id', 'article_feedback.remark', 'article_feedback.created_at', 'article_feedback.read_at', 'article_feedback.author_id', 'users.first_name', 'users.last_name'])
+    .where('article_feedback.article_id', '=', article.id)
+    .orderBy('article_feedback.id', 'desc')
+    .limit(last + 1);
+  if (input.before) q = q.where('article_feedback.id', '<', input.before);
+  const rows = await q.execute();
+  const page = rows.slice(0, last).reverse();
+  return {
+    remarks: page.map((r) => ({
+      id: r.id,
+      remark: r.remark,
+      createdAt: r.created_at,
+      hasRead: r.read_at !== null || r.author_id === person.userId,
+      author: { id: r.author_id, snapshot: { id: r.author_id, name: `${r.first_name} ${r.last_name}`.trim(), avatar: null } },
+      cursor: String(r.id),
+    })),
+    pageInfo: { hasPreviousPage: rows.length > last, startCursor: page[0] ? String(page[0].id) : null, endCursor: page.at(-1) ? String(page.at(-1)!.id) : null },
+  };
+}
+
+export async function createFeedback(deps: ArticleDeps, person: Person, input: { articleId: number; feedback: unknown }) {
+  const article = await getArticle(deps, person, input.articleId);
+  if (!person.isStaff && article.author_id !== person.userId) throw new AppError('NotFound');
+  const remark = typeof input.feedback === 'string' ? input.feedback.trim() : '';
+  if (!remark) throw invalid('feedback', 'articles.errors.feedbackEmpty');
+  if (remark.length > FEEDBACK_MAX_CHARS) throw invalid('feedback', 'articles.errors.feedbackTooLong');
+  const row = await deps.db
+    .insertInto('article_feedback')
+    .values({ community_id: deps.community.id, article_id: article.id, author_id: person.userId, remark, created_at: deps.clock.now() })
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+  if (person.userId !== article.author_id) await notifyAuthor(deps, article, 'feedback');
+  return { id: row.id, remark, createdAt: row.created_at };
+}
+
+/** Read marks: the reader has seen everything the other side wrote. */
+export async function markFeedbackRead(deps: ArticleDeps, person: Person, articleId: number): Promise<void> {
+  const article = await getArticle(deps, person, articleId);
+  if (!person.isStaff && article.author_id !== person.userId) throw new AppError('NotFound');
+  await deps.db
+    .updateTable('article_feedback')
+    .set({ read_at: deps.clock.now() })
+    .where('community_id', '=', deps.community.id)
+    .where('article_id', '=', article.id)
+    .where('author_id', '!=', person.userId)
+    .where('read_at', 'is', null)
+    .execute();
+}
