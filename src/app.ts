@@ -22,6 +22,8 @@ import authRoutes from './features/auth/routes.tsx';
 import authRestRoutes from './features/auth/rest.ts';
 import devRoutes from './features/dev/routes.tsx';
 import adminRoutes from './features/admin/routes.tsx';
+import articleRoutes from './features/articles/routes.tsx';
+import jobsPlugin from './plugins/jobs.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
 import path from 'node:path';
@@ -108,5 +110,7 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   await app.register(authRestRoutes, { prefix: base });
   await app.register(devRoutes, { prefix: base });
   await app.register(adminRoutes, { prefix: base });
+  await app.register(articleRoutes, { prefix: base });
+  await app.register(jobsPlugin);
   return app;
 }

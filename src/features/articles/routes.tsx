@@ -1,0 +1,209 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError, type AppError } from '#src/core/errors.ts';
+import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
+import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, countWords } from './rules.ts';
+import {
+  acceptProductAgreement,
+  approveForPublishing,
+  autosaveRevision,
+  blackoutNow,
+  createFeedback,
+  findArticleInFlight,
+  getByline,
+  listFeedback,
+  listPendingPublication,
+  listPublished,
+  markFeedbackRead,
+  productAgreementStatus,
+  saveByline,
+  submitForReview,
+  type ArticleDeps,
+  type Person,
+} from './service.ts';
+
+type Body = Record<string, string | undefined>;
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export function articleDeps(request: FastifyRequest): ArticleDeps {
+  const app = request.server;
+  return { db: app.db, clock: app.clock, community: request.community, t: app.t };
+}
+
+export function personOf(request: FastifyRequest): Person {
+  return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
+}
+
+/** The member's articles pages (spec section 2, "Articles screens"), all usable without JavaScript. */
+export default async function articleRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+  const fieldErrors = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([field, f]) => [field, t(f.key)]));
+
+  /** The product agreement gates the whole area: until it is accepted, every page is the gate. */
+  async function gate(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (await productAgreementStatus(articleDeps(request), request.guardian.userId!)) return false;
+    await reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate /> });
+    return true;
+  }
+
+  app.get('/articles', member, async (request, reply) => {
+    if (await gate(request, reply)) return reply;
+    const deps = articleDeps(request);
+    const userId = request.guardian.userId!;
+    const query = request.query as Record<string, string | undefined>;
+    const [inFlight, pending, published] = await Promise.all([findArticleInFlight(deps, userId), listPendingPublication(deps, userId), listPublished(deps, userId)]);
+    const notice = query.notice === 'submitted' ? t('articles.pages.submitted') : query.notice === 'approved' ? t('articles.pages.approved') : undefined;
+    return reply.page({
+      title: t('articles.pages.dashboardTitle'),
+      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} notice={notice} />,
+    });
+  });
+
+  app.get('/articles/agreement', member, async (request, reply) => {
+    if (await gate(request, reply)) return reply;
+    const status = (await productAgreementStatus(articleDeps(request), request.guardian.userId!))!;
+    return reply.page({ title: t('articles.pages.agreementTitle'), body: <AgreementPage acceptedAt={status.createdAt} /> });
+  });
+
+  app.post('/articles/agreement', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    if (body.acknowledge !== 'on') {
+      return reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate error={t('articles.pages.mustAcknowledge')} />, status: 400 });
+    }
+    await acceptProductAgreement(articleDeps(request), request.guardian.userId!);
+    return reply.redirectTo('/articles/edit');
+  });
+
+  app.get('/articles/guidelines', member, async (request, reply) => {
+    if (await gate(request, reply)) return reply;
+    return reply.page({ title: t('articles.pages.guidelinesTitle'), body: <GuidelinesPage /> });
+  });
+
+  app.get('/articles/published', member, async (request, reply) => {
+    if (await gate(request, reply)) return reply;
+    const articles = await listPublished(articleDeps(request), request.guardian.userId!);
+    return reply.page({ title: t('articles.pages.publishedTitle'), body: <PublishedPage articles={articles} /> });
+  });
+
+  app.get('/articles/settings', member, async (request, reply) => {
+    if (await gate(request, reply)) return reply;
+    const byline = await getByline(articleDeps(request), request.guardian.userId!);
+    const notice = (request.query as Record<string, string | undefined>).saved === '1' ? t('articles.pages.bylineSaved') : undefined;
+    return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage value={byline?.byline ?? ''} notice={notice} /> });
+  });
+
+  app.post('/articles/settings', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    const value = str(body.byline).trim();
+    // A plain-text byline from the form becomes one paragraph; pasted markup is cleaned by the service.
+    const html = value.startsWith('<') ? value : `<p>${value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
+    try {
+      await saveByline(articleDeps(request), request.guardian.userId!, html);
+      return reply.redirectTo('/articles/settings?saved=1');
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage value={value} error={fieldErrors(e).byline ?? t('articles.errors.byline')} />, status: 400 });
+    }
+  });
+
+  async function editorState(request: FastifyRequest, overrides: Partial<EditorState> = {}): Promise<EditorState> {
+    const deps = articleDeps(request);
+    const userId = request.guardian.userId!;
+    const article = await findArticleInFlight(deps, userId);
+    const before = Number((request.query as Record<string, string | undefined>).before) || null;
+    const [byline, feedback, blackout] = await Promise.all([
+      getByline(deps, userId),
+      article ? listFeedback(deps, personOf(request), { articleId: article.id, before }) : null,
+      blackoutNow(deps),
+    ]);
+    const body = htmlToPlainParagraphs(article?.content ?? '');
+    return {
+      article,
+      title: article?.title ?? '',
+      body,
+      wordCount: article?.word_count ?? 0,
+      byline: byline?.byline ?? null,
+      remarks: feedback?.remarks ?? [],
+      hasOlder: feedback?.pageInfo.hasPreviousPage ? feedback.pageInfo.startCursor : null,
+      errors: {},
+      blackout: blackout !== null,
+      ...overrides,
+    };
+  }
+
+  async function renderEditor(request: FastifyRequest, reply: FastifyReply, state: EditorState, status = 200) {
+    const article = state.article;
+    if (article && EDITORS_AT_WORK.includes(article.status)) {
+      return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorReadOnly state={state} approve={false} />, status });
+    }
+    if (article && article.status === 'READY_TO_APPROVE') {
+      return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorReadOnly state={state} approve />, status });
+    }
+    if (article && !AUTHOR_EDITABLE.includes(article.status)) return reply.redirectTo('/articles');
+    return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status });
+  }
+
+  app.get('/articles/edit', member, async (request, reply) => {
+    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) return reply.redirectTo('/articles');
+    const state = await editorState(request);
+    // A community may send members with no article in flight to its external application form.
+    if (!state.article && request.community.article_application_url) return reply.redirect(request.community.article_application_url, 303);
+    if (state.article) await markFeedbackRead(articleDeps(request), personOf(request), state.article.id);
+    const notice = (request.query as Record<string, string | undefined>).saved === '1' ? t('articles.pages.saved') : undefined;
+    return renderEditor(request, reply, { ...state, notice });
+  });
+
+  app.post('/articles/edit', member, async (request, reply) => {
+    const deps = articleDeps(request);
+    const userId = request.guardian.userId!;
+    const body = (request.body ?? {}) as Body;
+    const articleId = Number(body.articleId) || null;
+    const title = str(body.title);
+    const plain = str(body.body);
+    const content = plainParagraphsToHtml(plain);
+    const typed = { title, body: plain, wordCount: countWords(content) };
+    try {
+      if (body.action === 'submit') {
+        const article = articleId ?? (await autosaveRevision(deps, userId, { title, content })).id;
+        await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed === 'on' });
+        return reply.redirectTo('/articles?notice=submitted');
+      }
+      await autosaveRevision(deps, userId, { articleId, title, content });
+      return reply.redirectTo(body.action === 'exit' ? '/articles' : '/articles/edit?saved=1');
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      // Nothing typed is lost: the page comes back with the text and the errors next to the fields.
+      const errors = fieldErrors(e);
+      if (e.code === 'Articles.Blackout') errors.form = t('articles.errors.blackout');
+      else if (e.code === 'Articles.AgreementRequired') errors.agreed = t('articles.errors.agreementRequired');
+      else if (Object.keys(errors).length === 0) errors.form = t(body.action === 'submit' ? 'articles.errors.submit' : 'articles.errors.save');
+      const state = await editorState(request, { ...typed, errors });
+      return renderEditor(request, reply, state, e.status);
+    }
+  });
+
+  app.post('/articles/approve', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    try {
+      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId: Number(body.articleId), agreed: body.agreed === 'on' });
+      return reply.redirectTo('/articles?notice=approved');
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      const errors: Record<string, string> = e.code === 'Articles.AgreementRequired' ? { agreed: t('articles.errors.agreementRequired') } : { form: t('articles.errors.approve') };
+      return renderEditor(request, reply, await editorState(request, { errors }), e.status);
+    }
+  });
+
+  app.post('/articles/feedback', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    try {
+      await createFeedback(articleDeps(request), personOf(request), { articleId: Number(body.articleId), feedback: body.feedback });
+      return reply.redirectTo('/articles/edit#feedback');
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      const errors = { feedback: fieldErrors(e).feedback ?? t('articles.errors.feedback') };
+      return renderEditor(request, reply, await editorState(request, { errors }), e.status);
+    }
+  });
+}

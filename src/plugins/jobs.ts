@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import { publishDueArticles } from '#src/features/articles/service.ts';
+
+export const JOB_INTERVAL_MS = 30_000;
+
+/**
+ * The job runner: timed work that must not wait for a page load. Every 30 seconds it publishes the
+ * scheduled articles whose time has come. Several processes may run it: each article moves only once
+ * (the status guard in the update), so no lock is needed. Off in tests, which call the jobs directly.
+ */
+export default fp(
+  async (app) => {
+    if (app.config.env === 'test') return;
+    let running: Promise<unknown> | null = null;
+    const tick = () => {
+      if (running) return;
+      running = publishDueArticles(app.db, app.clock, app.t)
+        .then((ids) => {
+          if (ids.length) app.log.info({ ids }, 'published scheduled articles');
+        })
+        .catch((err) => app.log.error({ err }, 'publishing scheduled articles failed'))
+        .finally(() => {
+          running = null;
+        });
+    };
+    const timer = setInterval(tick, JOB_INTERVAL_MS);
+    timer.unref();
+    app.addHook('onReady', async () => tick());
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  },
+  { name: 'jobs' },
+);

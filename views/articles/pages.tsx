@@ -1,0 +1,410 @@
+import type { ReactNode } from 'react';
+import { formatDate } from '#src/core/format.ts';
+import type { ArticleRow } from '#src/features/articles/service.ts';
+import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
+import { useHref, usePage } from '#views/layout/page-context.tsx';
+
+type Remark = { id: number; remark: string; createdAt: Date; hasRead: boolean; author: { id: number; snapshot: { name: string } } };
+
+function ArticlesNav() {
+  const { t, currentPath } = usePage();
+  const href = useHref();
+  const items = [
+    { path: '/articles', label: t('articles.pages.dashboardTitle') },
+    { path: '/articles/published', label: t('articles.pages.published') },
+    { path: '/articles/guidelines', label: t('articles.pages.guidelines') },
+    { path: '/articles/agreement', label: t('articles.pages.agreement') },
+    { path: '/articles/settings', label: t('articles.pages.settings') },
+  ];
+  return (
+    <nav aria-label={t('articles.pages.dashboardTitle')} className="subnav">
+      <ul>
+        {items.map((i) => (
+          <li key={i.path}>
+            <a href={href(i.path)} aria-current={currentPath === i.path ? 'page' : undefined}>
+              {i.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Paragraphs({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/\n\s*\n/).map((p, i) => (
+        <p key={i}>{p}</p>
+      ))}
+    </>
+  );
+}
+
+/** The product agreement gate (a page of its own, so it works without JavaScript). */
+export function AgreementGate({ error }: { error?: string }) {
+  const { t, community } = usePage();
+  const href = useHref();
+  return (
+    <section className="narrow">
+      <h1>{t('articles.pages.gateHeading')}</h1>
+      <p className="lead">{t('articles.pages.gateIntro')}</p>
+      <div className="terms">
+        <Paragraphs text={community.article_terms ?? ''} />
+      </div>
+      <form method="post" action={href('/articles/agreement')} className="stack">
+        <CsrfField />
+        {error ? <Alert kind="error">{error}</Alert> : null}
+        <div className="check">
+          <input type="checkbox" id="acknowledge" name="acknowledge" required aria-invalid={error ? true : undefined} />
+          <label htmlFor="acknowledge">{t('articles.pages.acknowledge')}</label>
+        </div>
+        <button type="submit" className="button">
+          {t('articles.pages.confirm')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function titleOf(a: Pick<ArticleRow, 'title'>, t: (k: string) => string) {
+  return a.title?.trim() || t('articles.pages.untitled');
+}
+
+export function Dashboard({
+  inFlight,
+  pending,
+  published,
+  guidelinesOpen,
+  notice,
+}: {
+  inFlight: ArticleRow | undefined;
+  pending: ArticleRow[];
+  published: number;
+  guidelinesOpen: boolean;
+  notice?: string;
+}) {
+  const { t, community } = usePage();
+  const href = useHref();
+  return (
+    <section>
+      <ArticlesNav />
+      <h1>{t('articles.pages.dashboardHeading')}</h1>
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      <div className="cards">
+        <article className="card">
+          <h2>{t('articles.pages.inFlight')}</h2>
+          {inFlight ? (
+            <>
+              <p className="card-title">{titleOf(inFlight, t)}</p>
+              <p>{t(`articles.pages.status.${inFlight.status}`)}</p>
+              <p className="muted">{t('articles.pages.wordCount', { n: inFlight.word_count ?? 0 })}</p>
+              <a className="button" href={href('/articles/edit')}>
+                {inFlight.status === 'DRAFT' || inFlight.status === 'NEEDS_REVISION' ? t('articles.pages.continue') : t('articles.pages.open')}
+              </a>
+            </>
+          ) : (
+            <>
+              <p>{t('articles.pages.noneInFlight')}</p>
+              <a className="button" href={community.article_application_url ?? href('/articles/edit')}>
+                {t('articles.pages.start')}
+              </a>
+            </>
+          )}
+        </article>
+        <article className="card">
+          <h2>{t('articles.pages.pending')}</h2>
+          {pending.length === 0 ? <p>{t('articles.pages.pendingNone')}</p> : null}
+          <ul className="plain">
+            {pending.map((a) => (
+              <li key={a.id}>
+                <strong>{titleOf(a, t)}</strong>
+                <br />
+                {a.status === 'SCHEDULED' && a.scheduled_date ? t('articles.pages.scheduledFor', { date: formatDate(a.scheduled_date) }) : t('articles.pages.goesLive')}
+              </li>
+            ))}
+          </ul>
+        </article>
+        <article className="card">
+          <h2>{t('articles.pages.published')}</h2>
+          <p>{published === 0 ? t('articles.pages.publishedNone') : <a href={href('/articles/published')}>{t('articles.pages.publishedTitle')} ({published})</a>}</p>
+        </article>
+      </div>
+      <details className="panel" open={guidelinesOpen}>
+        <summary>{t('articles.pages.guidelinesTitle')}</summary>
+        <Paragraphs text={community.article_guidelines ?? ''} />
+      </details>
+    </section>
+  );
+}
+
+export function GuidelinesPage() {
+  const { t, community } = usePage();
+  return (
+    <section>
+      <ArticlesNav />
+      <h1>{t('articles.pages.guidelinesTitle')}</h1>
+      <Paragraphs text={community.article_guidelines ?? ''} />
+    </section>
+  );
+}
+
+export function AgreementPage({ acceptedAt }: { acceptedAt: Date }) {
+  const { t, community } = usePage();
+  return (
+    <section>
+      <ArticlesNav />
+      <h1>{t('articles.pages.agreementTitle')}</h1>
+      <Alert kind="info">{t('articles.pages.agreementAccepted', { date: formatDate(acceptedAt) })}</Alert>
+      <div className="terms">
+        <Paragraphs text={community.article_terms ?? ''} />
+      </div>
+    </section>
+  );
+}
+
+export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
+  const { t } = usePage();
+  return (
+    <section>
+      <ArticlesNav />
+      <h1>{t('articles.pages.publishedTitle')}</h1>
+      {articles.length === 0 ? <p>{t('articles.pages.publishedNone')}</p> : null}
+      <ul className="plain">
+        {articles.map((a) => (
+          <li key={a.id}>
+            <strong>{titleOf(a, t)}</strong> · {a.published_date ? formatDate(a.published_date) : null}{' '}
+            {a.article_url ? (
+              <a href={a.article_url} rel="noopener">
+                {t('articles.pages.readLive')}
+              </a>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function BylineForm({ value, error, notice }: { value: string; error?: string; notice?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <form method="post" action={href('/articles/settings')} className="stack" noValidate>
+      <CsrfField />
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      <div className={error ? 'field field-invalid' : 'field'}>
+        <label htmlFor="byline">{t('articles.pages.bylineLabel')}</label>
+        <textarea id="byline" name="byline" rows={3} maxLength={2000} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={error ? 'byline-error' : undefined} />
+        {error ? (
+          <p className="field-error" id="byline-error">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="button">
+        {t('articles.pages.bylineSave')}
+      </button>
+    </form>
+  );
+}
+
+export function SettingsPage(props: { value: string; error?: string; notice?: string }) {
+  const { t } = usePage();
+  return (
+    <section>
+      <ArticlesNav />
+      <h1>{t('articles.pages.settingsTitle')}</h1>
+      <BylineForm {...props} />
+    </section>
+  );
+}
+
+function FeedbackThread({ articleId, remarks, hasOlder, error }: { articleId: number; remarks: Remark[]; hasOlder: string | null; error?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <section className="feedback" id="feedback" aria-labelledby="feedback-heading">
+      <h2 id="feedback-heading">{t('articles.pages.feedback')}</h2>
+      {hasOlder ? <a href={href(`/articles/edit?before=${hasOlder}#feedback`)}>{t('articles.pages.olderFeedback')}</a> : null}
+      {remarks.length === 0 ? <p className="muted">{t('articles.pages.feedbackNone')}</p> : null}
+      <ol className="plain thread">
+        {remarks.map((r) => (
+          <li key={r.id} className={r.hasRead ? 'remark' : 'remark remark-unread'}>
+            <p className="remark-meta">
+              {r.author.snapshot.name} · {formatDate(r.createdAt)}
+            </p>
+            <p>{r.remark}</p>
+          </li>
+        ))}
+      </ol>
+      <form method="post" action={href('/articles/feedback')} className="stack" noValidate>
+        <CsrfField />
+        <input type="hidden" name="articleId" value={articleId} />
+        <div className={error ? 'field field-invalid' : 'field'}>
+          <label htmlFor="feedback-text">{t('articles.pages.feedbackLabel')}</label>
+          <textarea id="feedback-text" name="feedback" rows={3} maxLength={5000} required aria-invalid={error ? true : undefined} aria-describedby={error ? 'feedback-error' : undefined} />
+          {error ? (
+            <p className="field-error" id="feedback-error">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="button button-secondary">
+          {t('articles.pages.feedbackSend')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export type EditorState = {
+  article: ArticleRow | undefined;
+  title: string;
+  body: string;
+  wordCount: number;
+  byline: string | null;
+  remarks: Remark[];
+  hasOlder: string | null;
+  errors: Record<string, string>;
+  notice?: string;
+  blackout: boolean;
+};
+
+function Sidebar({ state }: { state: EditorState }) {
+  const { t, community } = usePage();
+  const href = useHref();
+  return (
+    <aside className="editor-sidebar" aria-label={t('articles.pages.guidelines')}>
+      <section className="card">
+        <h2>{t('articles.pages.byline')}</h2>
+        {state.byline ? <div className="byline" dangerouslySetInnerHTML={{ __html: state.byline }} /> : <p>{t('articles.pages.bylineNone')}</p>}
+        <a href={href('/articles/settings')}>{t('articles.pages.bylineEdit')}</a>
+      </section>
+      <details className="panel">
+        <summary>{t('articles.pages.guidelines')}</summary>
+        <p>{community.article_guidelines}</p>
+      </details>
+      <section className="card">
+        <h2>{t('articles.pages.reminders')}</h2>
+        <ul>
+          <li>{t('articles.pages.reminder1')}</li>
+          <li>{t('articles.pages.reminder2')}</li>
+          <li>{t('articles.pages.reminder3')}</li>
+        </ul>
+      </section>
+      {state.article ? <FeedbackThread articleId={state.article.id} remarks={state.remarks} hasOlder={state.hasOlder} error={state.errors.feedback} /> : null}
+    </aside>
+  );
+}
+
+function Layout({ state, children }: { state: EditorState; children: ReactNode }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <div className="editor">
+      <div className="editor-main">
+        <p>
+          <a href={href('/articles')}>{t('articles.pages.back')}</a>
+        </p>
+        {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+        {children}
+      </div>
+      <Sidebar state={state} />
+    </div>
+  );
+}
+
+/** The editor page without JavaScript: a title field and a plain body field, saved and counted on the server. */
+export function EditorForm({ state }: { state: EditorState }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <Layout state={state}>
+      <h1>{t('articles.pages.editorTitle')}</h1>
+      {state.blackout ? <Alert kind="info">{t('articles.pages.blackout')}</Alert> : null}
+      {state.errors.form ? <Alert kind="error">{state.errors.form}</Alert> : null}
+      <form method="post" action={href('/articles/edit')} className="stack" noValidate>
+        <CsrfField />
+        {state.article ? <input type="hidden" name="articleId" value={state.article.id} /> : null}
+        <Field id="title" name="title" label={t('articles.pages.title')} defaultValue={state.title} maxLength={400} error={state.errors.title} />
+        <div className={state.errors.content ? 'field field-invalid' : 'field'}>
+          <label htmlFor="body">{t('articles.pages.body')}</label>
+          <textarea
+            id="body"
+            name="body"
+            rows={18}
+            defaultValue={state.body}
+            aria-describedby={['body-hint', 'body-count', state.errors.content ? 'body-error' : ''].filter(Boolean).join(' ')}
+            aria-invalid={state.errors.content ? true : undefined}
+          />
+          <p className="field-hint" id="body-hint">
+            {t('articles.pages.bodyHint')}
+          </p>
+          <p className="word-count" id="body-count">
+            {t('articles.pages.wordCount', { n: state.wordCount })}
+          </p>
+          {state.errors.content ? (
+            <p className="field-error" id="body-error">
+              {state.errors.content}
+            </p>
+          ) : null}
+        </div>
+        <div className="button-row">
+          <button type="submit" name="action" value="save" className="button button-secondary">
+            {t('articles.pages.save')}
+          </button>
+          <button type="submit" name="action" value="exit" className="button button-secondary">
+            {t('articles.pages.saveExit')}
+          </button>
+        </div>
+        <fieldset className="submit-box">
+          <legend>{t('articles.pages.submitHeading')}</legend>
+          {state.errors.byline ? <p className="field-error">{state.errors.byline}</p> : null}
+          <div className="check">
+            <input type="checkbox" id="agreed" name="agreed" aria-invalid={state.errors.agreed ? true : undefined} aria-describedby={state.errors.agreed ? 'agreed-error' : undefined} />
+            <label htmlFor="agreed">{t('articles.pages.agreeSubmit')}</label>
+          </div>
+          {state.errors.agreed ? (
+            <p className="field-error" id="agreed-error">
+              {state.errors.agreed}
+            </p>
+          ) : null}
+          <button type="submit" name="action" value="submit" className="button" disabled={state.blackout}>
+            {t('articles.pages.submit')}
+          </button>
+        </fieldset>
+      </form>
+    </Layout>
+  );
+}
+
+/** READY_TO_APPROVE: a read-only preview with Approve; FIRST_ROUND_EDIT / FINAL_EDIT: the editors-at-work notice. */
+export function EditorReadOnly({ state, approve }: { state: EditorState; approve: boolean }) {
+  const { t } = usePage();
+  const href = useHref();
+  const article = state.article!;
+  return (
+    <Layout state={state}>
+      {approve ? null : <Alert kind="info">{t('articles.pages.editorsAtWork')}</Alert>}
+      <h1>{titleOf(article, t)}</h1>
+      <p className="muted">{t('articles.pages.wordCount', { n: article.word_count ?? 0 })}</p>
+      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      {approve ? (
+        <form method="post" action={href('/articles/approve')} className="stack submit-box">
+          <CsrfField />
+          <input type="hidden" name="articleId" value={article.id} />
+          <h2>{t('articles.pages.approveHeading')}</h2>
+          <div className="check">
+            <input type="checkbox" id="agreed" name="agreed" aria-invalid={state.errors.agreed ? true : undefined} />
+            <label htmlFor="agreed">{t('articles.pages.agreeApprove')}</label>
+          </div>
+          {state.errors.agreed ? <p className="field-error">{state.errors.agreed}</p> : null}
+          <button type="submit" className="button">
+            {t('articles.pages.approve')}
+          </button>
+        </form>
+      ) : null}
+    </Layout>
+  );
+}
