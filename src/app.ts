@@ -24,6 +24,7 @@ import devRoutes from './features/dev/routes.tsx';
 import adminRoutes from './features/admin/routes.tsx';
 import articleRoutes from './features/articles/routes.tsx';
 import jobsPlugin from './plugins/jobs.ts';
+import { HostedCopyScanner, LocalCopyScanner, type CopyScanner } from './features/articles/copy-scan.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
 import path from 'node:path';
@@ -38,10 +39,11 @@ export type AppOptions = {
   /** Replace the mail or SMS transport (tests of the adapters). */
   mailer?: Mailer;
   sms?: SmsSender;
+  copyScanner?: CopyScanner;
 };
 
 /** Builds the whole application on a database that is already migrated. Tests use it directly. */
-export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, copyScanner }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -66,6 +68,8 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
     'sms',
     sms ?? (config.sms ? new HttpSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid, authToken: config.sms.authToken, from: config.sms.from }) : new OutboxSms(outbox)),
   );
+  // The copy scan: a hosted service when configured, else the local comparison with the community's articles.
+  app.decorate('copyScanner', copyScanner ?? (config.copyScan ? new HostedCopyScanner({ baseUrl: config.copyScan.url, apiKey: config.copyScan.apiKey }) : new LocalCopyScanner()));
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
   await app.register(fp(async () => {}, { name: 'db' }));
 

@@ -34,6 +34,8 @@ const schema = z
     SMS_ACCOUNT_SID: z.string().optional(),
     SMS_AUTH_TOKEN: z.string().optional(),
     SMS_FROM: z.string().optional(),
+    COPY_SCAN_URL: optionalUrl,
+    COPY_SCAN_API_KEY: z.string().optional(),
     DEFAULT_COMMUNITY: z
       .string()
       .regex(/^[a-z0-9-]+$/, { message: 'must be a community code (lower-case letters, digits, dashes)' })
@@ -72,6 +74,7 @@ export type Config = Readonly<{
   smtpUrl: string | undefined;
   mailFrom: string;
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
+  copyScan: { url: string; apiKey: string } | undefined;
   defaultCommunity: string;
   rateLimitMax: number;
   seedDemo: boolean;
@@ -113,6 +116,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       e.SMS_PROVIDER_URL && e.SMS_ACCOUNT_SID && e.SMS_AUTH_TOKEN && e.SMS_FROM
         ? { url: e.SMS_PROVIDER_URL, accountSid: e.SMS_ACCOUNT_SID, authToken: e.SMS_AUTH_TOKEN, from: e.SMS_FROM }
         : undefined,
+    copyScan: e.COPY_SCAN_URL && e.COPY_SCAN_API_KEY ? { url: e.COPY_SCAN_URL, apiKey: e.COPY_SCAN_API_KEY } : undefined,
     defaultCommunity: e.DEFAULT_COMMUNITY,
     rateLimitMax: e.RATE_LIMIT_MAX,
     seedDemo: e.SEED_DEMO,

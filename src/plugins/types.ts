@@ -11,6 +11,7 @@ import type { SessionTokens } from '#src/features/auth/sessions.ts';
 import type { Assets } from '#src/lib/assets.ts';
 import type { Mailer, Outbox } from '#src/lib/messaging/mail.ts';
 import type { SmsSender } from '#src/lib/messaging/sms.ts';
+import type { CopyScanner } from '#src/features/articles/copy-scan.ts';
 
 export type PageOptions = {
   /** The page name; the title is built from it and the community's app name. */
@@ -35,6 +36,7 @@ declare module 'fastify' {
     outbox: Outbox;
     mailer: Mailer;
     sms: SmsSender;
+    copyScanner: CopyScanner;
   }
   interface FastifyRequest {
     community: Community;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, type AppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
+import { runCopyScan } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { AUTHOR_EDITABLE, EDITORS_AT_WORK, countWords } from './rules.ts';
 import {
@@ -166,7 +167,13 @@ export default async function articleRoutes(app: FastifyInstance) {
     try {
       if (body.action === 'submit') {
         const article = articleId ?? (await autosaveRevision(deps, userId, { title, content })).id;
-        await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed === 'on' });
+        // The copy scan runs once the submission is stored, before the member sees the confirmation.
+        await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed === 'on' }, (submitted) =>
+          runCopyScan(app.db, app.copyScanner, request.community, submitted.id, {
+            now: app.clock.now(),
+            onError: (err) => request.log.warn({ err }, 'copy scan failed'),
+          }).then(() => undefined),
+        );
         return reply.redirectTo('/articles?notice=submitted');
       }
       await autosaveRevision(deps, userId, { articleId, title, content });

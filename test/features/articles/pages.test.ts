@@ -84,6 +84,10 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     t.match(noBox.body, 'Please accept the agreement first.');
     const sent = await b.post('/articles/edit', { action: 'submit', articleId, title: 'Lessons from the shop floor', body: words(500), agreed: 'on' }, '/articles/edit');
     t.equal(sent.headers.location, '/articles?notice=submitted');
+    const scan = await db.selectFrom('copy_scans').selectAll().where('article_id', '=', Number(articleId)).executeTakeFirstOrThrow();
+    t.equal(scan.status, 'COMPLETED', 'submitting runs the copy scan');
+    t.equal(scan.total_words, 500);
+    t.equal(scan.ai_probability, null, 'what cannot truly be computed stays empty');
     const dash = await b.get('/articles?notice=submitted');
     t.match(dash.body, 'Your article was submitted for review.');
     t.match(dash.body, 'Submitted for review');
