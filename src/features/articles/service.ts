@@ -123,6 +123,17 @@ export async function findArticleInFlight(deps: ArticleDeps, userId: number): Pr
     .executeTakeFirst();
 }
 
+/** The community's articles for the editors: newest status change first, at most 100 (staff only). */
+export async function listCommunityArticles(deps: ArticleDeps, person: Person, input: { status?: ArticleStatus | null; first?: number }): Promise<ArticleRow[]> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  let q = articlesQuery(deps)
+    .orderBy('articles.status_updated_at', 'desc')
+    .orderBy('articles.id', 'desc')
+    .limit(Math.min(Math.max(input.first ?? 100, 1), 100));
+  if (input.status) q = q.where('articles.status', '=', input.status);
+  return q.execute();
+}
+
 export async function listPendingPublication(deps: ArticleDeps, userId: number): Promise<ArticleRow[]> {
   return articlesQuery(deps)
     .where('articles.author_id', '=', userId)

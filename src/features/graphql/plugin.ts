@@ -60,7 +60,9 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
         const original = isAppError(error) ? error : error.originalError;
         if (isAppError(original)) {
           if (!execution.data) status = original.status;
-          return { message: app.t(original.key, original.values), path: error.path, extensions: { code: original.publicCode } };
+          // Field errors go along as in REST answers: { field: { code, key } }, the key a locale key.
+          const fields = original.fields ? { fields: original.fields } : {};
+          return { message: app.t(original.key, original.values), path: error.path, extensions: { code: original.publicCode, ...fields } };
         }
         const nested = (original as { errors?: GraphQLError[] } | undefined)?.errors;
         if (Array.isArray(nested)) {

@@ -1,6 +1,7 @@
 import type { IResolvers } from 'mercurius';
 import { displayName } from '#src/core/identity.ts';
 import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
+import { articleAdminResolvers, articleAdminTypeDefs, articleMemberResolvers, articleMemberTypeDefs } from '#src/features/articles/graphql.ts';
 import { authResolvers, authTypeDefs } from '#src/features/auth/graphql.ts';
 import { communityClientData } from '#src/features/communities/service.ts';
 import type { GraphQLContext } from './plugin.ts';
@@ -61,6 +62,7 @@ export const memberSchema = /* GraphQL */ `
     ads: [Ad!]!
   }
   ${authTypeDefs}
+  ${articleMemberTypeDefs}
 `;
 
 export const adminSchema = /* GraphQL */ `
@@ -71,6 +73,7 @@ export const adminSchema = /* GraphQL */ `
     "Communities in which the signed-in user holds the ADMIN role."
     availableCommunities: [AvailableCommunity!]!
   }
+  ${articleAdminTypeDefs}
 `;
 
 function me(_root: unknown, _args: unknown, ctx: GraphQLContext) {
@@ -115,8 +118,9 @@ export const memberResolvers: IResolvers = {
       return (await listActiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map(adClientData);
     },
     ...authResolvers.Query,
+    ...articleMemberResolvers.Query,
   },
-  Mutation: authResolvers.Mutation,
+  Mutation: { ...authResolvers.Mutation, ...articleMemberResolvers.Mutation },
   Me: meResolvers,
 };
 
@@ -135,6 +139,8 @@ export const adminResolvers: IResolvers = {
       const rows = await ctx.loaders.communitiesOfUser(ctx.guardian.userId!);
       return rows.filter((r) => r.roles.includes('ADMIN')).map((r) => ({ code: r.code, name: r.name, familiarName: r.familiar_name }));
     },
+    ...articleAdminResolvers.Query,
   },
+  Mutation: articleAdminResolvers.Mutation,
   Me: meResolvers,
 };

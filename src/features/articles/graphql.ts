@@ -1,0 +1,347 @@
+import { AppError } from '#src/core/errors.ts';
+import { displayName } from '#src/core/identity.ts';
+import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
+import { copyScanView, runCopyScan } from './copy-scan.ts';
+import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
+import {
+  acceptProductAgreement,
+  approveForPublishing,
+  articleView,
+  assignEditor,
+  autosaveRevision,
+  createArticle,
+  createFeedback,
+  editArticleText,
+  findArticleInFlight,
+  getArticle,
+  getByline,
+  listCommunityArticles,
+  listFeedback,
+  listPendingPublication,
+  listPublished,
+  listRevisions,
+  moveArticle,
+  productAgreementStatus,
+  saveByline,
+  submitForReview,
+  type ArticleDeps,
+  type ArticleRow,
+  type Person,
+} from './service.ts';
+
+/**
+ * The articles operations of spec section 7 on both schemas: the member's side at /graphql and the
+ * editors' side at /graphqlAdmin. Every resolver checks who is asking, then calls the service, which
+ * holds the rules; errors reach clients as `extensions.code` through the plugin's formatter.
+ */
+
+/** Types both schemas share. Dates are ISO 8601 strings. */
+const sharedTypeDefs = /* GraphQL */ `
+  enum ArticleStatus { ${ARTICLE_STATUSES.join(' ')} }
+  type ArticleRevisionSummary { id: ID!, title: String!, content: String!, updatedAt: String }
+  type ArticlePersonRef { id: ID! }
+  type Article {
+    id: ID!
+    status: ArticleStatus!
+    statusUpdatedAt: String!
+    updatedAt: String!
+    "Whether the asker may view the article (its author, staff, or anyone once published)."
+    canView: Boolean!
+    currentRevision: ArticleRevisionSummary
+    editor: ArticlePersonRef
+    author: ArticlePersonRef!
+    scheduledDate: String
+    publishedDate: String
+    articleUrl: String
+    "Words of the current revision, markup stripped."
+    wordCount: Int!
+  }
+  type ArticleFeedbackAuthorSnapshot { id: ID!, avatar: String, name: String! }
+  type ArticleFeedbackAuthor { id: ID!, snapshot: ArticleFeedbackAuthorSnapshot! }
+  type ArticleFeedback { id: ID!, remark: String!, createdAt: String!, hasRead: Boolean!, author: ArticleFeedbackAuthor! }
+  type ArticleFeedbackEdge { cursor: String!, node: ArticleFeedback! }
+  type ArticleFeedbackPageInfo { hasPreviousPage: Boolean!, startCursor: String, endCursor: String }
+  type ArticleFeedbackConnection { edges: [ArticleFeedbackEdge!]!, pageInfo: ArticleFeedbackPageInfo! }
+  enum CopyScanStatus { COMPLETED PENDING FAILED }
+  type CopyScanResult {
+    id: ID!
+    exportId: String
+    status: CopyScanStatus!
+    identicalWords: Int
+    minorChangedWords: Int
+    relatedMeaningWords: Int
+    "Percentage 0..100, one decimal."
+    aggregatedScore: Float
+    "0..1; null when the scanner cannot compute it."
+    aiProbability: Float
+    createdAt: String!
+    updatedAt: String!
+    totalExcluded: Int
+    totalWords: Int
+  }
+`;
+
+/** Merged into the member schema, after the auth type defs (which declare `type Mutation`). */
+export const articleMemberTypeDefs = /* GraphQL */ `
+  ${sharedTypeDefs}
+  type ArticleUserSetting { id: ID!, byline: String! }
+  type ArticleProductTerms { terms: String }
+  type ArticleProductAgreementStatus { createdAt: String! }
+
+  extend type Query {
+    "The remarks between the author and the editors, oldest first; page backwards with last and before."
+    articleFeedback(articleId: ID!, last: Int, before: String): ArticleFeedbackConnection!
+    "The member's current article, not yet handed over for publication."
+    articleInFlight: Article
+    articlesPendingPublication: [Article!]!
+    articlesPublished: [Article!]!
+    articleGuidelines: String
+    articleUserSetting: ArticleUserSetting
+    articleProductTerms: ArticleProductTerms!
+    "Null until the member accepts the product agreement."
+    articleProductAgreementStatus: ArticleProductAgreementStatus
+  }
+
+  extend type Mutation {
+    articleCreate: Article!
+    "Without articleId, the first autosave creates the member's article."
+    articleAutoSaveRevision(articleId: ID, title: String!, content: String!): Article!
+    articleUserByline(byline: String!): ArticleUserSetting!
+    articleAcceptProductAgreement: ArticleProductAgreementStatus!
+    articleFeedbackCreate(articleId: ID!, feedback: String!): ArticleFeedback!
+    "agreed: the article agreement was acknowledged."
+    articleSendForReview(articleId: ID!, title: String!, content: String!, agreed: Boolean!): Article!
+    "Staff only: scans the article's current revision against the community's other articles."
+    articleScanCreate(articleId: ID!): CopyScanResult!
+    "agreed: the approval agreement was acknowledged."
+    articleApproveForPublishing(id: ID!, agreed: Boolean!): Article!
+  }
+`;
+
+/** Merged into the admin schema (which has no mutations of its own). */
+export const articleAdminTypeDefs = /* GraphQL */ `
+  ${sharedTypeDefs}
+  type ArticleRevision { id: ID!, title: String!, content: String!, wordCount: Int!, author: ArticlePersonRef!, createdAt: String!, updatedAt: String! }
+
+  extend type Query {
+    "The community's articles, newest status change first (at most 100)."
+    articles(status: ArticleStatus, first: Int): [Article!]!
+    article(id: ID!): Article!
+    "Every revision, oldest first."
+    articleRevisions(articleId: ID!): [ArticleRevision!]!
+    articleFeedback(articleId: ID!, last: Int, before: String): ArticleFeedbackConnection!
+  }
+
+  type Mutation {
+    "editorId null clears the editor; the editor must be staff of the community."
+    articleAssignEditor(articleId: ID!, editorId: ID): Article!
+    "scheduledDate (ISO 8601) for SCHEDULED, articleUrl for MANUALLY_PUBLISHED."
+    articleMove(articleId: ID!, to: ArticleStatus!, scheduledDate: String, articleUrl: String, note: String): Article!
+    articleEditText(articleId: ID!, title: String!, content: String!): Article!
+    articleFeedbackCreate(articleId: ID!, feedback: String!): ArticleFeedback!
+    articleScanCreate(articleId: ID!): CopyScanResult!
+  }
+`;
+
+type Args = Record<string, unknown>;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+
+/** An ID argument: a positive integer, or NotFound (no row has any other id). */
+function idOf(v: unknown): number {
+  const s = typeof v === 'number' ? String(v) : str(v);
+  const n = /^[1-9]\d{0,15}$/.test(s) ? Number(s) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n > 2_147_483_647) throw new AppError('NotFound');
+  return n;
+}
+
+/** A feedback cursor (the remark id as a string), or BadRequest.Validation. */
+function cursorOf(v: unknown): number | null {
+  if (v == null || v === '') return null;
+  if (typeof v !== 'string' || !/^[1-9]\d{0,9}$/.test(v) || Number(v) > 2_147_483_647) throw new AppError('BadRequest.Validation');
+  return Number(v);
+}
+
+function depsOf(ctx: GraphQLContext): ArticleDeps {
+  const app = ctx.request.server;
+  return { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t };
+}
+
+/** The signed-in member (any role) asking on the member schema. */
+function member(ctx: GraphQLContext): Person {
+  ctx.guardian.ensureSignedIn();
+  return { userId: ctx.guardian.userId!, isStaff: ctx.guardian.isAdmin };
+}
+
+/** Staff asking on the admin schema. */
+function staff(ctx: GraphQLContext): Person {
+  ctx.guardian.ensureAdmin();
+  return { userId: ctx.guardian.userId!, isStaff: true };
+}
+
+function articleOut(row: ArticleRow, person: Person) {
+  const v = articleView(row, person);
+  return {
+    ...v,
+    statusUpdatedAt: iso(v.statusUpdatedAt),
+    updatedAt: iso(v.updatedAt),
+    currentRevision: v.currentRevision && { ...v.currentRevision, updatedAt: iso(v.currentRevision.updatedAt) },
+    scheduledDate: iso(v.scheduledDate),
+    publishedDate: iso(v.publishedDate),
+  };
+}
+
+async function feedbackConnection(ctx: GraphQLContext, person: Person, args: Args) {
+  const last = typeof args.last === 'number' ? args.last : undefined;
+  const page = await listFeedback(depsOf(ctx), person, { articleId: idOf(args.articleId), last, before: cursorOf(args.before) });
+  return {
+    edges: page.remarks.map(({ cursor, ...node }) => ({ cursor, node: { ...node, createdAt: iso(node.createdAt) } })),
+    pageInfo: page.pageInfo,
+  };
+}
+
+async function feedbackCreate(ctx: GraphQLContext, person: Person, args: Args) {
+  const created = await createFeedback(depsOf(ctx), person, { articleId: idOf(args.articleId), feedback: args.feedback });
+  const user = ctx.identity.user!;
+  // The same shape as a remark of articleFeedback (whose snapshot has no avatar either).
+  return {
+    id: created.id,
+    remark: created.remark,
+    createdAt: iso(created.createdAt),
+    hasRead: true,
+    author: { id: user.id, snapshot: { id: user.id, name: displayName(user), avatar: null } },
+  };
+}
+
+async function scanCreate(ctx: GraphQLContext, args: Args) {
+  const row = await runCopyScan(ctx.db, ctx.request.server.copyScanner, ctx.community, idOf(args.articleId), {
+    now: ctx.request.server.clock.now(),
+    onError: (err) => ctx.request.log.warn({ err }, 'Copy scan failed'),
+  });
+  const v = copyScanView(row);
+  return { ...v, createdAt: iso(v.createdAt), updatedAt: iso(v.updatedAt) };
+}
+
+const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
+
+export const articleMemberResolvers = {
+  Query: {
+    articleFeedback: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackConnection(ctx, member(ctx), args),
+    articleInFlight: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      const row = await findArticleInFlight(depsOf(ctx), person.userId);
+      return row ? articleOut(row, person) : null;
+    },
+    articlesPendingPublication: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      return (await listPendingPublication(depsOf(ctx), person.userId)).map((row) => articleOut(row, person));
+    },
+    articlesPublished: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      return (await listPublished(depsOf(ctx), person.userId)).map((row) => articleOut(row, person));
+    },
+    articleGuidelines: (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      member(ctx);
+      return ctx.community.article_guidelines;
+    },
+    articleUserSetting: async (_root: unknown, _args: Args, ctx: GraphQLContext) => getByline(depsOf(ctx), member(ctx).userId),
+    articleProductTerms: (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      member(ctx);
+      return { terms: ctx.community.article_terms };
+    },
+    articleProductAgreementStatus: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      const status = await productAgreementStatus(depsOf(ctx), member(ctx).userId);
+      return status && { createdAt: iso(status.createdAt) };
+    },
+  },
+  Mutation: {
+    articleCreate: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      return articleOut(await createArticle(depsOf(ctx), person.userId), person);
+    },
+    articleAutoSaveRevision: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      const articleId = args.articleId == null ? null : idOf(args.articleId);
+      return articleOut(await autosaveRevision(depsOf(ctx), person.userId, { articleId, title: args.title, content: args.content }), person);
+    },
+    articleUserByline: async (_root: unknown, args: Args, ctx: GraphQLContext) => saveByline(depsOf(ctx), member(ctx).userId, args.byline),
+    articleAcceptProductAgreement: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
+      const accepted = await acceptProductAgreement(depsOf(ctx), member(ctx).userId);
+      return { createdAt: iso(accepted.createdAt) };
+    },
+    articleFeedbackCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackCreate(ctx, member(ctx), args),
+    articleSendForReview: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      const input = { articleId: idOf(args.articleId), title: args.title, content: args.content, agreed: args.agreed === true };
+      return articleOut(await submitForReview(depsOf(ctx), person.userId, input), person);
+    },
+    articleScanCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      if (!member(ctx).isStaff) throw new AppError('Forbidden');
+      return scanCreate(ctx, args);
+    },
+    articleApproveForPublishing: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: idOf(args.id), agreed: args.agreed === true }), person);
+    },
+  },
+};
+
+export const ADMIN_LIST_MAX = 100;
+
+export const articleAdminResolvers = {
+  Query: {
+    articles: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const first = typeof args.first === 'number' ? Math.min(Math.max(Math.trunc(args.first), 1), ADMIN_LIST_MAX) : ADMIN_LIST_MAX;
+      const rows = await listCommunityArticles(depsOf(ctx), person, { status: isStatus(args.status) ? args.status : null, first });
+      return rows.map((row) => articleOut(row, person));
+    },
+    article: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      return articleOut(await getArticle(depsOf(ctx), person, idOf(args.id)), person);
+    },
+    articleRevisions: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const rows = await listRevisions(depsOf(ctx), person, idOf(args.articleId));
+      return rows.map((r) => ({
+        id: r.id,
+        title: r.title,
+        content: r.content,
+        wordCount: r.word_count,
+        author: { id: r.author_id },
+        createdAt: iso(r.created_at),
+        updatedAt: iso(r.updated_at),
+      }));
+    },
+    articleFeedback: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackConnection(ctx, staff(ctx), args),
+  },
+  Mutation: {
+    articleAssignEditor: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const editorId = args.editorId == null ? null : idOf(args.editorId);
+      return articleOut(await assignEditor(depsOf(ctx), person, { articleId: idOf(args.articleId), editorId }), person);
+    },
+    articleMove: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      if (!isStatus(args.to)) throw new AppError('BadRequest.Validation');
+      const input = {
+        articleId: idOf(args.articleId),
+        to: args.to,
+        scheduledDate: args.scheduledDate ?? undefined,
+        articleUrl: args.articleUrl ?? undefined,
+        note: typeof args.note === 'string' ? args.note : undefined,
+      };
+      return articleOut(await moveArticle(depsOf(ctx), person, input), person);
+    },
+    articleEditText: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      return articleOut(await editArticleText(depsOf(ctx), person, { articleId: idOf(args.articleId), title: args.title, content: args.content }), person);
+    },
+    articleFeedbackCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackCreate(ctx, staff(ctx), args),
+    articleScanCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      staff(ctx);
+      return scanCreate(ctx, args);
+    },
+  },
+};
