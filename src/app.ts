@@ -23,6 +23,7 @@ import authRestRoutes from './features/auth/rest.ts';
 import devRoutes from './features/dev/routes.tsx';
 import adminRoutes from './features/admin/routes.tsx';
 import articleRoutes from './features/articles/routes.tsx';
+import articleAdminRoutes from './features/articles/admin-routes.tsx';
 import jobsPlugin from './plugins/jobs.ts';
 import { HostedCopyScanner, LocalCopyScanner, type CopyScanner } from './features/articles/copy-scan.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
@@ -115,6 +116,7 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   await app.register(devRoutes, { prefix: base });
   await app.register(adminRoutes, { prefix: base });
   await app.register(articleRoutes, { prefix: base });
+  await app.register(articleAdminRoutes, { prefix: base });
   await app.register(jobsPlugin);
   return app;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import sanitizeHtml from 'sanitize-html';
 import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
@@ -132,6 +133,93 @@ export async function listCommunityArticles(deps: ArticleDeps, person: Person, i
     .limit(Math.min(Math.max(input.first ?? 100, 1), 100));
   if (input.status) q = q.where('articles.status', '=', input.status);
   return q.execute();
+}
+
+export const BOARD_PAGE_SIZE = 25;
+export const BOARD_SEARCH_WARNING = 100;
+
+export type BoardQuery = {
+  status?: ArticleStatus | null;
+  /** An editor's id, or 'none' for articles without an editor. */
+  editor?: number | 'none' | null;
+  /** Words of the title or the member's name. */
+  q?: string | null;
+  sort?: 'newest' | 'oldest';
+  /** Keyset cursor: "<status_updated_at ISO>_<id>" of the last row of the previous page. */
+  after?: string | null;
+};
+
+/** The editors' board: filters, search, sort and keyset pagination over the community's articles. */
+export async function searchBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const newest = query.sort !== 'oldest';
+  let q = articlesQuery(deps)
+    .innerJoin('users as author', 'author.id', 'articles.author_id')
+    .leftJoin('users as editor', 'editor.id', 'articles.editor_id')
+    .select(['author.first_name as author_first', 'author.last_name as author_last', 'editor.first_name as editor_first', 'editor.last_name as editor_last']);
+  let counter = selectInCommunity(deps.db, 'articles', deps.community)
+    .leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+    .innerJoin('users as author', 'author.id', 'articles.author_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+  const filters = <T extends { where: (...args: any[]) => T }>(qb: T): T => {
+    let r = qb;
+    if (query.status) r = r.where('articles.status', '=', query.status);
+    if (query.editor === 'none') r = r.where('articles.editor_id', 'is', null);
+    else if (typeof query.editor === 'number') r = r.where('articles.editor_id', '=', query.editor);
+    const text = query.q?.trim();
+    if (text) {
+      const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      r = r.where((eb: any) =>
+        eb.or([
+          eb('article_revisions.title', 'ilike', like),
+          eb(sql<string>`author.first_name || ' ' || author.last_name`, 'ilike', like),
+        ]),
+      );
+    }
+    return r;
+  };
+  q = filters(q as any) as typeof q;
+  counter = filters(counter as any) as typeof counter;
+  if (query.after) {
+    const [iso, id] = query.after.split('_');
+    const at = new Date(iso ?? '');
+    if (!Number.isNaN(at.getTime()) && Number(id) > 0) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('articles.status_updated_at', newest ? '<' : '>', at),
+          eb.and([eb('articles.status_updated_at', '=', at), eb('articles.id', newest ? '<' : '>', Number(id))]),
+        ]),
+      );
+    }
+  }
+  const direction = newest ? 'desc' : 'asc';
+  const [rows, total] = await Promise.all([
+    q.orderBy('articles.status_updated_at', direction).orderBy('articles.id', direction).limit(BOARD_PAGE_SIZE + 1).execute(),
+    counter.executeTakeFirstOrThrow(),
+  ]);
+  const page = rows.slice(0, BOARD_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    rows: page,
+    total: Number(total.n),
+    tooMany: Boolean(query.q?.trim()) && Number(total.n) > BOARD_SEARCH_WARNING,
+    next: rows.length > BOARD_PAGE_SIZE && last ? `${new Date(last.status_updated_at).toISOString()}_${last.id}` : null,
+  };
+}
+
+/** Staff of the community, for the assign-editor choice. */
+export async function listEditors(deps: ArticleDeps) {
+  return selectInCommunity(deps.db, 'memberships', deps.community)
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.first_name', 'users.last_name'])
+    .where((eb) => eb(eb.val('ADMIN'), '=', eb.fn.any('memberships.roles')))
+    .where('memberships.is_active', '=', true)
+    .orderBy('users.first_name')
+    .execute();
+}
+
+export async function latestCopyScan(deps: ArticleDeps, articleId: number) {
+  return selectInCommunity(deps.db, 'copy_scans', deps.community).selectAll().where('article_id', '=', articleId).orderBy('id', 'desc').executeTakeFirst();
 }
 
 export async function listPendingPublication(deps: ArticleDeps, userId: number): Promise<ArticleRow[]> {
