@@ -78,4 +78,21 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
       t.equal(pathOf(page), '/articles');
     });
   }
+
+  await t.test('the editors’ board and an article page pass axe, and a move works in the browser', async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP });
+    await setAuthCookie(context, baseUrl, (await signIn(app, editorUser, alpha, ['ADMIN', 'MEMBER'])).token);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/admin/articles`);
+    await page.getByRole('heading', { name: 'Articles board' }).waitFor();
+    await expectNoAxeViolations(t, page, 'the articles board');
+    await page.getByRole('link', { name: 'What engines taught me' }).first().click();
+    await page.getByRole('heading', { name: 'What engines taught me', level: 1 }).waitFor();
+    await expectNoAxeViolations(t, page, 'an article in the admin area');
+    await page.getByLabel('Move to').selectOption('SCHEDULED');
+    await page.getByLabel('Publication date and time (UTC)').fill('2030-01-15T09:00');
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText('Status changed.').waitFor();
+    t.match(await page.textContent('main'), 'READY_TO_PUBLISH → SCHEDULED');
+  });
 });
