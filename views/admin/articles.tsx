@@ -7,6 +7,19 @@ import { useHref, usePage } from '#views/layout/page-context.tsx';
 type BoardRow = ArticleRow & { author_first: string; author_last: string; editor_first: string | null; editor_last: string | null };
 type Editor = { id: number; first_name: string; last_name: string };
 
+/** The community's staff as <option>s: the board's editor filter and the assign-editor choice. */
+function EditorOptions({ editors }: { editors: Editor[] }) {
+  return (
+    <>
+      {editors.map((e) => (
+        <option key={e.id} value={e.id}>
+          {e.first_name} {e.last_name}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function ArticlesBoard({
   rows,
   query,
@@ -51,11 +64,7 @@ export function ArticlesBoard({
           <select id="f-editor" name="editor" defaultValue={query.editor ? String(query.editor) : ''}>
             <option value="">{t('admin.articles.anyEditor')}</option>
             <option value="none">{t('admin.articles.unassigned')}</option>
-            {editors.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.first_name} {e.last_name}
-              </option>
-            ))}
+            <EditorOptions editors={editors} />
           </select>
         </div>
         <div className="field">
@@ -156,11 +165,7 @@ export function ArticleDetail({
             <label htmlFor="editorId">{t('admin.articles.assign')}</label>
             <select id="editorId" name="editorId" defaultValue={article.editor_id ? String(article.editor_id) : ''}>
               <option value="">{t('admin.articles.unassigned')}</option>
-              {editors.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.first_name} {e.last_name}
-                </option>
-              ))}
+              <EditorOptions editors={editors} />
             </select>
           </div>
           <button type="submit" className="button button-secondary">

@@ -4,8 +4,8 @@ import { ArticleDetail, ArticlesBoard } from '#views/admin/articles.tsx';
 import { articleDeps, personOf } from './routes.tsx';
 import { ARTICLE_STATUSES, nextStatuses, type ArticleStatus } from './rules.ts';
 import { assignEditor, getArticle, latestCopyScan, listEditors, listRevisions, listStatusEvents, moveArticle, searchBoard, type BoardQuery } from './service.ts';
+import { type FormBody as Body } from '#src/lib/form.ts';
 
-type Body = Record<string, string | undefined>;
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
 /** The editors' side of articles in the admin area (ADMIN only). */

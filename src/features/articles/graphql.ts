@@ -28,6 +28,7 @@ import {
   type ArticleRow,
   type Person,
 } from './service.ts';
+import { str } from '#src/lib/form.ts';
 
 /**
  * The articles operations of spec section 7 on both schemas: the member's side at /graphql and the
@@ -145,7 +146,6 @@ export const articleAdminTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : d instanceof Date ? d.toISOString() : new Date(d).toISOString());
 
 /** An ID argument: a positive integer, or NotFound (no row has any other id). */

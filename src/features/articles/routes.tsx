@@ -22,9 +22,7 @@ import {
   type ArticleDeps,
   type Person,
 } from './service.ts';
-
-type Body = Record<string, string | undefined>;
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
+import { type FormBody as Body, str } from '#src/lib/form.ts';
 
 export function articleDeps(request: FastifyRequest): ArticleDeps {
   const app = request.server;

@@ -4,6 +4,7 @@ import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
 import { authContext } from './http.ts';
 import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode, updatePassword } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
+import { str } from '#src/lib/form.ts';
 
 /**
  * The sign-in operations of spec section 7 on the member schema (/graphql). They call the same
@@ -56,7 +57,6 @@ async function ensureStrategyLookupAllowed(ctx: GraphQLContext) {
 }
 
 type Args = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const channelOf = (v: unknown) => (v === 'SMS' ? 'SMS' : 'EMAIL');
 
 export const authResolvers = {

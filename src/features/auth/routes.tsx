@@ -4,9 +4,7 @@ import { AdminLoginForm, CodeStep, EmailStep, ForgotStep, InvalidLinkView, Locko
 import { authContext, REMEMBER_COOKIE, safeRedirect } from './http.ts';
 import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
 import { signInWithCode, signInWithPassword, signOut } from './transport.ts';
-
-type Body = Record<string, string | undefined>;
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
+import { type FormBody as Body, str } from '#src/lib/form.ts';
 
 const isLockout = (e: unknown) => isAppError(e) && LOCKOUT_CODES.includes(e.code as ServerErrorCode);
 
