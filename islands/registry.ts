@@ -1,3 +1,5 @@
+import ArticleEditor from './ArticleEditor.tsx';
+import SidebarToggle from './SidebarToggle.tsx';
 import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
@@ -7,6 +9,8 @@ export const islandComponents = {
   NotificationBell,
   OneTimeCodeBoxes,
   NewPasswordFields,
+  ArticleEditor,
+  SidebarToggle,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -41,8 +41,17 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
       await page.goto(`${baseUrl}/articles/edit`);
       await page.getByRole('textbox', { name: 'Title' }).fill('What engines taught me');
       await page.getByRole('textbox', { name: 'Article' }).fill(words(120));
-      await page.getByRole('button', { name: 'Save draft' }).click();
       await page.getByText('120/1000 words (500 min)').waitFor();
+      // Autosave: 'Saving...' then 'Autosaved' with the time, 3 s after the last change.
+      await page.getByRole('status').getByText(/^Autosaved \d{1,2}:\d{2}/).waitFor();
+      const draft = await db
+        .selectFrom('articles')
+        .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+        .select(['article_revisions.title', 'article_revisions.word_count'])
+        .where('articles.author_id', '=', member.id)
+        .executeTakeFirstOrThrow();
+      t.same(draft, { title: 'What engines taught me', word_count: 120 }, 'the first autosave created the article');
+      t.equal(await page.getByRole('button', { name: 'Submit', exact: true }).isDisabled(), true, 'Submit waits for 500 words');
       await page.getByRole('textbox', { name: 'Article' }).fill(words(510));
       await page.getByLabel('I confirm this article is my original work and agree to the article agreement').check();
       await page.getByRole('button', { name: 'Submit', exact: true }).click();
@@ -63,6 +72,15 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
       await createFeedback(deps, editor, { articleId: article.id, feedback: 'Lovely start.' });
       await moveArticle(deps, editor, { articleId: article.id, to: 'NEEDS_REVISION' });
       await page.goto(`${baseUrl}/articles/edit`);
+      if (label === 'phone') {
+        // Below the computer width the sidebar (feedback, guidelines, byline) slides over the editor.
+        const toggle = page.getByRole('button', { name: 'Guidelines & feedback' });
+        await toggle.waitFor();
+        await page.getByLabel('Message to your editor').waitFor({ state: 'hidden' });
+        t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'the sidebar starts closed');
+        await toggle.click();
+        await expectNoAxeViolations(t, page, 'the open slide-over sidebar');
+      }
       await page.getByText('Lovely start.').waitFor();
       await expectNoAxeViolations(t, page, 'the editor with feedback');
       await page.getByLabel('Message to your editor').fill('Thank you!');

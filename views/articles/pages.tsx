@@ -3,6 +3,8 @@ import { formatDate } from '#src/core/format.ts';
 import type { ArticleRow } from '#src/features/articles/service.ts';
 import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { Island } from '#views/layout/Island.tsx';
+import type { ArticleEditorLabels } from '#islands/ArticleEditor.tsx';
 
 type Remark = { id: number; remark: string; createdAt: Date; hasRead: boolean; author: { id: number; snapshot: { name: string } } };
 
@@ -261,7 +263,10 @@ function FeedbackThread({ articleId, remarks, hasOlder, error }: { articleId: nu
 export type EditorState = {
   article: ArticleRow | undefined;
   title: string;
+  /** The body as plain paragraphs (the field without JavaScript). */
   body: string;
+  /** The body as rich text (the editor island). */
+  content: string;
   wordCount: number;
   byline: string | null;
   remarks: Remark[];
@@ -275,7 +280,7 @@ function Sidebar({ state }: { state: EditorState }) {
   const { t, community } = usePage();
   const href = useHref();
   return (
-    <aside className="editor-sidebar" aria-label={t('articles.pages.guidelines')}>
+    <aside className="editor-sidebar" id="editor-sidebar" aria-label={t('articles.pages.sidebarOpen')}>
       <section className="card">
         <h2>{t('articles.pages.byline')}</h2>
         {state.byline ? <div className="byline" dangerouslySetInnerHTML={{ __html: state.byline }} /> : <p>{t('articles.pages.bylineNone')}</p>}
@@ -298,15 +303,18 @@ function Sidebar({ state }: { state: EditorState }) {
   );
 }
 
-function Layout({ state, children }: { state: EditorState; children: ReactNode }) {
+function Layout({ state, children, back = true }: { state: EditorState; children: ReactNode; back?: boolean }) {
   const { t } = usePage();
   const href = useHref();
   return (
     <div className="editor">
       <div className="editor-main">
-        <p>
-          <a href={href('/articles')}>{t('articles.pages.back')}</a>
-        </p>
+        <Island name="SidebarToggle" props={{ target: 'editor-sidebar', openLabel: t('articles.pages.sidebarOpen'), closeLabel: t('articles.pages.sidebarClose') }} />
+        {back ? (
+          <p>
+            <a href={href('/articles')}>{t('articles.pages.back')}</a>
+          </p>
+        ) : null}
         {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
         {children}
       </div>
@@ -315,66 +323,80 @@ function Layout({ state, children }: { state: EditorState; children: ReactNode }
   );
 }
 
-/** The editor page without JavaScript: a title field and a plain body field, saved and counted on the server. */
+/**
+ * The editor page: the ArticleEditor island, which without JavaScript is a form with a title field and
+ * a plain body field (saved and counted on the server), and with it the rich-text editor with autosave.
+ */
 export function EditorForm({ state }: { state: EditorState }) {
-  const { t } = usePage();
+  const { t, csrfToken } = usePage();
   const href = useHref();
+  const k = (key: string) => t(`articles.pages.${key}`);
+  const e = (key: string) => t(`articles.errors.${key}`);
+  const labels: ArticleEditorLabels = {
+    title: k('title'),
+    body: k('body'),
+    bodyHint: k('bodyHint'),
+    wordCount: t('articles.pages.wordCount', { n: '{n}' }),
+    save: k('save'),
+    saveExit: k('saveExit'),
+    back: k('back'),
+    submitHeading: k('submitHeading'),
+    agreeSubmit: k('agreeSubmit'),
+    submit: k('submit'),
+    saving: k('saving'),
+    autosaved: t('articles.pages.autosaved', { time: '{time}' }),
+    offline: k('offline'),
+    saveError: e('save'),
+    retry: k('retry'),
+    titleRequired: e('titleRequired'),
+    titleTooLong: e('titleTooLong'),
+    bodyTooShort: e('bodyTooShort'),
+    bodyTooLong: e('bodyTooLong'),
+    bylineMissing: e('bylineMissing'),
+    bylineEdit: k('bylineEdit'),
+    blackout: e('blackout'),
+    agreementRequired: e('agreementRequired'),
+    submitNeeds: k('submitNeeds'),
+    toolbar: k('toolbar'),
+    bold: k('bold'),
+    italic: k('italic'),
+    underline: k('underline'),
+    heading: k('heading'),
+    subheading: k('subheading'),
+    bulletList: k('bulletList'),
+    numberedList: k('numberedList'),
+    link: k('link'),
+    unlink: k('unlink'),
+    linkUrl: k('linkUrl'),
+    linkInvalid: k('linkInvalid'),
+    apply: k('linkApply'),
+    cancel: k('cancel'),
+  };
   return (
-    <Layout state={state}>
+    <Layout state={state} back={false}>
       <h1>{t('articles.pages.editorTitle')}</h1>
       {state.blackout ? <Alert kind="info">{t('articles.pages.blackout')}</Alert> : null}
-      {state.errors.form ? <Alert kind="error">{state.errors.form}</Alert> : null}
-      <form method="post" action={href('/articles/edit')} className="stack" noValidate>
-        <CsrfField />
-        {state.article ? <input type="hidden" name="articleId" value={state.article.id} /> : null}
-        <Field id="title" name="title" label={t('articles.pages.title')} defaultValue={state.title} maxLength={400} error={state.errors.title} />
-        <div className={state.errors.content ? 'field field-invalid' : 'field'}>
-          <label htmlFor="body">{t('articles.pages.body')}</label>
-          <textarea
-            id="body"
-            name="body"
-            rows={18}
-            defaultValue={state.body}
-            aria-describedby={['body-hint', 'body-count', state.errors.content ? 'body-error' : ''].filter(Boolean).join(' ')}
-            aria-invalid={state.errors.content ? true : undefined}
-          />
-          <p className="field-hint" id="body-hint">
-            {t('articles.pages.bodyHint')}
-          </p>
-          <p className="word-count" id="body-count">
-            {t('articles.pages.wordCount', { n: state.wordCount })}
-          </p>
-          {state.errors.content ? (
-            <p className="field-error" id="body-error">
-              {state.errors.content}
-            </p>
-          ) : null}
-        </div>
-        <div className="button-row">
-          <button type="submit" name="action" value="save" className="button button-secondary">
-            {t('articles.pages.save')}
-          </button>
-          <button type="submit" name="action" value="exit" className="button button-secondary">
-            {t('articles.pages.saveExit')}
-          </button>
-        </div>
-        <fieldset className="submit-box">
-          <legend>{t('articles.pages.submitHeading')}</legend>
-          {state.errors.byline ? <p className="field-error">{state.errors.byline}</p> : null}
-          <div className="check">
-            <input type="checkbox" id="agreed" name="agreed" aria-invalid={state.errors.agreed ? true : undefined} aria-describedby={state.errors.agreed ? 'agreed-error' : undefined} />
-            <label htmlFor="agreed">{t('articles.pages.agreeSubmit')}</label>
-          </div>
-          {state.errors.agreed ? (
-            <p className="field-error" id="agreed-error">
-              {state.errors.agreed}
-            </p>
-          ) : null}
-          <button type="submit" name="action" value="submit" className="button" disabled={state.blackout}>
-            {t('articles.pages.submit')}
-          </button>
-        </fieldset>
-      </form>
+      <Island
+        name="ArticleEditor"
+        props={{
+          action: href('/articles/edit'),
+          graphqlUrl: href('/graphql'),
+          backHref: href('/articles'),
+          settingsHref: href('/articles/settings'),
+          csrf: csrfToken,
+          articleId: state.article?.id ?? null,
+          title: state.title,
+          content: state.content,
+          plainBody: state.body,
+          wordCount: state.wordCount,
+          savedAt: state.article ? new Date(state.article.revision_updated_at ?? state.article.updated_at).toISOString() : null,
+          bylineSaved: state.byline !== null,
+          blackout: state.blackout,
+          errors: state.errors,
+          locale: 'en-US',
+          labels,
+        }}
+      />
     </Layout>
   );
 }

@@ -19,6 +19,7 @@ import {
   productAgreementStatus,
   saveByline,
   submitForReview,
+  cleanRichText,
   type ArticleDeps,
   type Person,
 } from './service.ts';
@@ -121,6 +122,7 @@ export default async function articleRoutes(app: FastifyInstance) {
       article,
       title: article?.title ?? '',
       body,
+      content: article?.content ?? '',
       wordCount: article?.word_count ?? 0,
       byline: byline?.byline ?? null,
       remarks: feedback?.remarks ?? [],
@@ -159,9 +161,10 @@ export default async function articleRoutes(app: FastifyInstance) {
     const body = (request.body ?? {}) as Body;
     const articleId = Number(body.articleId) || null;
     const title = str(body.title);
-    const plain = str(body.body);
-    const content = plainParagraphsToHtml(plain);
-    const typed = { title, body: plain, wordCount: countWords(content) };
+    // The editor island posts the rich text as `content`; the form without JavaScript, plain `body`.
+    const rich = typeof body.content === 'string' ? body.content : null;
+    const content = rich ?? plainParagraphsToHtml(str(body.body));
+    const typed = { title, body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich), content: cleanRichText(content), wordCount: countWords(content) };
     try {
       if (body.action === 'submit') {
         const article = articleId ?? (await autosaveRevision(deps, userId, { title, content })).id;

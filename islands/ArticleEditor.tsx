@@ -1,0 +1,557 @@
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { EditorState, type Command } from 'prosemirror-state';
+import { EditorView } from 'prosemirror-view';
+import { DOMParser as SchemaParser, DOMSerializer, type MarkType } from 'prosemirror-model';
+import { baseKeymap, chainCommands, exitCode, setBlockType, toggleMark } from 'prosemirror-commands';
+import { keymap } from 'prosemirror-keymap';
+import { history, redo, undo } from 'prosemirror-history';
+import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
+import { Autosaver, type Draft, type SaveStatus, type SendResult } from './editor/autosave.ts';
+import { cleanPastedHtml } from './editor/clean.ts';
+import { SAFE_URL, schema } from './editor/schema.ts';
+import { countWordsInText, savedTime } from './editor/words.ts';
+
+export type ArticleEditorLabels = Record<
+  | 'title'
+  | 'body'
+  | 'bodyHint'
+  | 'wordCount'
+  | 'save'
+  | 'saveExit'
+  | 'back'
+  | 'submitHeading'
+  | 'agreeSubmit'
+  | 'submit'
+  | 'saving'
+  | 'autosaved'
+  | 'offline'
+  | 'saveError'
+  | 'retry'
+  | 'titleRequired'
+  | 'titleTooLong'
+  | 'bodyTooShort'
+  | 'bodyTooLong'
+  | 'bylineMissing'
+  | 'bylineEdit'
+  | 'blackout'
+  | 'agreementRequired'
+  | 'submitNeeds'
+  | 'toolbar'
+  | 'bold'
+  | 'italic'
+  | 'underline'
+  | 'heading'
+  | 'subheading'
+  | 'bulletList'
+  | 'numberedList'
+  | 'link'
+  | 'unlink'
+  | 'linkUrl'
+  | 'linkInvalid'
+  | 'apply'
+  | 'cancel',
+  string
+>;
+
+export type ArticleEditorProps = {
+  action: string;
+  graphqlUrl: string;
+  backHref: string;
+  settingsHref: string;
+  csrf: string;
+  articleId: number | null;
+  title: string;
+  /** The body as stored (sanitised rich text). */
+  content: string;
+  /** The same body as plain paragraphs, for the form without JavaScript. */
+  plainBody: string;
+  wordCount: number;
+  savedAt: string | null;
+  bylineSaved: boolean;
+  blackout: boolean;
+  errors: Record<string, string>;
+  locale: string;
+  timeZone?: string;
+  labels: ArticleEditorLabels;
+};
+
+const TITLE_MAX = 254;
+const MIN_WORDS = 500;
+const MAX_WORDS = 1000;
+const AUTOSAVE_MS = 3000;
+const MUTATION = 'mutation($id: ID, $t: String!, $c: String!) { articleAutoSaveRevision(articleId: $id, title: $t, content: $c) { id status } }';
+
+const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+
+function serialise(state: EditorState): string {
+  const holder = document.createElement('div');
+  holder.appendChild(DOMSerializer.fromSchema(schema).serializeFragment(state.doc.content));
+  return holder.innerHTML;
+}
+
+function markActive(state: EditorState, type: MarkType): boolean {
+  const { from, $from, to, empty } = state.selection;
+  if (empty) return !!type.isInSet(state.storedMarks ?? $from.marks());
+  return state.doc.rangeHasMark(from, to, type);
+}
+
+function blockIs(state: EditorState, name: string, level?: number): boolean {
+  const parent = state.selection.$from.parent;
+  return parent.type.name === name && (level === undefined || parent.attrs.level === level);
+}
+
+function inList(state: EditorState, name: 'bullet_list' | 'ordered_list'): boolean {
+  const { $from } = state.selection;
+  for (let d = $from.depth; d > 0; d--) if ($from.node(d).type.name === name) return true;
+  return false;
+}
+
+const insertBreak: Command = (state, dispatch) => {
+  dispatch?.(state.tr.replaceSelectionWith(schema.nodes.hard_break!.create()).scrollIntoView());
+  return true;
+};
+
+function initialDoc(content: string, plainBody: string) {
+  const holder = document.createElement('div');
+  if (content.trim()) holder.innerHTML = content;
+  else for (const para of plainBody.split(/\n\s*\n/).filter((p) => p.trim())) holder.appendChild(Object.assign(document.createElement('p'), { textContent: para }));
+  return SchemaParser.fromSchema(schema).parse(holder);
+}
+
+/**
+ * The article editor (spec sections 2, 4, 5). Rendered on the server as a plain form (title, a plain
+ * body field, Save and Submit) that works without JavaScript; hydrated, the body becomes a ProseMirror
+ * rich-text editor limited to the allowed tags, the text autosaves 3 s after the last change through
+ * the articleAutoSaveRevision mutation, and Submit is enabled only when the rules are met.
+ */
+export default function ArticleEditor(props: ArticleEditorProps) {
+  const { labels } = props;
+  const [enhanced, setEnhanced] = useState(false);
+  const [title, setTitle] = useState(props.title);
+  const [html, setHtml] = useState(props.content);
+  const [words, setWords] = useState(props.wordCount);
+  const [articleId, setArticleId] = useState(props.articleId);
+  const [status, setStatus] = useState<SaveStatus>({ kind: 'idle' });
+  const [online, setOnline] = useState(true);
+  const [agreed, setAgreed] = useState(false);
+  const [, setTick] = useState(0);
+  const [linkOpen, setLinkOpen] = useState(false);
+  const [linkUrl, setLinkUrl] = useState('');
+  const [linkError, setLinkError] = useState(false);
+  const mount = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const saver = useRef<Autosaver | null>(null);
+  const draft = useRef<Draft>({ title: props.title, content: props.content });
+  const leaving = useRef(false);
+
+  useEffect(() => {
+    const autosaver = new Autosaver({
+      articleId: props.articleId,
+      delay: AUTOSAVE_MS,
+      isOnline: () => navigator.onLine,
+      onStatus: (s) => {
+        setStatus(s);
+        if (s.kind === 'saved') setArticleId(autosaver.articleId);
+      },
+      send: async (d, id): Promise<SendResult> => {
+        const res = await fetch(props.graphqlUrl, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': props.csrf },
+          body: JSON.stringify({ query: MUTATION, variables: { id: id === null ? null : String(id), t: d.title, c: d.content } }),
+        });
+        if (res.status >= 500 || res.status === 429) return { ok: false, retry: true, message: labels.saveError };
+        const json = (await res.json().catch(() => null)) as { data?: { articleAutoSaveRevision?: { id: string } }; errors?: Array<{ message: string; extensions?: { code?: string; fields?: Record<string, unknown> } }> } | null;
+        const saved = json?.data?.articleAutoSaveRevision;
+        if (saved) return { ok: true, articleId: Number(saved.id) };
+        const error = json?.errors?.[0];
+        if (error?.extensions?.fields?.title) return { ok: false, retry: false, field: 'title', message: labels.titleTooLong };
+        // Refusals (not editable any more, signed out, bad token) are not retried: the text stays here.
+        return { ok: false, retry: res.status < 400, message: error?.message ?? labels.saveError };
+      },
+    });
+    saver.current = autosaver;
+
+    const doc = initialDoc(props.content, props.plainBody);
+    const editor = new EditorView(mount.current!, {
+      state: EditorState.create({
+        doc,
+        plugins: [
+          history(),
+          keymap({
+            'Mod-z': undo,
+            'Shift-Mod-z': redo,
+            'Mod-y': redo,
+            'Mod-b': toggleMark(schema.marks.strong!),
+            'Mod-i': toggleMark(schema.marks.em!),
+            'Mod-u': toggleMark(schema.marks.underline!),
+            Enter: splitListItem(schema.nodes.list_item!),
+            Tab: sinkListItem(schema.nodes.list_item!),
+            'Shift-Tab': liftListItem(schema.nodes.list_item!),
+            'Shift-Enter': chainCommands(exitCode, insertBreak),
+          }),
+          keymap(baseKeymap),
+        ],
+      }),
+      attributes: {
+        class: 'rich-body',
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-labelledby': 'body-label',
+        'aria-describedby': 'body-count',
+        spellcheck: 'true',
+      },
+      transformPastedHTML: cleanPastedHtml,
+      dispatchTransaction(tr) {
+        const next = editor.state.apply(tr);
+        editor.updateState(next);
+        setTick((n) => n + 1);
+        if (!tr.docChanged) return;
+        const content = serialise(next);
+        setHtml(content);
+        setWords(countWordsInText(next.doc.textBetween(0, next.doc.content.size, ' ', ' ')));
+        draft.current = { ...draft.current, content };
+        autosaver.change(draft.current);
+      },
+    });
+    view.current = editor;
+    // The stored HTML may differ in form from the serialiser's (b → strong); start from the latter.
+    draft.current = { title: props.title, content: serialise(editor.state) };
+    setHtml(draft.current.content);
+    setWords(countWordsInText(editor.state.doc.textBetween(0, editor.state.doc.content.size, ' ', ' ')));
+
+    const goneOffline = () => setOnline(false);
+    const backOnline = () => {
+      setOnline(true);
+      autosaver.online();
+    };
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      if (leaving.current || !autosaver.pending()) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('offline', goneOffline);
+    window.addEventListener('online', backOnline);
+    window.addEventListener('beforeunload', beforeUnload);
+    setOnline(navigator.onLine);
+    setEnhanced(true);
+    return () => {
+      window.removeEventListener('offline', goneOffline);
+      window.removeEventListener('online', backOnline);
+      window.removeEventListener('beforeunload', beforeUnload);
+      editor.destroy();
+    };
+    // Mounted once; the props are the page's initial state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const changeTitle = (value: string) => {
+    setTitle(value);
+    draft.current = { ...draft.current, title: value };
+    saver.current?.change(draft.current);
+  };
+
+  const run = (command: Command) => (e: ReactMouseEvent) => {
+    e.preventDefault();
+    const v = view.current;
+    if (!v) return;
+    command(v.state, v.dispatch, v);
+    v.focus();
+  };
+
+  const state = view.current?.state;
+  const titleTrimmed = title.trim();
+  const titleProblem = titleTrimmed.length > TITLE_MAX ? labels.titleTooLong : props.errors.title;
+  const needs: string[] = [];
+  if (titleTrimmed.length === 0) needs.push(labels.titleRequired);
+  if (titleTrimmed.length > TITLE_MAX) needs.push(labels.titleTooLong);
+  if (words < MIN_WORDS) needs.push(labels.bodyTooShort);
+  if (words > MAX_WORDS) needs.push(labels.bodyTooLong);
+  if (!props.bylineSaved) needs.push(labels.bylineMissing);
+  if (props.blackout) needs.push(labels.blackout);
+  const ready = needs.length === 0;
+
+  const statusText =
+    status.kind === 'saving'
+      ? labels.saving
+      : status.kind === 'saved'
+        ? fill(labels.autosaved, { time: savedTime(status.at, new Date(), props.locale, props.timeZone) })
+        : status.kind === 'idle' && props.savedAt && enhanced
+          ? fill(labels.autosaved, { time: savedTime(new Date(props.savedAt), new Date(), props.locale, props.timeZone) })
+          : '';
+  const failure = status.kind === 'failed' ? status : null;
+  const showOffline = enhanced && (!online || status.kind === 'offline');
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.value === 'submit' && enhanced && !(ready && agreed)) {
+      e.preventDefault();
+      return;
+    }
+    leaving.current = true;
+  };
+
+  const applyLink = () => {
+    let url = linkUrl.trim();
+    if (url && !/^[a-z]+:/i.test(url)) url = `https://${url}`;
+    if (!SAFE_URL.test(url) || !/^(mailto:.+|https?:\/\/[^\s/]+\.[^\s]+)/i.test(url)) {
+      setLinkError(true);
+      return;
+    }
+    const v = view.current;
+    if (v) {
+      const link = schema.marks.link!;
+      const { empty, from } = v.state.selection;
+      if (empty) {
+        v.dispatch(v.state.tr.insertText(url, from).addMark(from, from + url.length, link.create({ href: url })));
+      } else {
+        v.dispatch(v.state.tr.removeMark(v.state.selection.from, v.state.selection.to, link).addMark(v.state.selection.from, v.state.selection.to, link.create({ href: url })));
+      }
+      v.focus();
+    }
+    setLinkOpen(false);
+    setLinkUrl('');
+    setLinkError(false);
+  };
+
+  // mousedown is cancelled so the editor keeps its selection; click (mouse or keyboard) runs the command.
+  const tool = (label: string, pressed: boolean, command: Command, glyph: string) => (
+    <button type="button" className="tool" aria-pressed={pressed} title={label} onMouseDown={(e) => e.preventDefault()} onClick={run(command)}>
+      <span aria-hidden="true">{glyph}</span>
+      <span className="visually-hidden">{label}</span>
+    </button>
+  );
+
+  const s = state;
+  const toggleBlock = (level: number): Command => (st, dispatch) =>
+    blockIs(st, 'heading', level) ? setBlockType(schema.nodes.paragraph!)(st, dispatch) : setBlockType(schema.nodes.heading!, { level })(st, dispatch);
+  const toggleList = (name: 'bullet_list' | 'ordered_list'): Command => (st, dispatch) =>
+    inList(st, name) ? liftListItem(schema.nodes.list_item!)(st, dispatch) : wrapInList(schema.nodes[name]!)(st, dispatch);
+  const removeLink: Command = (st, dispatch) => {
+    const link = schema.marks.link!;
+    const { from, to, $from } = st.selection;
+    if (from !== to) {
+      dispatch?.(st.tr.removeMark(from, to, link));
+      return true;
+    }
+    // A cursor inside a link: remove the whole link around it.
+    let range: [number, number] | null = null;
+    $from.parent.forEach((child, offset) => {
+      const start = $from.start() + offset;
+      if (start <= from && from <= start + child.nodeSize && link.isInSet(child.marks)) range = [start, start + child.nodeSize];
+    });
+    if (!range) return false;
+    dispatch?.(st.tr.removeMark(range[0], range[1], link));
+    return true;
+  };
+  const hasLink = s ? markActive(s, schema.marks.link!) : false;
+
+  return (
+    <form method="post" action={props.action} className="stack article-form" noValidate onSubmit={onSubmit}>
+      <input type="hidden" name="_csrf" value={props.csrf} />
+      {articleId !== null ? <input type="hidden" name="articleId" value={articleId} /> : null}
+      <div className="editor-top">
+        {enhanced && (titleTrimmed !== '' || words > 0) ? (
+          <button type="submit" name="action" value="exit" className="link-button">
+            {labels.saveExit}
+          </button>
+        ) : (
+          <a href={props.backHref}>{labels.back}</a>
+        )}
+        <p className="save-status" role="status" aria-live="polite">
+          {statusText}
+        </p>
+      </div>
+      {props.errors.form ? (
+        <div className="alert alert-error" role="alert">
+          {props.errors.form}
+        </div>
+      ) : null}
+      {showOffline ? (
+        <div className="alert alert-info" role="alert">
+          {labels.offline}{' '}
+          <button type="button" className="link-button" onClick={() => void saver.current?.flush()}>
+            {labels.retry}
+          </button>
+        </div>
+      ) : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure.message ?? labels.saveError}{' '}
+          {failure.field ? null : (
+            <button type="button" className="link-button" onClick={() => void saver.current?.flush()}>
+              {labels.retry}
+            </button>
+          )}
+        </div>
+      ) : null}
+      <div className={titleProblem ? 'field field-invalid' : 'field'}>
+        <label htmlFor="title">{labels.title}</label>
+        <input
+          id="title"
+          name="title"
+          type="text"
+          value={title}
+          maxLength={400}
+          onChange={(e) => changeTitle(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.preventDefault();
+          }}
+          aria-invalid={titleProblem ? true : undefined}
+          aria-describedby={titleProblem ? 'title-error' : undefined}
+        />
+        {titleProblem ? (
+          <p className="field-error" id="title-error">
+            {titleProblem}
+          </p>
+        ) : null}
+      </div>
+      <div className={props.errors.content ? 'field field-invalid' : 'field'}>
+        {enhanced ? (
+          <span className="label" id="body-label">
+            {labels.body}
+          </span>
+        ) : (
+          <label htmlFor="body" id="body-label">
+            {labels.body}
+          </label>
+        )}
+        {enhanced && s ? (
+          <div className="toolbar" role="toolbar" aria-label={labels.toolbar} aria-controls="rich-body">
+            {tool(labels.bold, markActive(s, schema.marks.strong!), toggleMark(schema.marks.strong!), 'B')}
+            {tool(labels.italic, markActive(s, schema.marks.em!), toggleMark(schema.marks.em!), 'I')}
+            {tool(labels.underline, markActive(s, schema.marks.underline!), toggleMark(schema.marks.underline!), 'U')}
+            {tool(labels.heading, blockIs(s, 'heading', 2), toggleBlock(2), 'H2')}
+            {tool(labels.subheading, blockIs(s, 'heading', 3), toggleBlock(3), 'H3')}
+            {tool(labels.bulletList, inList(s, 'bullet_list'), toggleList('bullet_list'), '•')}
+            {tool(labels.numberedList, inList(s, 'ordered_list'), toggleList('ordered_list'), '1.')}
+            {hasLink
+              ? tool(labels.unlink, true, removeLink, '⛓')
+              : (
+                  <button type="button" className="tool" aria-expanded={linkOpen} title={labels.link} onClick={() => setLinkOpen((o) => !o)}>
+                    <span aria-hidden="true">🔗</span>
+                    <span className="visually-hidden">{labels.link}</span>
+                  </button>
+                )}
+          </div>
+        ) : null}
+        {enhanced && linkOpen ? (
+          <div className="link-box">
+            <label htmlFor="link-url">{labels.linkUrl}</label>
+            <input
+              id="link-url"
+              type="url"
+              value={linkUrl}
+              autoFocus
+              onChange={(e) => setLinkUrl(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  applyLink();
+                }
+                if (e.key === 'Escape') setLinkOpen(false);
+              }}
+              aria-invalid={linkError ? true : undefined}
+              aria-describedby={linkError ? 'link-error' : undefined}
+            />
+            <button type="button" className="button button-secondary" onClick={applyLink}>
+              {labels.apply}
+            </button>
+            <button type="button" className="link-button" onClick={() => setLinkOpen(false)}>
+              {labels.cancel}
+            </button>
+            {linkError ? (
+              <p className="field-error" id="link-error">
+                {labels.linkInvalid}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <div id="rich-body" ref={mount} hidden={!enhanced} className="rich-body-holder" />
+        {enhanced ? (
+          <input type="hidden" name="content" value={html} />
+        ) : (
+          <>
+            <textarea
+              id="body"
+              name="body"
+              rows={18}
+              defaultValue={props.plainBody}
+              aria-describedby={['body-hint', 'body-count', props.errors.content ? 'body-error' : ''].filter(Boolean).join(' ')}
+              aria-invalid={props.errors.content ? true : undefined}
+            />
+            <p className="field-hint" id="body-hint">
+              {labels.bodyHint}
+            </p>
+          </>
+        )}
+        <p className={words > MAX_WORDS ? 'word-count word-count-over' : 'word-count'} id="body-count">
+          {fill(labels.wordCount, { n: words })}
+        </p>
+        {props.errors.content ? (
+          <p className="field-error" id="body-error">
+            {props.errors.content}
+          </p>
+        ) : null}
+      </div>
+      {enhanced ? null : (
+        <div className="button-row">
+          <button type="submit" name="action" value="save" className="button button-secondary">
+            {labels.save}
+          </button>
+          <button type="submit" name="action" value="exit" className="button button-secondary">
+            {labels.saveExit}
+          </button>
+        </div>
+      )}
+      <fieldset className="submit-box">
+        <legend>{labels.submitHeading}</legend>
+        {props.errors.byline ? <p className="field-error">{props.errors.byline}</p> : null}
+        {enhanced && !ready ? (
+          <div className="submit-needs" id="submit-needs">
+            <p>{labels.submitNeeds}</p>
+            <ul>
+              {needs.map((n) => (
+                <li key={n}>
+                  {n}
+                  {n === labels.bylineMissing ? (
+                    <>
+                      {' '}
+                      <a href={props.settingsHref}>{labels.bylineEdit}</a>
+                    </>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <div className="check">
+          <input
+            type="checkbox"
+            id="agreed"
+            name="agreed"
+            onChange={(e) => setAgreed(e.target.checked)}
+            aria-invalid={props.errors.agreed ? true : undefined}
+            aria-describedby={props.errors.agreed ? 'agreed-error' : undefined}
+          />
+          <label htmlFor="agreed">{labels.agreeSubmit}</label>
+        </div>
+        {props.errors.agreed ? (
+          <p className="field-error" id="agreed-error">
+            {props.errors.agreed}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          name="action"
+          value="submit"
+          className="button"
+          disabled={enhanced ? !(ready && agreed) : props.blackout}
+          aria-describedby={enhanced && !ready ? 'submit-needs' : undefined}
+        >
+          {labels.submit}
+        </button>
+      </fieldset>
+    </form>
+  );
+}
