@@ -1,6 +1,8 @@
+import { Fragment } from 'react';
 import { formatDate } from '#src/core/format.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rules.ts';
-import type { ArticleRow, BoardQuery } from '#src/features/articles/service.ts';
+import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
+import type { ArticleRow, BoardQuery, listFeedback } from '#src/features/articles/service.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -47,6 +49,16 @@ export function ArticlesBoard({
   return (
     <section>
       <h1>{t('admin.articles.heading')}</h1>
+      <ul className="board-links">
+        <li>
+          <a href={href(`/admin/articles/export.csv?${params({})}`)} download>
+            {t('admin.articles.exportCsv')}
+          </a>
+        </li>
+        <li>
+          <a href={href('/admin/articles/blackouts')}>{t('admin.articles.blackoutsLink')}</a>
+        </li>
+      </ul>
       <form method="get" action={href('/admin/articles')} className="filters" aria-label={t('admin.articles.filters')}>
         <div className="field">
           <label htmlFor="f-status">{t('admin.articles.status')}</label>
@@ -125,6 +137,203 @@ export function ArticlesBoard({
 type Revision = { id: number; author_id: number; title: string; content: string; word_count: number; created_at: Date };
 type Event = { id: number; from_status: string; to_status: string; actor_id: number | null; note: string | null; created_at: Date };
 type Scan = { status: string; aggregated_score: number | null; identical_words: number | null; minor_changed_words: number | null; related_meaning_words: number | null; total_words: number | null; total_excluded: number | null } | undefined;
+type Remark = Awaited<ReturnType<typeof listFeedback>>['remarks'][number];
+
+/** The pair of revisions compared on the article page, and what changed between them. */
+export type DiffView = { from: number | null; to: number | null; result: RevisionDiff };
+/** The editors' text form: whether it is offered, and what it holds (the stored text, or what was typed). */
+export type TextForm = { editable: boolean; title: string; body: string };
+/** The feedback thread: one page of remarks, the cursor for older ones, and the typed remark. */
+export type FeedbackView = { remarks: Remark[]; older: string | null; paged: boolean; value: string };
+
+function FieldMessage({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p className="field-error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
+}
+
+/** Insertions in <ins>, deletions in <del>; hidden words tell screen-reader users which is which. */
+function DiffText({ parts }: { parts: DiffPart[] }) {
+  const { t } = usePage();
+  return (
+    <>
+      {parts.map((p, i) =>
+        p.kind === 'added' ? (
+          <ins key={i}>
+            <span className="visually-hidden">{t('admin.articles.diff.srAdded')}</span>
+            {p.text}
+            <span className="visually-hidden">{t('admin.articles.diff.srEnd')}</span>
+          </ins>
+        ) : p.kind === 'removed' ? (
+          <del key={i}>
+            <span className="visually-hidden">{t('admin.articles.diff.srRemoved')}</span>
+            {p.text}
+            <span className="visually-hidden">{t('admin.articles.diff.srEnd')}</span>
+          </del>
+        ) : (
+          <Fragment key={i}>{p.text}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+function RevisionDiffSection({ articleId, revisions, diff }: { articleId: number; revisions: Revision[]; diff: DiffView }) {
+  const { t } = usePage();
+  const href = useHref();
+  const label = (r: Revision, i: number) => t('admin.articles.diff.option', { n: i + 1, date: formatDate(r.created_at) });
+  const changed = diff.result && [...diff.result.title, ...diff.result.body].some((p) => p.kind !== 'same');
+  return (
+    <section id="diff" aria-labelledby="diff-heading">
+      <h2 id="diff-heading">{t('admin.articles.diff.heading')}</h2>
+      {revisions.length < 2 ? (
+        <p className="muted">{t('admin.articles.diff.onlyOne')}</p>
+      ) : (
+        <>
+          <form method="get" action={href(`/admin/articles/${articleId}#diff`)} className="filters">
+            <div className="field">
+              <label htmlFor="diff-from">{t('admin.articles.diff.from')}</label>
+              <select id="diff-from" name="from" defaultValue={diff.from ? String(diff.from) : undefined}>
+                {revisions.map((r, i) => (
+                  <option key={r.id} value={r.id}>
+                    {label(r, i)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="diff-to">{t('admin.articles.diff.to')}</label>
+              <select id="diff-to" name="to" defaultValue={diff.to ? String(diff.to) : undefined}>
+                {revisions.map((r, i) => (
+                  <option key={r.id} value={r.id}>
+                    {label(r, i)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="button button-secondary">
+              {t('admin.articles.diff.show')}
+            </button>
+          </form>
+          <p className="diff-legend">
+            {t('admin.articles.diff.legend')} <ins>{t('admin.articles.diff.added')}</ins> <del>{t('admin.articles.diff.removed')}</del>
+          </p>
+          {diff.from === diff.to ? (
+            <p>{t('admin.articles.diff.same')}</p>
+          ) : !diff.result ? (
+            <p>{t('admin.articles.diff.tooLarge')}</p>
+          ) : !changed ? (
+            <p>{t('admin.articles.diff.none')}</p>
+          ) : (
+            <>
+              <p className="muted">{t('admin.articles.diff.summary', { added: diff.result.added, removed: diff.result.removed })}</p>
+              <h3>{t('admin.articles.diff.titleLabel')}</h3>
+              <p className="diff">
+                <DiffText parts={diff.result.title} />
+              </p>
+              <h3>{t('admin.articles.diff.bodyLabel')}</h3>
+              <div className="diff diff-body">
+                <DiffText parts={diff.result.body} />
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function TextSection({ articleId, text, errors }: { articleId: number; text: TextForm; errors: Record<string, string> }) {
+  const { t } = usePage();
+  const href = useHref();
+  const invalid = (f: string) => (errors[f] ? { 'aria-invalid': true as const, 'aria-describedby': `text-${f}-error` } : {});
+  return (
+    <section id="text" aria-labelledby="text-heading">
+      <h2 id="text-heading">{t('admin.articles.text.heading')}</h2>
+      {!text.editable ? (
+        <p className="muted">{t('admin.articles.text.notEditable')}</p>
+      ) : (
+        <form method="post" action={href(`/admin/articles/${articleId}/text`)} className="stack" noValidate>
+          <CsrfField />
+          <div className={errors.title ? 'field field-invalid' : 'field'}>
+            <label htmlFor="text-title">{t('admin.articles.text.title')}</label>
+            <input id="text-title" name="title" defaultValue={text.title} required {...invalid('title')} />
+            <FieldMessage id="text-title" error={errors.title} />
+          </div>
+          <div className={errors.content ? 'field field-invalid' : 'field'}>
+            <label htmlFor="text-content">{t('admin.articles.text.body')}</label>
+            <p className="field-hint" id="text-content-hint">
+              {t('admin.articles.text.hint')}
+            </p>
+            <textarea
+              id="text-content"
+              name="body"
+              rows={16}
+              defaultValue={text.body}
+              required
+              aria-invalid={errors.content ? true : undefined}
+              aria-describedby={errors.content ? 'text-content-hint text-content-error' : 'text-content-hint'}
+            />
+            <FieldMessage id="text-content" error={errors.content} />
+          </div>
+          <button type="submit" className="button">
+            {t('admin.articles.text.save')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function FeedbackSection({ articleId, feedback, error }: { articleId: number; feedback: FeedbackView; error?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <section className="feedback" id="feedback" aria-labelledby="feedback-heading">
+      <h2 id="feedback-heading">{t('admin.articles.feedback.heading')}</h2>
+      {feedback.older || feedback.paged ? (
+        <p>
+          {feedback.older ? <a href={href(`/admin/articles/${articleId}?before=${feedback.older}#feedback`)}>{t('admin.articles.feedback.older')}</a> : null}
+          {feedback.older && feedback.paged ? ' · ' : null}
+          {feedback.paged ? <a href={href(`/admin/articles/${articleId}#feedback`)}>{t('admin.articles.feedback.newest')}</a> : null}
+        </p>
+      ) : null}
+      {feedback.remarks.length === 0 ? <p className="muted">{t('admin.articles.feedback.none')}</p> : null}
+      <ol className="plain thread">
+        {feedback.remarks.map((r) => (
+          <li key={r.id} className={r.hasRead ? 'remark' : 'remark remark-unread'}>
+            <p className="remark-meta">
+              {r.author.snapshot.name} · {formatDate(r.createdAt)}
+            </p>
+            <p className="remark-text">{r.remark}</p>
+          </li>
+        ))}
+      </ol>
+      <form method="post" action={href(`/admin/articles/${articleId}/feedback`)} className="stack" noValidate>
+        <CsrfField />
+        <div className={error ? 'field field-invalid' : 'field'}>
+          <label htmlFor="feedback-text">{t('admin.articles.feedback.label')}</label>
+          <textarea
+            id="feedback-text"
+            name="feedback"
+            rows={4}
+            maxLength={5000}
+            required
+            defaultValue={feedback.value}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'feedback-text-error' : undefined}
+          />
+          <FieldMessage id="feedback-text" error={error} />
+        </div>
+        <button type="submit" className="button button-secondary">
+          {t('admin.articles.feedback.send')}
+        </button>
+      </form>
+    </section>
+  );
+}
 
 export function ArticleDetail({
   article,
@@ -135,6 +344,9 @@ export function ArticleDetail({
   scan,
   errors,
   notice,
+  diff,
+  text,
+  feedback,
 }: {
   article: ArticleRow;
   editors: Editor[];
@@ -144,6 +356,9 @@ export function ArticleDetail({
   scan: Scan;
   errors: Record<string, string>;
   notice?: string;
+  diff: DiffView;
+  text: TextForm;
+  feedback: FeedbackView;
 }) {
   const { t } = usePage();
   const href = useHref();
@@ -205,6 +420,9 @@ export function ArticleDetail({
           </form>
         ) : null}
       </div>
+      <FeedbackSection articleId={article.id} feedback={feedback} error={errors.feedback} />
+      <TextSection articleId={article.id} text={text} errors={errors} />
+      <RevisionDiffSection articleId={article.id} revisions={revisions} diff={diff} />
       <h2>{t('admin.articles.scan')}</h2>
       <p>
         {scan && scan.status === 'COMPLETED'
@@ -240,6 +458,101 @@ export function ArticleDetail({
             <div className="preview" dangerouslySetInnerHTML={{ __html: r.content }} />
           </details>
         ))}
+    </section>
+  );
+}
+
+type Blackout = { id: number; startsOn: string; endsBefore: string };
+
+/** The community's blackout windows: list, delete, and a form to add one. */
+export function BlackoutWindows({
+  windows,
+  today,
+  values,
+  errors,
+  notice,
+}: {
+  windows: Blackout[];
+  /** YYYY-MM-DD in UTC, to say which window is in force. */
+  today: string;
+  values: { startsOn: string; endsBefore: string };
+  errors: Record<string, string>;
+  notice?: string;
+}) {
+  const { t } = usePage();
+  const href = useHref();
+  const state = (w: Blackout) => (today >= w.endsBefore ? 'past' : today >= w.startsOn ? 'active' : 'upcoming');
+  const field = (name: 'startsOn' | 'endsBefore') => ({
+    id: `bw-${name}`,
+    name,
+    type: 'date',
+    defaultValue: values[name],
+    required: true,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': [errors[name] ? `bw-${name}-error` : null, 'bw-hint'].filter(Boolean).join(' '),
+  });
+  return (
+    <section>
+      <p>
+        <a href={href('/admin/articles')}>{t('admin.articles.back')}</a>
+      </p>
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {errors.form ? <Alert kind="error">{errors.form}</Alert> : null}
+      <h1>{t('admin.articles.blackouts.heading')}</h1>
+      <p>{t('admin.articles.blackouts.intro')}</p>
+      {windows.length === 0 ? (
+        <p>{t('admin.articles.blackouts.none')}</p>
+      ) : (
+        <table className="board">
+          <thead>
+            <tr>
+              <th scope="col">{t('admin.articles.blackouts.colStart')}</th>
+              <th scope="col">{t('admin.articles.blackouts.colEnd')}</th>
+              <th scope="col">{t('admin.articles.blackouts.colState')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('admin.articles.blackouts.colActions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {windows.map((w) => (
+              <tr key={w.id}>
+                <th scope="row">{w.startsOn}</th>
+                <td>{w.endsBefore}</td>
+                <td>{t(`admin.articles.blackouts.${state(w)}`)}</td>
+                <td>
+                  <form method="post" action={href(`/admin/articles/blackouts/${w.id}/delete`)}>
+                    <CsrfField />
+                    <button type="submit" className="button button-secondary" aria-label={t('admin.articles.blackouts.deleteLabel', { start: w.startsOn, end: w.endsBefore })}>
+                      {t('admin.articles.blackouts.delete')}
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>{t('admin.articles.blackouts.addHeading')}</h2>
+      <form method="post" action={href('/admin/articles/blackouts')} className="stack" noValidate>
+        <CsrfField />
+        <p className="field-hint" id="bw-hint">
+          {t('admin.articles.blackouts.hint')}
+        </p>
+        <div className={errors.startsOn ? 'field field-invalid' : 'field'}>
+          <label htmlFor="bw-startsOn">{t('admin.articles.blackouts.startsOn')}</label>
+          <input {...field('startsOn')} />
+          <FieldMessage id="bw-startsOn" error={errors.startsOn} />
+        </div>
+        <div className={errors.endsBefore ? 'field field-invalid' : 'field'}>
+          <label htmlFor="bw-endsBefore">{t('admin.articles.blackouts.endsBefore')}</label>
+          <input {...field('endsBefore')} />
+          <FieldMessage id="bw-endsBefore" error={errors.endsBefore} />
+        </div>
+        <button type="submit" className="button">
+          {t('admin.articles.blackouts.add')}
+        </button>
+      </form>
     </section>
   );
 }

@@ -1,27 +1,59 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { ArticleDetail, ArticlesBoard } from '#views/admin/articles.tsx';
+import { ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
+import { toCsv } from './csv.ts';
+import { defaultPair, diffRevisions } from './diff.ts';
+import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { articleDeps, personOf } from './routes.tsx';
 import { ARTICLE_STATUSES, nextStatuses, type ArticleStatus } from './rules.ts';
-import { assignEditor, getArticle, latestCopyScan, listEditors, listRevisions, listStatusEvents, moveArticle, searchBoard, type BoardQuery } from './service.ts';
-import { type FormBody as Body } from '#src/lib/form.ts';
+import {
+  addBlackoutWindow,
+  assignEditor,
+  createFeedback,
+  deleteBlackout,
+  editArticleTextFromBoard,
+  editorMayEditText,
+  exportBoard,
+  getArticle,
+  latestCopyScan,
+  listBlackoutWindows,
+  listEditors,
+  listFeedback,
+  listRevisions,
+  listStatusEvents,
+  markFeedbackRead,
+  moveArticle,
+  searchBoard,
+  type BoardQuery,
+} from './service.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
+
+/** The board's filters from the query string (the board, its next pages and the CSV export share them). */
+function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
+  return {
+    status: isStatus(q.status) ? q.status : null,
+    editor: q.editor === 'none' ? 'none' : Number(q.editor) > 0 ? Number(q.editor) : null,
+    q: typeof q.q === 'string' ? q.q.slice(0, 200) : null,
+    sort: q.sort === 'oldest' ? 'oldest' : 'newest',
+    after: typeof q.after === 'string' ? q.after : null,
+  };
+}
+
+const positiveId = (value: unknown): number | null => {
+  const n = Number(value);
+  return typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(n) && n > 0 ? n : null;
+};
 
 /** The editors' side of articles in the admin area (ADMIN only). */
 export default async function articleAdminRoutes(app: FastifyInstance) {
   const t = app.t;
   const admin = { config: { access: 'admin' as const } };
+  const fieldErrors = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key)]));
 
   app.get('/admin/articles', admin, async (request, reply) => {
-    const q = request.query as Record<string, string | undefined>;
-    const query: BoardQuery = {
-      status: isStatus(q.status) ? q.status : null,
-      editor: q.editor === 'none' ? 'none' : Number(q.editor) > 0 ? Number(q.editor) : null,
-      q: q.q?.slice(0, 200) ?? null,
-      sort: q.sort === 'oldest' ? 'oldest' : 'newest',
-      after: q.after ?? null,
-    };
+    const query = boardQueryOf(request.query as Record<string, string | undefined>);
     const deps = articleDeps(request);
     const [board, editors] = await Promise.all([searchBoard(deps, personOf(request), query), listEditors(deps)]);
     return reply.page({
@@ -30,11 +62,126 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     });
   });
 
-  async function detail(request: FastifyRequest, reply: FastifyReply, id: number, extra: { errors?: Record<string, string>; notice?: string; status?: number } = {}) {
+  // Static paths before /admin/articles/:id (find-my-way prefers them anyway; ids are digits only).
+  app.get('/admin/articles/export.csv', admin, async (request, reply) => {
+    const query = { ...boardQueryOf(request.query as Record<string, string | undefined>), after: null };
+    const { rows, truncated } = await exportBoard(articleDeps(request), personOf(request), query);
+    const name = (first: string | null, last: string | null) => (first === null ? '' : `${first} ${last ?? ''}`.trim());
+    const csv = toCsv(
+      ['id', 'title', 'status', 'authorName', 'authorEmail', 'editorName', 'wordCount', 'created', 'statusUpdated', 'scheduledDate', 'publishedDate', 'articleUrl'].map((c) => t(`admin.articles.csv.${c}`)),
+      rows.map((r) => [
+        r.id,
+        r.title ?? '',
+        r.status,
+        name(r.author_first, r.author_last),
+        r.author_email,
+        name(r.editor_first, r.editor_last),
+        r.word_count ?? 0,
+        r.created_at,
+        r.status_updated_at,
+        r.scheduled_date,
+        r.published_date,
+        r.article_url,
+      ]),
+    );
+    const code = request.community.code.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    const filename = `articles-${code}-${app.clock.now().toISOString().slice(0, 10)}.csv`;
+    if (truncated) reply.header('x-export-truncated', 'true');
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
+  });
+
+  async function blackoutsPage(request: FastifyRequest, reply: FastifyReply, extra: { values?: { startsOn: string; endsBefore: string }; errors?: Record<string, string>; notice?: string; status?: number } = {}) {
+    const windows = await listBlackoutWindows(articleDeps(request), personOf(request));
+    return reply.page({
+      title: t('admin.articles.blackouts.title'),
+      status: extra.status,
+      body: (
+        <BlackoutWindows
+          windows={windows}
+          today={app.clock.now().toISOString().slice(0, 10)}
+          values={extra.values ?? { startsOn: '', endsBefore: '' }}
+          errors={extra.errors ?? {}}
+          notice={extra.notice}
+        />
+      ),
+    });
+  }
+
+  app.get('/admin/articles/blackouts', admin, async (request, reply) => {
+    const done = (request.query as Record<string, string | undefined>).done;
+    const notice = done === 'added' ? t('admin.articles.blackouts.added') : done === 'deleted' ? t('admin.articles.blackouts.deleted') : undefined;
+    return blackoutsPage(request, reply, { notice });
+  });
+
+  app.post('/admin/articles/blackouts', admin, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    const values = { startsOn: str(body.startsOn).trim(), endsBefore: str(body.endsBefore).trim() };
+    try {
+      await addBlackoutWindow(articleDeps(request), personOf(request), values);
+      return reply.redirectTo('/admin/articles/blackouts?done=added');
+    } catch (e) {
+      if (!isAppError(e) || e.status === 403) throw e;
+      const errors = fieldErrors(e);
+      if (Object.keys(errors).length === 0) errors.form = t(e.key);
+      return blackoutsPage(request, reply, { values, errors, status: e.status });
+    }
+  });
+
+  app.post('/admin/articles/blackouts/:id/delete', admin, async (request, reply) => {
+    const id = positiveId((request.params as { id: string }).id);
+    if (!id) throw new AppError('NotFound');
+    await deleteBlackout(articleDeps(request), personOf(request), id);
+    return reply.redirectTo('/admin/articles/blackouts?done=deleted');
+  });
+
+  async function detail(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    extra: { errors?: Record<string, string>; notice?: string; status?: number; text?: { title: string; body: string }; feedback?: string } = {},
+  ) {
     const deps = articleDeps(request);
     const person = personOf(request);
+    const q = request.method === 'GET' ? (request.query as Record<string, string | undefined>) : {};
     const article = await getArticle(deps, person, id);
-    const [editors, revisions, events, scan] = await Promise.all([listEditors(deps), listRevisions(deps, person, id), listStatusEvents(deps, person, id), latestCopyScan(deps, id)]);
+    const before = positiveId(q.before);
+    const [editors, revisions, events, scan, thread] = await Promise.all([
+      listEditors(deps),
+      listRevisions(deps, person, id),
+      listStatusEvents(deps, person, id),
+      latestCopyScan(deps, id),
+      listFeedback(deps, person, { articleId: id, before }),
+    ]);
+    // The editors have now seen what the author wrote (the page above still shows what was unread).
+    await markFeedbackRead(deps, person, id);
+
+    // Compare the two chosen revisions, by default the one before the latest and the latest.
+    const byId = new Map(revisions.map((r) => [r.id, r]));
+    const pick = (value: string | undefined, fallback: number | undefined) => {
+      const chosen = positiveId(value);
+      return chosen !== null && byId.has(chosen) ? chosen : (fallback ?? null);
+    };
+    const pair = defaultPair(revisions.map((r) => r.id));
+    const from = pick(q.from, pair?.from);
+    const to = pick(q.to, pair?.to);
+    const a = from !== null ? byId.get(from) : undefined;
+    const b = to !== null ? byId.get(to) : undefined;
+    const result = a && b && a.id !== b.id ? diffRevisions(a, b) : null;
+
+    // After a refused save the form keeps what was typed, even if the status changed meanwhile.
+    const text: TextForm = extra.text
+      ? { editable: true, ...extra.text }
+      : { editable: editorMayEditText(article.status), title: article.title ?? '', body: htmlToPlainParagraphs(article.content ?? '') };
+    const feedback: FeedbackView = {
+      remarks: thread.remarks,
+      older: thread.pageInfo.hasPreviousPage ? thread.pageInfo.startCursor : null,
+      paged: before !== null,
+      value: extra.feedback ?? '',
+    };
     return reply.page({
       title: t('admin.articles.detailTitle'),
       status: extra.status,
@@ -48,20 +195,30 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
           scan={scan}
           errors={extra.errors ?? {}}
           notice={extra.notice}
+          diff={{ from, to, result }}
+          text={text}
+          feedback={feedback}
         />
       ),
     });
   }
 
   const idOf = (request: FastifyRequest) => {
-    const id = Number((request.params as { id: string }).id);
-    if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('NotFound');
+    const id = positiveId((request.params as { id: string }).id);
+    if (!id) throw new AppError('NotFound');
     return id;
   };
 
+  const NOTICES: Record<string, string> = {
+    moved: 'admin.articles.moved',
+    assigned: 'admin.articles.assigned',
+    text: 'admin.articles.text.saved',
+    feedback: 'admin.articles.feedback.sent',
+  };
+
   app.get('/admin/articles/:id', admin, async (request, reply) => {
-    const q = request.query as Record<string, string | undefined>;
-    const notice = q.done === 'moved' ? t('admin.articles.moved') : q.done === 'assigned' ? t('admin.articles.assigned') : undefined;
+    const done = (request.query as Record<string, string | undefined>).done;
+    const notice = done && Object.hasOwn(NOTICES, done) ? t(NOTICES[done]!) : undefined;
     return detail(request, reply, idOf(request), { notice });
   });
 
@@ -93,9 +250,37 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
       return reply.redirectTo(`/admin/articles/${id}?done=moved`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound') throw e;
-      const errors = Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key)]));
+      const errors = fieldErrors(e);
       if (Object.keys(errors).length === 0) errors.form = t(e.key);
       return detail(request, reply, id, { errors, status: e.status });
+    }
+  });
+
+  app.post('/admin/articles/:id/text', admin, async (request, reply) => {
+    const id = idOf(request);
+    const body = (request.body ?? {}) as Body;
+    const typed = { title: str(body.title), body: str(body.body) };
+    try {
+      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content: plainParagraphsToHtml(typed.body) });
+      return reply.redirectTo(`/admin/articles/${id}?done=text#text`);
+    } catch (e) {
+      if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;
+      const errors = fieldErrors(e);
+      if (Object.keys(errors).length === 0) errors.form = t(e.key);
+      return detail(request, reply, id, { errors, status: e.status, text: typed });
+    }
+  });
+
+  app.post('/admin/articles/:id/feedback', admin, async (request, reply) => {
+    const id = idOf(request);
+    const body = (request.body ?? {}) as Body;
+    try {
+      await createFeedback(articleDeps(request), personOf(request), { articleId: id, feedback: str(body.feedback) });
+      return reply.redirectTo(`/admin/articles/${id}?done=feedback#feedback`);
+    } catch (e) {
+      if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;
+      const errors = { feedback: fieldErrors(e).feedback ?? t('articles.errors.feedback') };
+      return detail(request, reply, id, { errors, status: e.status, feedback: str(body.feedback) });
     }
   });
 }

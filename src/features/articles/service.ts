@@ -5,7 +5,7 @@ import { AppError } from '#src/core/errors.ts';
 import { formatDate } from '#src/core/format.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { deleteInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import {
   activeBlackout,
@@ -650,4 +650,105 @@ export async function markFeedbackRead(deps: ArticleDeps, person: Person, articl
     .where('author_id', '!=', person.userId)
     .where('read_at', 'is', null)
     .execute();
+}
+
+// ---- The editors' board: CSV export, blackout windows, the editors' text form ----
+
+/** The most rows one CSV export carries. */
+export const BOARD_EXPORT_MAX = 5000;
+
+/** Whether the editors may change the text now (the statuses editArticleText accepts). */
+export function editorMayEditText(status: ArticleStatus): boolean {
+  return !(AUTHOR_EDITABLE as readonly string[]).includes(status) && !(PUBLISHED as readonly string[]).includes(status) && status !== 'TRASHED';
+}
+
+/**
+ * The board's rows for the CSV export: the same filters and order as searchBoard, every matching row
+ * up to BOARD_EXPORT_MAX (no pages), with the names and the author's email.
+ */
+export async function exportBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const direction = query.sort === 'oldest' ? 'asc' : 'desc';
+  let q = articlesQuery(deps)
+    .innerJoin('users as author', 'author.id', 'articles.author_id')
+    .leftJoin('users as editor', 'editor.id', 'articles.editor_id')
+    .select([
+      'author.first_name as author_first',
+      'author.last_name as author_last',
+      'author.email as author_email',
+      'editor.first_name as editor_first',
+      'editor.last_name as editor_last',
+    ]);
+  if (query.status) q = q.where('articles.status', '=', query.status);
+  if (query.editor === 'none') q = q.where('articles.editor_id', 'is', null);
+  else if (typeof query.editor === 'number') q = q.where('articles.editor_id', '=', query.editor);
+  const text = query.q?.trim();
+  if (text) {
+    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('article_revisions.title', 'ilike', like), eb(sql<string>`author.first_name || ' ' || author.last_name`, 'ilike', like)]));
+  }
+  const rows = await q
+    .orderBy('articles.status_updated_at', direction)
+    .orderBy('articles.id', direction)
+    .limit(BOARD_EXPORT_MAX + 1)
+    .execute();
+  return { rows: rows.slice(0, BOARD_EXPORT_MAX), truncated: rows.length > BOARD_EXPORT_MAX };
+}
+
+/** The community's blackout windows with their ids, soonest first (for the admin list). */
+export async function listBlackoutWindows(deps: ArticleDeps, person: Person) {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const rows = await selectInCommunity(deps.db, 'blackout_windows', deps.community).select(['id', 'starts_on', 'ends_before']).orderBy('starts_on').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, startsOn: String(r.starts_on), endsBefore: String(r.ends_before) }));
+}
+
+/** A calendar day written YYYY-MM-DD that exists (no 2025-02-30). */
+function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * Adds a blackout window from the admin form, with a message for each field: both days required and
+ * real, the end (the first day submissions are open again) after the start.
+ */
+export async function addBlackoutWindow(deps: ArticleDeps, person: Person, input: { startsOn: unknown; endsBefore: unknown }): Promise<void> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const startsOn = typeof input.startsOn === 'string' ? input.startsOn.trim() : '';
+  const endsBefore = typeof input.endsBefore === 'string' ? input.endsBefore.trim() : '';
+  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const check = (field: string, value: string) => {
+    if (!value) fields[field] = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.required' };
+    else if (!isCalendarDay(value)) fields[field] = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.badDate' };
+  };
+  check('startsOn', startsOn);
+  check('endsBefore', endsBefore);
+  if (!fields.startsOn && !fields.endsBefore && endsBefore <= startsOn) fields.endsBefore = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.endBeforeStart' };
+  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  await addBlackout(deps, person, { startsOn, endsBefore });
+}
+
+/** Removes one of the community's blackout windows; another community's id is not found. */
+export async function deleteBlackout(deps: ArticleDeps, person: Person, id: number): Promise<void> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const result = await deleteInCommunity(deps.db, 'blackout_windows', deps.community).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numDeletedRows) !== 1) throw new AppError('NotFound');
+}
+
+/**
+ * The editors' text form: a round of editing keeps a title and a body (the member's draft may be
+ * empty, an article in the editors' hands may not), then editArticleText records the revision.
+ */
+export async function editArticleTextFromBoard(deps: ArticleDeps, person: Person, input: { articleId: number; title: unknown; content: unknown }): Promise<ArticleRow> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const article = await loadArticle(deps, input.articleId);
+  if (!editorMayEditText(article.status)) throw new AppError('Articles.NotEditable');
+  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const title = typeof input.title === 'string' ? input.title.trim() : '';
+  if (!title) fields.title = { code: 'Articles.Invalid', key: 'articles.errors.titleRequired' };
+  else if (title.length > TITLE_MAX) fields.title = { code: 'Articles.Invalid', key: 'articles.errors.titleTooLong' };
+  if (countWords(cleanRichText(typeof input.content === 'string' ? input.content : '')) === 0) fields.content = { code: 'Articles.Invalid', key: 'admin.articles.text.bodyRequired' };
+  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  return editArticleText(deps, person, input);
 }
