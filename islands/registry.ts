@@ -1,5 +1,8 @@
 import ArticleEditor from './ArticleEditor.tsx';
 import SidebarToggle from './SidebarToggle.tsx';
+import FeedbackThread from './FeedbackThread.tsx';
+import ConfirmForm from './ConfirmForm.tsx';
+import StatusWatch from './StatusWatch.tsx';
 import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
@@ -11,6 +14,9 @@ export const islandComponents = {
   NewPasswordFields,
   ArticleEditor,
   SidebarToggle,
+  FeedbackThread,
+  ConfirmForm,
+  StatusWatch,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -45,7 +45,7 @@ function Paragraphs({ text }: { text: string }) {
 
 /** The product agreement gate (a page of its own, so it works without JavaScript). */
 export function AgreementGate({ error }: { error?: string }) {
-  const { t, community } = usePage();
+  const { t, community, csrfToken } = usePage();
   const href = useHref();
   return (
     <section className="narrow">
@@ -54,17 +54,17 @@ export function AgreementGate({ error }: { error?: string }) {
       <div className="terms">
         <Paragraphs text={community.article_terms ?? ''} />
       </div>
-      <form method="post" action={href('/articles/agreement')} className="stack">
-        <CsrfField />
-        {error ? <Alert kind="error">{error}</Alert> : null}
-        <div className="check">
-          <input type="checkbox" id="acknowledge" name="acknowledge" required aria-invalid={error ? true : undefined} />
-          <label htmlFor="acknowledge">{t('articles.pages.acknowledge')}</label>
-        </div>
-        <button type="submit" className="button">
-          {t('articles.pages.confirm')}
-        </button>
-      </form>
+      <Island
+        name="ConfirmForm"
+        props={{
+          action: href('/articles/agreement'),
+          csrf: csrfToken,
+          name: 'acknowledge',
+          checkLabel: t('articles.pages.acknowledge'),
+          buttonLabel: t('articles.pages.confirm'),
+          error,
+        }}
+      />
     </section>
   );
 }
@@ -223,40 +223,33 @@ export function SettingsPage(props: { value: string; error?: string; notice?: st
 }
 
 function FeedbackThread({ articleId, remarks, hasOlder, error }: { articleId: number; remarks: Remark[]; hasOlder: string | null; error?: string }) {
-  const { t } = usePage();
+  const { t, csrfToken } = usePage();
   const href = useHref();
+  const k = (key: string) => t(`articles.pages.${key}`);
   return (
-    <section className="feedback" id="feedback" aria-labelledby="feedback-heading">
-      <h2 id="feedback-heading">{t('articles.pages.feedback')}</h2>
-      {hasOlder ? <a href={href(`/articles/edit?before=${hasOlder}#feedback`)}>{t('articles.pages.olderFeedback')}</a> : null}
-      {remarks.length === 0 ? <p className="muted">{t('articles.pages.feedbackNone')}</p> : null}
-      <ol className="plain thread">
-        {remarks.map((r) => (
-          <li key={r.id} className={r.hasRead ? 'remark' : 'remark remark-unread'}>
-            <p className="remark-meta">
-              {r.author.snapshot.name} · {formatDate(r.createdAt)}
-            </p>
-            <p>{r.remark}</p>
-          </li>
-        ))}
-      </ol>
-      <form method="post" action={href('/articles/feedback')} className="stack" noValidate>
-        <CsrfField />
-        <input type="hidden" name="articleId" value={articleId} />
-        <div className={error ? 'field field-invalid' : 'field'}>
-          <label htmlFor="feedback-text">{t('articles.pages.feedbackLabel')}</label>
-          <textarea id="feedback-text" name="feedback" rows={3} maxLength={5000} required aria-invalid={error ? true : undefined} aria-describedby={error ? 'feedback-error' : undefined} />
-          {error ? (
-            <p className="field-error" id="feedback-error">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" className="button button-secondary">
-          {t('articles.pages.feedbackSend')}
-        </button>
-      </form>
-    </section>
+    <Island
+      name="FeedbackThread"
+      props={{
+        articleId,
+        action: href('/articles/feedback'),
+        graphqlUrl: href('/graphql'),
+        csrf: csrfToken,
+        olderHref: hasOlder ? href(`/articles/edit?before=${encodeURIComponent(hasOlder)}#feedback`) : null,
+        remarks: remarks.map((r) => ({ id: r.id, remark: r.remark, createdAt: new Date(r.createdAt).toISOString(), hasRead: r.hasRead, authorName: r.author.snapshot.name })),
+        error,
+        labels: {
+          heading: k('feedback'),
+          none: k('feedbackNone'),
+          older: k('olderFeedback'),
+          label: k('feedbackLabel'),
+          send: k('feedbackSend'),
+          sending: k('feedbackSending'),
+          failed: k('feedbackFailed'),
+          retry: k('feedbackRetry'),
+          you: k('you'),
+        },
+      }}
+    />
   );
 }
 
@@ -403,29 +396,37 @@ export function EditorForm({ state }: { state: EditorState }) {
 
 /** READY_TO_APPROVE: a read-only preview with Approve; FIRST_ROUND_EDIT / FINAL_EDIT: the editors-at-work notice. */
 export function EditorReadOnly({ state, approve }: { state: EditorState; approve: boolean }) {
-  const { t } = usePage();
+  const { t, csrfToken } = usePage();
   const href = useHref();
   const article = state.article!;
   return (
     <Layout state={state}>
-      {approve ? null : <Alert kind="info">{t('articles.pages.editorsAtWork')}</Alert>}
+      {approve ? null : (
+        <>
+          <Alert kind="info">{t('articles.pages.editorsAtWork')}</Alert>
+          <Island name="StatusWatch" props={{ url: href('/articles/edit/status'), status: article.status, finished: t('articles.pages.editorsFinished') }} />
+        </>
+      )}
       <h1>{titleOf(article, t)}</h1>
       <p className="muted">{t('articles.pages.wordCount', { n: article.word_count ?? 0 })}</p>
       <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {approve ? (
-        <form method="post" action={href('/articles/approve')} className="stack submit-box">
-          <CsrfField />
-          <input type="hidden" name="articleId" value={article.id} />
-          <h2>{t('articles.pages.approveHeading')}</h2>
-          <div className="check">
-            <input type="checkbox" id="agreed" name="agreed" aria-invalid={state.errors.agreed ? true : undefined} />
-            <label htmlFor="agreed">{t('articles.pages.agreeApprove')}</label>
-          </div>
-          {state.errors.agreed ? <p className="field-error">{state.errors.agreed}</p> : null}
-          <button type="submit" className="button">
-            {t('articles.pages.approve')}
-          </button>
-        </form>
+        <section className="stack submit-box" aria-labelledby="approve-heading">
+          <h2 id="approve-heading">{t('articles.pages.approveHeading')}</h2>
+          {state.errors.form ? <Alert kind="error">{state.errors.form}</Alert> : null}
+          <Island
+            name="ConfirmForm"
+            props={{
+              action: href('/articles/approve'),
+              csrf: csrfToken,
+              hidden: { articleId: String(article.id) },
+              name: 'agreed',
+              checkLabel: t('articles.pages.agreeApprove'),
+              buttonLabel: t('articles.pages.approve'),
+              error: state.errors.agreed,
+            }}
+          />
+        </section>
       ) : null}
     </Layout>
   );

@@ -155,6 +155,13 @@ export default async function articleRoutes(app: FastifyInstance) {
     return renderEditor(request, reply, { ...state, notice });
   });
 
+  /** The status of the member's article in flight, polled by the editors-at-work page. */
+  app.get('/articles/edit/status', member, async (request, reply) => {
+    const article = await findArticleInFlight(articleDeps(request), request.guardian.userId!);
+    reply.header('cache-control', 'no-store');
+    return { status: article?.status ?? null };
+  });
+
   app.post('/articles/edit', member, async (request, reply) => {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
