@@ -10,6 +10,40 @@ const KEEP = new Set(['P', 'BR', 'A', 'STRONG', 'B', 'EM', 'I', 'U', 'SPAN', 'H1
 const DROP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'OBJECT', 'EMBED', 'NOSCRIPT', 'IMG', 'VIDEO', 'AUDIO', 'SVG', 'MATH', 'CANVAS', 'FORM', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA', 'HEAD', 'TITLE', 'META', 'LINK']);
 const BLOCKS = new Set(['DIV', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'BLOCKQUOTE', 'PRE', 'TABLE', 'TR', 'DT', 'DD', 'FIGURE', 'FIGCAPTION', 'ASIDE', 'MAIN', 'NAV']);
 
+const BLOCK_OUT = new Set(['P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'LI']);
+
+/** Declarations of an inline style attribute, read as text (inert documents may not compute styles). */
+function styleOf(el: Element): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (el.getAttribute('style') ?? '').split(';')) {
+    const i = part.indexOf(':');
+    if (i > 0) out[part.slice(0, i).trim().toLowerCase()] = part.slice(i + 1).trim().toLowerCase();
+  }
+  return out;
+}
+
+/** Runs of inline nodes become paragraphs; blocks pass through (no paragraph inside a paragraph). */
+function asBlocks(nodes: Node[], doc: Document): Node[] {
+  const out: Node[] = [];
+  let run: Node[] = [];
+  const flush = () => {
+    if (run.some((n) => (n.textContent ?? '').trim() !== '')) {
+      const p = doc.createElement('p');
+      p.append(...run);
+      out.push(p);
+    }
+    run = [];
+  };
+  for (const n of nodes) {
+    if (n.nodeType === Node.ELEMENT_NODE && BLOCK_OUT.has((n as Element).tagName.toUpperCase())) {
+      flush();
+      out.push(n);
+    } else run.push(n);
+  }
+  flush();
+  return out;
+}
+
 function cleanNode(node: Node, doc: Document): Node[] {
   if (node.nodeType === Node.TEXT_NODE) return [doc.createTextNode(node.textContent ?? '')];
   if (node.nodeType !== Node.ELEMENT_NODE) return [];
@@ -18,13 +52,8 @@ function cleanNode(node: Node, doc: Document): Node[] {
   if (DROP.has(tag)) return [];
   const children = Array.from(el.childNodes).flatMap((c) => cleanNode(c, doc));
   if (!KEEP.has(tag)) {
-    // Layout blocks become paragraphs so pasted text keeps its breaks; other wrappers just unwrap.
-    if (BLOCKS.has(tag) && children.some((c) => (c.textContent ?? '').trim() !== '')) {
-      const p = doc.createElement('p');
-      p.append(...children);
-      return [p];
-    }
-    return children;
+    // Layout blocks keep their breaks: inline runs inside them become paragraphs; other wrappers unwrap.
+    return BLOCKS.has(tag) ? asBlocks(children, doc) : children;
   }
   const out = doc.createElement(tag.toLowerCase());
   if (tag === 'A') {
@@ -33,11 +62,10 @@ function cleanNode(node: Node, doc: Document): Node[] {
     out.setAttribute('href', href);
   }
   if (tag === 'SPAN') {
-    const style = (el as HTMLElement).style;
-    const underline = /underline/.test(style.textDecoration || style.textDecorationLine || '');
-    const bold = /^(bold(er)?|[6-9]\d{2,})$/.test(style.fontWeight);
-    const italic = style.fontStyle === 'italic';
-    if (!underline && !bold && !italic) return children;
+    const style = styleOf(el);
+    const underline = /underline/.test(`${style['text-decoration'] ?? ''} ${style['text-decoration-line'] ?? ''}`);
+    const bold = /^(bold(er)?|[6-9]\d{2})$/.test(style['font-weight'] ?? '');
+    const italic = style['font-style'] === 'italic';
     let inner: Node[] = children;
     for (const [on, name] of [[underline, 'u'], [bold, 'strong'], [italic, 'em']] as const) {
       if (!on) continue;
@@ -55,6 +83,9 @@ function cleanNode(node: Node, doc: Document): Node[] {
 export function cleanPastedHtml(html: string): string {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
   const container = parsed.createElement('div');
-  container.append(...Array.from(parsed.body.childNodes).flatMap((n) => cleanNode(n, parsed)));
+  const nodes = Array.from(parsed.body.childNodes).flatMap((n) => cleanNode(n, parsed));
+  // A paste of inline text alone stays inline (it joins the paragraph at the cursor).
+  const hasBlocks = nodes.some((n) => n.nodeType === Node.ELEMENT_NODE && BLOCK_OUT.has((n as Element).tagName.toUpperCase()));
+  container.append(...(hasBlocks ? asBlocks(nodes, parsed) : nodes));
   return container.innerHTML;
 }

@@ -51,7 +51,7 @@ const marks: Record<string, MarkSpec> = {
     parseDOM: [
       { tag: 'strong' },
       { tag: 'b', getAttrs: (dom) => ((dom as HTMLElement).style.fontWeight !== 'normal' ? null : false) },
-      { style: 'font-weight', getAttrs: (value) => (/^(bold(er)?|[6-9]\d{2,})$/.test(value as string) ? null : false) },
+      { style: 'font-weight', getAttrs: (value) => (/^(bold(er)?|[6-9]\d{2})$/.test(value as string) ? null : false) },
     ],
     toDOM: (): DOMOutputSpec => ['strong', 0],
   },

@@ -1,0 +1,204 @@
+import t, { type Test } from 'tap';
+import { acceptProductAgreement, createFeedback, moveArticle, saveByline } from '#src/features/articles/service.ts';
+import { setupDatabase } from '#test/helpers/app.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+
+/** Waits (up to 10 s) until the check holds: for what the page saves in the background. */
+async function until(check: () => Promise<boolean | undefined>) {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out waiting for the condition');
+}
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+t.test('the rich-text editor island in a browser', async (t) => {
+  const browserReady = launchBrowser(t);
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle', article_terms: 'Terms.', article_guidelines: 'Write well.' });
+  const { app, baseUrl } = await serveApp(t, db);
+  const browser = await browserReady;
+  const deps = { db, clock: app.clock, community: alpha, t: app.t };
+  const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] });
+
+  async function memberPage(t: Test, options: { agreement?: boolean; byline?: boolean } = {}) {
+    const member = await createMember(db, alpha);
+    if (options.agreement !== false) await acceptProductAgreement(deps, member.id);
+    if (options.byline) await saveByline(deps, member.id, '<p>Writes things.</p>');
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP });
+    await setAuthCookie(context, baseUrl, (await signIn(app, member, alpha)).token);
+    const page = await context.newPage();
+    return { member, context, page, problems: collectPageProblems(page) };
+  }
+  const current = (memberId: number) =>
+    db
+      .selectFrom('articles')
+      .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+      .select(['articles.id', 'articles.status', 'article_revisions.title', 'article_revisions.content', 'article_revisions.word_count'])
+      .where('articles.author_id', '=', memberId)
+      .executeTakeFirst();
+
+  await t.test('the gate: Confirm stays disabled until the box is ticked', async (t) => {
+    const { page } = await memberPage(t, { agreement: false });
+    await page.goto(`${baseUrl}/articles`);
+    const confirm = page.getByRole('button', { name: 'Confirm' });
+    await page.waitForFunction(() => (document.querySelector('[data-island="ConfirmForm"] button') as HTMLButtonElement)?.disabled === true);
+    t.equal(await confirm.isDisabled(), true);
+    await page.getByLabel('I have read and accept these terms').check();
+    t.equal(await confirm.isEnabled(), true);
+    await confirm.click();
+    await page.waitForURL(`${baseUrl}/articles/edit`);
+  });
+
+  await t.test('formatting from the toolbar and the keyboard is saved as the allowed tags', async (t) => {
+    const { member, page, problems } = await memberPage(t);
+    await page.goto(`${baseUrl}/articles/edit`);
+    const body = page.getByRole('textbox', { name: 'Article' });
+    await body.waitFor();
+    await page.getByRole('textbox', { name: 'Title' }).fill('Formatting');
+    await body.click();
+    await page.getByRole('button', { name: 'Heading', exact: true }).click();
+    await page.keyboard.type('A heading');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('bold');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type(' plain ');
+    await page.getByRole('button', { name: 'Underline' }).click();
+    await page.keyboard.type('under');
+    t.equal(await page.getByRole('button', { name: 'Underline' }).getAttribute('aria-pressed'), 'true', 'the toolbar shows the active mark');
+    await page.getByRole('button', { name: 'Underline' }).click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bulleted list' }).click();
+    await page.keyboard.type('first point');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('second point');
+    await page.getByRole('status').getByText(/^Autosaved/).waitFor();
+    const row = await current(member.id);
+    t.equal(row?.content, '<h2>A heading</h2><p><strong>bold</strong> plain <span style="text-decoration:underline">under</span></p><ul><li><p>first point</p></li><li><p>second point</p></li></ul>');
+    t.equal(row?.word_count, 9);
+    await page.getByText('9/1000 words (500 min)').waitFor();
+    // The link box: an address without a scheme becomes https.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('see ');
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.getByLabel('Link address').fill('javascript:alert(1)');
+    await page.getByLabel('Link address').press('Enter');
+    await page.getByText('Enter a web address (https://…) or an email address (mailto:…).').waitFor();
+    await page.getByLabel('Link address').fill('example.com/page');
+    await page.getByLabel('Link address').press('Enter');
+    await until(async () => (await current(member.id))?.content?.includes('<p>see <a href="https://example.com/page">https://example.com/page</a></p>'));
+    t.pass('the link was autosaved');
+    await expectNoAxeViolations(t, page, 'the editor with formatting');
+    t.same(problems, [], 'no console errors or failed requests');
+  });
+
+  await t.test('pasted content is cleaned on the client and again on the server', async (t) => {
+    const { member, page } = await memberPage(t);
+    await page.goto(`${baseUrl}/articles/edit`);
+    const body = page.getByRole('textbox', { name: 'Article' });
+    await body.click();
+    await page.evaluate(() => {
+      const html =
+        '<meta charset="utf-8"><style>p{color:red}</style><div style="font-family:Arial"><p class="MsoNormal" onclick="steal()">Pasted <b>bold</b> <span style="font-weight:700">heavy</span> ' +
+        '<span style="text-decoration: underline">under</span> <a href="javascript:alert(1)">bad link</a> <a href="https://ok.example/">good link</a></p>' +
+        '<script>window.pwned = true</script><img src="x" onerror="window.pwned = true"><table><tr><td>cell text</td></tr></table><h4>Small heading</h4></div>';
+      const data = new DataTransfer();
+      data.setData('text/html', html);
+      data.setData('text/plain', 'Pasted bold heavy under bad link good link cell text Small heading');
+      document.querySelector('.rich-body')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await page.getByRole('textbox', { name: 'Title' }).fill('Pasted');
+    await page.getByRole('status').getByText(/^Autosaved/).waitFor();
+    const content = (await current(member.id))?.content ?? '';
+    t.match(content, '<strong>bold</strong>');
+    t.match(content, '<strong>heavy</strong>');
+    t.match(content, '<span style="text-decoration:underline">under</span>');
+    t.match(content, '<a href="https://ok.example/">good link</a>');
+    t.match(content, 'bad link');
+    t.match(content, 'cell text');
+    t.match(content, '<h3>Small heading</h3>');
+    t.notMatch(content, /javascript:|onclick|<img|<script|style="font|class=|color:red|<table|<td/);
+    t.equal(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned ?? false), false, 'nothing pasted ran');
+  });
+
+  await t.test('offline: a notice, the text kept, saved once the connection returns', async (t) => {
+    const { member, context, page } = await memberPage(t);
+    await page.goto(`${baseUrl}/articles/edit`);
+    await page.getByRole('textbox', { name: 'Title' }).fill('Offline');
+    await page.getByRole('status').getByText(/^Autosaved/).waitFor();
+    await context.setOffline(true);
+    await page.getByText('You are offline. Your changes stay on this page and are saved when the connection returns.').waitFor();
+    await page.getByRole('textbox', { name: 'Article' }).fill(words(40));
+    await page.waitForTimeout(3500);
+    t.equal((await current(member.id))?.word_count, 0, 'nothing reached the server');
+    t.equal(await page.getByRole('textbox', { name: 'Article' }).textContent(), words(40), 'the text is still on the page');
+    await context.setOffline(false);
+    await page.getByRole('status').getByText(/^Autosaved/).waitFor();
+    await page.waitForFunction(() => !document.body.textContent?.includes('You are offline'));
+    t.equal((await current(member.id))?.word_count, 40, 'saved when the connection came back');
+  });
+
+  await t.test('title too long: the message at once, nothing silently cut', async (t) => {
+    const { page } = await memberPage(t);
+    await page.goto(`${baseUrl}/articles/edit`);
+    await page.getByRole('textbox', { name: 'Title' }).fill('x'.repeat(255));
+    await page.getByText('The title must be under 255 characters.').first().waitFor();
+    t.equal(await page.getByRole('textbox', { name: 'Title' }).inputValue(), 'x'.repeat(255));
+  });
+
+  await t.test('Submit waits for the rules and the agreement; Save & exit replaces Back once there is text', async (t) => {
+    const { member, page } = await memberPage(t, { byline: true });
+    await page.goto(`${baseUrl}/articles/edit`);
+    await page.getByRole('link', { name: 'Back' }).waitFor();
+    const submit = page.getByRole('button', { name: 'Submit', exact: true });
+    await page.getByRole('textbox', { name: 'Title' }).fill('Ready');
+    await page.getByRole('button', { name: 'Save article & exit editor' }).waitFor();
+    await page.getByRole('textbox', { name: 'Article' }).fill(words(499));
+    await page.getByText('Your article needs at least 500 words.').waitFor();
+    t.equal(await submit.isDisabled(), true, '499 words');
+    await page.getByRole('textbox', { name: 'Article' }).fill(words(500));
+    await page.getByText('500/1000 words (500 min)').waitFor();
+    t.equal(await submit.isDisabled(), true, 'the agreement is not ticked yet');
+    await page.getByLabel('I confirm this article is my original work and agree to the article agreement').check();
+    t.equal(await submit.isEnabled(), true);
+    await submit.click();
+    await page.getByText('Your article was submitted for review.').waitFor();
+    t.equal((await current(member.id))?.status, 'SUBMITTED_FOR_REVIEW');
+  });
+
+  await t.test('the editors-at-work page reloads when the editors finish; feedback is shown at once', async (t) => {
+    const { member, page } = await memberPage(t, { byline: true });
+    await page.goto(`${baseUrl}/articles/edit`);
+    await page.getByRole('textbox', { name: 'Title' }).fill('Watched');
+    await page.getByRole('textbox', { name: 'Article' }).fill(words(520));
+    await page.getByLabel('I confirm this article is my original work and agree to the article agreement').check();
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByText('Your article was submitted for review.').waitFor();
+    const article = (await current(member.id))!;
+    const editor = { userId: editorUser.id, isStaff: true };
+    await moveArticle(deps, editor, { articleId: article.id, to: 'FIRST_ROUND_EDIT' });
+    await page.goto(`${baseUrl}/articles/edit`);
+    await page.getByText('The editors are working on your article.').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-island="StatusWatch"]') !== null);
+    await createFeedback(deps, editor, { articleId: article.id, feedback: 'One change, please.' });
+    await moveArticle(deps, editor, { articleId: article.id, to: 'NEEDS_REVISION' });
+    // The watch asks every 15 s and whenever the tab comes back into view; the latter here.
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.getByText('The editors have finished. Loading your article…').waitFor();
+    await page.getByRole('textbox', { name: 'Article' }).waitFor();
+    await page.getByText('One change, please.').waitFor();
+    const send = page.getByRole('button', { name: 'Send' });
+    t.equal(await send.isDisabled(), true, 'Send is disabled while the message is empty');
+    await page.getByLabel('Message to your editor').fill('Done, thank you.');
+    await send.click();
+    await page.getByText('Done, thank you.').waitFor();
+    await page.waitForFunction(() => !document.body.textContent?.includes('Sending…'));
+    const remarks = await db.selectFrom('article_feedback').select('remark').where('article_id', '=', article.id).orderBy('id').execute();
+    t.same(remarks.map((r) => r.remark), ['One change, please.', 'Done, thank you.']);
+  });
+});
