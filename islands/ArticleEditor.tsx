@@ -8,7 +8,8 @@ import { history, redo, undo } from 'prosemirror-history';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { Autosaver, type Draft, type SaveStatus, type SendResult } from './editor/autosave.ts';
 import { cleanPastedHtml } from './editor/clean.ts';
-import { SAFE_URL, schema } from './editor/schema.ts';
+import { applyLink, LinkBox, removeLink } from './editor/LinkBox.tsx';
+import { schema } from './editor/schema.ts';
 import { countWordsInText, savedTime } from './editor/words.ts';
 
 export type ArticleEditorLabels = Record<
@@ -136,8 +137,6 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   const [agreed, setAgreed] = useState(false);
   const [, setTick] = useState(0);
   const [linkOpen, setLinkOpen] = useState(false);
-  const [linkUrl, setLinkUrl] = useState('');
-  const [linkError, setLinkError] = useState(false);
   const mount = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const saver = useRef<Autosaver | null>(null);
@@ -291,29 +290,6 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     leaving.current = true;
   };
 
-  const applyLink = () => {
-    let url = linkUrl.trim();
-    if (url && !/^[a-z]+:/i.test(url)) url = `https://${url}`;
-    if (!SAFE_URL.test(url) || !/^(mailto:.+|https?:\/\/[^\s/]+\.[^\s]+)/i.test(url)) {
-      setLinkError(true);
-      return;
-    }
-    const v = view.current;
-    if (v) {
-      const link = schema.marks.link!;
-      const { empty, from } = v.state.selection;
-      if (empty) {
-        v.dispatch(v.state.tr.insertText(url, from).addMark(from, from + url.length, link.create({ href: url })));
-      } else {
-        v.dispatch(v.state.tr.removeMark(v.state.selection.from, v.state.selection.to, link).addMark(v.state.selection.from, v.state.selection.to, link.create({ href: url })));
-      }
-      v.focus();
-    }
-    setLinkOpen(false);
-    setLinkUrl('');
-    setLinkError(false);
-  };
-
   // mousedown is cancelled so the editor keeps its selection; click (mouse or keyboard) runs the command.
   const tool = (label: string, pressed: boolean, command: Command, glyph: string) => (
     <button type="button" className="tool" aria-pressed={pressed} title={label} onMouseDown={(e) => e.preventDefault()} onClick={run(command)}>
@@ -327,21 +303,8 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     blockIs(st, 'heading', level) ? setBlockType(schema.nodes.paragraph!)(st, dispatch) : setBlockType(schema.nodes.heading!, { level })(st, dispatch);
   const toggleList = (name: 'bullet_list' | 'ordered_list'): Command => (st, dispatch) =>
     inList(st, name) ? liftListItem(schema.nodes.list_item!)(st, dispatch) : wrapInList(schema.nodes[name]!)(st, dispatch);
-  const removeLink: Command = (st, dispatch) => {
-    const link = schema.marks.link!;
-    const { from, to, $from } = st.selection;
-    if (from !== to) {
-      dispatch?.(st.tr.removeMark(from, to, link));
-      return true;
-    }
-    // A cursor inside a link: remove the whole link around it.
-    let range: [number, number] | null = null;
-    $from.parent.forEach((child, offset) => {
-      const start = $from.start() + offset;
-      if (start <= from && from <= start + child.nodeSize && link.isInSet(child.marks)) range = [start, start + child.nodeSize];
-    });
-    if (!range) return false;
-    dispatch?.(st.tr.removeMark(range[0], range[1], link));
+  const unlink: Command = (_st, dispatch) => {
+    if (dispatch && view.current) removeLink(view.current, schema.marks.link!);
     return true;
   };
   const hasLink = s ? markActive(s, schema.marks.link!) : false;
@@ -426,7 +389,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
             {tool(labels.bulletList, inList(s, 'bullet_list'), toggleList('bullet_list'), '•')}
             {tool(labels.numberedList, inList(s, 'ordered_list'), toggleList('ordered_list'), '1.')}
             {hasLink
-              ? tool(labels.unlink, true, removeLink, '⛓')
+              ? tool(labels.unlink, true, unlink, '⛓')
               : (
                   <button type="button" className="tool" aria-expanded={linkOpen} title={labels.link} onClick={() => setLinkOpen((o) => !o)}>
                     <span aria-hidden="true">🔗</span>
@@ -436,36 +399,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
           </div>
         ) : null}
         {enhanced && linkOpen ? (
-          <div className="link-box">
-            <label htmlFor="link-url">{labels.linkUrl}</label>
-            <input
-              id="link-url"
-              type="url"
-              value={linkUrl}
-              autoFocus
-              onChange={(e) => setLinkUrl(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  applyLink();
-                }
-                if (e.key === 'Escape') setLinkOpen(false);
-              }}
-              aria-invalid={linkError ? true : undefined}
-              aria-describedby={linkError ? 'link-error' : undefined}
-            />
-            <button type="button" className="button button-secondary" onClick={applyLink}>
-              {labels.apply}
-            </button>
-            <button type="button" className="link-button" onClick={() => setLinkOpen(false)}>
-              {labels.cancel}
-            </button>
-            {linkError ? (
-              <p className="field-error" id="link-error">
-                {labels.linkInvalid}
-              </p>
-            ) : null}
-          </div>
+          <LinkBox labels={labels} onApply={(url) => view.current && applyLink(view.current, schema.marks.link!, url)} onClose={() => setLinkOpen(false)} />
         ) : null}
         <div id="rich-body" ref={mount} hidden={!enhanced} className="rich-body-holder" />
         {enhanced ? (

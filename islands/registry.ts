@@ -3,6 +3,7 @@ import SidebarToggle from './SidebarToggle.tsx';
 import FeedbackThread from './FeedbackThread.tsx';
 import ConfirmForm from './ConfirmForm.tsx';
 import StatusWatch from './StatusWatch.tsx';
+import BylineEditor from './BylineEditor.tsx';
 import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
@@ -17,6 +18,7 @@ export const islandComponents = {
   FeedbackThread,
   ConfirmForm,
   StatusWatch,
+  BylineEditor,
 };
 
 export type IslandName = keyof typeof islandComponents;

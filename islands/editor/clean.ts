@@ -89,3 +89,29 @@ export function cleanPastedHtml(html: string): string {
   container.append(...(hasBlocks ? asBlocks(nodes, parsed) : nodes));
   return container.innerHTML;
 }
+
+/** Byline paste: the cleaned HTML flattened to text and links in one paragraph (block breaks become spaces). */
+export function cleanPastedByline(html: string): string {
+  const parsed = new DOMParser().parseFromString(`<div>${cleanPastedHtml(html)}</div>`, 'text/html');
+  const out = parsed.createElement('p');
+  const walk = (node: Node) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === Node.TEXT_NODE) out.append(parsed.createTextNode(child.textContent ?? ''));
+      else if (child.nodeType === Node.ELEMENT_NODE) {
+        const el = child as Element;
+        if (el.tagName === 'A') {
+          const a = parsed.createElement('a');
+          a.setAttribute('href', el.getAttribute('href') ?? '');
+          a.textContent = el.textContent;
+          out.append(a);
+        } else {
+          walk(el);
+          if (BLOCK_OUT.has(el.tagName) || el.tagName === 'BR') out.append(parsed.createTextNode(' '));
+        }
+      }
+    }
+  };
+  walk(parsed.body);
+  out.normalize();
+  return out.outerHTML;
+}

@@ -63,3 +63,13 @@ const marks: Record<string, MarkSpec> = {
 };
 
 export const schema = new Schema({ nodes, marks });
+
+/** The byline (spec section 5): one paragraph of plain text with links, Enter blocked. */
+export const bylineSchema = new Schema({
+  nodes: {
+    doc: { content: 'paragraph' },
+    paragraph: { content: 'text*', marks: 'link', parseDOM: [{ tag: 'p' }], toDOM: (): DOMOutputSpec => ['p', 0] },
+    text: {},
+  },
+  marks: { link: marks.link! },
+});

@@ -41,6 +41,52 @@ t.test('the rich-text editor island in a browser', async (t) => {
       .where('articles.author_id', '=', memberId)
       .executeTakeFirst();
 
+  await t.test('the byline editor: one paragraph, a live count, one link, Save disabled while invalid', async (t) => {
+    const { member, page, problems } = await memberPage(t);
+    await page.goto(`${baseUrl}/articles/settings`);
+    const field = page.getByRole('textbox', { name: 'Byline (at most 140 characters and 1 link)' });
+    const save = page.getByRole('button', { name: 'Save Byline' });
+    await field.waitFor();
+    await page.getByText('0/140 characters').waitFor();
+    t.equal(await save.isDisabled(), true, 'an empty byline cannot be saved');
+    await field.click();
+    await page.keyboard.type('Ada writes');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' about engines at ');
+    t.equal(await field.evaluate((el) => el.querySelectorAll('p').length), 1, 'Enter is blocked');
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.getByLabel('Link address').fill('acme.example');
+    await page.getByLabel('Link address').press('Enter');
+    t.equal(await page.getByRole('button', { name: 'Add link' }).isDisabled(), true, 'one link is the most');
+    await page.keyboard.press('End');
+    await page.keyboard.type('.');
+    await page.getByText('49/140 characters').waitFor();
+    await page.keyboard.type(' ' + 'x'.repeat(100));
+    await page.getByText('The byline can have at most 140 characters.').waitFor();
+    t.equal(await save.isDisabled(), true, 'too long');
+    for (let i = 0; i < 101; i++) await page.keyboard.press('Backspace');
+    await page.getByText('49/140 characters').waitFor();
+    t.equal(await save.isEnabled(), true);
+    await save.click();
+    await page.getByText('Byline saved.').waitFor();
+    const row = await db.selectFrom('article_user_settings').select('byline').where('user_id', '=', member.id).executeTakeFirstOrThrow();
+    t.equal(row.byline, '<p>Ada writes about engines at <a href="https://acme.example">https://acme.example</a>.</p>');
+    await expectNoAxeViolations(t, page, 'the byline editor');
+    // A paste keeps text and links only; a second link makes the byline invalid.
+    await page.getByRole('textbox', { name: 'Byline (at most 140 characters and 1 link)' }).click();
+    await page.keyboard.press('End');
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/html', '<p><strong>Bold</strong> <a href="https://second.example">second</a></p><script>window.pwned=1</script><p>next</p>');
+      document.querySelector('.byline-body')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await page.getByText('The byline can have at most 1 link.').waitFor();
+    t.equal(await save.isDisabled(), true, 'two links');
+    t.equal(await field.evaluate((el) => el.innerHTML.includes('<strong>') || el.innerHTML.includes('script')), false, 'bold and scripts are dropped');
+    t.equal(await field.evaluate((el) => el.querySelectorAll('p').length), 1, 'pasted paragraphs join the one paragraph');
+    t.same(problems, []);
+  });
+
   await t.test('the gate: Confirm stays disabled until the box is ticked', async (t) => {
     const { page } = await memberPage(t, { agreement: false });
     await page.goto(`${baseUrl}/articles`);

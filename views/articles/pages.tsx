@@ -5,6 +5,9 @@ import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import type { ArticleEditorLabels } from '#islands/ArticleEditor.tsx';
+import { plainText } from '#src/features/articles/rules.ts';
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 type Remark = { id: number; remark: string; createdAt: Date; hasRead: boolean; author: { id: number; snapshot: { name: string } } };
 
@@ -189,25 +192,41 @@ export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
 }
 
 export function BylineForm({ value, error, notice }: { value: string; error?: string; notice?: string }) {
-  const { t } = usePage();
+  const { t, csrfToken } = usePage();
   const href = useHref();
+  const k = (key: string) => t(`articles.pages.${key}`);
+  // Without JavaScript the field shows plain text, or the HTML when the byline has a link (so it round-trips).
+  const isHtml = value.trim().startsWith('<');
+  const plain = isHtml && !/<a\s/i.test(value) ? plainText(value).trim() : value;
   return (
-    <form method="post" action={href('/articles/settings')} className="stack" noValidate>
-      <CsrfField />
-      {notice ? <Alert kind="success">{notice}</Alert> : null}
-      <div className={error ? 'field field-invalid' : 'field'}>
-        <label htmlFor="byline">{t('articles.pages.bylineLabel')}</label>
-        <textarea id="byline" name="byline" rows={3} maxLength={2000} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={error ? 'byline-error' : undefined} />
-        {error ? (
-          <p className="field-error" id="byline-error">
-            {error}
-          </p>
-        ) : null}
-      </div>
-      <button type="submit" className="button">
-        {t('articles.pages.bylineSave')}
-      </button>
-    </form>
+    <Island
+      name="BylineEditor"
+      props={{
+        action: href('/articles/settings'),
+        csrf: csrfToken,
+        html: isHtml ? value : value ? `<p>${escapeHtml(value)}</p>` : '',
+        plain,
+        error,
+        notice,
+        labels: {
+          label: k('bylineLabel'),
+          hint: k('bylineHintPlain'),
+          hintRich: k('bylineHintRich'),
+          save: k('bylineSave'),
+          count: t('articles.pages.bylineCount', { n: '{n}' }),
+          required: t('articles.errors.bylineRequired'),
+          tooLong: t('articles.errors.bylineTooLong'),
+          tooManyLinks: t('articles.errors.bylineTooManyLinks'),
+          link: k('link'),
+          unlink: k('unlink'),
+          toolbar: k('bylineToolbar'),
+          linkUrl: k('linkUrl'),
+          linkInvalid: k('linkInvalid'),
+          apply: k('linkApply'),
+          cancel: k('cancel'),
+        },
+      }}
+    />
   );
 }
 

@@ -25,6 +25,11 @@ import {
 } from './service.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 
+/** Web addresses in escaped plain text become links (the byline field without JavaScript). */
+export function linkify(escaped: string): string {
+  return escaped.replace(/\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)]/gi, (url) => `<a href="${url}">${url}</a>`);
+}
+
 export function articleDeps(request: FastifyRequest): ArticleDeps {
   const app = request.server;
   return { db: app.db, clock: app.clock, community: request.community, t: app.t };
@@ -96,8 +101,9 @@ export default async function articleRoutes(app: FastifyInstance) {
   app.post('/articles/settings', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const value = str(body.byline).trim();
-    // A plain-text byline from the form becomes one paragraph; pasted markup is cleaned by the service.
-    const html = value.startsWith('<') ? value : `<p>${value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
+    // A plain-text byline from the form becomes one paragraph, its web addresses links; markup (from the
+    // editor island, or typed) is cleaned by the service.
+    const html = value.startsWith('<') ? value : `<p>${linkify(value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}</p>`;
     try {
       await saveByline(articleDeps(request), request.guardian.userId!, html);
       return reply.redirectTo('/articles/settings?saved=1');

@@ -75,6 +75,22 @@ t.test('the editor page with its islands', async (t) => {
     t.same(JSON.parse((await other.get('/articles/edit/status')).body), { status: null }, "another member sees only their own article's status");
   });
 
+  await t.test('the byline without JavaScript: plain text, a web address becomes the link; with a link the field shows the HTML', async (t) => {
+    const res = await b.post('/articles/settings', { byline: 'Ada builds engines at https://acme.example/?a=1&b=2. Since 1843.' }, '/articles/settings');
+    t.equal(res.headers.location, '/articles/settings?saved=1');
+    const row = await db.selectFrom('article_user_settings').select('byline').where('user_id', '=', author.id).executeTakeFirstOrThrow();
+    t.equal(row.byline, '<p>Ada builds engines at <a href="https://acme.example/?a=1&amp;b=2">https://acme.example/?a=1&amp;b=2</a>. Since 1843.</p>');
+    const page = await b.get('/articles/settings');
+    t.match(page.body, 'data-island="BylineEditor"');
+    t.match(page.body, /<textarea[^>]*name="byline"[^>]*>&lt;p&gt;Ada builds/);
+    const two = await b.post('/articles/settings', { byline: 'https://one.example and https://two.example' }, '/articles/settings');
+    t.equal(two.statusCode, 400);
+    t.match(two.body, 'The byline can have at most 1 link.');
+    t.match(two.body, 'https://one.example and https://two.example', 'the typed text comes back');
+    await b.post('/articles/settings', { byline: 'Just words.' }, '/articles/settings');
+    t.match((await b.get('/articles/settings')).body, /<textarea[^>]*name="byline"[^>]*>Just words.<\/textarea>/, 'without a link the field shows plain text');
+  });
+
   await t.test('the gate and the approval are confirm forms: enabled without JavaScript, the server checks the box', async (t) => {
     const fresh = new FormBrowser(app);
     fresh.cookies.set('auth', (await signIn(app, await createMember(db, alpha), alpha)).token);
