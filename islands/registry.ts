@@ -4,6 +4,7 @@ import FeedbackThread from './FeedbackThread.tsx';
 import ConfirmForm from './ConfirmForm.tsx';
 import StatusWatch from './StatusWatch.tsx';
 import BylineEditor from './BylineEditor.tsx';
+import AgreementDialog from './AgreementDialog.tsx';
 import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
@@ -19,6 +20,7 @@ export const islandComponents = {
   ConfirmForm,
   StatusWatch,
   BylineEditor,
+  AgreementDialog,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -90,10 +90,16 @@ t.test('the rich-text editor island in a browser', async (t) => {
   await t.test('the gate: Confirm stays disabled until the box is ticked', async (t) => {
     const { page } = await memberPage(t, { agreement: false });
     await page.goto(`${baseUrl}/articles`);
-    const confirm = page.getByRole('button', { name: 'Confirm' });
-    await page.waitForFunction(() => (document.querySelector('[data-island="ConfirmForm"] button') as HTMLButtonElement)?.disabled === true);
+    const dialog = page.getByRole('dialog', { name: 'Before you write' });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Confirm' });
+    await page.waitForFunction(() => (document.querySelector('dialog[open] button[type="submit"]') as HTMLButtonElement | null)?.disabled === true);
     t.equal(await confirm.isDisabled(), true);
-    await page.getByLabel('I have read and accept these terms').check();
+    t.equal(await page.getByRole('heading', { name: 'Your articles' }).isVisible(), true, 'the dashboard shows behind the modal');
+    await page.keyboard.press('Escape');
+    t.equal(await dialog.isVisible(), true, 'Escape does not dismiss the terms');
+    await expectNoAxeViolations(t, page, 'the agreement modal');
+    await dialog.getByLabel('I have read and accept these terms').check();
     t.equal(await confirm.isEnabled(), true);
     await confirm.click();
     await page.waitForURL(`${baseUrl}/articles/edit`);

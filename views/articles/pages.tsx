@@ -46,29 +46,37 @@ function Paragraphs({ text }: { text: string }) {
   );
 }
 
-/** The product agreement gate (a page of its own, so it works without JavaScript). */
+/**
+ * The product agreement gate: a page of its own without JavaScript; with it, a modal over the empty
+ * dashboard (rendered hidden here, shown behind the modal by the island).
+ */
 export function AgreementGate({ error }: { error?: string }) {
   const { t, community, csrfToken } = usePage();
   const href = useHref();
   return (
-    <section className="narrow">
-      <h1>{t('articles.pages.gateHeading')}</h1>
-      <p className="lead">{t('articles.pages.gateIntro')}</p>
-      <div className="terms">
-        <Paragraphs text={community.article_terms ?? ''} />
-      </div>
+    <>
       <Island
-        name="ConfirmForm"
+        name="AgreementDialog"
         props={{
-          action: href('/articles/agreement'),
-          csrf: csrfToken,
-          name: 'acknowledge',
-          checkLabel: t('articles.pages.acknowledge'),
-          buttonLabel: t('articles.pages.confirm'),
-          error,
+          heading: t('articles.pages.gateHeading'),
+          intro: t('articles.pages.gateIntro'),
+          terms: community.article_terms ?? '',
+          form: {
+            action: href('/articles/agreement'),
+            csrf: csrfToken,
+            name: 'acknowledge',
+            checkLabel: t('articles.pages.acknowledge'),
+            buttonLabel: t('articles.pages.confirm'),
+            error,
+          },
+          notNow: { href: href('/'), label: t('articles.pages.notNow') },
+          behindId: 'gate-behind',
         }}
       />
-    </section>
+      <div id="gate-behind" hidden>
+        <Dashboard inFlight={undefined} pending={[]} published={0} guidelinesOpen={false} />
+      </div>
+    </>
   );
 }
 

@@ -95,7 +95,8 @@ t.test('the editor page with its islands', async (t) => {
     const fresh = new FormBrowser(app);
     fresh.cookies.set('auth', (await signIn(app, await createMember(db, alpha), alpha)).token);
     const gate = await fresh.get('/articles');
-    t.match(gate.body, 'data-island="ConfirmForm"');
+    t.match(gate.body, 'data-island="AgreementDialog"');
+    t.match(gate.body, /<div id="gate-behind" hidden="">/, 'the dashboard behind the modal is hidden without JavaScript');
     t.notMatch(/<button type="submit" class="button"[^>]*>Confirm</.exec(gate.body)?.[0] ?? '', 'disabled', 'the button works without JavaScript');
   });
 });
