@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { passwordCriteria } from '../src/core/password-rules.ts';
 
 export type NewPasswordFieldsProps = {
@@ -41,6 +41,15 @@ export default function NewPasswordFields({ labels, errors, values }: NewPasswor
     ['length', labels.length],
     ['numbersOrSymbols', labels.numbersOrSymbols],
   ];
+  // Screen readers hear a criterion when it changes (met or no longer met), not every keystroke.
+  const [announcement, setAnnouncement] = useState('');
+  const previous = useRef(c);
+  useEffect(() => {
+    const changed = criteria.filter(([key]) => previous.current[key] !== c[key]).map(([key, label]) => `${label} (${c[key] ? labels.met : labels.notMet})`);
+    previous.current = c;
+    if (changed.length > 0) setAnnouncement(changed.join('. '));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [c.cases, c.length, c.numbersOrSymbols]);
   return (
     <>
       <div className={passwordError ? 'field field-invalid' : 'field'}>
@@ -73,6 +82,9 @@ export default function NewPasswordFields({ labels, errors, values }: NewPasswor
             </li>
           ))}
         </ul>
+        <p className="visually-hidden" aria-live="polite">
+          {announcement}
+        </p>
       </div>
       <div className={mismatch ? 'field field-invalid' : 'field'}>
         <label htmlFor="confirm-password">{labels.confirm}</label>

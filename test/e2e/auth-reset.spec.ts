@@ -92,6 +92,7 @@ t.test('resetting a forgotten password in a browser', async (t) => {
     t.ok(await save.isDisabled(), 'Save is disabled while a rule fails');
     await password.pressSequentially('and-');
     t.same(await criteria(page), only('Upper and lower case', 'Numbers or symbols'), 'a symbol ticks Numbers or symbols');
+    t.match(await page.locator('.criteria [aria-live="polite"]').innerText(), 'Numbers or symbols (met)', 'the change is announced in a live region');
     t.ok(await save.isDisabled(), 'Save is still disabled: too short');
     await password.pressSequentially('New-Pass-7');
     t.equal(await password.inputValue(), NEW_PASSWORD);
