@@ -142,12 +142,34 @@ export type BoardQuery = {
   status?: ArticleStatus | null;
   /** An editor's id, or 'none' for articles without an editor. */
   editor?: number | 'none' | null;
+  /** A member's id: only their articles. */
+  author?: number | null;
   /** Words of the title or the member's name. */
   q?: string | null;
   sort?: 'newest' | 'oldest';
   /** Keyset cursor: "<status_updated_at ISO>_<id>" of the last row of the previous page. */
   after?: string | null;
 };
+
+/**
+ * The board's filters (status, editor, member, words of the title or the member's name), for any
+ * query that joins the current revision and the author as `author`: the board, its count, the export.
+ */
+function boardFilters(query: BoardQuery) {
+  return <T extends { where: (...args: any[]) => T }>(qb: T): T => {
+    let r = qb;
+    if (query.status) r = r.where('articles.status', '=', query.status);
+    if (query.editor === 'none') r = r.where('articles.editor_id', 'is', null);
+    else if (typeof query.editor === 'number') r = r.where('articles.editor_id', '=', query.editor);
+    if (typeof query.author === 'number') r = r.where('articles.author_id', '=', query.author);
+    const text = query.q?.trim();
+    if (text) {
+      const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      r = r.where((eb: any) => eb.or([eb('article_revisions.title', 'ilike', like), eb(sql<string>`author.first_name || ' ' || author.last_name`, 'ilike', like)]));
+    }
+    return r;
+  };
+}
 
 /** The editors' board: filters, search, sort and keyset pagination over the community's articles. */
 export async function searchBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
@@ -161,23 +183,7 @@ export async function searchBoard(deps: ArticleDeps, person: Person, query: Boar
     .leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
     .innerJoin('users as author', 'author.id', 'articles.author_id')
     .select((eb) => eb.fn.countAll<number>().as('n'));
-  const filters = <T extends { where: (...args: any[]) => T }>(qb: T): T => {
-    let r = qb;
-    if (query.status) r = r.where('articles.status', '=', query.status);
-    if (query.editor === 'none') r = r.where('articles.editor_id', 'is', null);
-    else if (typeof query.editor === 'number') r = r.where('articles.editor_id', '=', query.editor);
-    const text = query.q?.trim();
-    if (text) {
-      const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      r = r.where((eb: any) =>
-        eb.or([
-          eb('article_revisions.title', 'ilike', like),
-          eb(sql<string>`author.first_name || ' ' || author.last_name`, 'ilike', like),
-        ]),
-      );
-    }
-    return r;
-  };
+  const filters = boardFilters(query);
   q = filters(q as any) as typeof q;
   counter = filters(counter as any) as typeof counter;
   if (query.after) {
@@ -679,14 +685,7 @@ export async function exportBoard(deps: ArticleDeps, person: Person, query: Boar
       'editor.first_name as editor_first',
       'editor.last_name as editor_last',
     ]);
-  if (query.status) q = q.where('articles.status', '=', query.status);
-  if (query.editor === 'none') q = q.where('articles.editor_id', 'is', null);
-  else if (typeof query.editor === 'number') q = q.where('articles.editor_id', '=', query.editor);
-  const text = query.q?.trim();
-  if (text) {
-    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('article_revisions.title', 'ilike', like), eb(sql<string>`author.first_name || ' ' || author.last_name`, 'ilike', like)]));
-  }
+  q = boardFilters(query)(q as any) as typeof q;
   const rows = await q
     .orderBy('articles.status_updated_at', direction)
     .orderBy('articles.id', direction)
