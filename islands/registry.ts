@@ -8,6 +8,7 @@ import AgreementDialog from './AgreementDialog.tsx';
 import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
+import AssignEditor from './AssignEditor.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -21,6 +22,7 @@ export const islandComponents = {
   StatusWatch,
   BylineEditor,
   AgreementDialog,
+  AssignEditor,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -4,6 +4,7 @@ import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rul
 import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
 import type { ArticleRow, BoardQuery, listFeedback } from '#src/features/articles/service.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 type BoardRow = ArticleRow & { author_first: string; author_last: string; editor_first: string | null; editor_last: string | null };
@@ -35,7 +36,7 @@ export function ArticlesBoard({
   tooMany: boolean;
   next: string | null;
 }) {
-  const { t } = usePage();
+  const { t, csrfToken } = usePage();
   const href = useHref();
   const params = (extra: Record<string, string>) => {
     const p = new URLSearchParams();
@@ -98,32 +99,44 @@ export function ArticlesBoard({
       {rows.length === 0 ? (
         <p>{t('admin.articles.none')}</p>
       ) : (
-        <table className="board">
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.articles.colTitle')}</th>
-              <th scope="col">{t('admin.articles.colMember')}</th>
-              <th scope="col">{t('admin.articles.colStatus')}</th>
-              <th scope="col">{t('admin.articles.colEditor')}</th>
-              <th scope="col">{t('admin.articles.colChanged')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <a href={href(`/admin/articles/${r.id}`)}>{r.title?.trim() || t('articles.pages.untitled')}</a>
-                </td>
-                <td>
-                  {r.author_first} {r.author_last}
-                </td>
-                <td>{r.status}</td>
-                <td>{r.editor_first ? `${r.editor_first} ${r.editor_last}` : t('admin.articles.unassigned')}</td>
-                <td>{formatDate(r.status_updated_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Island
+          name="AssignEditor"
+          props={{
+            csrf: csrfToken,
+            rows: rows.map((r) => {
+              const title = r.title?.trim() || t('articles.pages.untitled');
+              return {
+                id: r.id,
+                title,
+                href: href(`/admin/articles/${r.id}`),
+                member: `${r.author_first} ${r.author_last}`,
+                status: r.status,
+                editorId: r.editor_id,
+                editorName: r.editor_first ? `${r.editor_first} ${r.editor_last}` : null,
+                changed: formatDate(r.status_updated_at),
+                assignLabel: t('admin.articles.assignModal.triggerLabel', { title }),
+              };
+            }),
+            editors: editors.map((e) => ({ id: e.id, name: `${e.first_name} ${e.last_name}` })),
+            labels: {
+              colTitle: t('admin.articles.colTitle'),
+              colMember: t('admin.articles.colMember'),
+              colStatus: t('admin.articles.colStatus'),
+              colEditor: t('admin.articles.colEditor'),
+              colChanged: t('admin.articles.colChanged'),
+              colActions: t('admin.articles.colActions'),
+              unassigned: t('admin.articles.unassigned'),
+              assign: t('admin.articles.assignModal.trigger'),
+              heading: t('admin.articles.assignModal.heading'),
+              articleLabel: t('admin.articles.assignModal.article'),
+              editorLabel: t('admin.articles.assignModal.editor'),
+              submit: t('admin.articles.assignModal.submit'),
+              saving: t('admin.articles.assignModal.saving'),
+              cancel: t('admin.articles.assignModal.cancel'),
+              failed: t('admin.articles.assignModal.failed'),
+            },
+          }}
+        />
       )}
       {next ? (
         <p>
@@ -374,7 +387,7 @@ export function ArticleDetail({
         {article.status} · {t('admin.articles.words', { n: article.word_count ?? 0 })}
       </p>
       <div className="admin-actions">
-        <form method="post" action={href(`/admin/articles/${article.id}/editor`)} className="stack">
+        <form method="post" action={href(`/admin/articles/${article.id}/editor`)} className="stack" id="assign">
           <CsrfField />
           <div className="field">
             <label htmlFor="editorId">{t('admin.articles.assign')}</label>

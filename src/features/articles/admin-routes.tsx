@@ -27,6 +27,7 @@ import {
   type BoardQuery,
 } from './service.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { wantsJson } from '#src/lib/negotiation.ts';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
@@ -222,15 +223,28 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     return detail(request, reply, idOf(request), { notice });
   });
 
+  // The article page's form posts here and is sent back to the page; the board's assign-editor modal
+  // (islands/AssignEditor.tsx) asks for JSON: the article's editor and a message to announce.
   app.post('/admin/articles/:id/editor', admin, async (request, reply) => {
     const id = idOf(request);
     const body = (request.body ?? {}) as Body;
+    const json = wantsJson(request);
+    const deps = articleDeps(request);
     try {
-      await assignEditor(articleDeps(request), personOf(request), { articleId: id, editorId: Number(body.editorId) > 0 ? Number(body.editorId) : null });
-      return reply.redirectTo(`/admin/articles/${id}?done=assigned`);
+      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId: Number(body.editorId) > 0 ? Number(body.editorId) : null });
+      if (!json) return reply.redirectTo(`/admin/articles/${id}?done=assigned`);
+      const editor = article.editor_id === null ? undefined : (await listEditors(deps)).find((e) => e.id === article.editor_id);
+      const editorName = editor ? `${editor.first_name} ${editor.last_name}` : null;
+      const title = article.title?.trim() || t('articles.pages.untitled');
+      return reply.header('cache-control', 'no-store').send({
+        article: { id: article.id, editorId: article.editor_id, editorName },
+        message: editorName ? t('admin.articles.assignModal.done', { editor: editorName, title }) : t('admin.articles.assignModal.doneNone', { title }),
+      });
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound') throw e;
-      return detail(request, reply, id, { errors: { form: t(Object.values(e.fields ?? {})[0]?.key ?? e.key) }, status: e.status });
+      const message = t(Object.values(e.fields ?? {})[0]?.key ?? e.key);
+      if (json) return reply.code(e.status).send({ error: { code: e.publicCode, message, ...(e.fields ? { fields: e.fields } : {}) } });
+      return detail(request, reply, id, { errors: { form: message }, status: e.status });
     }
   });
 
