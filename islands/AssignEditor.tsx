@@ -6,6 +6,8 @@ export type AssignEditorRow = {
   /** The article page in the admin area (its assign form is at `#assign`, its assign route at `/editor`). */
   href: string;
   member: string;
+  /** The board filtered to this member's articles. */
+  memberHref: string;
   status: string;
   editorId: number | null;
   editorName: string | null;
@@ -137,7 +139,9 @@ export default function AssignEditor({ csrf, rows, editors, labels }: AssignEdit
                     {r.title}
                   </a>
                 </td>
-                <td>{r.member}</td>
+                <td>
+                  <a href={r.memberHref}>{r.member}</a>
+                </td>
                 <td>{r.status}</td>
                 <td>{editor.editorName ?? labels.unassigned}</td>
                 <td>{r.changed}</td>

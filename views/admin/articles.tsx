@@ -42,6 +42,7 @@ export function ArticlesBoard({
     const p = new URLSearchParams();
     if (query.status) p.set('status', query.status);
     if (query.editor) p.set('editor', String(query.editor));
+    if (query.author) p.set('author', String(query.author));
     if (query.q) p.set('q', query.q);
     if (query.sort) p.set('sort', query.sort);
     for (const [k, v] of Object.entries(extra)) p.set(k, v);
@@ -60,7 +61,14 @@ export function ArticlesBoard({
           <a href={href('/admin/articles/blackouts')}>{t('admin.articles.blackoutsLink')}</a>
         </li>
       </ul>
+      {query.author ? (
+        <Alert kind="info">
+          {t('admin.articles.memberFilter', { name: rows[0] ? `${rows[0].author_first} ${rows[0].author_last}` : `#${query.author}` })}{' '}
+          <a href={href(`/admin/articles?${params({}).replace(/(^|&)author=\d+/, '')}`)}>{t('admin.articles.memberFilterClear')}</a>
+        </Alert>
+      ) : null}
       <form method="get" action={href('/admin/articles')} className="filters" aria-label={t('admin.articles.filters')}>
+        {query.author ? <input type="hidden" name="author" value={query.author} /> : null}
         <div className="field">
           <label htmlFor="f-status">{t('admin.articles.status')}</label>
           <select id="f-status" name="status" defaultValue={query.status ?? ''}>
@@ -110,6 +118,7 @@ export function ArticlesBoard({
                 title,
                 href: href(`/admin/articles/${r.id}`),
                 member: `${r.author_first} ${r.author_last}`,
+                memberHref: href(`/admin/articles?author=${r.author_id}`),
                 status: r.status,
                 editorId: r.editor_id,
                 editorName: r.editor_first ? `${r.editor_first} ${r.editor_last}` : null,

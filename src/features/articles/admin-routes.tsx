@@ -36,6 +36,7 @@ function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
   return {
     status: isStatus(q.status) ? q.status : null,
     editor: q.editor === 'none' ? 'none' : Number(q.editor) > 0 ? Number(q.editor) : null,
+    author: /^\d{1,12}$/.test(q.author ?? '') && Number(q.author) > 0 ? Number(q.author) : null,
     q: typeof q.q === 'string' ? q.q.slice(0, 200) : null,
     sort: q.sort === 'oldest' ? 'oldest' : 'newest',
     after: typeof q.after === 'string' ? q.after : null,

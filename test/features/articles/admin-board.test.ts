@@ -47,6 +47,21 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
   b.cookies.set('auth', (await signIn(app, editor, alpha, ['ADMIN', 'MEMBER'])).token);
   const page = (id: number) => `/admin/articles/${id}`;
 
+  await t.test('the member filter: a member’s name on the board shows only their articles, and the export follows', async (t) => {
+    const board = await b.get('/admin/articles');
+    t.match(board.body, `href="/admin/articles?author=${grace.id}"`, "the member's name links to the filter");
+    const only = await b.get(`/admin/articles?author=${grace.id}`);
+    t.match(only.body, 'Only the articles of Grace Writer.');
+    t.match(only.body, 'Grace, &quot;the&quot; writer');
+    t.notMatch(only.body, 'HYPERLINK', "another member's draft is not listed");
+    t.match(only.body, new RegExp(`<input type="hidden" name="author" value="${grace.id}"/>`), 'the other filters keep it');
+    const csv = await b.get(`/admin/articles/export.csv?author=${grace.id}`);
+    t.match(csv.body, 'Grace');
+    t.notMatch(csv.body, 'HYPERLINK');
+    const other = await b.get(`/admin/articles?author=${bea.id}`);
+    t.notMatch(other.body, 'Beta secret', "a member of another community shows nothing of theirs");
+  });
+
   await t.test('members are refused every new route', async (t) => {
     const member = await createMember(db, alpha);
     const m = new FormBrowser(app);
