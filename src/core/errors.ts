@@ -43,6 +43,7 @@ export const serverErrors = {
   'Articles.Invalid': { status: 400, key: 'articles.errors.invalid' },
   'Articles.NotEditable': { status: 409, key: 'articles.errors.notEditable' },
   'Articles.TransitionRefused': { status: 409, key: 'articles.errors.transitionRefused' },
+  'Articles.OtherInFlight': { status: 409, key: 'articles.errors.otherInFlight' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -329,7 +329,24 @@ export async function createArticle(deps: ArticleDeps, userId: number): Promise<
   const existing = await findArticleInFlight(deps, userId);
   if (existing) return existing;
   const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
+  let id: number;
+  try {
+    id = await insertDraft(deps, userId, now);
+  } catch (e) {
+    // Another request created the member's draft a moment ago (articles_one_in_flight): that one it is.
+    if (!isUniqueViolation(e)) throw e;
+    const created = await findArticleInFlight(deps, userId);
+    if (!created) throw e;
+    return created;
+  }
+  return loadArticle(deps, id);
+}
+
+/** Postgres' unique_violation, as both drivers report it. */
+export const isUniqueViolation = (e: unknown) => (e as { code?: unknown } | null)?.code === '23505';
+
+async function insertDraft(deps: ArticleDeps, userId: number, now: Date): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
     const article = await trx
       .insertInto('articles')
       .values({ community_id: deps.community.id, author_id: userId, status: 'DRAFT', status_updated_at: now, created_at: now, updated_at: now })
@@ -343,7 +360,6 @@ export async function createArticle(deps: ArticleDeps, userId: number): Promise<
     await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
     return article.id;
   });
-  return loadArticle(deps, id);
 }
 
 /**
@@ -520,7 +536,13 @@ export async function moveArticle(
     extra.publishedDate = now;
   }
   if (input.to === 'PUBLISHED') extra.publishedDate = now;
-  await deps.db.transaction().execute((trx) => moveInTransaction(trx as unknown as Db, deps, article, input.to, person.userId, extra));
+  try {
+    await deps.db.transaction().execute((trx) => moveInTransaction(trx as unknown as Db, deps, article, input.to, person.userId, extra));
+  } catch (e) {
+    // Back in flight (out of the trash, on hold after approval) while the member has begun another.
+    if (isUniqueViolation(e)) throw new AppError('Articles.OtherInFlight', { cause: e });
+    throw e;
+  }
   const moved = await loadArticle(deps, article.id);
   if (NOTIFY_AUTHOR_ON.includes(input.to)) {
     await notifyAuthor(deps, moved, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});

@@ -167,10 +167,11 @@ t.test('a 1000-word text scans against 300 articles of 1000 words (smoke test)',
 // ---------------------------------------------------------------------------------------------
 // runCopyScan
 
+/** Published, so one member may hold several (only one article may be in flight). */
 async function insertArticle(db: Db, community: Community, authorId: number, contents: string[], now: Date) {
   const article = await db
     .insertInto('articles')
-    .values({ community_id: community.id, author_id: authorId, status: 'DRAFT', status_updated_at: now, created_at: now, updated_at: now })
+    .values({ community_id: community.id, author_id: authorId, status: 'PUBLISHED', status_updated_at: now, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   const revisionIds: number[] = [];
