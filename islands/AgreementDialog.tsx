@@ -40,10 +40,18 @@ export default function AgreementDialog(props: AgreementDialogProps) {
     if (!modal || !d) return;
     document.getElementById(props.behindId)?.removeAttribute('hidden');
     if (!d.open) d.showModal();
-    // The terms must be answered: Escape does not dismiss them; "Not now" leaves the area.
+    // The terms must be answered: Escape does not dismiss them ("Not now" leaves the area). Browsers
+    // may close a modal on a repeated Escape whatever the page says; then it opens again.
     const stay = (e: Event) => e.preventDefault();
+    const reopen = () => {
+      if (!d.open && d.isConnected) d.showModal();
+    };
     d.addEventListener('cancel', stay);
-    return () => d.removeEventListener('cancel', stay);
+    d.addEventListener('close', reopen);
+    return () => {
+      d.removeEventListener('cancel', stay);
+      d.removeEventListener('close', reopen);
+    };
   }, [modal, props.behindId]);
   if (!modal) {
     return (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { EditorState, type Command } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { DOMParser as SchemaParser, DOMSerializer, type MarkType } from 'prosemirror-model';
@@ -112,11 +113,12 @@ const insertBreak: Command = (state, dispatch) => {
   return true;
 };
 
-function initialDoc(content: string, plainBody: string) {
-  const holder = document.createElement('div');
-  if (content.trim()) holder.innerHTML = content;
-  else for (const para of plainBody.split(/\n\s*\n/).filter((p) => p.trim())) holder.appendChild(Object.assign(document.createElement('p'), { textContent: para }));
-  return SchemaParser.fromSchema(schema).parse(holder);
+/** The first document: the stored rich text, parsed inertly (nothing in it can run), or plain paragraphs. */
+function initialDoc(content: string | null, plainBody: string) {
+  const inert = new DOMParser().parseFromString('', 'text/html');
+  if (content !== null && content.trim()) inert.body.innerHTML = content;
+  else for (const para of plainBody.split(/\n\s*\n/).filter((p) => p.trim())) inert.body.appendChild(Object.assign(inert.createElement('p'), { textContent: para }));
+  return SchemaParser.fromSchema(schema).parse(inert.body);
 }
 
 /**
@@ -142,6 +144,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   const saver = useRef<Autosaver | null>(null);
   const draft = useRef<Draft>({ title: props.title, content: props.content });
   const leaving = useRef(false);
+  const posting = useRef(false);
 
   useEffect(() => {
     const autosaver = new Autosaver({
@@ -166,12 +169,18 @@ export default function ArticleEditor(props: ArticleEditorProps) {
         const error = json?.errors?.[0];
         if (error?.extensions?.fields?.title) return { ok: false, retry: false, field: 'title', message: labels.titleTooLong };
         // Refusals (not editable any more, signed out, bad token) are not retried: the text stays here.
-        return { ok: false, retry: res.status < 400, message: error?.message ?? labels.saveError };
+        return { ok: false, retry: res.status < 400, message: labels.saveError };
       },
     });
     saver.current = autosaver;
 
-    const doc = initialDoc(props.content, props.plainBody);
+    // Whatever was typed into the plain form while the script loaded is kept, and saved.
+    const typedBody = (document.getElementById('body') as HTMLTextAreaElement | null)?.value;
+    const typedTitle = (document.getElementById('title') as HTMLInputElement | null)?.value;
+    const typedAgreed = (document.getElementById('agreed') as HTMLInputElement | null)?.checked ?? false;
+    const bodyTyped = typedBody !== undefined && typedBody !== props.plainBody;
+    const titleTyped = typedTitle !== undefined && typedTitle !== props.title;
+    const doc = bodyTyped ? initialDoc(null, typedBody) : initialDoc(props.content, props.plainBody);
     const editor = new EditorView(mount.current!, {
       state: EditorState.create({
         doc,
@@ -197,7 +206,8 @@ export default function ArticleEditor(props: ArticleEditorProps) {
         role: 'textbox',
         'aria-multiline': 'true',
         'aria-labelledby': 'body-label',
-        'aria-describedby': 'body-count',
+        'aria-describedby': props.errors.content ? 'body-count body-error' : 'body-count',
+        ...(props.errors.content ? { 'aria-invalid': 'true' } : {}),
         spellcheck: 'true',
       },
       transformPastedHTML: cleanPastedHtml,
@@ -215,9 +225,12 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     });
     view.current = editor;
     // The stored HTML may differ in form from the serialiser's (b → strong); start from the latter.
-    draft.current = { title: props.title, content: serialise(editor.state) };
+    draft.current = { title: titleTyped ? typedTitle : props.title, content: serialise(editor.state) };
     setHtml(draft.current.content);
     setWords(countWordsInText(editor.state.doc.textBetween(0, editor.state.doc.content.size, ' ', ' ')));
+    if (titleTyped) setTitle(typedTitle);
+    if (typedAgreed) setAgreed(true);
+    if (bodyTyped || titleTyped) autosaver.change(draft.current);
 
     const goneOffline = () => setOnline(false);
     const backOnline = () => {
@@ -229,15 +242,24 @@ export default function ArticleEditor(props: ArticleEditorProps) {
       e.preventDefault();
       e.returnValue = '';
     };
+    // Back from the back-forward cache after leaving: the post may not have happened; carry on saving.
+    const pageShow = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      leaving.current = false;
+      posting.current = false;
+      autosaver.resume();
+    };
     window.addEventListener('offline', goneOffline);
     window.addEventListener('online', backOnline);
     window.addEventListener('beforeunload', beforeUnload);
+    window.addEventListener('pageshow', pageShow);
     setOnline(navigator.onLine);
     setEnhanced(true);
     return () => {
       window.removeEventListener('offline', goneOffline);
       window.removeEventListener('online', backOnline);
       window.removeEventListener('beforeunload', beforeUnload);
+      window.removeEventListener('pageshow', pageShow);
       editor.destroy();
     };
     // Mounted once; the props are the page's initial state.
@@ -283,11 +305,31 @@ export default function ArticleEditor(props: ArticleEditorProps) {
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (submitter?.value === 'submit' && enhanced && !(ready && agreed)) {
+    if (!enhanced) return;
+    if (submitter?.value === 'submit' && !(ready && agreed)) {
       e.preventDefault();
       return;
     }
-    leaving.current = true;
+    if (!navigator.onLine) {
+      // A post now would leave for the browser's error page: stay, keep the text, say why.
+      e.preventDefault();
+      setOnline(false);
+      return;
+    }
+    if (posting.current) return;
+    // The post must be the last write: wait for a save on the wire, then post naming its article.
+    e.preventDefault();
+    posting.current = true;
+    const form = e.currentTarget;
+    void saver.current!
+      .settle()
+      // A task later: a form cannot be submitted again while its submit event is still being fired.
+      .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+      .then(() => {
+        flushSync(() => setArticleId(saver.current!.articleId));
+        leaving.current = true;
+        form.requestSubmit(submitter ?? undefined);
+      });
   };
 
   // mousedown is cancelled so the editor keeps its selection; click (mouse or keyboard) runs the command.
@@ -371,7 +413,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
       </div>
       <div className={props.errors.content ? 'field field-invalid' : 'field'}>
         {enhanced ? (
-          <span className="label" id="body-label">
+          <span className="label" id="body-label" onClick={() => view.current?.focus()}>
             {labels.body}
           </span>
         ) : (
@@ -399,7 +441,10 @@ export default function ArticleEditor(props: ArticleEditorProps) {
           </div>
         ) : null}
         {enhanced && linkOpen ? (
-          <LinkBox labels={labels} onApply={(url) => view.current && applyLink(view.current, schema.marks.link!, url)} onClose={() => setLinkOpen(false)} />
+          <LinkBox labels={labels} onApply={(url) => view.current && applyLink(view.current, schema.marks.link!, url)} onClose={() => {
+              setLinkOpen(false);
+              view.current?.focus();
+            }} />
         ) : null}
         <div id="rich-body" ref={mount} hidden={!enhanced} className="rich-body-holder" />
         {enhanced ? (

@@ -42,7 +42,8 @@ export default function BylineEditor(props: BylineEditorProps) {
   const view = useRef<EditorView | null>(null);
 
   useEffect(() => {
-    const holder = document.createElement('div');
+    // Parsed inertly: nothing in the value can run, whatever the server sent back.
+    const holder = new DOMParser().parseFromString('', 'text/html').body;
     holder.innerHTML = props.html;
     const measure = (state: EditorState) => {
       const holderOut = document.createElement('div');
@@ -72,7 +73,15 @@ export default function BylineEditor(props: BylineEditorProps) {
     view.current = editor;
     measure(editor.state);
     setEnhanced(true);
-    return () => editor.destroy();
+    // Back from the back-forward cache: the form is usable again.
+    const pageShow = (e: PageTransitionEvent) => {
+      if (e.persisted) setSaving(false);
+    };
+    window.addEventListener('pageshow', pageShow);
+    return () => {
+      window.removeEventListener('pageshow', pageShow);
+      editor.destroy();
+    };
     // Mounted once with the page's initial value.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -112,7 +121,10 @@ export default function BylineEditor(props: BylineEditorProps) {
           </div>
         ) : null}
         {enhanced && linkOpen ? (
-          <LinkBox labels={labels} onApply={(url) => view.current && applyLink(view.current, bylineSchema.marks.link!, url)} onClose={() => setLinkOpen(false)} />
+          <LinkBox labels={labels} onApply={(url) => view.current && applyLink(view.current, bylineSchema.marks.link!, url)} onClose={() => {
+              setLinkOpen(false);
+              view.current?.focus();
+            }} />
         ) : null}
         <div ref={mount} hidden={!enhanced} />
         {enhanced ? (

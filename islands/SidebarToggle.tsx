@@ -1,21 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 
 export type SidebarToggleProps = { target: string; openLabel: string; closeLabel: string };
 
 /**
  * The editor's slide-over sidebar below the computer width (spec section 2). Without JavaScript the
- * sidebar simply follows the editor on narrow screens; hydrated, it slides over from the right behind
- * this button, closes with its Close button or Escape, and gives focus back to the button.
+ * sidebar simply follows the editor on narrow screens. Hydrated, it slides over from the right behind
+ * this button as a modal panel: the rest of the page is inert while it is open, its Close button is
+ * its first control (rendered into the slot `<target>-close` at its top), Escape closes it, and focus
+ * goes back to this button.
  */
 export default function SidebarToggle({ target, openLabel, closeLabel }: SidebarToggleProps) {
   const [ready, setReady] = useState(false);
   const [open, setOpen] = useState(false);
+  const [closeSlot, setCloseSlot] = useState<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  const toggle = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const panel = document.getElementById(target);
     if (!panel) return;
     panel.classList.add('slideover');
     panel.tabIndex = -1;
+    setCloseSlot(document.getElementById(`${target}-close`));
     setReady(true);
     // Arriving at a place inside the sidebar (after sending feedback: #feedback) opens it.
     const anchor = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
@@ -27,35 +34,52 @@ export default function SidebarToggle({ target, openLabel, closeLabel }: Sidebar
     const panel = document.getElementById(target);
     if (!panel || !ready) return;
     panel.toggleAttribute('data-open', open);
-    if (!open) return;
+    if (!open) {
+      panel.removeAttribute('role');
+      panel.removeAttribute('aria-modal');
+      if (wasOpen.current) toggle.current?.focus();
+      wasOpen.current = false;
+      return;
+    }
+    wasOpen.current = true;
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('aria-modal', 'true');
+    // Everything but the panel is inert while it is open: focus and clicks stay inside.
+    const madeInert: Element[] = [];
+    for (let node: Element | null = panel; node && node !== document.body; node = node.parentElement) {
+      for (const sibling of Array.from(node.parentElement?.children ?? [])) {
+        if (sibling === node || sibling.hasAttribute('inert') || sibling.tagName === 'SCRIPT') continue;
+        sibling.setAttribute('inert', '');
+        madeInert.push(sibling);
+      }
+    }
     panel.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
+      if (e.key === 'Escape') setOpen(false);
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    return () => {
+      for (const el of madeInert) el.removeAttribute('inert');
+      document.removeEventListener('keydown', onKey);
+    };
   }, [open, ready, target]);
-
-  function close() {
-    setOpen(false);
-    document.getElementById(`${target}-toggle`)?.focus();
-  }
 
   if (!ready) return null;
   return (
-    <div className="slideover-controls">
-      <button type="button" id={`${target}-toggle`} className="button button-secondary slideover-toggle" aria-expanded={open} aria-controls={target} onClick={() => setOpen((o) => !o)}>
-        {openLabel}
-      </button>
-      {open ? (
-        <>
-          <div className="slideover-backdrop" onClick={close} aria-hidden="true" />
-          <button type="button" className="button button-secondary slideover-close" onClick={close}>
-            {closeLabel}
-          </button>
-        </>
-      ) : null}
-    </div>
+    <>
+      <div className="slideover-controls">
+        <button ref={toggle} id={`${target}-toggle`} type="button" className="button button-secondary slideover-toggle" aria-expanded={open} aria-controls={target} onClick={() => setOpen(true)}>
+          {openLabel}
+        </button>
+      </div>
+      {closeSlot
+        ? createPortal(
+            <button type="button" className="button button-secondary slideover-close" hidden={!open} onClick={() => setOpen(false)}>
+              {closeLabel}
+            </button>,
+            closeSlot,
+          )
+        : null}
+    </>
   );
 }

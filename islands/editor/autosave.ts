@@ -29,6 +29,8 @@ export class Autosaver {
   private inFlight: Promise<void> | null = null;
   private timer: unknown = null;
   private failures = 0;
+  /** Set while the page posts the form itself: no save may race that post. */
+  private held = false;
   articleId: number | null;
 
   constructor(
@@ -50,6 +52,7 @@ export class Autosaver {
   }
 
   private schedule(ms: number) {
+    if (this.held) return;
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = this.timers.set(() => {
       this.timer = null;
@@ -80,11 +83,32 @@ export class Autosaver {
     if (this.inFlight) await this.inFlight;
   }
 
+  /**
+   * Before the page posts the form itself (Save & exit, Submit): no timer left, and no save still on
+   * the wire that could land after the post; afterwards `articleId` names the article the first save
+   * created. The post carries the latest text, so nothing more is sent here.
+   */
+  async settle(): Promise<void> {
+    this.held = true;
+    if (this.timer !== null) {
+      this.timers.clear(this.timer);
+      this.timer = null;
+    }
+    while (this.inFlight) await this.inFlight;
+  }
+
+  /** The post did not happen after all (the page came back from the back-forward cache): save again. */
+  resume(): void {
+    this.held = false;
+    if (this.dirty) this.schedule(0);
+  }
+
   online(): void {
     if (this.dirty) void this.flush();
   }
 
   private async run(): Promise<void> {
+    if (this.held) return;
     if (this.inFlight) return; // the save on the wire reschedules when it ends
     if (!this.dirty || !this.latest) return;
     const draft = this.latest;
@@ -104,8 +128,13 @@ export class Autosaver {
     if (r.ok) {
       this.articleId = r.articleId;
       this.failures = 0;
-      this.opts.onStatus({ kind: 'saved', at: (this.opts.now ?? (() => new Date()))() });
-      if (this.dirty && this.timer === null) this.schedule(this.opts.delay ?? 3000);
+      if (this.dirty) {
+        // Typed while this save was on the wire: that text is not saved yet, so no 'Autosaved'.
+        this.opts.onStatus({ kind: 'saving' });
+        if (this.timer === null) this.schedule(this.opts.delay ?? 3000);
+      } else {
+        this.opts.onStatus({ kind: 'saved', at: (this.opts.now ?? (() => new Date()))() });
+      }
       return;
     }
     // Not stored: `latest` (this draft, or a newer change) is still what must be saved.

@@ -195,6 +195,54 @@ t.test('the rich-text editor island in a browser', async (t) => {
     t.equal((await current(member.id))?.word_count, 40, 'saved when the connection came back');
   });
 
+  await t.test('text typed into the plain form while the script loads is kept and saved', async (t) => {
+    const { member, page } = await memberPage(t);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/island_ArticleEditor-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Module scripts hold DOMContentLoaded back, so wait only for the response.
+    await page.goto(`${baseUrl}/articles/edit`, { waitUntil: 'commit' });
+    await page.locator('textarea#body').waitFor();
+    await page.locator('textarea#body').fill('Typed before the script arrived.\n\nA second paragraph.');
+    await page.locator('input#title').fill('Early');
+    await page.locator('#agreed').check();
+    release();
+    await page.locator('.rich-body').waitFor();
+    t.equal(await page.locator('.rich-body').innerHTML(), '<p>Typed before the script arrived.</p><p>A second paragraph.</p>', 'the typed text is in the editor');
+    t.equal(await page.getByRole('textbox', { name: 'Title' }).inputValue(), 'Early');
+    t.equal(await page.locator('#agreed').isChecked(), true);
+    await until(async () => (await current(member.id))?.title === 'Early');
+    t.equal((await current(member.id))?.content, '<p>Typed before the script arrived.</p><p>A second paragraph.</p>', 'and autosaved');
+  });
+
+  await t.test('Save & exit while the first autosave is on the wire: one article, the latest text', async (t) => {
+    const { member, page } = await memberPage(t);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let saves = 0;
+    await page.route('**/graphql', async (route) => {
+      saves += 1;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl}/articles/edit`);
+    await page.getByRole('textbox', { name: 'Title' }).fill('Racing');
+    await page.getByRole('textbox', { name: 'Article' }).fill(words(30));
+    await until(async () => saves === 1);
+    await page.getByRole('textbox', { name: 'Article' }).fill(words(45));
+    await page.getByRole('button', { name: 'Save article & exit editor' }).click();
+    await page.waitForTimeout(300);
+    t.equal(new URL(page.url()).pathname, '/articles/edit', 'the post waits for the save on the wire');
+    release();
+    await page.waitForURL(`${baseUrl}/articles`);
+    const rows = await db.selectFrom('articles').select('id').where('author_id', '=', member.id).execute();
+    t.equal(rows.length, 1, 'one article');
+    t.equal((await current(member.id))?.word_count, 45, 'with the text of the post, not the older save');
+  });
+
   await t.test('title too long: the message at once, nothing silently cut', async (t) => {
     const { page } = await memberPage(t);
     await page.goto(`${baseUrl}/articles/edit`);

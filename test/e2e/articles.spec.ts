@@ -79,6 +79,17 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
         await page.getByLabel('Message to your editor').waitFor({ state: 'hidden' });
         t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'the sidebar starts closed');
         await toggle.click();
+        const panel = page.getByRole('dialog', { name: 'Guidelines & feedback' });
+        await panel.waitFor();
+        t.equal(await page.evaluate(() => document.activeElement?.id), 'editor-sidebar', 'focus moves into the panel');
+        t.equal(await page.evaluate(() => document.querySelector('.editor-main')?.closest('[inert]') !== null), true, 'the editor behind is inert');
+        await page.keyboard.press('Tab');
+        t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Close', 'Close is the first control of the panel');
+        await page.keyboard.press('Escape');
+        await panel.waitFor({ state: 'hidden' });
+        t.equal(await page.evaluate(() => document.activeElement?.id), 'editor-sidebar-toggle', 'focus returns to the button');
+        t.equal(await page.evaluate(() => document.querySelector('[inert]')), null, 'nothing stays inert');
+        await toggle.click();
         await expectNoAxeViolations(t, page, 'the open slide-over sidebar');
       }
       await page.getByText('Lovely start.').waitFor();

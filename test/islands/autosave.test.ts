@@ -156,3 +156,63 @@ t.test('autosaved time: time of day today, otherwise day and month', async (t) =
   t.equal(savedTime(new Date('2026-11-22T09:05:00Z'), now, 'en-US', 'UTC'), '9:05 AM');
   t.equal(savedTime(new Date('2026-11-20T09:05:00Z'), now, 'en-US', 'UTC'), 'Nov 20');
 });
+
+t.test('text typed while a save is on the wire is not reported as autosaved', async (t) => {
+  const clock = fakeTimers();
+  const statuses: string[] = [];
+  let release: () => void = () => {};
+  const saver = new Autosaver({
+    articleId: 1,
+    timers: clock.timers,
+    onStatus: (s) => statuses.push(s.kind),
+    send: () => new Promise((resolve) => (release = () => resolve({ ok: true, articleId: 1 }))),
+  });
+  saver.change({ title: 'a', content: '' });
+  await clock.advance(3000);
+  saver.change({ title: 'ab', content: '' });
+  release();
+  await settle();
+  t.same(statuses, ['saving', 'saving'], 'still saving: the newer text waits for its own save');
+  await clock.advance(3000);
+  release();
+  await settle();
+  t.same(statuses, ['saving', 'saving', 'saving', 'saved']);
+});
+
+t.test('settle: before the form posts itself, the save on the wire ends and names the new article', async (t) => {
+  const clock = fakeTimers();
+  const sent: Draft[] = [];
+  let release: () => void = () => {};
+  const saver = new Autosaver({
+    articleId: null,
+    timers: clock.timers,
+    onStatus: () => {},
+    send: (draft) => {
+      sent.push(draft);
+      return new Promise((resolve) => (release = () => resolve({ ok: true, articleId: 77 })));
+    },
+  });
+  saver.change({ title: 'first', content: '' });
+  await clock.advance(3000);
+  saver.change({ title: 'second', content: '' });
+  let settled = false;
+  const done = saver.settle().then(() => (settled = true));
+  await settle();
+  t.equal(settled, false, 'waits for the save on the wire');
+  release();
+  await done;
+  t.equal(saver.articleId, 77, 'the form can name the article the first save created');
+  await clock.advance(10_000);
+  t.equal(sent.length, 1, 'nothing more is sent: the form post carries the latest text');
+});
+
+t.test('resume: back from a post that did not happen, the unsaved text is saved', async (t) => {
+  const h = harness();
+  h.saver.change({ title: 'typed', content: '' });
+  await h.saver.settle();
+  await h.clock.advance(10_000);
+  t.equal(h.sent.length, 0, 'held while the page posts');
+  h.saver.resume();
+  await h.clock.advance(0);
+  t.equal(h.sent.length, 1);
+});

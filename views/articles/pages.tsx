@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import type { ArticleRow } from '#src/features/articles/service.ts';
+import { cleanByline, type ArticleRow } from '#src/features/articles/service.ts';
 import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
@@ -212,7 +212,8 @@ export function BylineForm({ value, error, notice }: { value: string; error?: st
       props={{
         action: href('/articles/settings'),
         csrf: csrfToken,
-        html: isHtml ? value : value ? `<p>${escapeHtml(value)}</p>` : '',
+        // What comes back after a refused save is what was typed: cleaned like a stored byline.
+        html: isHtml ? cleanByline(value) : value ? `<p>${escapeHtml(value)}</p>` : '',
         plain,
         error,
         notice,
@@ -301,6 +302,7 @@ function Sidebar({ state }: { state: EditorState }) {
   const href = useHref();
   return (
     <aside className="editor-sidebar" id="editor-sidebar" aria-label={t('articles.pages.sidebarOpen')}>
+      <div id="editor-sidebar-close" className="slideover-close-slot" />
       <section className="card">
         <h2>{t('articles.pages.byline')}</h2>
         {state.byline ? <div className="byline" dangerouslySetInnerHTML={{ __html: state.byline }} /> : <p>{t('articles.pages.bylineNone')}</p>}

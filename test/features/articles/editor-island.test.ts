@@ -91,6 +91,15 @@ t.test('the editor page with its islands', async (t) => {
     t.match((await b.get('/articles/settings')).body, /<textarea[^>]*name="byline"[^>]*>Just words.<\/textarea>/, 'without a link the field shows plain text');
   });
 
+  await t.test('a refused byline comes back cleaned: nothing typed as markup reaches the page able to run', async (t) => {
+    const res = await b.post('/articles/settings', { byline: '<img src=x onerror=alert(document.domain)><a href="javascript:alert(1)">x</a><a href="https://a.example">a</a><a href="https://b.example">b</a>' }, '/articles/settings');
+    t.equal(res.statusCode, 400);
+    const props = /data-island="BylineEditor" data-props="([^"]*)"/.exec(res.body)![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const html: string = JSON.parse(props).html;
+    t.notMatch(html, /onerror|<img|javascript:/);
+    t.match(html, '<a href="https://a.example">a</a>');
+  });
+
   await t.test('the gate and the approval are confirm forms: enabled without JavaScript, the server checks the box', async (t) => {
     const fresh = new FormBrowser(app);
     fresh.cookies.set('auth', (await signIn(app, await createMember(db, alpha), alpha)).token);
