@@ -1,17 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
-import { EditorState, type Command } from 'prosemirror-state';
-import { EditorView } from 'prosemirror-view';
-import { DOMParser as SchemaParser, DOMSerializer, type MarkType } from 'prosemirror-model';
-import { baseKeymap, chainCommands, exitCode, setBlockType, toggleMark } from 'prosemirror-commands';
-import { keymap } from 'prosemirror-keymap';
-import { history, redo, undo } from 'prosemirror-history';
-import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
+import type { EditorView } from 'prosemirror-view';
 import { Autosaver, type Draft, type SaveStatus, type SendResult } from './editor/autosave.ts';
-import { cleanPastedHtml } from './editor/clean.ts';
-import { applyLink, LinkBox, removeLink } from './editor/LinkBox.tsx';
-import { schema } from './editor/schema.ts';
-import { countWordsInText, savedTime } from './editor/words.ts';
+import { createRichTextView, serialise, wordsOf } from './editor/rich-view.ts';
+import { RichToolbar } from './editor/Toolbar.tsx';
+import { savedTime } from './editor/words.ts';
 
 export type ArticleEditorLabels = Record<
   | 'title'
@@ -85,42 +78,6 @@ const MUTATION = 'mutation($id: ID, $t: String!, $c: String!) { articleAutoSaveR
 
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 
-function serialise(state: EditorState): string {
-  const holder = document.createElement('div');
-  holder.appendChild(DOMSerializer.fromSchema(schema).serializeFragment(state.doc.content));
-  return holder.innerHTML;
-}
-
-function markActive(state: EditorState, type: MarkType): boolean {
-  const { from, $from, to, empty } = state.selection;
-  if (empty) return !!type.isInSet(state.storedMarks ?? $from.marks());
-  return state.doc.rangeHasMark(from, to, type);
-}
-
-function blockIs(state: EditorState, name: string, level?: number): boolean {
-  const parent = state.selection.$from.parent;
-  return parent.type.name === name && (level === undefined || parent.attrs.level === level);
-}
-
-function inList(state: EditorState, name: 'bullet_list' | 'ordered_list'): boolean {
-  const { $from } = state.selection;
-  for (let d = $from.depth; d > 0; d--) if ($from.node(d).type.name === name) return true;
-  return false;
-}
-
-const insertBreak: Command = (state, dispatch) => {
-  dispatch?.(state.tr.replaceSelectionWith(schema.nodes.hard_break!.create()).scrollIntoView());
-  return true;
-};
-
-/** The first document: the stored rich text, parsed inertly (nothing in it can run), or plain paragraphs. */
-function initialDoc(content: string | null, plainBody: string) {
-  const inert = new DOMParser().parseFromString('', 'text/html');
-  if (content !== null && content.trim()) inert.body.innerHTML = content;
-  else for (const para of plainBody.split(/\n\s*\n/).filter((p) => p.trim())) inert.body.appendChild(Object.assign(inert.createElement('p'), { textContent: para }));
-  return SchemaParser.fromSchema(schema).parse(inert.body);
-}
-
 /**
  * The article editor (spec sections 2, 4, 5). Rendered on the server as a plain form (title, a plain
  * body field, Save and Submit) that works without JavaScript; hydrated, the body becomes a ProseMirror
@@ -138,7 +95,6 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   const [online, setOnline] = useState(true);
   const [agreed, setAgreed] = useState(false);
   const [, setTick] = useState(0);
-  const [linkOpen, setLinkOpen] = useState(false);
   const mount = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const saver = useRef<Autosaver | null>(null);
@@ -180,45 +136,21 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     const typedAgreed = (document.getElementById('agreed') as HTMLInputElement | null)?.checked ?? false;
     const bodyTyped = typedBody !== undefined && typedBody !== props.plainBody;
     const titleTyped = typedTitle !== undefined && typedTitle !== props.title;
-    const doc = bodyTyped ? initialDoc(null, typedBody) : initialDoc(props.content, props.plainBody);
-    const editor = new EditorView(mount.current!, {
-      state: EditorState.create({
-        doc,
-        plugins: [
-          history(),
-          keymap({
-            'Mod-z': undo,
-            'Shift-Mod-z': redo,
-            'Mod-y': redo,
-            'Mod-b': toggleMark(schema.marks.strong!),
-            'Mod-i': toggleMark(schema.marks.em!),
-            'Mod-u': toggleMark(schema.marks.underline!),
-            Enter: splitListItem(schema.nodes.list_item!),
-            Tab: sinkListItem(schema.nodes.list_item!),
-            'Shift-Tab': liftListItem(schema.nodes.list_item!),
-            'Shift-Enter': chainCommands(exitCode, insertBreak),
-          }),
-          keymap(baseKeymap),
-        ],
-      }),
+    const editor = createRichTextView(mount.current!, {
+      content: bodyTyped ? null : props.content,
+      plainBody: bodyTyped ? typedBody : props.plainBody,
       attributes: {
-        class: 'rich-body',
-        role: 'textbox',
-        'aria-multiline': 'true',
+        id: 'rich-body-editable',
         'aria-labelledby': 'body-label',
         'aria-describedby': props.errors.content ? 'body-count body-error' : 'body-count',
         ...(props.errors.content ? { 'aria-invalid': 'true' } : {}),
-        spellcheck: 'true',
       },
-      transformPastedHTML: cleanPastedHtml,
-      dispatchTransaction(tr) {
-        const next = editor.state.apply(tr);
-        editor.updateState(next);
+      onChange(next, docChanged) {
         setTick((n) => n + 1);
-        if (!tr.docChanged) return;
+        if (!docChanged) return;
         const content = serialise(next);
         setHtml(content);
-        setWords(countWordsInText(next.doc.textBetween(0, next.doc.content.size, ' ', ' ')));
+        setWords(wordsOf(next));
         draft.current = { ...draft.current, content };
         autosaver.change(draft.current);
       },
@@ -227,7 +159,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     // The stored HTML may differ in form from the serialiser's (b → strong); start from the latter.
     draft.current = { title: titleTyped ? typedTitle : props.title, content: serialise(editor.state) };
     setHtml(draft.current.content);
-    setWords(countWordsInText(editor.state.doc.textBetween(0, editor.state.doc.content.size, ' ', ' ')));
+    setWords(wordsOf(editor.state));
     if (titleTyped) setTitle(typedTitle);
     if (typedAgreed) setAgreed(true);
     if (bodyTyped || titleTyped) autosaver.change(draft.current);
@@ -270,14 +202,6 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     setTitle(value);
     draft.current = { ...draft.current, title: value };
     saver.current?.change(draft.current);
-  };
-
-  const run = (command: Command) => (e: ReactMouseEvent) => {
-    e.preventDefault();
-    const v = view.current;
-    if (!v) return;
-    command(v.state, v.dispatch, v);
-    v.focus();
   };
 
   const state = view.current?.state;
@@ -331,25 +255,6 @@ export default function ArticleEditor(props: ArticleEditorProps) {
         form.requestSubmit(submitter ?? undefined);
       });
   };
-
-  // mousedown is cancelled so the editor keeps its selection; click (mouse or keyboard) runs the command.
-  const tool = (label: string, pressed: boolean, command: Command, glyph: string) => (
-    <button type="button" className="tool" aria-pressed={pressed} title={label} onMouseDown={(e) => e.preventDefault()} onClick={run(command)}>
-      <span aria-hidden="true">{glyph}</span>
-      <span className="visually-hidden">{label}</span>
-    </button>
-  );
-
-  const s = state;
-  const toggleBlock = (level: number): Command => (st, dispatch) =>
-    blockIs(st, 'heading', level) ? setBlockType(schema.nodes.paragraph!)(st, dispatch) : setBlockType(schema.nodes.heading!, { level })(st, dispatch);
-  const toggleList = (name: 'bullet_list' | 'ordered_list'): Command => (st, dispatch) =>
-    inList(st, name) ? liftListItem(schema.nodes.list_item!)(st, dispatch) : wrapInList(schema.nodes[name]!)(st, dispatch);
-  const unlink: Command = (_st, dispatch) => {
-    if (dispatch && view.current) removeLink(view.current, schema.marks.link!);
-    return true;
-  };
-  const hasLink = s ? markActive(s, schema.marks.link!) : false;
 
   return (
     <form method="post" action={props.action} className="stack article-form" noValidate onSubmit={onSubmit}>
@@ -421,31 +326,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
             {labels.body}
           </label>
         )}
-        {enhanced && s ? (
-          <div className="toolbar" role="toolbar" aria-label={labels.toolbar} aria-controls="rich-body">
-            {tool(labels.bold, markActive(s, schema.marks.strong!), toggleMark(schema.marks.strong!), 'B')}
-            {tool(labels.italic, markActive(s, schema.marks.em!), toggleMark(schema.marks.em!), 'I')}
-            {tool(labels.underline, markActive(s, schema.marks.underline!), toggleMark(schema.marks.underline!), 'U')}
-            {tool(labels.heading, blockIs(s, 'heading', 2), toggleBlock(2), 'H2')}
-            {tool(labels.subheading, blockIs(s, 'heading', 3), toggleBlock(3), 'H3')}
-            {tool(labels.bulletList, inList(s, 'bullet_list'), toggleList('bullet_list'), '•')}
-            {tool(labels.numberedList, inList(s, 'ordered_list'), toggleList('ordered_list'), '1.')}
-            {hasLink
-              ? tool(labels.unlink, true, unlink, '⛓')
-              : (
-                  <button type="button" className="tool" aria-expanded={linkOpen} title={labels.link} onClick={() => setLinkOpen((o) => !o)}>
-                    <span aria-hidden="true">🔗</span>
-                    <span className="visually-hidden">{labels.link}</span>
-                  </button>
-                )}
-          </div>
-        ) : null}
-        {enhanced && linkOpen ? (
-          <LinkBox labels={labels} onApply={(url) => view.current && applyLink(view.current, schema.marks.link!, url)} onClose={() => {
-              setLinkOpen(false);
-              view.current?.focus();
-            }} />
-        ) : null}
+        {enhanced && state && view.current ? <RichToolbar view={view.current} state={state} labels={labels} controls="rich-body-editable" /> : null}
         <div id="rich-body" ref={mount} hidden={!enhanced} className="rich-body-holder" />
         {enhanced ? (
           <input type="hidden" name="content" value={html} />

@@ -5,6 +5,7 @@ import ConfirmForm from './ConfirmForm.tsx';
 import StatusWatch from './StatusWatch.tsx';
 import BylineEditor from './BylineEditor.tsx';
 import AgreementDialog from './AgreementDialog.tsx';
+import RichTextForm from './RichTextForm.tsx';
 import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
@@ -22,6 +23,7 @@ export const islandComponents = {
   StatusWatch,
   BylineEditor,
   AgreementDialog,
+  RichTextForm,
   AssignEditor,
 };
 

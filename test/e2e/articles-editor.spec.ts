@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { acceptProductAgreement, createFeedback, moveArticle, saveByline } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, autosaveRevision, createFeedback, moveArticle, saveByline, submitForReview } from '#src/features/articles/service.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
@@ -241,6 +241,32 @@ t.test('the rich-text editor island in a browser', async (t) => {
     const rows = await db.selectFrom('articles').select('id').where('author_id', '=', member.id).execute();
     t.equal(rows.length, 1, 'one article');
     t.equal((await current(member.id))?.word_count, 45, 'with the text of the post, not the older save');
+  });
+
+  await t.test('an editor corrects the text on the board without losing the author’s formatting', async (t) => {
+    const { member, page: memberTab } = await memberPage(t, { byline: true });
+    await memberTab.close();
+    const content = `<h2>Intro</h2><p>See <a href="https://ada.example">my site</a> and <strong>this</strong>.</p><ul><li><p>one</p></li></ul><p>${words(500)}</p>`;
+    const draft = await autosaveRevision(deps, member.id, { title: 'Formatted', content });
+    await submitForReview(deps, member.id, { articleId: draft.id, title: 'Formatted', content, agreed: true });
+    await moveArticle(deps, { userId: editorUser.id, isStaff: true }, { articleId: draft.id, to: 'FIRST_ROUND_EDIT' });
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP });
+    await setAuthCookie(context, baseUrl, (await signIn(app, editorUser, alpha, ['ADMIN', 'MEMBER'])).token);
+    const page = await context.newPage();
+    const problems = collectPageProblems(page);
+    await page.goto(`${baseUrl}/admin/articles/${draft.id}`);
+    const body = page.getByRole('textbox', { name: 'Body' });
+    await body.waitFor();
+    await page.getByText('Links, bold, italics, underline, headings and lists are kept.').waitFor();
+    await body.locator('h2').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' and welcome');
+    await page.getByRole('button', { name: 'Save the text' }).click();
+    await page.getByText('Text saved as a new revision.').waitFor();
+    const saved = (await current(member.id))!;
+    t.match(saved.content, '<h2>Intro and welcome</h2><p>See <a href="https://ada.example">my site</a> and <strong>this</strong>.</p><ul><li><p>one</p></li></ul>');
+    await expectNoAxeViolations(t, page, 'the admin article page with the rich-text form');
+    t.same(problems, []);
   });
 
   await t.test('title too long: the message at once, nothing silently cut', async (t) => {

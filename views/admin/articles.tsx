@@ -164,7 +164,8 @@ type Remark = Awaited<ReturnType<typeof listFeedback>>['remarks'][number];
 /** The pair of revisions compared on the article page, and what changed between them. */
 export type DiffView = { from: number | null; to: number | null; result: RevisionDiff };
 /** The editors' text form: whether it is offered, and what it holds (the stored text, or what was typed). */
-export type TextForm = { editable: boolean; title: string; body: string };
+/** The text form: the stored rich text, and the same as plain paragraphs for the form without JavaScript. */
+export type TextForm = { editable: boolean; title: string; body: string; content: string };
 /** The feedback thread: one page of remarks, the cursor for older ones, and the typed remark. */
 export type FeedbackView = { remarks: Remark[]; older: string | null; paged: boolean; value: string };
 
@@ -268,7 +269,7 @@ function RevisionDiffSection({ articleId, revisions, diff }: { articleId: number
 }
 
 function TextSection({ articleId, text, errors }: { articleId: number; text: TextForm; errors: Record<string, string> }) {
-  const { t } = usePage();
+  const { t, csrfToken } = usePage();
   const href = useHref();
   const invalid = (f: string) => (errors[f] ? { 'aria-invalid': true as const, 'aria-describedby': `text-${f}-error` } : {});
   return (
@@ -277,33 +278,40 @@ function TextSection({ articleId, text, errors }: { articleId: number; text: Tex
       {!text.editable ? (
         <p className="muted">{t('admin.articles.text.notEditable')}</p>
       ) : (
-        <form method="post" action={href(`/admin/articles/${articleId}/text`)} className="stack" noValidate>
-          <CsrfField />
-          <div className={errors.title ? 'field field-invalid' : 'field'}>
-            <label htmlFor="text-title">{t('admin.articles.text.title')}</label>
-            <input id="text-title" name="title" defaultValue={text.title} required {...invalid('title')} />
-            <FieldMessage id="text-title" error={errors.title} />
-          </div>
-          <div className={errors.content ? 'field field-invalid' : 'field'}>
-            <label htmlFor="text-content">{t('admin.articles.text.body')}</label>
-            <p className="field-hint" id="text-content-hint">
-              {t('admin.articles.text.hint')}
-            </p>
-            <textarea
-              id="text-content"
-              name="body"
-              rows={16}
-              defaultValue={text.body}
-              required
-              aria-invalid={errors.content ? true : undefined}
-              aria-describedby={errors.content ? 'text-content-hint text-content-error' : 'text-content-hint'}
-            />
-            <FieldMessage id="text-content" error={errors.content} />
-          </div>
-          <button type="submit" className="button">
-            {t('admin.articles.text.save')}
-          </button>
-        </form>
+        <Island
+          name="RichTextForm"
+          props={{
+            action: href(`/admin/articles/${articleId}/text`),
+            csrf: csrfToken,
+            idPrefix: 'text',
+            title: text.title,
+            content: text.content,
+            plainBody: text.body,
+            errors,
+            labels: {
+              title: t('admin.articles.text.title'),
+              body: t('admin.articles.text.body'),
+              hint: t('admin.articles.text.hint'),
+              hintRich: t('admin.articles.text.hintRich'),
+              save: t('admin.articles.text.save'),
+              wordCount: t('articles.pages.wordCount', { n: '{n}' }),
+              toolbar: t('articles.pages.toolbar'),
+              bold: t('articles.pages.bold'),
+              italic: t('articles.pages.italic'),
+              underline: t('articles.pages.underline'),
+              heading: t('articles.pages.heading'),
+              subheading: t('articles.pages.subheading'),
+              bulletList: t('articles.pages.bulletList'),
+              numberedList: t('articles.pages.numberedList'),
+              link: t('articles.pages.link'),
+              unlink: t('articles.pages.unlink'),
+              linkUrl: t('articles.pages.linkUrl'),
+              linkInvalid: t('articles.pages.linkInvalid'),
+              apply: t('articles.pages.linkApply'),
+              cancel: t('articles.pages.cancel'),
+            },
+          }}
+        />
       )}
     </section>
   );

@@ -13,6 +13,7 @@ import {
   deleteBlackout,
   editArticleTextFromBoard,
   editorMayEditText,
+  cleanRichText,
   exportBoard,
   getArticle,
   latestCopyScan,
@@ -144,7 +145,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     request: FastifyRequest,
     reply: FastifyReply,
     id: number,
-    extra: { errors?: Record<string, string>; notice?: string; status?: number; text?: { title: string; body: string }; feedback?: string } = {},
+    extra: { errors?: Record<string, string>; notice?: string; status?: number; text?: { title: string; body: string; content: string }; feedback?: string } = {},
   ) {
     const deps = articleDeps(request);
     const person = personOf(request);
@@ -177,7 +178,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     // After a refused save the form keeps what was typed, even if the status changed meanwhile.
     const text: TextForm = extra.text
       ? { editable: true, ...extra.text }
-      : { editable: editorMayEditText(article.status), title: article.title ?? '', body: htmlToPlainParagraphs(article.content ?? '') };
+      : { editable: editorMayEditText(article.status), title: article.title ?? '', body: htmlToPlainParagraphs(article.content ?? ''), content: article.content ?? '' };
     const feedback: FeedbackView = {
       remarks: thread.remarks,
       older: thread.pageInfo.hasPreviousPage ? thread.pageInfo.startCursor : null,
@@ -274,9 +275,12 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   app.post('/admin/articles/:id/text', admin, async (request, reply) => {
     const id = idOf(request);
     const body = (request.body ?? {}) as Body;
-    const typed = { title: str(body.title), body: str(body.body) };
+    // The rich-text island posts `content`; the form without JavaScript, plain `body` paragraphs.
+    const rich = typeof body.content === 'string' ? body.content : null;
+    const content = rich ?? plainParagraphsToHtml(str(body.body));
+    const typed = { title: str(body.title), body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich), content: cleanRichText(content) };
     try {
-      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content: plainParagraphsToHtml(typed.body) });
+      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content });
       return reply.redirectTo(`/admin/articles/${id}?done=text#text`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;

@@ -133,6 +133,25 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
     t.match((await b.get(`${page(graceArticle)}?from=${betaArticle}&to=abc`)).body, /\[removed: <\/span>w1/, 'unknown ids fall back to the default pair');
   });
 
+  await t.test('the rich-text form (with JavaScript) posts content: the formatting is kept and cleaned', async (t) => {
+    const content = `<h2>Opening</h2><p><strong>Bold</strong> and <a href="https://grace.example">a link</a> <img src=x onerror=alert(1)></p><ul><li><p>point</p></li></ul><p>${plainWords(498)}</p>`; // 504 words, as before
+    const page1 = await b.get(page(graceArticle));
+    t.match(page1.body, 'data-island="RichTextForm"');
+    const saved = await b.post(`${page(graceArticle)}/text`, { title: 'Grace, the writer', content }, page(graceArticle));
+    t.equal(saved.statusCode, 303);
+    const row = await db
+      .selectFrom('articles')
+      .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+      .select(['article_revisions.content'])
+      .where('articles.id', '=', graceArticle)
+      .executeTakeFirstOrThrow();
+    t.match(row.content, '<h2>Opening</h2><p><strong>Bold</strong> and <a href="https://grace.example">a link</a> </p><ul><li><p>point</p></li></ul>');
+    t.notMatch(row.content, /<img|onerror/);
+    const refused = await b.post(`${page(graceArticle)}/text`, { title: '', content: '<p><em>kept</em> words</p>' }, page(graceArticle));
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, '&lt;p&gt;&lt;em&gt;kept&lt;/em&gt; words&lt;/p&gt;', 'a refused save comes back with the rich text for the island');
+  });
+
   await t.test('a bad title comes back with the typed text, the message by the field, and status 400', async (t) => {
     const typedBody = 'Kept paragraph one.\n\nKept <paragraph> two & more.';
     const tooLong = await b.post(`${page(graceArticle)}/text`, { title: 'x'.repeat(255), body: typedBody }, page(graceArticle));
