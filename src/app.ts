@@ -1,3 +1,4 @@
+import { Background } from './lib/background.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
@@ -63,6 +64,8 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   // DATA_DIR/outbox (not in tests) and memory, readable at /dev/outbox outside production.
   const outbox = new Outbox(config.env === 'test' ? null : path.resolve(config.dataDir, 'outbox'));
   app.decorate('outbox', outbox);
+  app.decorate('background', new Background((err, name) => app.log.error({ err, task: name }, 'background task failed')));
+  app.addHook('onClose', async () => app.background.idle());
   if (!config.smtpUrl && config.isProduction) app.log.warn('SMTP_URL is not set: mail goes to the local outbox only');
   app.decorate('mailer', mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(outbox)));
   app.decorate(

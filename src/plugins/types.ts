@@ -1,3 +1,4 @@
+import type { Background } from '../lib/background.ts';
 import type { ReactNode } from 'react';
 import type { Config } from '#src/config.ts';
 import type { Clock } from '#src/core/clock.ts';
@@ -37,6 +38,7 @@ declare module 'fastify' {
     mailer: Mailer;
     sms: SmsSender;
     copyScanner: CopyScanner;
+    background: Background;
   }
   interface FastifyRequest {
     community: Community;

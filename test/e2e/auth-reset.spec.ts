@@ -48,7 +48,7 @@ async function requestResetLink(t: Test, page: Page, app: FastifyInstance, membe
   );
   t.ok(await page.getByRole('link', { name: 'Back to sign in' }).isVisible(), 'with a way back to sign-in');
   if (axe) await expectNoAxeViolations(t, page, 'the check-your-inbox page');
-  const link = new URL(linkFrom(app, member.email));
+  const link = new URL(await linkFrom(app, member.email));
   return `${link.pathname}${link.search}`;
 }
 

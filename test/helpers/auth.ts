@@ -29,7 +29,9 @@ export function codeFrom(app: FastifyInstance, to: string, channel: 'email' | 's
   return code;
 }
 
-export function linkFrom(app: FastifyInstance, to: string): string {
+/** The link in the newest mail to this address, once the app's background work (the mail) is done. */
+export async function linkFrom(app: FastifyInstance, to: string): Promise<string> {
+  await app.background.idle();
   const message = app.outbox.latestTo(to, 'email');
   const link = message && /(https?:\/\/\S+)/.exec(message.text)?.[1];
   if (!link) throw new Error(`No link sent to ${to}`);

@@ -22,6 +22,7 @@ export function authContext(request: FastifyRequest): AuthContext {
     t: app.t,
     community: request.community,
     ip: request.ip,
+    defer: (name, task) => app.background.run(name, task),
   };
 }
 

@@ -29,6 +29,8 @@ export type AuthContext = {
   community: Community;
   /** The client's address, for the per-address limits. */
   ip: string;
+  /** Runs work after the answer (see src/lib/background.ts); without it, the work is awaited. */
+  defer?: (name: string, task: () => Promise<void>) => void;
 };
 
 export type SmsOption = { id: string; maskedValue: string };
@@ -303,16 +305,22 @@ function safeEqual(a: string, b: string): boolean {
 export async function requestPasswordReset(ctx: AuthContext, input: { email: unknown }): Promise<void> {
   const email = parseEmail(input.email);
   await new Throttle(ctx.db, ctx.clock).begin([{ limit: LIMITS.resetRequestsPerAccount, key: email }]);
-  const account = await findAccount(ctx, email);
-  if (!isMemberHere(account)) return;
-  const token = await createPasswordToken(ctx, account.id, 'reset');
-  const link = `${ctx.config.publicUrl}${ctx.config.basePath}/password/reset?token=${encodeURIComponent(token)}`;
-  await ctx.mailer.send({
-    to: account.email,
-    from: mailFrom(ctx),
-    subject: ctx.t('auth.messages.resetSubject', { name: ctx.community.name }),
-    text: ctx.t('auth.messages.resetText', { firstName: account.first_name, link, name: ctx.community.name, minutes: RESET_TOKEN_TTL_MS / 60_000 }),
-  });
+  // Looking the account up, storing a token and sending mail happen after the answer, so a member's
+  // request takes no longer to answer than a stranger's (no telling who is one by the timing).
+  const send = async () => {
+    const account = await findAccount(ctx, email);
+    if (!isMemberHere(account)) return;
+    const token = await createPasswordToken(ctx, account.id, 'reset');
+    const link = `${ctx.config.publicUrl}${ctx.config.basePath}/password/reset?token=${encodeURIComponent(token)}`;
+    await ctx.mailer.send({
+      to: account.email,
+      from: mailFrom(ctx),
+      subject: ctx.t('auth.messages.resetSubject', { name: ctx.community.name }),
+      text: ctx.t('auth.messages.resetText', { firstName: account.first_name, link, name: ctx.community.name, minutes: RESET_TOKEN_TTL_MS / 60_000 }),
+    });
+  };
+  if (ctx.defer) ctx.defer('password reset mail', send);
+  else await send();
 }
 
 export async function createPasswordToken(ctx: Pick<AuthContext, 'db' | 'clock' | 'community'>, userId: number, purpose: 'reset' | 'setup'): Promise<string> {

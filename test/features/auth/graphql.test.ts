@@ -223,8 +223,9 @@ t.test('sign-in over GraphQL (/graphql)', async (t) => {
     await setPassword(db, member.id);
     t.same((await gql(`mutation { passwordForgot(username: "${member.email}") }`)).json().data, { passwordForgot: true });
     t.same((await gql('mutation { passwordForgot(username: "nobody-here@example.com") }')).json().data, { passwordForgot: true }, 'the same answer for a stranger');
+    await app.background.idle();
     t.equal(app.outbox.latestTo('nobody-here@example.com'), undefined, 'and nothing sent');
-    const token = new URL(linkFrom(app, member.email)).searchParams.get('token')!;
+    const token = new URL(await linkFrom(app, member.email)).searchParams.get('token')!;
     const isValid = 'query V($token: String!) { passwordTokenIsValid(token: $token) }';
     t.same((await gql(isValid, { token })).json().data, { passwordTokenIsValid: true });
 

@@ -147,7 +147,7 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.match(forgot.body, '>Cancel</a>');
     const sent = await b.post('/password/forgot', { email: who.email, method: 'link' });
     t.match(sent.body, 'Check your inbox');
-    const link = new URL(linkFrom(app, who.email));
+    const link = new URL(await linkFrom(app, who.email));
     const form = await b.get(`${link.pathname}${link.search}`);
     t.equal(form.statusCode, 200);
     t.match(form.body, 'data-island="NewPasswordFields"');

@@ -349,7 +349,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     const forgot = await browser.post('/rest/password-forgot', { username: member.email });
     t.equal(forgot.statusCode, 200);
     t.same(forgot.json(), {});
-    const token = new URL(linkFrom(app, member.email)).searchParams.get('token')!;
+    const token = new URL(await linkFrom(app, member.email)).searchParams.get('token')!;
 
     const valid = await browser.get(`/rest/validate-reset-token?token=${encodeURIComponent(token)}`);
     t.equal(valid.statusCode, 200);
@@ -377,6 +377,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     const res = await (await open()).post('/rest/password-forgot', { username: 'nobody-at-all@example.com' });
     t.equal(res.statusCode, 200);
     t.same(res.json(), {});
+    await app.background.idle();
     t.equal(app.outbox.latestTo('nobody-at-all@example.com'), undefined);
   });
 

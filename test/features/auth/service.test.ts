@@ -140,7 +140,7 @@ t.test('sign-in services', async (t) => {
     await setPassword(db, who.id);
     const before = await loginWithPassword(ctx(), { email: who.email, password: GOOD_PASSWORD });
     await requestPasswordReset(ctx(), { email: who.email });
-    const link = new URL(linkFrom(app, who.email));
+    const link = new URL(await linkFrom(app, who.email));
     t.equal(link.pathname, '/password/reset');
     const token = link.searchParams.get('token')!;
     t.ok(await passwordTokenIsValid(ctx(), token));
@@ -159,7 +159,7 @@ t.test('sign-in services', async (t) => {
     t.equal(app.outbox.messages.length, outboxSize, 'no mail for a stranger, and the same answer');
 
     await requestPasswordReset(ctx(), { email: who.email });
-    const late = new URL(linkFrom(app, who.email)).searchParams.get('token')!;
+    const late = new URL(await linkFrom(app, who.email)).searchParams.get('token')!;
     clock.advance(60 * 60_000 + 1);
     t.notOk(await passwordTokenIsValid(ctx(), late), 'a reset link expires after an hour');
   });
