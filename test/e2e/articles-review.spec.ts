@@ -219,6 +219,12 @@ t.test('article review without JavaScript: the member and the editor, from draft
     await editor.getByText('Window added.').waitFor();
     t.match(await editor.getByRole('row').filter({ hasText: '2099-12-23' }).textContent(), /2099-12-23.*2100-01-02.*Upcoming/);
     await expectNoAxeViolationsWithoutJavaScript(t, browser, editor, 'the blackout windows');
+    // The program settings (terms, guidelines, application form), a refused save shown with its messages.
+    await editor.goto('/admin/articles/settings');
+    await editor.getByLabel('External application form (optional)').fill('http://not-secure.example');
+    await editor.getByRole('button', { name: 'Save settings' }).click();
+    await editor.getByText('Enter a full https:// address, or leave it empty.').waitFor();
+    await expectNoAxeViolationsWithoutJavaScript(t, browser, editor, 'the program settings with an error');
   });
 
   await t.test('the CSV export, and the external application form', async (t) => {

@@ -60,6 +60,9 @@ export function ArticlesBoard({
         <li>
           <a href={href('/admin/articles/blackouts')}>{t('admin.articles.blackoutsLink')}</a>
         </li>
+        <li>
+          <a href={href('/admin/articles/settings')}>{t('admin.articles.settingsLink')}</a>
+        </li>
       </ul>
       {query.author ? (
         <Alert kind="info">
@@ -581,6 +584,59 @@ export function BlackoutWindows({
         </div>
         <button type="submit" className="button">
           {t('admin.articles.blackouts.add')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** The community's publishing program: terms, guidelines, and the optional external application form. */
+export function ProgramSettingsPage({ values, errors, notice }: { values: { terms: string; guidelines: string; applicationUrl: string }; errors: Record<string, string>; notice?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  const k = (key: string) => t(`admin.articles.settings.${key}`);
+  const described = (name: string) => [`ps-${name}-hint`, errors[name] ? `ps-${name}-error` : null].filter(Boolean).join(' ');
+  const message = (name: string) =>
+    errors[name] ? (
+      <p className="field-error" id={`ps-${name}-error`}>
+        {errors[name]}
+      </p>
+    ) : null;
+  return (
+    <section>
+      <p>
+        <a href={href('/admin/articles')}>{t('admin.articles.back')}</a>
+      </p>
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      <h1>{k('heading')}</h1>
+      <form method="post" action={href('/admin/articles/settings')} className="stack" noValidate>
+        <CsrfField />
+        <div className={errors.terms ? 'field field-invalid' : 'field'}>
+          <label htmlFor="ps-terms">{k('terms')}</label>
+          <p className="field-hint" id="ps-terms-hint">
+            {k('termsHint')}
+          </p>
+          <textarea id="ps-terms" name="terms" rows={8} defaultValue={values.terms} aria-invalid={errors.terms ? true : undefined} aria-describedby={described('terms')} />
+          {message('terms')}
+        </div>
+        <div className={errors.guidelines ? 'field field-invalid' : 'field'}>
+          <label htmlFor="ps-guidelines">{k('guidelines')}</label>
+          <p className="field-hint" id="ps-guidelines-hint">
+            {k('guidelinesHint')}
+          </p>
+          <textarea id="ps-guidelines" name="guidelines" rows={8} defaultValue={values.guidelines} aria-invalid={errors.guidelines ? true : undefined} aria-describedby={described('guidelines')} />
+          {message('guidelines')}
+        </div>
+        <div className={errors.applicationUrl ? 'field field-invalid' : 'field'}>
+          <label htmlFor="ps-applicationUrl">{k('applicationUrl')}</label>
+          <p className="field-hint" id="ps-applicationUrl-hint">
+            {k('applicationUrlHint')}
+          </p>
+          <input id="ps-applicationUrl" name="applicationUrl" type="url" defaultValue={values.applicationUrl} aria-invalid={errors.applicationUrl ? true : undefined} aria-describedby={described('applicationUrl')} />
+          {message('applicationUrl')}
+        </div>
+        <button type="submit" className="button">
+          {k('save')}
         </button>
       </form>
     </section>

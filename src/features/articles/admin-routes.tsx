@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
+import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
 import { toCsv } from './csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
@@ -24,6 +24,7 @@ import {
   listStatusEvents,
   markFeedbackRead,
   moveArticle,
+  saveProgramSettings,
   searchBoard,
   type BoardQuery,
 } from './service.ts';
@@ -113,6 +114,28 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
       ),
     });
   }
+
+  app.get('/admin/articles/settings', admin, async (request, reply) => {
+    const c = request.community;
+    const notice = (request.query as Record<string, string | undefined>).done === 'saved' ? t('admin.articles.settings.saved') : undefined;
+    const values = { terms: c.article_terms ?? '', guidelines: c.article_guidelines ?? '', applicationUrl: c.article_application_url ?? '' };
+    return reply.page({ title: t('admin.articles.settings.title'), body: <ProgramSettingsPage values={values} errors={{}} notice={notice} /> });
+  });
+
+  app.post('/admin/articles/settings', admin, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    const values = { terms: str(body.terms), guidelines: str(body.guidelines), applicationUrl: str(body.applicationUrl) };
+    try {
+      await saveProgramSettings(articleDeps(request), personOf(request), values);
+      // Every process caches communities for a few seconds; this one forgets them now.
+      app.communities.invalidate();
+      return reply.redirectTo('/admin/articles/settings?done=saved');
+    } catch (e) {
+      if (!isAppError(e) || e.status === 403) throw e;
+      const errors = Object.fromEntries(Object.entries(e.fields ?? {}).map(([field, f]) => [field, t(f.key)]));
+      return reply.page({ title: t('admin.articles.settings.title'), body: <ProgramSettingsPage values={values} errors={errors} />, status: 400 });
+    }
+  });
 
   app.get('/admin/articles/blackouts', admin, async (request, reply) => {
     const done = (request.query as Record<string, string | undefined>).done;

@@ -773,3 +773,26 @@ export async function editArticleTextFromBoard(deps: ArticleDeps, person: Person
   if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
   return editArticleText(deps, person, input);
 }
+
+/** The community's publishing program: the terms of the gate, the guidelines, an external application form. */
+export type ProgramSettings = { terms: string; guidelines: string; applicationUrl: string };
+
+export const PROGRAM_TEXT_MAX = 20_000;
+
+export async function saveProgramSettings(deps: ArticleDeps, person: Person, input: ProgramSettings): Promise<void> {
+  if (!person.isStaff) throw new AppError('Forbidden');
+  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const terms = input.terms.replace(/\r\n?/g, '\n').trim();
+  const guidelines = input.guidelines.replace(/\r\n?/g, '\n').trim();
+  const url = input.applicationUrl.trim();
+  if (!terms) fields.terms = { code: 'Articles.Invalid', key: 'admin.articles.settings.termsRequired' };
+  else if (terms.length > PROGRAM_TEXT_MAX) fields.terms = { code: 'Articles.Invalid', key: 'admin.articles.settings.tooLong' };
+  if (guidelines.length > PROGRAM_TEXT_MAX) fields.guidelines = { code: 'Articles.Invalid', key: 'admin.articles.settings.tooLong' };
+  if (url && (!/^https:\/\/\S+$/.test(url) || !URL.canParse(url) || url.length > 2000)) fields.applicationUrl = { code: 'Articles.Invalid', key: 'admin.articles.settings.urlInvalid' };
+  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  await deps.db
+    .updateTable('communities')
+    .set({ article_terms: terms, article_guidelines: guidelines || null, article_application_url: url || null })
+    .where('id', '=', deps.community.id)
+    .execute();
+}
