@@ -44,6 +44,8 @@ export const serverErrors = {
   'Articles.NotEditable': { status: 409, key: 'articles.errors.notEditable' },
   'Articles.TransitionRefused': { status: 409, key: 'articles.errors.transitionRefused' },
   'Articles.OtherInFlight': { status: 409, key: 'articles.errors.otherInFlight' },
+  'Articles.ApplicationRequired': { status: 403, key: 'articles.errors.applicationRequired' },
+  'Articles.ChangedSinceOpened': { status: 409, key: 'articles.errors.changedSinceOpened' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -160,7 +160,7 @@ export function ArticlesBoard({
 }
 
 type Revision = { id: number; author_id: number; title: string; content: string; word_count: number; created_at: Date };
-type Event = { id: number; from_status: string; to_status: string; actor_id: number | null; note: string | null; created_at: Date };
+type Event = { id: number; from_status: string; to_status: string; actor_id: number | null; actor_first: string | null; actor_last: string | null; note: string | null; created_at: Date };
 type Scan = { status: string; aggregated_score: number | null; identical_words: number | null; minor_changed_words: number | null; related_meaning_words: number | null; total_words: number | null; total_excluded: number | null } | undefined;
 type Remark = Awaited<ReturnType<typeof listFeedback>>['remarks'][number];
 
@@ -475,7 +475,13 @@ export function ArticleDetail({
       <ol className="plain">
         {events.map((e) => (
           <li key={e.id}>
-            {formatDate(e.created_at)}: {e.from_status} → {e.to_status}
+            {t('admin.articles.historyEntry', {
+              date: formatDate(e.created_at),
+              time: new Date(e.created_at).toISOString().slice(11, 16),
+              who: e.actor_id === null ? t('admin.articles.historyScheduler') : `${e.actor_first ?? ''} ${e.actor_last ?? ''}`.trim(),
+              from: e.from_status,
+              to: e.to_status,
+            })}
             {e.note ? ` (${e.note})` : ''}
           </li>
         ))}

@@ -1,6 +1,9 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Community } from '#src/db/types.ts';
+import type { ArticlePerson } from './articles.ts';
+
+export * from './articles.ts';
 
 /** Every route declares one of these in its config (`config: { access }`). */
 export type Access = 'public' | 'member' | 'admin';
@@ -40,6 +43,12 @@ export class Guardian {
     if (access === 'public') return true;
     if (access === 'member') return this.isMember;
     return this.isAdmin;
+  }
+
+  /** The signed-in user as the article predicates (./articles.ts) see them; staff is ADMIN here. */
+  get articlePerson(): ArticlePerson {
+    this.ensureSignedIn();
+    return { userId: this.userId!, isStaff: this.isAdmin };
   }
 
   canSeeForum(): boolean {

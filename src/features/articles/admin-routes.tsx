@@ -5,7 +5,7 @@ import { toCsv } from './csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { articleDeps, personOf } from './routes.tsx';
-import { ARTICLE_STATUSES, nextStatuses, type ArticleStatus } from './rules.ts';
+import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
 import {
   addBlackoutWindow,
   assignEditor,
@@ -13,6 +13,7 @@ import {
   deleteBlackout,
   editArticleTextFromBoard,
   editorMayEditText,
+  editorMoves,
   cleanRichText,
   exportBoard,
   getArticle,
@@ -33,22 +34,23 @@ import { wantsJson } from '#src/lib/negotiation.ts';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
+/** A row id from a form or a query string: a positive integer in the database's range, else null. */
+const positiveId = (value: unknown): number | null => {
+  const n = Number(value);
+  return typeof value === 'string' && /^\d{1,10}$/.test(value) && n > 0 && n <= 2_147_483_647 ? n : null;
+};
+
 /** The board's filters from the query string (the board, its next pages and the CSV export share them). */
 function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
   return {
     status: isStatus(q.status) ? q.status : null,
-    editor: q.editor === 'none' ? 'none' : Number(q.editor) > 0 ? Number(q.editor) : null,
-    author: /^\d{1,12}$/.test(q.author ?? '') && Number(q.author) > 0 ? Number(q.author) : null,
+    editor: q.editor === 'none' ? 'none' : positiveId(q.editor),
+    author: positiveId(q.author),
     q: typeof q.q === 'string' ? q.q.slice(0, 200) : null,
     sort: q.sort === 'oldest' ? 'oldest' : 'newest',
     after: typeof q.after === 'string' ? q.after : null,
   };
 }
-
-const positiveId = (value: unknown): number | null => {
-  const n = Number(value);
-  return typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(n) && n > 0 ? n : null;
-};
 
 /** The editors' side of articles in the admin area (ADMIN only). */
 export default async function articleAdminRoutes(app: FastifyInstance) {
@@ -175,12 +177,13 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const q = request.method === 'GET' ? (request.query as Record<string, string | undefined>) : {};
     const article = await getArticle(deps, person, id);
     const before = positiveId(q.before);
-    const [editors, revisions, events, scan, thread] = await Promise.all([
+    const [editors, revisions, events, scan, thread, next] = await Promise.all([
       listEditors(deps),
       listRevisions(deps, person, id),
       listStatusEvents(deps, person, id),
       latestCopyScan(deps, id),
       listFeedback(deps, person, { articleId: id, before }),
+      editorMoves(deps, person, article),
     ]);
     // The editors have now seen what the author wrote (the page above still shows what was unread).
     await markFeedbackRead(deps, person, id);
@@ -215,7 +218,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
         <ArticleDetail
           article={article}
           editors={editors}
-          next={nextStatuses('editor', article.status)}
+          next={next}
           revisions={revisions}
           events={events}
           scan={scan}
@@ -256,7 +259,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const json = wantsJson(request);
     const deps = articleDeps(request);
     try {
-      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId: Number(body.editorId) > 0 ? Number(body.editorId) : null });
+      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId: positiveId(body.editorId) });
       if (!json) return reply.redirectTo(`/admin/articles/${id}?done=assigned`);
       const editor = article.editor_id === null ? undefined : (await listEditors(deps)).find((e) => e.id === article.editor_id);
       const editorName = editor ? `${editor.first_name} ${editor.last_name}` : null;

@@ -1,4 +1,5 @@
 import { AppError } from '#src/core/errors.ts';
+import { canScanArticle } from '#src/core/guardian/articles.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
 import { copyScanView, runCopyScan } from './copy-scan.ts';
@@ -11,18 +12,23 @@ import {
   autosaveRevision,
   createArticle,
   createFeedback,
-  editArticleText,
+  editArticleTextFromBoard,
+  editorMoves,
   findArticleInFlight,
   getArticle,
   getByline,
+  latestCopyScan,
   listCommunityArticles,
   listFeedback,
   listPendingPublication,
   listPublished,
   listRevisions,
+  listStatusEvents,
+  loadArticle,
   moveArticle,
   productAgreementStatus,
   saveByline,
+  searchBoard,
   submitForReview,
   type ArticleDeps,
   type ArticleRow,
@@ -112,10 +118,10 @@ export const articleMemberTypeDefs = /* GraphQL */ `
     articleFeedbackCreate(articleId: ID!, feedback: String!): ArticleFeedback!
     "agreed: the article agreement was acknowledged."
     articleSendForReview(articleId: ID!, title: String!, content: String!, agreed: Boolean!): Article!
-    "Staff only: scans the article's current revision against the community's other articles."
+    "Scans the article's current revision against the community's other articles: its author once it is submitted (articleSendForReview already scans it), or staff."
     articleScanCreate(articleId: ID!): CopyScanResult!
-    "agreed: the approval agreement was acknowledged."
-    articleApproveForPublishing(id: ID!, agreed: Boolean!): Article!
+    "agreed: the approval agreement was acknowledged. revisionId: the currentRevision.id the member read; refused with Articles.ChangedSinceOpened when the text changed since."
+    articleApproveForPublishing(id: ID!, agreed: Boolean!, revisionId: ID): Article!
   }
 `;
 
@@ -124,9 +130,31 @@ export const articleAdminTypeDefs = /* GraphQL */ `
   ${sharedTypeDefs}
   type ArticleRevision { id: ID!, title: String!, content: String!, wordCount: Int!, author: ArticlePersonRef!, createdAt: String!, updatedAt: String! }
 
+  type ArticlePerson { id: ID!, name: String! }
+  type ArticleBoardRow { article: Article!, title: String!, author: ArticlePerson!, editor: ArticlePerson }
+  type ArticleBoardPage {
+    rows: [ArticleBoardRow!]!
+    "Every article matching the filters."
+    total: Int!
+    "A search matched more than 100 articles: narrow it."
+    tooMany: Boolean!
+    "Pass as after for the next page; null on the last."
+    nextCursor: String
+  }
+  enum ArticleBoardSort { newest oldest }
+  type ArticleStatusEvent { id: ID!, from: ArticleStatus!, to: ArticleStatus!, "null: the scheduler" actor: ArticlePerson, note: String, createdAt: String! }
+
   extend type Query {
     "The community's articles, newest status change first (at most 100)."
     articles(status: ArticleStatus, first: Int): [Article!]!
+    "The editors' board: the same filters, search, sort and pages (25) as /admin/articles. editorId 'none': no editor."
+    articleBoard(status: ArticleStatus, editorId: ID, memberId: ID, search: String, sort: ArticleBoardSort, after: String): ArticleBoardPage!
+    "Every move of the article, oldest first, with who and when."
+    articleStatusHistory(articleId: ID!): [ArticleStatusEvent!]!
+    "The moves an editor may make now."
+    articleAllowedMoves(articleId: ID!): [ArticleStatus!]!
+    "The latest copy-scan result, or null when the article was never scanned."
+    articleCopyScan(articleId: ID!): CopyScanResult
     article(id: ID!): Article!
     "Every revision, oldest first."
     articleRevisions(articleId: ID!): [ArticleRevision!]!
@@ -215,13 +243,23 @@ async function feedbackCreate(ctx: GraphQLContext, person: Person, args: Args) {
 }
 
 async function scanCreate(ctx: GraphQLContext, args: Args) {
-  const row = await runCopyScan(ctx.db, ctx.request.server.copyScanner, ctx.community, idOf(args.articleId), {
+  return scanOut(await scanArticle(ctx, idOf(args.articleId)));
+}
+
+/** The copy scan the submit form runs too: a failed scan is stored as FAILED and logged. */
+function scanArticle(ctx: GraphQLContext, articleId: number) {
+  return runCopyScan(ctx.db, ctx.request.server.copyScanner, ctx.community, articleId, {
     now: ctx.request.server.clock.now(),
     onError: (err) => ctx.request.log.warn({ err }, 'Copy scan failed'),
   });
+}
+
+function scanOut(row: Parameters<typeof copyScanView>[0]) {
   const v = copyScanView(row);
   return { ...v, createdAt: iso(v.createdAt), updatedAt: iso(v.updatedAt) };
 }
+
+const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
@@ -274,15 +312,20 @@ export const articleMemberResolvers = {
     articleSendForReview: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
       const input = { articleId: idOf(args.articleId), title: args.title, content: args.content, agreed: args.agreed === true };
-      return articleOut(await submitForReview(depsOf(ctx), person.userId, input), person);
+      // As the form does: the copy scan runs once the submission is stored, before the answer.
+      const submitted = await submitForReview(depsOf(ctx), person.userId, input, (article) => scanArticle(ctx, article.id).then(() => undefined));
+      return articleOut(submitted, person);
     },
-    articleScanCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => {
-      if (!member(ctx).isStaff) throw new AppError('Forbidden');
+    articleScanCreate: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = member(ctx);
+      const article = await getArticle(depsOf(ctx), person, idOf(args.articleId));
+      if (!canScanArticle(person, article)) throw new AppError('Forbidden');
       return scanCreate(ctx, args);
     },
     articleApproveForPublishing: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
-      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: idOf(args.id), agreed: args.agreed === true }), person);
+      const revisionId = args.revisionId == null ? null : idOf(args.revisionId);
+      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: idOf(args.id), agreed: args.agreed === true, revisionId }), person);
     },
   },
 };
@@ -315,6 +358,52 @@ export const articleAdminResolvers = {
       }));
     },
     articleFeedback: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackConnection(ctx, staff(ctx), args),
+    articleBoard: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const board = await searchBoard(depsOf(ctx), person, {
+        status: isStatus(args.status) ? args.status : null,
+        editor: args.editorId === 'none' ? 'none' : args.editorId == null ? null : idOf(args.editorId),
+        author: args.memberId == null ? null : idOf(args.memberId),
+        q: typeof args.search === 'string' ? args.search.slice(0, 200) : null,
+        sort: args.sort === 'oldest' ? 'oldest' : 'newest',
+        after: typeof args.after === 'string' ? args.after : null,
+      });
+      return {
+        rows: board.rows.map((row) => ({
+          article: articleOut(row, person),
+          title: row.title ?? '',
+          author: { id: row.author_id, name: personName(row.author_first, row.author_last) },
+          editor: row.editor_id ? { id: row.editor_id, name: personName(row.editor_first, row.editor_last) } : null,
+        })),
+        total: board.total,
+        tooMany: board.tooMany,
+        nextCursor: board.next,
+      };
+    },
+    articleStatusHistory: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const events = await listStatusEvents(depsOf(ctx), person, idOf(args.articleId));
+      return events.map((e) => ({
+        id: e.id,
+        from: e.from_status,
+        to: e.to_status,
+        actor: e.actor_id === null ? null : { id: e.actor_id, name: personName(e.actor_first, e.actor_last) },
+        note: e.note,
+        createdAt: iso(e.created_at),
+      }));
+    },
+    articleAllowedMoves: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const deps = depsOf(ctx);
+      return editorMoves(deps, person, await loadArticle(deps, idOf(args.articleId)));
+    },
+    articleCopyScan: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      const person = staff(ctx);
+      const deps = depsOf(ctx);
+      const article = await getArticle(deps, person, idOf(args.articleId));
+      const row = await latestCopyScan(deps, article.id);
+      return row ? scanOut(row) : null;
+    },
   },
   Mutation: {
     articleAssignEditor: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
@@ -336,7 +425,7 @@ export const articleAdminResolvers = {
     },
     articleEditText: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
-      return articleOut(await editArticleText(depsOf(ctx), person, { articleId: idOf(args.articleId), title: args.title, content: args.content }), person);
+      return articleOut(await editArticleTextFromBoard(depsOf(ctx), person, { articleId: idOf(args.articleId), title: args.title, content: args.content }), person);
     },
     articleFeedbackCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackCreate(ctx, staff(ctx), args),
     articleScanCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => {

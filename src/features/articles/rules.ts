@@ -69,9 +69,11 @@ const MOVES: Record<Actor, Partial<Record<ArticleStatus, readonly ArticleStatus[
     NEEDS_REVISION: ['FIRST_ROUND_EDIT', 'ON_HOLD', 'TRASHED'],
     FINAL_EDIT: ['READY_TO_APPROVE', 'NEEDS_REVISION', 'ON_HOLD', 'TRASHED'],
     READY_TO_APPROVE: ['FINAL_EDIT', 'ON_HOLD'],
-    READY_TO_PUBLISH: ['SCHEDULED', 'MANUALLY_PUBLISHED', 'PUBLISHED', 'ON_HOLD'],
+    // Back to proofreading after the member approved: the member approves the corrected text again.
+    READY_TO_PUBLISH: ['SCHEDULED', 'MANUALLY_PUBLISHED', 'PUBLISHED', 'FINAL_EDIT', 'ON_HOLD'],
     SCHEDULED: ['READY_TO_PUBLISH', 'MANUALLY_PUBLISHED', 'PUBLISHED'],
-    ON_HOLD: ['SUBMITTED_FOR_REVIEW', 'FIRST_ROUND_EDIT', 'NEEDS_REVISION', 'FINAL_EDIT', 'READY_TO_PUBLISH', 'TRASHED'],
+    // ON_HOLD returns only to the status it was held from (see heldFrom below), or to the trash.
+    ON_HOLD: ['TRASHED'],
     TRASHED: ['DRAFT'],
   },
   system: {
@@ -79,13 +81,27 @@ const MOVES: Record<Actor, Partial<Record<ArticleStatus, readonly ArticleStatus[
   },
 };
 
-export function canMove(actor: Actor, from: ArticleStatus, to: ArticleStatus): boolean {
-  return MOVES[actor][from]?.includes(to) ?? false;
+/**
+ * The moves open to an actor. An article ON_HOLD goes back only to the status it was held from
+ * (`heldFrom`, read from its history), so a hold is never a way round the member's submission or
+ * approval: DRAFT -> ON_HOLD -> READY_TO_PUBLISH would publish a text nobody submitted.
+ */
+export function nextStatuses(actor: Actor, from: ArticleStatus, heldFrom?: ArticleStatus | null): readonly ArticleStatus[] {
+  const moves = MOVES[actor][from] ?? [];
+  if (actor === 'editor' && from === 'ON_HOLD' && heldFrom && heldFrom !== 'ON_HOLD' && !moves.includes(heldFrom)) return [heldFrom, ...moves];
+  return moves;
 }
 
-export function nextStatuses(actor: Actor, from: ArticleStatus): readonly ArticleStatus[] {
-  return MOVES[actor][from] ?? [];
+export function canMove(actor: Actor, from: ArticleStatus, to: ArticleStatus, heldFrom?: ArticleStatus | null): boolean {
+  return nextStatuses(actor, from, heldFrom).includes(to);
 }
+
+/**
+ * Statuses in which the editors may change the text: while it is in their hands, before the member
+ * is asked to approve it. From READY_TO_APPROVE on, the text is the one the member approves (or
+ * approved), so a correction sends the article back to FINAL_EDIT first.
+ */
+export const EDITOR_EDITABLE: readonly ArticleStatus[] = ['SUBMITTED_FOR_REVIEW', 'UNASSIGNED', 'EDITING', 'FIRST_ROUND_EDIT', 'FINAL_EDIT'];
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 

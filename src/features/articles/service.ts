@@ -2,6 +2,15 @@ import { sql } from 'kysely';
 import sanitizeHtml from 'sanitize-html';
 import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
+import {
+  canActAsEditor,
+  canApproveArticle,
+  canEditArticle,
+  canEditorEditText,
+  canJoinFeedback,
+  canViewArticle,
+  type ArticlePerson,
+} from '#src/core/guardian/articles.ts';
 import { formatDate } from '#src/core/format.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
@@ -15,7 +24,9 @@ import {
   checkByline,
   checkTitle,
   countWords,
+  EDITOR_EDITABLE,
   IN_FLIGHT,
+  nextStatuses,
   PENDING_PUBLICATION,
   PUBLISHED,
   TITLE_MAX,
@@ -26,7 +37,7 @@ import {
 
 export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate };
 /** Who acts: the member, and whether they are staff (ADMIN) of the community. */
-export type Person = { userId: number; isStaff: boolean };
+export type Person = ArticlePerson;
 
 export const FEEDBACK_PAGE_SIZE = 20;
 export const FEEDBACK_MAX_CHARS = 5000;
@@ -44,6 +55,11 @@ const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttribut
 
 export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
 export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
+
+/** Only staff act as editors (the Guardian's canActAsEditor). */
+function ensureEditor(person: Person): void {
+  if (!canActAsEditor(person)) throw new AppError('Forbidden');
+}
 
 function invalid(field: string, key: string): AppError {
   return new AppError('Articles.Invalid', { fields: { [field]: { code: 'Articles.Invalid', key } } });
@@ -79,9 +95,8 @@ function articlesQuery(deps: Pick<ArticleDeps, 'db' | 'community'>) {
 
 export type ArticleRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlesQuery>['executeTakeFirst']>>>;
 
-export function canView(person: Person, article: Pick<ArticleRow, 'author_id' | 'status'>): boolean {
-  return person.isStaff || article.author_id === person.userId || (PUBLISHED as readonly string[]).includes(article.status);
-}
+/** The Guardian's canView (spec section 6), as the Article's `canView` field reports it. */
+export const canView = (person: Person, article: Pick<ArticleRow, 'author_id' | 'status'>): boolean => canViewArticle(person, article);
 
 /** The spec's Article (section 3) as clients see it. */
 export function articleView(article: ArticleRow, person: Person) {
@@ -126,7 +141,7 @@ export async function findArticleInFlight(deps: ArticleDeps, userId: number): Pr
 
 /** The community's articles for the editors: newest status change first, at most 100 (staff only). */
 export async function listCommunityArticles(deps: ArticleDeps, person: Person, input: { status?: ArticleStatus | null; first?: number }): Promise<ArticleRow[]> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   let q = articlesQuery(deps)
     .orderBy('articles.status_updated_at', 'desc')
     .orderBy('articles.id', 'desc')
@@ -173,7 +188,7 @@ function boardFilters(query: BoardQuery) {
 
 /** The editors' board: filters, search, sort and keyset pagination over the community's articles. */
 export async function searchBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const newest = query.sort !== 'oldest';
   let q = articlesQuery(deps)
     .innerJoin('users as author', 'author.id', 'articles.author_id')
@@ -294,7 +309,7 @@ export async function listBlackouts(deps: Pick<ArticleDeps, 'db' | 'community'>)
 }
 
 export async function addBlackout(deps: ArticleDeps, person: Person, window: BlackoutWindow): Promise<void> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(window.startsOn) || !/^\d{4}-\d{2}-\d{2}$/.test(window.endsBefore) || window.startsOn >= window.endsBefore) {
     throw new AppError(140, { fields: { startsOn: { code: 140, key: 'errors.client.invalidDate' } } });
   }
@@ -315,11 +330,24 @@ function cleanDraft(input: { title?: unknown; content?: unknown }) {
   return { title, content, wordCount: countWords(content) };
 }
 
-async function notifyAuthor(deps: ArticleDeps, article: Pick<ArticleRow, 'author_id' | 'title'>, key: string, values: Record<string, unknown> = {}) {
+/** Steps that ask something of the author open the editor; the others the dashboard. */
+const NOTIFICATION_URL: Partial<Record<string, string>> = { NEEDS_REVISION: '/articles/edit', READY_TO_APPROVE: '/articles/edit', feedback: '/articles/edit' };
+
+/**
+ * The author's notification record for a step that concerns them (spec section 3's Notification:
+ * url, message, hasRead, createdAt). Written with the step itself where a transaction is given.
+ */
+async function notifyAuthor(db: Db, deps: Omit<ArticleDeps, 'db'>, article: Pick<ArticleRow, 'author_id' | 'title'>, key: string, values: Record<string, unknown> = {}) {
   const title = article.title?.trim() || deps.t('articles.notifications.untitled');
-  await deps.db
+  await db
     .insertInto('notifications')
-    .values({ community_id: deps.community.id, user_id: article.author_id, url: '/articles', message: deps.t(`articles.notifications.${key}`, { title, ...values }), created_at: deps.clock.now() })
+    .values({
+      community_id: deps.community.id,
+      user_id: article.author_id,
+      url: NOTIFICATION_URL[key] ?? '/articles',
+      message: deps.t(`articles.notifications.${key}`, { title, ...values }),
+      created_at: deps.clock.now(),
+    })
     .execute();
 }
 
@@ -328,6 +356,8 @@ export async function createArticle(deps: ArticleDeps, userId: number): Promise<
   await ensureProductAgreement(deps, userId);
   const existing = await findArticleInFlight(deps, userId);
   if (existing) return existing;
+  // A community that takes new articles through an external application form (spec section 4).
+  if (deps.community.article_application_url) throw new AppError('Articles.ApplicationRequired');
   const now = deps.clock.now();
   let id: number;
   try {
@@ -357,7 +387,7 @@ async function insertDraft(deps: ArticleDeps, userId: number, now: Date): Promis
       .values({ community_id: deps.community.id, article_id: article.id, author_id: userId, title: '', content: '', word_count: 0, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
+    await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
     return article.id;
   });
 }
@@ -378,6 +408,16 @@ async function writeRevision(deps: ArticleDeps, article: ArticleRow, authorId: n
       .executeTakeFirst()) !== undefined;
   const continuing = article.current_revision_id !== null && article.revision_author_id === authorId && !sealed;
   await deps.db.transaction().execute(async (trx) => {
+    // Still in the status it was read in: a save that lands just after a move (the editors took the
+    // article, or gave it back) must not change the text that was handed over.
+    const still = await trx
+      .updateTable('articles')
+      .set({ updated_at: now })
+      .where('id', '=', article.id)
+      .where('community_id', '=', deps.community.id)
+      .where('status', '=', article.status)
+      .executeTakeFirst();
+    if (Number(still.numUpdatedRows) !== 1) throw new AppError('Articles.NotEditable');
     if (continuing) {
       await trx
         .updateTable('article_revisions')
@@ -391,16 +431,15 @@ async function writeRevision(deps: ArticleDeps, article: ArticleRow, authorId: n
         .values({ community_id: deps.community.id, article_id: article.id, author_id: authorId, title: draft.title, content: draft.content, word_count: draft.wordCount, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
+      await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
     }
-    await trx.updateTable('articles').set({ updated_at: now }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
   });
 }
 
 async function authorsEditableArticle(deps: ArticleDeps, userId: number, articleId: number): Promise<ArticleRow> {
   const article = await loadArticle(deps, articleId);
   if (article.author_id !== userId) throw new AppError('NotFound');
-  if (!(AUTHOR_EDITABLE as readonly string[]).includes(article.status)) throw new AppError('Articles.NotEditable');
+  if (!canEditArticle({ userId, isStaff: false }, article)) throw new AppError('Articles.NotEditable');
   return article;
 }
 
@@ -441,31 +480,43 @@ export async function submitForReview(
   }
   if (input.agreed !== true) throw new AppError('Articles.AgreementRequired', { fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
   await writeRevision(deps, article, userId, draft);
+  // Read again: the save may have started a new revision, and the event records the one handed over.
+  const written = await loadArticle(deps, article.id);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'SUBMISSION', article_id: article.id, created_at: now }).execute();
-    await moveInTransaction(trx as unknown as Db, deps, article, 'SUBMITTED_FOR_REVIEW', userId, {});
+    await moveInTransaction(trx as unknown as Db, deps, written, 'SUBMITTED_FOR_REVIEW', userId, {});
+    await notifyAuthor(trx as unknown as Db, deps, written, 'SUBMITTED_FOR_REVIEW');
   });
   const submitted = await loadArticle(deps, article.id);
-  await notifyAuthor(deps, submitted, 'SUBMITTED_FOR_REVIEW');
   if (afterCommit) await afterCommit(submitted);
   return submitted;
 }
 
 /** articleApproveForPublishing: READY_TO_APPROVE to READY_TO_PUBLISH, with the approval agreement. */
-export async function approveForPublishing(deps: ArticleDeps, userId: number, input: { articleId: number; agreed?: boolean }): Promise<ArticleRow> {
+/**
+ * articleApproveForPublishing: READY_TO_APPROVE to READY_TO_PUBLISH, with the approval agreement.
+ * `revisionId` is the version the member read (the preview sends it): if the editors changed the
+ * text since, the approval is refused, so a member never approves a text they have not seen.
+ */
+export async function approveForPublishing(
+  deps: ArticleDeps,
+  userId: number,
+  input: { articleId: number; agreed?: boolean; revisionId?: number | null },
+): Promise<ArticleRow> {
   const article = await loadArticle(deps, input.articleId);
   if (article.author_id !== userId) throw new AppError('NotFound');
-  if (!canMove('author', article.status, 'READY_TO_PUBLISH')) throw new AppError('Articles.TransitionRefused');
+  if (!canApproveArticle({ userId, isStaff: false }, article) || !canMove('author', article.status, 'READY_TO_PUBLISH')) throw new AppError('Articles.TransitionRefused');
+  if (input.revisionId != null && input.revisionId !== article.current_revision_id) throw new AppError('Articles.ChangedSinceOpened');
   if (input.agreed !== true) throw new AppError('Articles.AgreementRequired', { fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'APPROVAL', article_id: article.id, created_at: now }).execute();
+    // The guarded move also pins the revision: a text edit needs a status the move has just left.
     await moveInTransaction(trx as unknown as Db, deps, article, 'READY_TO_PUBLISH', userId, {});
+    await notifyAuthor(trx as unknown as Db, deps, article, 'READY_TO_PUBLISH');
   });
-  const approved = await loadArticle(deps, article.id);
-  await notifyAuthor(deps, approved, 'READY_TO_PUBLISH');
-  return approved;
+  return loadArticle(deps, article.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -494,6 +545,8 @@ async function moveInTransaction(
     .where('id', '=', article.id)
     .where('community_id', '=', deps.community.id)
     .where('status', '=', article.status)
+    // ...and the text it read: the event names the revision that was handed over.
+    .where((eb) => (article.current_revision_id === null ? eb('current_revision_id', 'is', null) : eb('current_revision_id', '=', article.current_revision_id)))
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) throw new AppError('Articles.TransitionRefused');
   await trx
@@ -519,9 +572,9 @@ export async function moveArticle(
   person: Person,
   input: { articleId: number; to: ArticleStatus; scheduledDate?: unknown; articleUrl?: unknown; note?: string },
 ): Promise<ArticleRow> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const article = await loadArticle(deps, input.articleId);
-  if (!canMove('editor', article.status, input.to)) throw new AppError('Articles.TransitionRefused');
+  if (!canMove('editor', article.status, input.to, await heldFrom(deps, article))) throw new AppError('Articles.TransitionRefused');
   const extra: { scheduledDate?: Date; articleUrl?: string; publishedDate?: Date; note?: string } = { note: input.note };
   const now = deps.clock.now();
   if (input.to === 'SCHEDULED') {
@@ -537,22 +590,41 @@ export async function moveArticle(
   }
   if (input.to === 'PUBLISHED') extra.publishedDate = now;
   try {
-    await deps.db.transaction().execute((trx) => moveInTransaction(trx as unknown as Db, deps, article, input.to, person.userId, extra));
+    await deps.db.transaction().execute(async (trx) => {
+      await moveInTransaction(trx as unknown as Db, deps, article, input.to, person.userId, extra);
+      if (NOTIFY_AUTHOR_ON.includes(input.to)) {
+        await notifyAuthor(trx as unknown as Db, deps, article, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});
+      }
+    });
   } catch (e) {
-    // Back in flight (out of the trash, on hold after approval) while the member has begun another.
+    // Back in flight (out of the trash, back to proofreading after approval) while the member has begun another.
     if (isUniqueViolation(e)) throw new AppError('Articles.OtherInFlight', { cause: e });
     throw e;
   }
-  const moved = await loadArticle(deps, article.id);
-  if (NOTIFY_AUTHOR_ON.includes(input.to)) {
-    await notifyAuthor(deps, moved, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});
-  }
-  return moved;
+  return loadArticle(deps, article.id);
+}
+
+/** For an article ON_HOLD: the status it was held from (its last move into ON_HOLD), else null. */
+export async function heldFrom(deps: Pick<ArticleDeps, 'db' | 'community'>, article: Pick<ArticleRow, 'id' | 'status'>): Promise<ArticleStatus | null> {
+  if (article.status !== 'ON_HOLD') return null;
+  const row = await selectInCommunity(deps.db, 'article_status_events', deps.community)
+    .select('from_status')
+    .where('article_id', '=', article.id)
+    .where('to_status', '=', 'ON_HOLD')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return (row?.from_status as ArticleStatus | undefined) ?? null;
+}
+
+/** The moves an editor may make now (the board offers exactly these). */
+export async function editorMoves(deps: ArticleDeps, person: Person, article: Pick<ArticleRow, 'id' | 'status'>): Promise<readonly ArticleStatus[]> {
+  ensureEditor(person);
+  return nextStatuses('editor', article.status, await heldFrom(deps, article));
 }
 
 /** Assigns (or clears) the editor of an article; the editor must be staff of the community. */
 export async function assignEditor(deps: ArticleDeps, person: Person, input: { articleId: number; editorId: number | null }): Promise<ArticleRow> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const article = await loadArticle(deps, input.articleId);
   if (input.editorId !== null) {
     const editor = await selectInCommunity(deps.db, 'memberships', deps.community).select('roles').where('user_id', '=', input.editorId).where('is_active', '=', true).executeTakeFirst();
@@ -564,11 +636,9 @@ export async function assignEditor(deps: ArticleDeps, person: Person, input: { a
 
 /** Editors edit the text while the article is in their hands; every editor round is its own revision. */
 export async function editArticleText(deps: ArticleDeps, person: Person, input: { articleId: number; title?: unknown; content?: unknown }): Promise<ArticleRow> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const article = await loadArticle(deps, input.articleId);
-  if ((AUTHOR_EDITABLE as readonly string[]).includes(article.status) || (PUBLISHED as readonly string[]).includes(article.status) || article.status === 'TRASHED') {
-    throw new AppError('Articles.NotEditable');
-  }
+  if (!canEditorEditText(person, article)) throw new AppError('Articles.NotEditable');
   await writeRevision(deps, article, person.userId, cleanDraft(input));
   return loadArticle(deps, article.id);
 }
@@ -583,12 +653,23 @@ export async function listRevisions(deps: ArticleDeps, person: Person, articleId
     .execute();
 }
 
+/** The article's history: every move with who (null: the scheduler) and when, oldest first. */
 export async function listStatusEvents(deps: ArticleDeps, person: Person, articleId: number) {
   await getArticle(deps, person, articleId);
   return selectInCommunity(deps.db, 'article_status_events', deps.community)
-    .select(['id', 'from_status', 'to_status', 'actor_id', 'note', 'created_at'])
-    .where('article_id', '=', articleId)
-    .orderBy('id')
+    .leftJoin('users as actor', 'actor.id', 'article_status_events.actor_id')
+    .select([
+      'article_status_events.id',
+      'article_status_events.from_status',
+      'article_status_events.to_status',
+      'article_status_events.actor_id',
+      'article_status_events.note',
+      'article_status_events.created_at',
+      'actor.first_name as actor_first',
+      'actor.last_name as actor_last',
+    ])
+    .where('article_status_events.article_id', '=', articleId)
+    .orderBy('article_status_events.id')
     .execute();
 }
 
@@ -611,12 +692,14 @@ export async function publishDueArticles(db: Db, clock: Clock, t: Translate): Pr
   for (const article of due) {
     const community = { id: article.community_id } as Community;
     try {
-      await db.transaction().execute((trx) => moveInTransaction(trx as unknown as Db, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() }));
+      await db.transaction().execute(async (trx) => {
+        await moveInTransaction(trx as unknown as Db, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() });
+        await notifyAuthor(trx as unknown as Db, { clock, community, t }, article, 'PUBLISHED');
+      });
     } catch (e) {
       if (e instanceof AppError && e.code === 'Articles.TransitionRefused') continue; // moved meanwhile
       throw e;
     }
-    await notifyAuthor({ db, clock, community, t }, article, 'PUBLISHED');
     published.push(article.id);
   }
   return published;
@@ -627,7 +710,7 @@ export async function publishDueArticles(db: Db, clock: Clock, t: Translate): Pr
 
 export async function listFeedback(deps: ArticleDeps, person: Person, input: { articleId: number; last?: number; before?: number | null }) {
   const article = await getArticle(deps, person, input.articleId);
-  if (!person.isStaff && article.author_id !== person.userId) throw new AppError('NotFound');
+  if (!canJoinFeedback(person, article)) throw new AppError('NotFound');
   const last = Math.min(Math.max(input.last ?? FEEDBACK_PAGE_SIZE, 1), 100);
   let q = selectInCommunity(deps.db, 'article_feedback', deps.community)
     .innerJoin('users', 'users.id', 'article_feedback.author_id')
@@ -643,7 +726,8 @@ export async function listFeedback(deps: ArticleDeps, person: Person, input: { a
       id: r.id,
       remark: r.remark,
       createdAt: r.created_at,
-      hasRead: r.read_at !== null || r.author_id === person.userId,
+      // Read marks are per side (author, editors): one's own side's remarks are never "new".
+      hasRead: r.read_at !== null || r.author_id === person.userId || (article.author_id !== person.userId && r.author_id !== article.author_id),
       author: { id: r.author_id, snapshot: { id: r.author_id, name: `${r.first_name} ${r.last_name}`.trim(), avatar: null } },
       cursor: String(r.id),
     })),
@@ -653,7 +737,7 @@ export async function listFeedback(deps: ArticleDeps, person: Person, input: { a
 
 export async function createFeedback(deps: ArticleDeps, person: Person, input: { articleId: number; feedback: unknown }) {
   const article = await getArticle(deps, person, input.articleId);
-  if (!person.isStaff && article.author_id !== person.userId) throw new AppError('NotFound');
+  if (!canJoinFeedback(person, article)) throw new AppError('NotFound');
   const remark = typeof input.feedback === 'string' ? input.feedback.trim() : '';
   if (!remark) throw invalid('feedback', 'articles.errors.feedbackEmpty');
   if (remark.length > FEEDBACK_MAX_CHARS) throw invalid('feedback', 'articles.errors.feedbackTooLong');
@@ -662,20 +746,25 @@ export async function createFeedback(deps: ArticleDeps, person: Person, input: {
     .values({ community_id: deps.community.id, article_id: article.id, author_id: person.userId, remark, created_at: deps.clock.now() })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
-  if (person.userId !== article.author_id) await notifyAuthor(deps, article, 'feedback');
+  if (person.userId !== article.author_id) await notifyAuthor(deps.db, deps, article, 'feedback');
   return { id: row.id, remark, createdAt: row.created_at };
 }
 
-/** Read marks: the reader has seen everything the other side wrote. */
+/**
+ * Read marks: the reader has seen everything the other side wrote. The two sides are the author and
+ * the editors, so the author marks the editors' remarks and an editor marks the author's: one editor
+ * opening the article does not mark another editor's remarks as read by the author.
+ */
 export async function markFeedbackRead(deps: ArticleDeps, person: Person, articleId: number): Promise<void> {
   const article = await getArticle(deps, person, articleId);
-  if (!person.isStaff && article.author_id !== person.userId) throw new AppError('NotFound');
+  if (!canJoinFeedback(person, article)) throw new AppError('NotFound');
+  const isAuthor = article.author_id === person.userId;
   await deps.db
     .updateTable('article_feedback')
     .set({ read_at: deps.clock.now() })
     .where('community_id', '=', deps.community.id)
     .where('article_id', '=', article.id)
-    .where('author_id', '!=', person.userId)
+    .where('author_id', isAuthor ? '!=' : '=', article.author_id)
     .where('read_at', 'is', null)
     .execute();
 }
@@ -687,7 +776,7 @@ export const BOARD_EXPORT_MAX = 5000;
 
 /** Whether the editors may change the text now (the statuses editArticleText accepts). */
 export function editorMayEditText(status: ArticleStatus): boolean {
-  return !(AUTHOR_EDITABLE as readonly string[]).includes(status) && !(PUBLISHED as readonly string[]).includes(status) && status !== 'TRASHED';
+  return (EDITOR_EDITABLE as readonly string[]).includes(status);
 }
 
 /**
@@ -695,7 +784,7 @@ export function editorMayEditText(status: ArticleStatus): boolean {
  * up to BOARD_EXPORT_MAX (no pages), with the names and the author's email.
  */
 export async function exportBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const direction = query.sort === 'oldest' ? 'asc' : 'desc';
   let q = articlesQuery(deps)
     .innerJoin('users as author', 'author.id', 'articles.author_id')
@@ -718,7 +807,7 @@ export async function exportBoard(deps: ArticleDeps, person: Person, query: Boar
 
 /** The community's blackout windows with their ids, soonest first (for the admin list). */
 export async function listBlackoutWindows(deps: ArticleDeps, person: Person) {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const rows = await selectInCommunity(deps.db, 'blackout_windows', deps.community).select(['id', 'starts_on', 'ends_before']).orderBy('starts_on').orderBy('id').execute();
   return rows.map((r) => ({ id: r.id, startsOn: String(r.starts_on), endsBefore: String(r.ends_before) }));
 }
@@ -735,7 +824,7 @@ function isCalendarDay(value: string): boolean {
  * real, the end (the first day submissions are open again) after the start.
  */
 export async function addBlackoutWindow(deps: ArticleDeps, person: Person, input: { startsOn: unknown; endsBefore: unknown }): Promise<void> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const startsOn = typeof input.startsOn === 'string' ? input.startsOn.trim() : '';
   const endsBefore = typeof input.endsBefore === 'string' ? input.endsBefore.trim() : '';
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
@@ -752,7 +841,7 @@ export async function addBlackoutWindow(deps: ArticleDeps, person: Person, input
 
 /** Removes one of the community's blackout windows; another community's id is not found. */
 export async function deleteBlackout(deps: ArticleDeps, person: Person, id: number): Promise<void> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const result = await deleteInCommunity(deps.db, 'blackout_windows', deps.community).where('id', '=', id).executeTakeFirst();
   if (Number(result.numDeletedRows) !== 1) throw new AppError('NotFound');
 }
@@ -762,7 +851,7 @@ export async function deleteBlackout(deps: ArticleDeps, person: Person, id: numb
  * empty, an article in the editors' hands may not), then editArticleText records the revision.
  */
 export async function editArticleTextFromBoard(deps: ArticleDeps, person: Person, input: { articleId: number; title: unknown; content: unknown }): Promise<ArticleRow> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const article = await loadArticle(deps, input.articleId);
   if (!editorMayEditText(article.status)) throw new AppError('Articles.NotEditable');
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
@@ -780,7 +869,7 @@ export type ProgramSettings = { terms: string; guidelines: string; applicationUr
 export const PROGRAM_TEXT_MAX = 20_000;
 
 export async function saveProgramSettings(deps: ArticleDeps, person: Person, input: ProgramSettings): Promise<void> {
-  if (!person.isStaff) throw new AppError('Forbidden');
+  ensureEditor(person);
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
   const terms = input.terms.replace(/\r\n?/g, '\n').trim();
   const guidelines = input.guidelines.replace(/\r\n?/g, '\n').trim();

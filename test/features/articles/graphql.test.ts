@@ -202,6 +202,8 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
 
     const sent = dataOf(await gql(SEND, { ...base, content: words(500), agreed: true }, ada)).articleSendForReview;
     t.match(sent, { id: String(articleId), status: 'SUBMITTED_FOR_REVIEW', wordCount: 500, currentRevision: { title: 'How we grew' } });
+    const scans = await db.selectFrom('copy_scans').select(['status', 'total_words']).where('article_id', '=', articleId).execute();
+    t.same(scans, [{ status: 'COMPLETED', total_words: 500 }], 'submitting over GraphQL runs the copy scan, as the form does');
     t.equal(errorOf(await gql(AUTOSAVE, { ...base, content: words(3) }, ada)).extensions.code, 'Articles.NotEditable', 'no longer the author’s to edit');
   });
 
@@ -216,9 +218,9 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
     t.equal(errorOf(anonymous).extensions.code, 'NotAuthenticated');
   });
 
-  await t.test('staff scan an article with articleScanCreate; a member may not', async (t) => {
-    const refused = await gql(SCAN, { articleId: String(articleId) }, ada);
-    t.equal(errorOf(refused).extensions.code, 'Forbidden');
+  await t.test('the author scans the article they submitted, and staff any article; another member may not', async (t) => {
+    t.equal(errorOf(await gql(SCAN, { articleId: String(articleId) }, stranger)).extensions.code, 'NotFound');
+    t.match(dataOf(await gql(SCAN, { articleId: String(articleId) }, ada)).articleScanCreate, { status: 'COMPLETED', totalWords: 500 }, 'the author, once submitted');
     const scan = dataOf(await gql(SCAN, { articleId: String(articleId) }, edith)).articleScanCreate;
     t.match(scan, { status: 'COMPLETED', totalWords: 500, identicalWords: 0, aggregatedScore: 0, aiProbability: null, createdAt: '2026-11-21T12:00:00.000Z' });
     t.equal(dataOf(await admin(SCAN, { articleId: String(articleId) }, edith)).articleScanCreate.status, 'COMPLETED', 'also on /graphqlAdmin');
@@ -320,6 +322,27 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
       articlesPendingPublication: [],
       articlesPublished: [{ id: String(articleId), status: 'PUBLISHED', publishedDate: '2026-11-21T12:02:02.000Z', canView: true }],
     });
+  });
+
+  await t.test('the board, the history with who and when, the allowed moves and the latest scan over /graphqlAdmin', async (t) => {
+    const board = dataOf(
+      await admin('{ articleBoard(search: "grew") { total tooMany nextCursor rows { title article { id status } author { id name } editor { id name } } } }', {}, edith),
+    ).articleBoard;
+    t.same(board, {
+      total: 1,
+      tooMany: false,
+      nextCursor: null,
+      rows: [{ title: 'How we grew, revised', article: { id: String(articleId), status: 'PUBLISHED' }, author: { id: String(author.id), name: 'Ada Lovelace' }, editor: { id: String(editor.id), name: 'Edith Editor' } }],
+    });
+    t.equal(dataOf(await admin('query B($m: ID) { articleBoard(memberId: $m) { total } }', { m: other.id }, edith)).articleBoard.total, 0, 'filtered by member');
+    t.equal(dataOf(await admin('{ articleBoard(editorId: "none") { total } }', {}, edith)).articleBoard.total, 0, 'filtered by editor');
+
+    const history = dataOf(await admin('query H($id: ID!) { articleStatusHistory(articleId: $id) { from to actor { id name } createdAt } }', { id: articleId }, edith)).articleStatusHistory;
+    t.same(history[0], { from: 'DRAFT', to: 'SUBMITTED_FOR_REVIEW', actor: { id: String(author.id), name: 'Ada Lovelace' }, createdAt: history[0].createdAt });
+    t.match(history.at(-1), { from: 'READY_TO_PUBLISH', to: 'PUBLISHED', actor: { name: 'Edith Editor' } });
+    t.same(dataOf(await admin('query M($id: ID!) { articleAllowedMoves(articleId: $id) }', { id: articleId }, edith)).articleAllowedMoves, [], 'a published article goes nowhere');
+    t.match(dataOf(await admin('query S($id: ID!) { articleCopyScan(articleId: $id) { status totalWords } }', { id: articleId }, edith)).articleCopyScan, { status: 'COMPLETED', totalWords: 520 }, 'the latest scan: the resubmission’s');
+    t.equal(dataOf(await admin('{ articleBoard { total } }', {}, betaStaff)).articleBoard.total, 0, 'another community’s staff see none of alpha’s articles');
   });
 
   await t.test('an ID that is not a number is simply not found', async (t) => {
