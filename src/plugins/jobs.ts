@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin';
+import { refreshPendingScans } from '#src/features/articles/copy-scan.ts';
 import { publishDueArticles } from '#src/features/articles/service.ts';
 
 export const JOB_INTERVAL_MS = 30_000;
 
 /**
  * The job runner: timed work that must not wait for a page load. Every 30 seconds it publishes the
- * scheduled articles whose time has come. Several processes may run it: each article moves only once
+ * scheduled articles whose time has come, then asks a hosted copy-scan service again for the scans
+ * it answered PENDING. Several processes may run it: each article moves only once
  * (the status guard in the update), so no lock is needed. Off in tests, which call the jobs directly.
  */
 export default fp(
@@ -19,6 +21,11 @@ export default fp(
           if (ids.length) app.log.info({ ids }, 'published scheduled articles');
         })
         .catch((err) => app.log.error({ err }, 'publishing scheduled articles failed'))
+        .then(() => refreshPendingScans(app.db, app.copyScanner, { now: app.clock.now(), onError: (err) => app.log.warn({ err }, 'Copy scan poll failed') }))
+        .then((ids) => {
+          if (ids.length) app.log.info({ ids }, 'finished pending copy scans');
+        })
+        .catch((err) => app.log.error({ err }, 'refreshing pending copy scans failed'))
         .finally(() => {
           running = null;
         });

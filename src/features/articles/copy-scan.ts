@@ -51,6 +51,8 @@ export type ScanReport = {
 
 export interface CopyScanner {
   scan(input: ScanInput): Promise<ScanReport>;
+  /** A scanner that can answer PENDING asks again for the result of `exportId` (see refreshPendingScans). */
+  poll?(exportId: string): Promise<ScanReport>;
 }
 
 export type CopyScanErrorCode = 'HTTP' | 'TIMEOUT' | 'NETWORK' | 'INVALID_RESPONSE';
@@ -493,9 +495,13 @@ export type HostedCopyScannerOptions = {
  *                                "totalWords": 600, "totalExcluded": 180 } }   // with COMPLETED
  *
  * COMPLETED maps to a full report, `id` to `exportId`, and `aiProbability` passes through (null if
- * absent). PENDING and FAILED map to reports with null counts, so the caller can store them;
- * polling a PENDING scan is out of scope here. Non-2xx answers, timeouts, network errors and
- * answers of another shape throw a CopyScanError.
+ * absent). PENDING and FAILED map to reports with null counts, so the caller can store them.
+ * A PENDING scan is asked for again with
+ *
+ *     GET {baseUrl}/v1/scans/{id}          (same authorization; the same answer shape)
+ *
+ * by the job runner (refreshPendingScans). Non-2xx answers, timeouts, network errors and answers of
+ * another shape throw a CopyScanError.
  */
 export class HostedCopyScanner implements CopyScanner {
   private readonly endpoint: URL;
@@ -507,14 +513,26 @@ export class HostedCopyScanner implements CopyScanner {
 
   async scan(input: ScanInput): Promise<ScanReport> {
     const body = this.options.includeCorpus ? { text: input.text, corpus: input.corpus } : { text: input.text };
+    return this.call(this.endpoint, { method: 'POST', body: JSON.stringify(body) });
+  }
+
+  async poll(exportId: string): Promise<ScanReport> {
+    return this.call(new URL(`${this.endpoint.pathname}/${encodeURIComponent(exportId)}`, this.endpoint), { method: 'GET' });
+  }
+
+  private async call(url: URL, init: { method: 'GET' | 'POST'; body?: string }): Promise<ScanReport> {
     const timeoutMs = this.options.timeoutMs ?? 15_000;
     let status: number | undefined;
     let payload: unknown;
     try {
-      const res = await fetch(this.endpoint, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.options.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
+      const res = await fetch(url, {
+        method: init.method,
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          accept: 'application/json',
+        },
+        body: init.body,
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = res.status;
@@ -635,6 +653,63 @@ export async function runCopyScan(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** How long a hosted scan may stay PENDING before the job stops asking and marks it FAILED. */
+export const PENDING_SCAN_GIVE_UP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The job runner's step for hosted scans that answered PENDING: asks the service again for each
+ * (oldest first, at most `limit`, every community) and stores the answer in the same row; one still
+ * PENDING after a day becomes FAILED. A scan whose poll fails stays PENDING for the next run. Returns
+ * the ids of the rows it finished.
+ */
+export async function refreshPendingScans(
+  db: Db,
+  scanner: CopyScanner,
+  options: { now?: Date; limit?: number; onError?: (error: unknown) => void } = {},
+): Promise<number[]> {
+  if (!scanner.poll) return [];
+  const now = options.now ?? new Date();
+  const rows = await db
+    .selectFrom('copy_scans')
+    .select(['id', 'export_id', 'created_at'])
+    .where('status', '=', 'PENDING')
+    .where('export_id', 'is not', null)
+    .orderBy('id')
+    .limit(options.limit ?? 50)
+    .execute();
+  const finished: number[] = [];
+  for (const row of rows) {
+    let report: ScanReport;
+    try {
+      report = await scanner.poll(row.export_id!);
+    } catch (error) {
+      options.onError?.(error);
+      continue;
+    }
+    const expired = now.getTime() - new Date(row.created_at).getTime() > PENDING_SCAN_GIVE_UP_MS;
+    if (report.status === 'PENDING' && !expired) continue;
+    const done = report.status === 'COMPLETED';
+    await db
+      .updateTable('copy_scans')
+      .set({
+        status: done ? 'COMPLETED' : 'FAILED',
+        identical_words: done ? report.identicalWords : null,
+        minor_changed_words: done ? report.minorChangedWords : null,
+        related_meaning_words: done ? report.relatedMeaningWords : null,
+        aggregated_score: done ? report.aggregatedScore : null,
+        ai_probability: done ? report.aiProbability : null,
+        total_words: done ? report.totalWords : null,
+        total_excluded: done ? report.totalExcluded : null,
+        updated_at: now,
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'PENDING')
+      .execute();
+    finished.push(row.id);
+  }
+  return finished;
 }
 
 /** The spec's Copy-scan result (section 3) as clients see it. */

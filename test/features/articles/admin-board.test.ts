@@ -172,7 +172,7 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
   await t.test('the text form is offered only when the service allows it', async (t) => {
     const draftPage = await b.get(page(alanDraft));
     t.notMatch(draftPage.body, `action="${page(alanDraft)}/text"`);
-    t.match(draftPage.body, 'The editors can change the text only while the article is with them');
+    t.match(draftPage.body, 'The editors can change the text while the article is with them, up to proofreading');
     const refused = await b.post(`${page(alanDraft)}/text`, { title: 'Editor title', body: 'Editor body' }, page(alanDraft));
     t.equal(refused.statusCode, 409);
     t.match(refused.body, app.t('articles.errors.notEditable'));

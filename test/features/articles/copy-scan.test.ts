@@ -8,6 +8,7 @@ import {
   CopyScanError,
   HostedCopyScanner,
   LocalCopyScanner,
+  refreshPendingScans,
   runCopyScan,
   stem,
   type CopyScanner,
@@ -450,4 +451,43 @@ t.test('an unreachable hosted service is a CopyScanError too', async (t) => {
   const error = await scanError(t, new HostedCopyScanner({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', timeoutMs: 2000 }).scan({ text: 'text', corpus: [] }));
   t.equal(error.code, 'NETWORK');
   t.equal(error.status, null);
+});
+
+t.test('a scan the hosted service answered PENDING is asked for again by the job until it is done', async (t) => {
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha' });
+  const alice = await createMember(db, alpha);
+  const now = new Date('2026-11-22T10:00:00Z');
+  const article = await insertArticle(db, alpha, alice.id, [html(GARDENING)], now);
+  const older = await insertArticle(db, alpha, alice.id, [html(LEADERSHIP)], now);
+
+  let pollAnswer: Answer = { status: 200, body: { id: 'scan-1', status: 'PENDING' } };
+  const service = await fakeService(t, (r) => {
+    if (r.method === 'POST') return { status: 202, body: { id: r.body && (r.body as { text: string }).text.startsWith('Leading') ? 'scan-old' : 'scan-1', status: 'PENDING' } };
+    return r.url === '/v1/scans/scan-old' ? { status: 200, body: { id: 'scan-old', status: 'PENDING' } } : pollAnswer;
+  });
+  const scanner = new HostedCopyScanner({ baseUrl: service.baseUrl, apiKey: 'key-p' });
+  const pending = await runCopyScan(db, scanner, alpha, article.id, { now });
+  const stale = await runCopyScan(db, scanner, alpha, older.id, { now: new Date(now.getTime() - 25 * 60 * 60 * 1000) });
+  t.match(pending, { status: 'PENDING', export_id: 'scan-1' });
+
+  t.same(await refreshPendingScans(db, scanner, { now }), [stale.id], 'still pending: left for the next run; pending for over a day: given up');
+  t.match(service.received.filter((r) => r.method === 'GET'), [
+    { url: '/v1/scans/scan-1', authorization: 'Bearer key-p' },
+    { url: '/v1/scans/scan-old', authorization: 'Bearer key-p' },
+  ]);
+  t.match(await db.selectFrom('copy_scans').selectAll().where('id', '=', stale.id).executeTakeFirstOrThrow(), { status: 'FAILED', identical_words: null });
+
+  pollAnswer = { status: 500, body: { error: 'busy' } };
+  const errors: unknown[] = [];
+  t.same(await refreshPendingScans(db, scanner, { now, onError: (e) => errors.push(e) }), [], 'a failed poll changes nothing');
+  t.equal((errors[0] as CopyScanError).status, 500);
+
+  pollAnswer = { status: 200, body: { ...completed, id: 'scan-1' } };
+  const later = new Date(now.getTime() + 60_000);
+  t.same(await refreshPendingScans(db, scanner, { now: later }), [pending.id]);
+  const done = await db.selectFrom('copy_scans').selectAll().where('id', '=', pending.id).executeTakeFirstOrThrow();
+  t.match(copyScanView(done), { status: 'COMPLETED', identicalWords: 40, aggregatedScore: 12.3, aiProbability: 0.07, totalWords: 600, totalExcluded: 210, updatedAt: later });
+  t.same(await refreshPendingScans(db, scanner, { now: later }), [], 'nothing left to ask for');
+  t.same(await refreshPendingScans(db, new LocalCopyScanner(), { now: later }), [], 'the local scanner never leaves a scan pending');
 });
