@@ -29,6 +29,8 @@ export type ArticleEditorLabels = Record<
   | 'bylineMissing'
   | 'bylineEdit'
   | 'blackout'
+  | 'notEditable'
+  | 'signedOut'
   | 'agreementRequired'
   | 'submitNeeds'
   | 'toolbar'
@@ -64,6 +66,10 @@ export type ArticleEditorProps = {
   savedAt: string | null;
   bylineSaved: boolean;
   blackout: boolean;
+  /** The submit agreement box as last posted (ticked again when a submit comes back refused). */
+  agreed: boolean;
+  /** The article is no longer the member's to change: the text is shown to copy, nothing can save it. */
+  locked: boolean;
   errors: Record<string, string>;
   locale: string;
   timeZone?: string;
@@ -93,7 +99,9 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   const [articleId, setArticleId] = useState(props.articleId);
   const [status, setStatus] = useState<SaveStatus>({ kind: 'idle' });
   const [online, setOnline] = useState(true);
-  const [agreed, setAgreed] = useState(false);
+  const [agreed, setAgreed] = useState(props.agreed);
+  // Set by the page (a post came back refused) or by an autosave the server refused for good.
+  const [locked, setLocked] = useState(props.locked);
   const [, setTick] = useState(0);
   const mount = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -101,6 +109,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   const draft = useRef<Draft>({ title: props.title, content: props.content });
   const leaving = useRef(false);
   const posting = useRef(false);
+  const lockView = useRef<() => void>(() => {});
 
   useEffect(() => {
     const autosaver = new Autosaver({
@@ -123,6 +132,16 @@ export default function ArticleEditor(props: ArticleEditorProps) {
         const saved = json?.data?.articleAutoSaveRevision;
         if (saved) return { ok: true, articleId: Number(saved.id) };
         const error = json?.errors?.[0];
+        if (error?.extensions?.code === 'Articles.NotEditable') {
+          // The editors took the article: no save can work now, so none is offered; the text stays to copy.
+          autosaver.stop();
+          lockView.current();
+          setLocked(true);
+          return { ok: false, retry: false, message: labels.notEditable };
+        }
+        // Signed out meanwhile (the session ended): retried with the backoff, so signing in again in
+        // another tab lets the next try save what is on this page.
+        if (error?.extensions?.code === 'NotAuthenticated') return { ok: false, retry: true, message: labels.signedOut };
         if (error?.extensions?.fields?.title) return { ok: false, retry: false, field: 'title', message: labels.titleTooLong };
         // Refusals (not editable any more, signed out, bad token) are not retried: the text stays here.
         return { ok: false, retry: res.status < 400, message: labels.saveError };
@@ -136,15 +155,21 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     const typedAgreed = (document.getElementById('agreed') as HTMLInputElement | null)?.checked ?? false;
     const bodyTyped = typedBody !== undefined && typedBody !== props.plainBody;
     const titleTyped = typedTitle !== undefined && typedTitle !== props.title;
+    const attributes: Record<string, string> = {
+      id: 'rich-body-editable',
+      'aria-labelledby': 'body-label',
+      'aria-describedby': props.errors.content ? 'body-count body-error' : 'body-count',
+      ...(props.errors.content ? { 'aria-invalid': 'true' } : {}),
+    };
+    lockView.current = () => {
+      const v = view.current;
+      v?.setProps({ editable: () => false, attributes: { ...(v.props.attributes as Record<string, string>), 'aria-readonly': 'true' } });
+    };
     const editor = createRichTextView(mount.current!, {
+      editable: !props.locked,
       content: bodyTyped ? null : props.content,
       plainBody: bodyTyped ? typedBody : props.plainBody,
-      attributes: {
-        id: 'rich-body-editable',
-        'aria-labelledby': 'body-label',
-        'aria-describedby': props.errors.content ? 'body-count body-error' : 'body-count',
-        ...(props.errors.content ? { 'aria-invalid': 'true' } : {}),
-      },
+      attributes: props.locked ? { ...attributes, 'aria-readonly': 'true' } : attributes,
       onChange(next, docChanged) {
         setTick((n) => n + 1);
         if (!docChanged) return;
@@ -162,7 +187,8 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     setWords(wordsOf(editor.state));
     if (titleTyped) setTitle(typedTitle);
     if (typedAgreed) setAgreed(true);
-    if (bodyTyped || titleTyped) autosaver.change(draft.current);
+    if (props.locked) autosaver.stop();
+    else if (bodyTyped || titleTyped) autosaver.change(draft.current);
 
     const goneOffline = () => setOnline(false);
     const backOnline = () => {
@@ -199,6 +225,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   }, []);
 
   const changeTitle = (value: string) => {
+    if (locked) return;
     setTitle(value);
     draft.current = { ...draft.current, title: value };
     saver.current?.change(draft.current);
@@ -224,7 +251,8 @@ export default function ArticleEditor(props: ArticleEditorProps) {
         : status.kind === 'idle' && props.savedAt && enhanced
           ? fill(labels.autosaved, { time: savedTime(new Date(props.savedAt), new Date(), props.locale, props.timeZone) })
           : '';
-  const failure = status.kind === 'failed' ? status : null;
+  // Once locked, the one message is the form's (from the page) or the refusal's, never a Retry.
+  const failure = status.kind === 'failed' && !(locked && props.errors.form) ? status : null;
   const showOffline = enhanced && (!online || status.kind === 'offline');
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -261,7 +289,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
       <input type="hidden" name="_csrf" value={props.csrf} />
       {articleId !== null ? <input type="hidden" name="articleId" value={articleId} /> : null}
       <div className="editor-top">
-        {enhanced && (titleTrimmed !== '' || words > 0) ? (
+        {enhanced && !locked && (titleTrimmed !== '' || words > 0) ? (
           <button type="submit" name="action" value="exit" className="link-button">
             {labels.saveExit}
           </button>
@@ -288,7 +316,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
       {failure ? (
         <div className="alert alert-error" role="alert">
           {failure.message ?? labels.saveError}{' '}
-          {failure.field ? null : (
+          {failure.field || locked ? null : (
             <button type="button" className="link-button" onClick={() => void saver.current?.flush()}>
               {labels.retry}
             </button>
@@ -303,6 +331,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
           type="text"
           value={title}
           maxLength={400}
+          readOnly={locked}
           onChange={(e) => changeTitle(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') e.preventDefault();
@@ -326,7 +355,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
             {labels.body}
           </label>
         )}
-        {enhanced && state && view.current ? <RichToolbar view={view.current} state={state} labels={labels} controls="rich-body-editable" /> : null}
+        {enhanced && !locked && state && view.current ? <RichToolbar view={view.current} state={state} labels={labels} controls="rich-body-editable" /> : null}
         <div id="rich-body" ref={mount} hidden={!enhanced} className="rich-body-holder" />
         {enhanced ? (
           <input type="hidden" name="content" value={html} />
@@ -336,6 +365,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
               id="body"
               name="body"
               rows={18}
+              readOnly={locked}
               defaultValue={props.plainBody}
               aria-describedby={['body-hint', 'body-count', props.errors.content ? 'body-error' : ''].filter(Boolean).join(' ')}
               aria-invalid={props.errors.content ? true : undefined}
@@ -354,7 +384,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
           </p>
         ) : null}
       </div>
-      {enhanced ? null : (
+      {enhanced || locked ? null : (
         <div className="button-row">
           <button type="submit" name="action" value="save" className="button button-secondary">
             {labels.save}
@@ -364,54 +394,57 @@ export default function ArticleEditor(props: ArticleEditorProps) {
           </button>
         </div>
       )}
-      <fieldset className="submit-box">
-        <legend>{labels.submitHeading}</legend>
-        {props.errors.byline ? <p className="field-error">{props.errors.byline}</p> : null}
-        {enhanced && !ready ? (
-          <div className="submit-needs" id="submit-needs">
-            <p>{labels.submitNeeds}</p>
-            <ul>
-              {needs.map((n) => (
-                <li key={n}>
-                  {n}
-                  {n === labels.bylineMissing ? (
-                    <>
-                      {' '}
-                      <a href={props.settingsHref}>{labels.bylineEdit}</a>
-                    </>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
+      {locked ? null : (
+        <fieldset className="submit-box">
+          <legend>{labels.submitHeading}</legend>
+          {props.errors.byline ? <p className="field-error">{props.errors.byline}</p> : null}
+          {enhanced && !ready ? (
+            <div className="submit-needs" id="submit-needs">
+              <p>{labels.submitNeeds}</p>
+              <ul>
+                {needs.map((n) => (
+                  <li key={n}>
+                    {n}
+                    {n === labels.bylineMissing ? (
+                      <>
+                        {' '}
+                        <a href={props.settingsHref}>{labels.bylineEdit}</a>
+                      </>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <div className="check">
+            <input
+              type="checkbox"
+              id="agreed"
+              name="agreed"
+              defaultChecked={props.agreed}
+              onChange={(e) => setAgreed(e.target.checked)}
+              aria-invalid={props.errors.agreed ? true : undefined}
+              aria-describedby={props.errors.agreed ? 'agreed-error' : undefined}
+            />
+            <label htmlFor="agreed">{labels.agreeSubmit}</label>
           </div>
-        ) : null}
-        <div className="check">
-          <input
-            type="checkbox"
-            id="agreed"
-            name="agreed"
-            onChange={(e) => setAgreed(e.target.checked)}
-            aria-invalid={props.errors.agreed ? true : undefined}
-            aria-describedby={props.errors.agreed ? 'agreed-error' : undefined}
-          />
-          <label htmlFor="agreed">{labels.agreeSubmit}</label>
-        </div>
-        {props.errors.agreed ? (
-          <p className="field-error" id="agreed-error">
-            {props.errors.agreed}
-          </p>
-        ) : null}
-        <button
-          type="submit"
-          name="action"
-          value="submit"
-          className="button"
-          disabled={enhanced ? !(ready && agreed) : props.blackout}
-          aria-describedby={enhanced && !ready ? 'submit-needs' : undefined}
-        >
-          {labels.submit}
-        </button>
-      </fieldset>
+          {props.errors.agreed ? (
+            <p className="field-error" id="agreed-error">
+              {props.errors.agreed}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            name="action"
+            value="submit"
+            className="button"
+            disabled={enhanced ? !(ready && agreed) : props.blackout}
+            aria-describedby={enhanced && !ready ? 'submit-needs' : undefined}
+          >
+            {labels.submit}
+          </button>
+        </fieldset>
+      )}
     </form>
   );
 }

@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 
-export type SidebarToggleProps = { target: string; openLabel: string; closeLabel: string };
+export type SidebarToggleProps = {
+  target: string;
+  openLabel: string;
+  closeLabel: string;
+  /** Open at load below the computer width (the page was asked for with guidelines=true). */
+  openAtLoad?: boolean;
+};
 
 /**
  * The editor's slide-over sidebar below the computer width (spec section 2). Without JavaScript the
@@ -10,7 +16,7 @@ export type SidebarToggleProps = { target: string; openLabel: string; closeLabel
  * its first control (rendered into the slot `<target>-close` at its top), Escape closes it, and focus
  * goes back to this button.
  */
-export default function SidebarToggle({ target, openLabel, closeLabel }: SidebarToggleProps) {
+export default function SidebarToggle({ target, openLabel, closeLabel, openAtLoad = false }: SidebarToggleProps) {
   const [ready, setReady] = useState(false);
   const [open, setOpen] = useState(false);
   const [closeSlot, setCloseSlot] = useState<HTMLElement | null>(null);
@@ -26,8 +32,11 @@ export default function SidebarToggle({ target, openLabel, closeLabel }: Sidebar
     setReady(true);
     // Arriving at a place inside the sidebar (after sending feedback: #feedback) opens it.
     const anchor = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    if (anchor && panel.contains(anchor) && window.matchMedia('(max-width: 860px)').matches) setOpen(true);
+    // So does asking for the guidelines (guidelines=true).
+    if ((openAtLoad || (anchor && panel.contains(anchor))) && window.matchMedia('(max-width: 860px)').matches) setOpen(true);
     return () => panel.classList.remove('slideover');
+    // Mounted once: openAtLoad is the page's initial state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target]);
 
   useEffect(() => {

@@ -103,6 +103,15 @@ export class Autosaver {
     if (this.dirty) this.schedule(0);
   }
 
+  /** The server refused the text for good (the article is not the writer's to change now): no more saves. */
+  stop(): void {
+    this.held = true;
+    if (this.timer !== null) {
+      this.timers.clear(this.timer);
+      this.timer = null;
+    }
+  }
+
   online(): void {
     if (this.dirty) void this.flush();
   }

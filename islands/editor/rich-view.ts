@@ -38,7 +38,7 @@ const insertBreak: Command = (state, dispatch) => {
  */
 export function createRichTextView(
   mount: HTMLElement,
-  options: { content: string | null; plainBody: string; attributes: Record<string, string>; onChange: (state: EditorState, docChanged: boolean) => void },
+  options: { content: string | null; plainBody: string; attributes: Record<string, string>; editable?: boolean; onChange: (state: EditorState, docChanged: boolean) => void },
 ): EditorView {
   const view: EditorView = new EditorView(mount, {
     state: EditorState.create({
@@ -61,6 +61,7 @@ export function createRichTextView(
       ],
     }),
     attributes: { class: 'rich-body', role: 'textbox', 'aria-multiline': 'true', spellcheck: 'true', ...options.attributes },
+    editable: () => options.editable ?? true,
     transformPastedHTML: cleanPastedHtml,
     dispatchTransaction(tr) {
       const next = view.state.apply(tr);

@@ -5,7 +5,7 @@ import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import type { ArticleEditorLabels } from '#islands/ArticleEditor.tsx';
-import { plainText } from '#src/features/articles/rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, plainText, type ArticleStatus } from '#src/features/articles/rules.ts';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -80,6 +80,17 @@ export function AgreementGate({ error }: { error?: string }) {
   );
 }
 
+/**
+ * The dashboard's link to the editor, only where the editor page opens for this status (otherwise it
+ * sends the member back to the dashboard): the key of its label, or null.
+ */
+function editorLinkLabel(status: ArticleStatus): string | null {
+  if (AUTHOR_EDITABLE.includes(status)) return 'continue';
+  if (EDITORS_AT_WORK.includes(status)) return 'open';
+  if (status === 'READY_TO_APPROVE') return 'reviewApprove';
+  return null;
+}
+
 function titleOf(a: Pick<ArticleRow, 'title'>, t: (k: string) => string) {
   return a.title?.trim() || t('articles.pages.untitled');
 }
@@ -112,9 +123,11 @@ export function Dashboard({
               <p className="card-title">{titleOf(inFlight, t)}</p>
               <p>{t(`articles.pages.status.${inFlight.status}`)}</p>
               <p className="muted">{t('articles.pages.wordCount', { n: inFlight.word_count ?? 0 })}</p>
-              <a className="button" href={href('/articles/edit')}>
-                {inFlight.status === 'DRAFT' || inFlight.status === 'NEEDS_REVISION' ? t('articles.pages.continue') : t('articles.pages.open')}
-              </a>
+              {editorLinkLabel(inFlight.status) ? (
+                <a className="button" href={href('/articles/edit')}>
+                  {t(`articles.pages.${editorLinkLabel(inFlight.status)}`)}
+                </a>
+              ) : null}
             </>
           ) : (
             <>
@@ -250,7 +263,7 @@ export function SettingsPage(props: { value: string; error?: string; notice?: st
   );
 }
 
-function FeedbackThread({ articleId, remarks, hasOlder, error }: { articleId: number; remarks: Remark[]; hasOlder: string | null; error?: string }) {
+function FeedbackThread({ articleId, remarks, older, error, text }: { articleId: number; remarks: Remark[]; older: EditorState['olderFeedback']; error?: string; text: string }) {
   const { t, csrfToken } = usePage();
   const href = useHref();
   const k = (key: string) => t(`articles.pages.${key}`);
@@ -262,7 +275,10 @@ function FeedbackThread({ articleId, remarks, hasOlder, error }: { articleId: nu
         action: href('/articles/feedback'),
         graphqlUrl: href('/graphql'),
         csrf: csrfToken,
-        olderHref: hasOlder ? href(`/articles/edit?before=${encodeURIComponent(hasOlder)}#feedback`) : null,
+        // Without JavaScript the link asks for more of the newest remarks; hydrated, older ones are fetched and added.
+        olderHref: older ? href(`/articles/edit?feedback=${older.count}#feedback`) : null,
+        olderCursor: older?.cursor ?? null,
+        text,
         remarks: remarks.map((r) => ({ id: r.id, remark: r.remark, createdAt: new Date(r.createdAt).toISOString(), hasRead: r.hasRead, authorName: r.author.snapshot.name })),
         error,
         labels: {
@@ -272,9 +288,12 @@ function FeedbackThread({ articleId, remarks, hasOlder, error }: { articleId: nu
           label: k('feedbackLabel'),
           send: k('feedbackSend'),
           sending: k('feedbackSending'),
-          failed: k('feedbackFailed'),
+          failed: t('articles.errors.feedback'),
           retry: k('feedbackRetry'),
           you: k('you'),
+          sent: k('feedbackSent'),
+          new: k('feedbackNew'),
+          olderFailed: k('olderFeedbackFailed'),
         },
       }}
     />
@@ -291,10 +310,20 @@ export type EditorState = {
   wordCount: number;
   byline: string | null;
   remarks: Remark[];
-  hasOlder: string | null;
+  /** Where older remarks start (for the island) and how many the no-JavaScript link asks for; null when none. */
+  olderFeedback: { cursor: string; count: number } | null;
   errors: Record<string, string>;
   notice?: string;
-  blackout: boolean;
+  /** The active blackout's notice, and the short line for the island's list of what Submit needs. */
+  blackout: { notice: string; need: string } | null;
+  /** guidelines=true: the sidebar's guidelines panel (and, on a phone, the sidebar) opens at load. */
+  guidelinesOpen: boolean;
+  /** The submit agreement box, as posted: ticked again on a refused submit. */
+  agreed: boolean;
+  /** The feedback message, as posted: back in its field on a refused send. */
+  feedbackText: string;
+  /** The article stopped being editable while this was typed: the text is shown to copy, with no Save or Submit. */
+  locked: boolean;
 };
 
 function Sidebar({ state }: { state: EditorState }) {
@@ -308,9 +337,9 @@ function Sidebar({ state }: { state: EditorState }) {
         {state.byline ? <div className="byline" dangerouslySetInnerHTML={{ __html: state.byline }} /> : <p>{t('articles.pages.bylineNone')}</p>}
         <a href={href('/articles/settings')}>{t('articles.pages.bylineEdit')}</a>
       </section>
-      <details className="panel">
+      <details className="panel" id="editor-guidelines" open={state.guidelinesOpen}>
         <summary>{t('articles.pages.guidelines')}</summary>
-        <p>{community.article_guidelines}</p>
+        <Paragraphs text={community.article_guidelines ?? ''} />
       </details>
       <section className="card">
         <h2>{t('articles.pages.reminders')}</h2>
@@ -320,7 +349,7 @@ function Sidebar({ state }: { state: EditorState }) {
           <li>{t('articles.pages.reminder3')}</li>
         </ul>
       </section>
-      {state.article ? <FeedbackThread articleId={state.article.id} remarks={state.remarks} hasOlder={state.hasOlder} error={state.errors.feedback} /> : null}
+      {state.article ? <FeedbackThread articleId={state.article.id} remarks={state.remarks} older={state.olderFeedback} error={state.errors.feedback} text={state.feedbackText} /> : null}
     </aside>
   );
 }
@@ -331,7 +360,10 @@ function Layout({ state, children, back = true }: { state: EditorState; children
   return (
     <div className="editor">
       <div className="editor-main">
-        <Island name="SidebarToggle" props={{ target: 'editor-sidebar', openLabel: t('articles.pages.sidebarOpen'), closeLabel: t('articles.pages.sidebarClose') }} />
+        <Island
+          name="SidebarToggle"
+          props={{ target: 'editor-sidebar', openLabel: t('articles.pages.sidebarOpen'), closeLabel: t('articles.pages.sidebarClose'), openAtLoad: state.guidelinesOpen }}
+        />
         {back ? (
           <p>
             <a href={href('/articles')}>{t('articles.pages.back')}</a>
@@ -376,7 +408,9 @@ export function EditorForm({ state }: { state: EditorState }) {
     bodyTooLong: e('bodyTooLong'),
     bylineMissing: e('bylineMissing'),
     bylineEdit: k('bylineEdit'),
-    blackout: e('blackout'),
+    blackout: state.blackout?.need ?? '',
+    notEditable: e('notEditableKeepText'),
+    signedOut: e('signedOut'),
     agreementRequired: e('agreementRequired'),
     submitNeeds: k('submitNeeds'),
     toolbar: k('toolbar'),
@@ -397,7 +431,8 @@ export function EditorForm({ state }: { state: EditorState }) {
   return (
     <Layout state={state} back={false}>
       <h1>{t('articles.pages.editorTitle')}</h1>
-      {state.blackout ? <Alert kind="info">{t('articles.pages.blackout')}</Alert> : null}
+      {/* Once: a refused submit already says it as the form's error. */}
+      {state.blackout && state.errors.form !== state.blackout.notice ? <Alert kind="info">{state.blackout.notice}</Alert> : null}
       <Island
         name="ArticleEditor"
         props={{
@@ -413,7 +448,9 @@ export function EditorForm({ state }: { state: EditorState }) {
           wordCount: state.wordCount,
           savedAt: state.article ? new Date(state.article.revision_updated_at ?? state.article.updated_at).toISOString() : null,
           bylineSaved: state.byline !== null,
-          blackout: state.blackout,
+          blackout: state.blackout !== null,
+          agreed: state.agreed,
+          locked: state.locked,
           errors: state.errors,
           locale: 'en-US',
           labels,
@@ -448,7 +485,8 @@ export function EditorReadOnly({ state, approve }: { state: EditorState; approve
             props={{
               action: href('/articles/approve'),
               csrf: csrfToken,
-              hidden: { articleId: String(article.id) },
+              // The version on screen: approving a text the editors changed since is refused.
+              hidden: { articleId: String(article.id), revisionId: String(article.current_revision_id ?? '') },
               name: 'agreed',
               checkLabel: t('articles.pages.agreeApprove'),
               buttonLabel: t('articles.pages.approve'),

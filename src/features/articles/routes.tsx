@@ -3,7 +3,7 @@ import { isAppError, type AppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
 import { runCopyScan } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, countWords } from './rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, countWords, type BlackoutWindow } from './rules.ts';
 import {
   acceptProductAgreement,
   approveForPublishing,
@@ -39,10 +39,45 @@ export function personOf(request: FastifyRequest): Person {
   return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
 }
 
+/** How many remarks the editor page shows at first, and how many more each "Show older messages" adds. */
+export const FEEDBACK_STEP = 20;
+/** The most remarks the page shows at once without JavaScript. */
+const FEEDBACK_MOST = 1000;
+
+/** The `feedback` query parameter (how many of the newest remarks to show), within bounds. */
+export function feedbackCount(value: string | undefined): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(n) ? Math.min(Math.max(n, FEEDBACK_STEP), FEEDBACK_MOST) : FEEDBACK_STEP;
+}
+
+/**
+ * The newest `count` remarks, oldest first, and where older ones start. Without JavaScript "Show older
+ * messages" asks for more of them, so the thread grows rather than turning into another page; the
+ * service answers at most 100 a call, so a longer thread is read back a page at a time.
+ */
+async function newestFeedback(deps: ArticleDeps, person: Person, articleId: number, count: number) {
+  type Page = Awaited<ReturnType<typeof listFeedback>>;
+  let remarks: Page['remarks'] = [];
+  let before: number | null = null;
+  let more = false;
+  while (remarks.length < count) {
+    const page: Page = await listFeedback(deps, person, { articleId, last: Math.min(100, count - remarks.length), before });
+    remarks = [...page.remarks, ...remarks];
+    more = page.pageInfo.hasPreviousPage;
+    if (!more || !page.pageInfo.startCursor) break;
+    before = Number(page.pageInfo.startCursor);
+  }
+  return { remarks, older: more && remarks[0] ? { cursor: remarks[0].cursor, count: remarks.length + FEEDBACK_STEP } : null };
+}
+
 /** The member's articles pages (spec section 2, "Articles screens"), all usable without JavaScript. */
 export default async function articleRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
+  const blackoutNotice = (window: BlackoutWindow) => {
+    const days = blackoutDays(window);
+    return { notice: t('articles.errors.blackout', days), need: t('articles.pages.blackoutNeed', days) };
+  };
   const fieldErrors = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([field, f]) => [field, t(f.key)]));
 
   /** The product agreement gates the whole area: until it is accepted, every page is the gate. */
@@ -116,11 +151,11 @@ export default async function articleRoutes(app: FastifyInstance) {
   async function editorState(request: FastifyRequest, overrides: Partial<EditorState> = {}): Promise<EditorState> {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
+    const query = request.query as Record<string, string | undefined>;
     const article = await findArticleInFlight(deps, userId);
-    const before = Number((request.query as Record<string, string | undefined>).before) || null;
     const [byline, feedback, blackout] = await Promise.all([
       getByline(deps, userId),
-      article ? listFeedback(deps, personOf(request), { articleId: article.id, before }) : null,
+      article ? newestFeedback(deps, personOf(request), article.id, feedbackCount(query.feedback)) : null,
       blackoutNow(deps),
     ]);
     const body = htmlToPlainParagraphs(article?.content ?? '');
@@ -132,9 +167,13 @@ export default async function articleRoutes(app: FastifyInstance) {
       wordCount: article?.word_count ?? 0,
       byline: byline?.byline ?? null,
       remarks: feedback?.remarks ?? [],
-      hasOlder: feedback?.pageInfo.hasPreviousPage ? feedback.pageInfo.startCursor : null,
+      olderFeedback: feedback?.older ?? null,
       errors: {},
-      blackout: blackout !== null,
+      blackout: blackout ? blackoutNotice(blackout) : null,
+      guidelinesOpen: query.guidelines === 'true',
+      agreed: false,
+      feedbackText: '',
+      locked: false,
       ...overrides,
     };
   }
@@ -177,7 +216,13 @@ export default async function articleRoutes(app: FastifyInstance) {
     // The editor island posts the rich text as `content`; the form without JavaScript, plain `body`.
     const rich = typeof body.content === 'string' ? body.content : null;
     const content = rich ?? plainParagraphsToHtml(str(body.body));
-    const typed = { title, body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich), content: cleanRichText(content), wordCount: countWords(content) };
+    const typed = {
+      title,
+      body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich),
+      content: cleanRichText(content),
+      wordCount: countWords(content),
+      agreed: body.agreed === 'on',
+    };
     try {
       if (body.action === 'submit') {
         const article = articleId ?? (await autosaveRevision(deps, userId, { title, content })).id;
@@ -195,11 +240,18 @@ export default async function articleRoutes(app: FastifyInstance) {
     } catch (e) {
       if (!isAppError(e)) throw e;
       // Nothing typed is lost: the page comes back with the text and the errors next to the fields.
+      if (e.code === 'Articles.NotEditable') {
+        // The editors took the article while this was typed: the editable page comes back anyway, with
+        // the text to copy, the reason, and nothing offered that could not save it.
+        const state = await editorState(request, { ...typed, errors: { form: t('articles.errors.notEditableKeepText') }, locked: true });
+        return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status: e.status });
+      }
       const errors = fieldErrors(e);
-      if (e.code === 'Articles.Blackout') errors.form = t('articles.errors.blackout');
-      else if (e.code === 'Articles.AgreementRequired') errors.agreed = t('articles.errors.agreementRequired');
-      else if (Object.keys(errors).length === 0) errors.form = t(body.action === 'submit' ? 'articles.errors.submit' : 'articles.errors.save');
+      if (e.code === 'Articles.AgreementRequired') errors.agreed = t('articles.errors.agreementRequired');
+      else if (e.code !== 'Articles.Blackout' && Object.keys(errors).length === 0) errors.form = t(body.action === 'submit' ? 'articles.errors.submit' : 'articles.errors.save');
       const state = await editorState(request, { ...typed, errors });
+      // The notice names the community's own window (the catalogue's message only the spec's).
+      if (e.code === 'Articles.Blackout') state.errors.form = state.blackout?.notice ?? t('articles.errors.blackout', e.values);
       return renderEditor(request, reply, state, e.status);
     }
   });
@@ -207,11 +259,16 @@ export default async function articleRoutes(app: FastifyInstance) {
   app.post('/articles/approve', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     try {
-      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId: Number(body.articleId), agreed: body.agreed === 'on' });
+      const revisionId = /^\d{1,10}$/.test(str(body.revisionId)) ? Number(body.revisionId) : null;
+      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId: Number(body.articleId), agreed: body.agreed === 'on', revisionId });
       return reply.redirectTo('/articles?notice=approved');
     } catch (e) {
       if (!isAppError(e)) throw e;
-      const errors: Record<string, string> = e.code === 'Articles.AgreementRequired' ? { agreed: t('articles.errors.agreementRequired') } : { form: t('articles.errors.approve') };
+      // A changed text comes back as the new version to read, with the reason above it.
+      const errors: Record<string, string> =
+        e.code === 'Articles.AgreementRequired'
+          ? { agreed: t('articles.errors.agreementRequired') }
+          : { form: t(e.code === 'Articles.ChangedSinceOpened' ? 'articles.errors.changedSinceOpened' : 'articles.errors.approve') };
       return renderEditor(request, reply, await editorState(request, { errors }), e.status);
     }
   });
@@ -224,7 +281,8 @@ export default async function articleRoutes(app: FastifyInstance) {
     } catch (e) {
       if (!isAppError(e)) throw e;
       const errors = { feedback: fieldErrors(e).feedback ?? t('articles.errors.feedback') };
-      return renderEditor(request, reply, await editorState(request, { errors }), e.status);
+      // The message comes back in its field, to send again.
+      return renderEditor(request, reply, await editorState(request, { errors, feedbackText: str(body.feedback) }), e.status);
     }
   });
 }

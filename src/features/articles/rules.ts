@@ -153,6 +153,20 @@ export type BlackoutWindow = { startsOn: string; endsBefore: string };
 /** The spec's window: from 2024-12-23 up to, not including, 2025-01-02. */
 export const SPEC_BLACKOUT: BlackoutWindow = { startsOn: '2024-12-23', endsBefore: '2025-01-02' };
 
+/** A calendar day (YYYY-MM-DD) as the blackout notice writes it: month/day. */
+const monthDay = (day: Date) => `${day.getUTCMonth() + 1}/${day.getUTCDate()}`;
+
+/**
+ * The days the blackout notice names, from the community's window (end exclusive): closed from its
+ * first day through the day before its end, open again on its end day (decision 0008).
+ */
+export function blackoutDays(window: BlackoutWindow): { start: string; last: string; back: string } {
+  const start = new Date(`${window.startsOn}T00:00:00Z`);
+  const back = new Date(`${window.endsBefore}T00:00:00Z`);
+  const last = new Date(back.getTime() - 86_400_000);
+  return { start: monthDay(start), last: monthDay(last), back: monthDay(back) };
+}
+
 /** The blackout that applies at this moment, if any (dates compared in UTC, end exclusive). */
 export function activeBlackout(now: Date, windows: readonly BlackoutWindow[]): BlackoutWindow | null {
   const day = now.toISOString().slice(0, 10);

@@ -19,6 +19,7 @@ import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import {
   activeBlackout,
   AUTHOR_EDITABLE,
+  blackoutDays,
   canMove,
   checkBody,
   checkByline,
@@ -460,7 +461,6 @@ export async function submitBlockers(deps: ArticleDeps, userId: number, draft: {
   const body = checkBody(draft.content);
   if (!body.ok) blockers.content = body.reason === 'tooShort' ? 'articles.errors.bodyTooShort' : 'articles.errors.bodyTooLong';
   if (!(await getByline(deps, userId))) blockers.byline = 'articles.errors.bylineMissing';
-  if (await blackoutNow(deps)) blockers.blackout = 'articles.errors.blackout';
   return blockers;
 }
 
@@ -473,8 +473,10 @@ export async function submitForReview(
 ): Promise<ArticleRow> {
   const article = await authorsEditableArticle(deps, userId, input.articleId);
   const draft = cleanDraft(input);
+  // The notice names the community's own window (its days travel as the message's values).
+  const blackout = await blackoutNow(deps);
+  if (blackout) throw new AppError('Articles.Blackout', { values: blackoutDays(blackout) });
   const blockers = await submitBlockers(deps, userId, draft);
-  if (blockers.blackout) throw new AppError('Articles.Blackout');
   if (Object.keys(blockers).length) {
     throw new AppError('Articles.Invalid', { fields: Object.fromEntries(Object.entries(blockers).map(([f, key]) => [f, { code: 'Articles.Invalid' as const, key }])) });
   }
