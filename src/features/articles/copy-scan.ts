@@ -632,7 +632,6 @@ export async function runCopyScan(
     options.onError?.(error);
     report = { exportId: null, status: 'FAILED', identicalWords: null, minorChangedWords: null, relatedMeaningWords: null, aggregatedScore: null, aiProbability: null, totalWords: null, totalExcluded: null };
   }
-  const done = report.status === 'COMPLETED';
   return db
     .insertInto('copy_scans')
     .values({
@@ -641,18 +640,26 @@ export async function runCopyScan(
       revision_id: article.revision_id,
       export_id: report.exportId,
       status: report.status,
-      identical_words: done ? report.identicalWords : null,
-      minor_changed_words: done ? report.minorChangedWords : null,
-      related_meaning_words: done ? report.relatedMeaningWords : null,
-      aggregated_score: done ? report.aggregatedScore : null,
-      ai_probability: done ? report.aiProbability : null,
-      total_words: done ? report.totalWords : null,
-      total_excluded: done ? report.totalExcluded : null,
+      ...storedCounts(report),
       created_at: now,
       updated_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The counts a report stores: a COMPLETED report's, none for a PENDING or FAILED one. */
+function storedCounts(report: ScanReport) {
+  const done = report.status === 'COMPLETED';
+  return {
+    identical_words: done ? report.identicalWords : null,
+    minor_changed_words: done ? report.minorChangedWords : null,
+    related_meaning_words: done ? report.relatedMeaningWords : null,
+    aggregated_score: done ? report.aggregatedScore : null,
+    ai_probability: done ? report.aiProbability : null,
+    total_words: done ? report.totalWords : null,
+    total_excluded: done ? report.totalExcluded : null,
+  };
 }
 
 /** How long a hosted scan may stay PENDING before the job stops asking and marks it FAILED. */
@@ -690,20 +697,9 @@ export async function refreshPendingScans(
     }
     const expired = now.getTime() - new Date(row.created_at).getTime() > PENDING_SCAN_GIVE_UP_MS;
     if (report.status === 'PENDING' && !expired) continue;
-    const done = report.status === 'COMPLETED';
     await db
       .updateTable('copy_scans')
-      .set({
-        status: done ? 'COMPLETED' : 'FAILED',
-        identical_words: done ? report.identicalWords : null,
-        minor_changed_words: done ? report.minorChangedWords : null,
-        related_meaning_words: done ? report.relatedMeaningWords : null,
-        aggregated_score: done ? report.aggregatedScore : null,
-        ai_probability: done ? report.aiProbability : null,
-        total_words: done ? report.totalWords : null,
-        total_excluded: done ? report.totalExcluded : null,
-        updated_at: now,
-      })
+      .set({ status: report.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED', ...storedCounts(report), updated_at: now })
       .where('id', '=', row.id)
       .where('status', '=', 'PENDING')
       .execute();
