@@ -7,6 +7,8 @@ import { RichToolbar, type ToolbarLabels } from './editor/Toolbar.tsx';
 export type RichTextFormProps = {
   action: string;
   csrf: string;
+  /** Hidden fields posted with the form. */
+  hidden?: Record<string, string>;
   /** Prefix of the element ids, so the form can sit on a page with other fields. */
   idPrefix: string;
   title: string;
@@ -71,6 +73,9 @@ export default function RichTextForm(props: RichTextFormProps) {
   return (
     <form method="post" action={props.action} className="stack" noValidate>
       <input type="hidden" name="_csrf" value={props.csrf} />
+      {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <div className={props.errors.title ? 'field field-invalid' : 'field'}>
         <label htmlFor={`${id}-title`}>{labels.title}</label>
         <input id={`${id}-title`} name="title" defaultValue={props.title} required {...invalid('title')} />

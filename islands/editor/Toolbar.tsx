@@ -65,11 +65,13 @@ export function RichToolbar({ view, state, labels, controls }: { view: EditorVie
         {tool(labels.bulletList, inList(state, 'bullet_list'), toggleList('bullet_list'), '•')}
         {tool(labels.numberedList, inList(state, 'ordered_list'), toggleList('ordered_list'), '1.')}
         {markActive(state, link) ? (
-          tool(labels.unlink, true, (_st, dispatch) => (dispatch ? (removeLink(view, link), true) : true), '⛓')
+          <button type="button" className="tool tool-text" aria-pressed={true} onMouseDown={(e) => e.preventDefault()} onClick={run((_st, dispatch) => (dispatch ? (removeLink(view, link), true) : true))}>
+            {labels.unlink}
+          </button>
         ) : (
-          <button type="button" className="tool" aria-expanded={linkOpen} title={labels.link} onClick={() => setLinkOpen((o) => !o)}>
-            <span aria-hidden="true">🔗</span>
-            <span className="visually-hidden">{labels.link}</span>
+          // A word, not an emoji: an emoji font is not on every reader's device.
+          <button type="button" className="tool tool-text" aria-expanded={linkOpen} onClick={() => setLinkOpen((o) => !o)}>
+            {labels.link}
           </button>
         )}
       </div>

@@ -67,6 +67,8 @@ t.test('the member’s editor when things change under them, in a browser', asyn
     );
     t.equal(await page.getByRole('button', { name: 'Show older messages' }).count(), 0, 'nothing older is left');
     t.equal(await page.getByLabel('Message to your editor').inputValue(), 'Half typed', 'what was typed stays');
+    t.equal(await page.locator('.slideover-close').isVisible(), false, 'at the computer width the sidebar has no Close button');
+    t.equal(await page.getByRole('button', { name: 'Add link' }).textContent(), 'Add link', 'the link tool says what it does, in words');
     t.equal(await page.evaluate(() => document.activeElement?.id), 'remark-1', 'reading goes on from the oldest message added');
     t.same(problems, []);
   });

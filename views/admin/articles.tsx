@@ -168,7 +168,8 @@ type Remark = Awaited<ReturnType<typeof listFeedback>>['remarks'][number];
 export type DiffView = { from: number | null; to: number | null; result: RevisionDiff };
 /** The editors' text form: whether it is offered, and what it holds (the stored text, or what was typed). */
 /** The text form: the stored rich text, and the same as plain paragraphs for the form without JavaScript. */
-export type TextForm = { editable: boolean; title: string; body: string; content: string };
+/** The text form: what it shows, and the revision it corrects (the current one when the page was made). */
+export type TextForm = { editable: boolean; title: string; body: string; content: string; revisionId: number | null };
 /** The feedback thread: one page of remarks, the cursor for older ones, and the typed remark. */
 export type FeedbackView = { remarks: Remark[]; older: string | null; paged: boolean; value: string };
 
@@ -286,6 +287,8 @@ function TextSection({ articleId, text, errors }: { articleId: number; text: Tex
           props={{
             action: href(`/admin/articles/${articleId}/text`),
             csrf: csrfToken,
+            // The revision this form corrects (the current one when the page was made).
+            hidden: text.revisionId ? { revisionId: String(text.revisionId) } : {},
             idPrefix: 'text',
             title: text.title,
             content: text.content,

@@ -202,9 +202,16 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const result = a && b && a.id !== b.id ? diffRevisions(a, b) : null;
 
     // After a refused save the form keeps what was typed, even if the status changed meanwhile.
+    // A second save after "the text changed since" goes on from the revision now current.
     const text: TextForm = extra.text
-      ? { editable: true, ...extra.text }
-      : { editable: editorMayEditText(article.status), title: article.title ?? '', body: htmlToPlainParagraphs(article.content ?? ''), content: article.content ?? '' };
+      ? { editable: true, ...extra.text, revisionId: article.current_revision_id }
+      : {
+          editable: editorMayEditText(article.status),
+          title: article.title ?? '',
+          body: htmlToPlainParagraphs(article.content ?? ''),
+          content: article.content ?? '',
+          revisionId: article.current_revision_id,
+        };
     const feedback: FeedbackView = {
       remarks: thread.remarks,
       older: thread.pageInfo.hasPreviousPage ? thread.pageInfo.startCursor : null,
@@ -306,7 +313,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const content = rich ?? plainParagraphsToHtml(str(body.body));
     const typed = { title: str(body.title), body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich), content: cleanRichText(content) };
     try {
-      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content });
+      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content, baseRevisionId: positiveId(body.revisionId) });
       return reply.redirectTo(`/admin/articles/${id}?done=text#text`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;

@@ -15,7 +15,7 @@
  * community only), runs a scanner and stores a `copy_scans` row; a scanner failure is stored as a
  * FAILED row instead of failing the caller. `copyScanView` is the spec's client shape.
  */
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
@@ -666,43 +666,51 @@ function storedCounts(report: ScanReport) {
 export const PENDING_SCAN_GIVE_UP_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The job runner's step for hosted scans that answered PENDING: asks the service again for each
- * (oldest first, at most `limit`, every community) and stores the answer in the same row; one still
- * PENDING after a day becomes FAILED. A scan whose poll fails stays PENDING for the next run. Returns
- * the ids of the rows it finished.
+ * The job runner's step for hosted scans that answered PENDING: asks the service again for each (the
+ * least recently asked first, at most `limit`, every community, within `budgetMs`) and stores the
+ * answer in the same row. A scan still PENDING a day after it started becomes FAILED without asking
+ * again; one whose poll fails is asked again on a later run, after the others. Returns the ids of the
+ * rows it finished.
  */
 export async function refreshPendingScans(
   db: Db,
   scanner: CopyScanner,
-  options: { now?: Date; limit?: number; onError?: (error: unknown) => void } = {},
+  options: { now?: Date; limit?: number; budgetMs?: number; onError?: (error: unknown) => void } = {},
 ): Promise<number[]> {
   if (!scanner.poll) return [];
   const now = options.now ?? new Date();
+  const stopAt = Date.now() + (options.budgetMs ?? 20_000);
   const rows = await db
     .selectFrom('copy_scans')
     .select(['id', 'export_id', 'created_at'])
     .where('status', '=', 'PENDING')
     .where('export_id', 'is not', null)
+    .orderBy('updated_at')
     .orderBy('id')
     .limit(options.limit ?? 50)
     .execute();
   const finished: number[] = [];
+  const store = async (id: number, set: Updateable<CopyScansTable>) => db.updateTable('copy_scans').set(set).where('id', '=', id).where('status', '=', 'PENDING').execute();
   for (const row of rows) {
+    if (now.getTime() - new Date(row.created_at).getTime() > PENDING_SCAN_GIVE_UP_MS) {
+      await store(row.id, { status: 'FAILED', updated_at: now });
+      finished.push(row.id);
+      continue;
+    }
+    if (Date.now() > stopAt) break; // the rest wait for the next run: publishing must not wait
     let report: ScanReport;
     try {
       report = await scanner.poll(row.export_id!);
     } catch (error) {
       options.onError?.(error);
+      await store(row.id, { updated_at: now }); // to the back of the queue
       continue;
     }
-    const expired = now.getTime() - new Date(row.created_at).getTime() > PENDING_SCAN_GIVE_UP_MS;
-    if (report.status === 'PENDING' && !expired) continue;
-    await db
-      .updateTable('copy_scans')
-      .set({ status: report.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED', ...storedCounts(report), updated_at: now })
-      .where('id', '=', row.id)
-      .where('status', '=', 'PENDING')
-      .execute();
+    if (report.status === 'PENDING') {
+      await store(row.id, { updated_at: now });
+      continue;
+    }
+    await store(row.id, { status: report.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED', ...storedCounts(report), updated_at: now });
     finished.push(row.id);
   }
   return finished;

@@ -399,18 +399,24 @@ async function insertDraft(deps: ArticleDeps, userId: number, now: Date): Promis
  * revision starts, so every round is kept.
  */
 async function writeRevision(deps: ArticleDeps, article: ArticleRow, authorId: number, draft: { title: string; content: string; wordCount: number }) {
+  await deps.db.transaction().execute((trx) => writeRevisionIn(trx as unknown as Db, deps, article, authorId, draft));
+}
+
+/** writeRevision inside the caller's transaction (submitting writes the text and moves it in one). */
+async function writeRevisionIn(trx: Db, deps: ArticleDeps, article: ArticleRow, authorId: number, draft: { title: string; content: string; wordCount: number }) {
   const now = deps.clock.now();
   const sealed =
     article.current_revision_id !== null &&
-    (await selectInCommunity(deps.db, 'article_status_events', deps.community)
+    (await selectInCommunity(trx, 'article_status_events', deps.community)
       .select('id')
       .where('article_id', '=', article.id)
       .where('revision_id', '=', article.current_revision_id)
       .executeTakeFirst()) !== undefined;
   const continuing = article.current_revision_id !== null && article.revision_author_id === authorId && !sealed;
-  await deps.db.transaction().execute(async (trx) => {
+  {
     // Still in the status it was read in: a save that lands just after a move (the editors took the
-    // article, or gave it back) must not change the text that was handed over.
+    // article, or gave it back) must not change the text that was handed over. The row stays locked
+    // until the transaction ends, so a concurrent save waits and then finds the new status.
     const still = await trx
       .updateTable('articles')
       .set({ updated_at: now })
@@ -434,7 +440,7 @@ async function writeRevision(deps: ArticleDeps, article: ArticleRow, authorId: n
         .executeTakeFirstOrThrow();
       await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
     }
-  });
+  }
 }
 
 async function authorsEditableArticle(deps: ArticleDeps, userId: number, articleId: number): Promise<ArticleRow> {
@@ -481,14 +487,16 @@ export async function submitForReview(
     throw new AppError('Articles.Invalid', { fields: Object.fromEntries(Object.entries(blockers).map(([f, key]) => [f, { code: 'Articles.Invalid' as const, key }])) });
   }
   if (input.agreed !== true) throw new AppError('Articles.AgreementRequired', { fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
-  await writeRevision(deps, article, userId, draft);
-  // Read again: the save may have started a new revision, and the event records the one handed over.
-  const written = await loadArticle(deps, article.id);
   const now = deps.clock.now();
+  // One transaction: the text submitted is the text handed over (a save from another tab waits for
+  // it, then finds the article submitted), and the event names the revision it was written to.
   await deps.db.transaction().execute(async (trx) => {
+    const tx = trx as unknown as Db;
+    await writeRevisionIn(tx, deps, article, userId, draft);
+    const written = await loadArticle({ db: tx, community: deps.community }, article.id);
     await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'SUBMISSION', article_id: article.id, created_at: now }).execute();
-    await moveInTransaction(trx as unknown as Db, deps, written, 'SUBMITTED_FOR_REVIEW', userId, {});
-    await notifyAuthor(trx as unknown as Db, deps, written, 'SUBMITTED_FOR_REVIEW');
+    await moveInTransaction(tx, deps, written, 'SUBMITTED_FOR_REVIEW', userId, {});
+    await notifyAuthor(tx, deps, written, 'SUBMITTED_FOR_REVIEW');
   });
   const submitted = await loadArticle(deps, article.id);
   if (afterCommit) await afterCommit(submitted);
@@ -852,11 +860,20 @@ export async function deleteBlackout(deps: ArticleDeps, person: Person, id: numb
  * The editors' text form: a round of editing keeps a title and a body (the member's draft may be
  * empty, an article in the editors' hands may not), then editArticleText records the revision.
  */
-export async function editArticleTextFromBoard(deps: ArticleDeps, person: Person, input: { articleId: number; title: unknown; content: unknown }): Promise<ArticleRow> {
+export async function editArticleTextFromBoard(
+  deps: ArticleDeps,
+  person: Person,
+  input: { articleId: number; title: unknown; content: unknown; baseRevisionId?: number | null },
+): Promise<ArticleRow> {
   ensureEditor(person);
   const article = await loadArticle(deps, input.articleId);
   if (!editorMayEditText(article.status)) throw new AppError('Articles.NotEditable');
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  // The revision the editor corrected: if the member resubmitted, or another editor saved, since the
+  // page was opened, saving would silently replace that text. The form comes back to compare first.
+  if (input.baseRevisionId != null && input.baseRevisionId !== article.current_revision_id) {
+    throw new AppError('Articles.Invalid', { fields: { content: { code: 'Articles.Invalid', key: 'admin.articles.text.changedSince' } } });
+  }
   const title = typeof input.title === 'string' ? input.title.trim() : '';
   if (!title) fields.title = { code: 'Articles.Invalid', key: 'articles.errors.titleRequired' };
   else if (title.length > TITLE_MAX) fields.title = { code: 'Articles.Invalid', key: 'articles.errors.titleTooLong' };
