@@ -31,6 +31,7 @@ export type ArticleEditorLabels = Record<
   | 'blackout'
   | 'notEditable'
   | 'signedOut'
+  | 'applicationRequired'
   | 'agreementRequired'
   | 'submitNeeds'
   | 'toolbar'
@@ -132,12 +133,15 @@ export default function ArticleEditor(props: ArticleEditorProps) {
         const saved = json?.data?.articleAutoSaveRevision;
         if (saved) return { ok: true, articleId: Number(saved.id) };
         const error = json?.errors?.[0];
-        if (error?.extensions?.code === 'Articles.NotEditable') {
-          // The editors took the article: no save can work now, so none is offered; the text stays to copy.
+        const code = error?.extensions?.code;
+        if (code === 'Articles.NotEditable' || code === 'Articles.ApplicationRequired') {
+          // The editors took the article (or it was submitted from another tab), or the community now
+          // starts new articles with its application form: no save can work, so none is offered; the
+          // text stays to copy.
           autosaver.stop();
           lockView.current();
           setLocked(true);
-          return { ok: false, retry: false, message: labels.notEditable };
+          return { ok: false, retry: false, message: code === 'Articles.NotEditable' ? labels.notEditable : labels.applicationRequired };
         }
         // Signed out meanwhile (the session ended): retried with the backoff, so signing in again in
         // another tab lets the next try save what is on this page.

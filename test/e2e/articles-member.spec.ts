@@ -37,10 +37,10 @@ t.test('the member’s editor when things change under them, in a browser', asyn
     const { articleId, page } = await memberInRevision(t);
     await page.goto(`${baseUrl}/articles/edit`);
     const title = page.getByRole('textbox', { name: 'Title' });
-    await page.getByRole('textbox', { name: 'Article' }).waitFor();
+    await page.locator('.ProseMirror').waitFor(); // hydrated: the typing below goes to the island's autosave
     await moveArticle(deps, editor, { articleId, to: 'FIRST_ROUND_EDIT' });
     await title.fill('Second go, typed after the editors took it');
-    await page.getByText('Your editor has taken this article for review, so it can’t be changed now. Copy your text if you want to keep it.').waitFor();
+    await page.getByText('This article can no longer be changed here: it was submitted or taken for review. Copy your text if you want to keep it.').waitFor();
     t.equal(await page.getByRole('button', { name: 'Retry now' }).count(), 0, 'no Retry');
     t.equal(await page.getByRole('button', { name: 'Submit', exact: true }).count(), 0, 'no Submit');
     t.equal(await page.getByRole('button', { name: 'Save article & exit editor' }).count(), 0, 'no Save & exit');

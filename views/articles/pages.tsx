@@ -411,6 +411,7 @@ export function EditorForm({ state }: { state: EditorState }) {
     blackout: state.blackout?.need ?? '',
     notEditable: e('notEditableKeepText'),
     signedOut: e('signedOut'),
+    applicationRequired: e('applicationRequiredKeepText'),
     agreementRequired: e('agreementRequired'),
     submitNeeds: k('submitNeeds'),
     toolbar: k('toolbar'),

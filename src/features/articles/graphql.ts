@@ -320,6 +320,10 @@ export const articleMemberResolvers = {
       const person = member(ctx);
       const article = await getArticle(depsOf(ctx), person, idOf(args.articleId));
       if (!canScanArticle(person, article)) throw new AppError('Forbidden');
+      // The submission already ran the scan of this version: the author gets that result, and cannot
+      // make the community's corpus be scanned again and again. A failed scan may be asked for again.
+      const existing = await latestCopyScan(depsOf(ctx), article.id);
+      if (existing && existing.revision_id === article.current_revision_id && existing.status !== 'FAILED') return scanOut(existing);
       return scanCreate(ctx, args);
     },
     articleApproveForPublishing: async (_root: unknown, args: Args, ctx: GraphQLContext) => {

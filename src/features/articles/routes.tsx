@@ -240,10 +240,12 @@ export default async function articleRoutes(app: FastifyInstance) {
     } catch (e) {
       if (!isAppError(e)) throw e;
       // Nothing typed is lost: the page comes back with the text and the errors next to the fields.
-      if (e.code === 'Articles.NotEditable') {
-        // The editors took the article while this was typed: the editable page comes back anyway, with
-        // the text to copy, the reason, and nothing offered that could not save it.
-        const state = await editorState(request, { ...typed, errors: { form: t('articles.errors.notEditableKeepText') }, locked: true });
+      if (e.code === 'Articles.NotEditable' || e.code === 'Articles.ApplicationRequired') {
+        // The editors took the article while this was typed (or the community now starts new articles
+        // with its application form): the editable page comes back anyway, with the text to copy, the
+        // reason, and nothing offered that could not save it.
+        const reason = e.code === 'Articles.NotEditable' ? 'articles.errors.notEditableKeepText' : 'articles.errors.applicationRequiredKeepText';
+        const state = await editorState(request, { ...typed, errors: { form: t(reason) }, locked: true });
         return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status: e.status });
       }
       const errors = fieldErrors(e);

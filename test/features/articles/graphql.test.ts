@@ -220,7 +220,11 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
 
   await t.test('the author scans the article they submitted, and staff any article; another member may not', async (t) => {
     t.equal(errorOf(await gql(SCAN, { articleId: String(articleId) }, stranger)).extensions.code, 'NotFound');
-    t.match(dataOf(await gql(SCAN, { articleId: String(articleId) }, ada)).articleScanCreate, { status: 'COMPLETED', totalWords: 500 }, 'the author, once submitted');
+    const before = await db.selectFrom('copy_scans').select('id').where('article_id', '=', articleId).execute();
+    const own = dataOf(await gql(SCAN, { articleId: String(articleId) }, ada)).articleScanCreate;
+    t.match(own, { status: 'COMPLETED', totalWords: 500 }, 'the author, once submitted');
+    t.equal(own.id, String(before[0]!.id), 'the author gets the scan the submission ran: the same version is not scanned again');
+    t.equal((await db.selectFrom('copy_scans').select('id').where('article_id', '=', articleId).execute()).length, 1, 'no new row');
     const scan = dataOf(await gql(SCAN, { articleId: String(articleId) }, edith)).articleScanCreate;
     t.match(scan, { status: 'COMPLETED', totalWords: 500, identicalWords: 0, aggregatedScore: 0, aiProbability: null, createdAt: '2026-11-21T12:00:00.000Z' });
     t.equal(dataOf(await admin(SCAN, { articleId: String(articleId) }, edith)).articleScanCreate.status, 'COMPLETED', 'also on /graphqlAdmin');

@@ -202,7 +202,7 @@ t.test('the member’s side when things change under them, without JavaScript', 
     for (const action of ['save', 'exit', 'submit']) {
       const res = await b.post('/articles/edit', { action, articleId: String(articleId), title: 'Second go, typed', body: `${words(30, 'typed')}\n\nA last paragraph.`, agreed: 'on' }, '/articles');
       t.equal(res.statusCode, 409, action);
-      t.match(res.body, 'Your editor has taken this article for review, so it can’t be changed now. Copy your text if you want to keep it.');
+      t.match(res.body, 'This article can no longer be changed here: it was submitted or taken for review. Copy your text if you want to keep it.');
       t.match(res.body, /<input[^>]*name="title"[^>]*value="Second go, typed"[^>]*readOnly=""|<input[^>]*readOnly=""[^>]*value="Second go, typed"/, 'the typed title, read-only');
       t.match(res.body, /<textarea[^>]*readOnly=""[^>]*>typed0 typed1[^<]*\n\nA last paragraph.<\/textarea>/, 'the typed text, read-only');
       t.notMatch(shown(res.body), 'Save draft', 'no Save that cannot work');
@@ -210,6 +210,24 @@ t.test('the member’s side when things change under them, without JavaScript', 
     }
     const stored = await db.selectFrom('articles').innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id').select(['article_revisions.title']).where('articles.id', '=', articleId).executeTakeFirstOrThrow();
     t.equal(stored.title, 'First go', 'the text the editors took is unchanged');
+  });
+
+  await t.test('the community switches to an application form while a member types a first article: the text comes back to copy', async (t) => {
+    const { b } = await writer('Grace');
+    t.match((await b.get('/articles/edit')).body, 'name="title"', 'the editor opens: nothing in flight, no form yet');
+    await db.updateTable('communities').set({ article_application_url: 'https://apply.example.com/form' }).where('id', '=', alpha.id).execute();
+    app.communities.invalidate();
+    try {
+      const res = await b.post('/articles/edit', { action: 'save', title: 'My first', body: words(40, 'mine') }, '/articles');
+      t.equal(res.statusCode, 403);
+      t.match(res.body, 'New articles start with the program’s application form, linked from your articles page. Copy your text if you want to keep it.');
+      t.match(res.body, /<textarea[^>]*readOnly=""[^>]*>mine0 mine1/, 'the typed text, read-only');
+      t.notMatch(shown(res.body), 'Save draft', 'no Save that cannot work');
+      t.equal((await b.get('/articles/edit')).headers.location, 'https://apply.example.com/form', 'opening the editor again goes to the form');
+    } finally {
+      await db.updateTable('communities').set({ article_application_url: null }).where('id', '=', alpha.id).execute();
+      app.communities.invalidate();
+    }
   });
 
   await t.test('the dashboard links to the editor only where it opens, named for what the member can do there', async (t) => {
