@@ -33,6 +33,10 @@ export type ArticleEditorLabels = Record<
   | 'signedOut'
   | 'applicationRequired'
   | 'agreementRequired'
+  | 'agreementHeading'
+  | 'agreementIntro'
+  | 'agreementLink'
+  | 'confirm'
   | 'submitNeeds'
   | 'toolbar'
   | 'bold'
@@ -56,6 +60,8 @@ export type ArticleEditorProps = {
   graphqlUrl: string;
   backHref: string;
   settingsHref: string;
+  /** The program's terms, linked from the submit agreement's modal. */
+  agreementHref: string;
   csrf: string;
   articleId: number | null;
   title: string;
@@ -111,6 +117,7 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   const leaving = useRef(false);
   const posting = useRef(false);
   const lockView = useRef<() => void>(() => {});
+  const agreement = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
     const autosaver = new Autosaver({
@@ -228,6 +235,13 @@ export default function ArticleEditor(props: ArticleEditorProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // A submit refused for want of the agreement comes back with the modal open at its box.
+  useEffect(() => {
+    if (enhanced && !locked && props.errors.agreed && agreement.current && !agreement.current.open) agreement.current.showModal();
+    // Once, when the island takes over the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enhanced]);
+
   const changeTitle = (value: string) => {
     if (locked) return;
     setTitle(value);
@@ -258,6 +272,29 @@ export default function ArticleEditor(props: ArticleEditorProps) {
   // Once locked, the one message is the form's (from the page) or the refusal's, never a Retry.
   const failure = status.kind === 'failed' && !(locked && props.errors.form) ? status : null;
   const showOffline = enhanced && (!online || status.kind === 'offline');
+
+  /** The agreement's box: in the modal (controlled) once hydrated, in the form before. */
+  const agreeBox = (inModal: boolean) => (
+    <>
+      <div className="check">
+        <input
+          type="checkbox"
+          id="agreed"
+          name="agreed"
+          {...(inModal ? { checked: agreed } : { defaultChecked: props.agreed })}
+          onChange={(e) => setAgreed(e.target.checked)}
+          aria-invalid={props.errors.agreed ? true : undefined}
+          aria-describedby={props.errors.agreed ? 'agreed-error' : undefined}
+        />
+        <label htmlFor="agreed">{labels.agreeSubmit}</label>
+      </div>
+      {props.errors.agreed ? (
+        <p className="field-error" id="agreed-error">
+          {props.errors.agreed}
+        </p>
+      ) : null}
+    </>
+  );
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
@@ -420,33 +457,39 @@ export default function ArticleEditor(props: ArticleEditorProps) {
               </ul>
             </div>
           ) : null}
-          <div className="check">
-            <input
-              type="checkbox"
-              id="agreed"
-              name="agreed"
-              defaultChecked={props.agreed}
-              onChange={(e) => setAgreed(e.target.checked)}
-              aria-invalid={props.errors.agreed ? true : undefined}
-              aria-describedby={props.errors.agreed ? 'agreed-error' : undefined}
-            />
-            <label htmlFor="agreed">{labels.agreeSubmit}</label>
-          </div>
-          {props.errors.agreed ? (
-            <p className="field-error" id="agreed-error">
-              {props.errors.agreed}
-            </p>
-          ) : null}
-          <button
-            type="submit"
-            name="action"
-            value="submit"
-            className="button"
-            disabled={enhanced ? !(ready && agreed) : props.blackout}
-            aria-describedby={enhanced && !ready ? 'submit-needs' : undefined}
-          >
-            {labels.submit}
-          </button>
+          {enhanced ? (
+            <>
+              {/* Spec section 4: submitting needs the article agreement modal; Confirm waits for the box. */}
+              <button type="button" className="button" disabled={!ready} aria-describedby={!ready ? 'submit-needs' : undefined} aria-haspopup="dialog" onClick={() => agreement.current?.showModal()}>
+                {labels.submit}
+              </button>
+              <dialog ref={agreement} className="modal" aria-labelledby="submit-agreement-heading">
+                <h2 id="submit-agreement-heading">{labels.agreementHeading}</h2>
+                <p>{labels.agreementIntro}</p>
+                <p>
+                  <a href={props.agreementHref} target="_blank" rel="noopener">
+                    {labels.agreementLink}
+                  </a>
+                </p>
+                {agreeBox(true)}
+                <div className="actions">
+                  <button type="submit" name="action" value="submit" className="button" disabled={!(ready && agreed)}>
+                    {labels.confirm}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => agreement.current?.close()}>
+                    {labels.cancel}
+                  </button>
+                </div>
+              </dialog>
+            </>
+          ) : (
+            <>
+              {agreeBox(false)}
+              <button type="submit" name="action" value="submit" className="button" disabled={props.blackout}>
+                {labels.submit}
+              </button>
+            </>
+          )}
         </fieldset>
       )}
     </form>

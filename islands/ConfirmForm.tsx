@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 export type ConfirmFormProps = {
   action: string;
@@ -10,6 +10,11 @@ export type ConfirmFormProps = {
   buttonLabel: string;
   error?: string;
   className?: string;
+  /**
+   * Hydrated, the form is in a modal opened by a button (`open`), with a heading and an intro; its
+   * own button is then `confirm`. Without JavaScript the form is on the page as it is.
+   */
+  modal?: { open: string; heading: string; intro: string; confirm: string; cancel: string };
 };
 
 /**
@@ -18,8 +23,35 @@ export type ConfirmFormProps = {
  */
 export default function ConfirmForm(props: ConfirmFormProps) {
   const [hydrated, setHydrated] = useState(false);
-  const [ticked, setTicked] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => setHydrated(true), []);
+  // A post refused (the box was not ticked, or the text changed) comes back with the modal open.
+  useEffect(() => {
+    if (hydrated && props.modal && props.error && dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, [hydrated, props.modal, props.error]);
+  if (!hydrated || !props.modal) return <TickForm {...props} hydrated={hydrated} />;
+  const headingId = `${props.name}-modal-heading`;
+  return (
+    <>
+      <button type="button" className="button" aria-haspopup="dialog" onClick={() => dialog.current?.showModal()}>
+        {props.modal.open}
+      </button>
+      <dialog ref={dialog} className="modal" aria-labelledby={headingId}>
+        <h2 id={headingId}>{props.modal.heading}</h2>
+        <p>{props.modal.intro}</p>
+        <TickForm {...props} buttonLabel={props.modal.confirm} hydrated>
+          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+            {props.modal.cancel}
+          </button>
+        </TickForm>
+      </dialog>
+    </>
+  );
+}
+
+function TickForm(props: ConfirmFormProps & { hydrated: boolean; children?: ReactNode }) {
+  const { hydrated } = props;
+  const [ticked, setTicked] = useState(false);
   const errorId = `${props.name}-error`;
   return (
     <form method="post" action={props.action} className={props.className ?? 'stack'}>
@@ -44,9 +76,12 @@ export default function ConfirmForm(props: ConfirmFormProps) {
           {props.error}
         </p>
       ) : null}
-      <button type="submit" className="button" disabled={hydrated && !ticked}>
-        {props.buttonLabel}
-      </button>
+      <div className="actions">
+        <button type="submit" className="button" disabled={hydrated && !ticked}>
+          {props.buttonLabel}
+        </button>
+        {props.children}
+      </div>
     </form>
   );
 }

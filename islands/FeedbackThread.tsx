@@ -32,8 +32,8 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'nume
 /**
  * The feedback thread between the member and the editor (spec section 2). Without JavaScript it is the
  * list and a form that posts and comes back; hydrated, a sent message is shown at once, then marked
- * sent or failed (with Try again, the text kept), Send stays disabled while the field is empty, and
- * older messages are fetched and added above the ones shown.
+ * sent or failed (with Try again, the text kept), Send stays disabled while the field is empty or a
+ * message is on its way, and older messages are fetched and added above the ones shown.
  */
 export default function FeedbackThread(props: FeedbackThreadProps) {
   const { labels } = props;
@@ -103,10 +103,13 @@ export default function FeedbackThread(props: FeedbackThreadProps) {
     }
   }
 
+  // Spec section 5: Send is disabled while the message is empty or one is being sent.
+  const sending = items.some((i) => i.state === 'sending');
+
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const remark = text.trim();
-    if (!remark) return;
+    if (!remark || sending) return;
     const key = `new${++seq.current}`;
     setItems((list) => [...list, { key, id: 0, remark, createdAt: new Date().toISOString(), hasRead: true, authorName: labels.you, state: 'sending' }]);
     setText('');
@@ -175,7 +178,7 @@ export default function FeedbackThread(props: FeedbackThreadProps) {
             </p>
           ) : null}
         </div>
-        <button type="submit" className="button button-secondary" disabled={hydrated && text.trim() === ''}>
+        <button type="submit" className="button button-secondary" disabled={hydrated && (text.trim() === '' || sending)}>
           {labels.send}
         </button>
       </form>

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { ARGON2_OPTIONS, hashPassword, verifyPassword } from '#src/core/passwords.ts';
+import { LocalCopyScanner } from '#src/features/articles/copy-scan.ts';
 import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
 import type { Gate, Role } from '#src/db/types.ts';
 
@@ -671,6 +672,47 @@ async function measurePasswordHashing(): Promise<PasswordHashingResult> {
 }
 
 
+// ---- the local copy scan -------------------------------------------------------------------------
+
+const COPY_SCAN = { corpusSizes: [100, 1000, 3000], corpusWords: 700, submissionWords: 800, copiedWords: 120, samples: 3 };
+type CopyScanTiming = { articles: number; corpusWords: number; medianMs: number; maxMs: number; identicalWords: number | null };
+
+/**
+ * The local scanner (`LocalCopyScanner`) in this process: one 800-word submission holding a 120-word
+ * passage copied from the first article, against communities of 100, 1000 and 3000 other articles of
+ * 700 words (a seeded made-up vocabulary of 6000 words, drawn with a Zipf-like skew as prose is). The
+ * submit waits for this; reading the articles from the database is not included.
+ */
+async function measureCopyScan(): Promise<CopyScanTiming[]> {
+  let seed = 42;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ber', 'dan', 'gor', 'hal', 'jin', 'mar', 'pel', 'quo', 'ren', 'sul', 'tar', 'wen'];
+  const vocabulary = Array.from({ length: 6000 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join(''));
+  const word = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(random() * Math.log(vocabulary.length))) - 1)]!;
+  const prose = (n: number) => Array.from({ length: n }, (_, i) => word() + (i % 14 === 13 ? '.' : '')).join(' ');
+  const scanner = new LocalCopyScanner();
+  const results: CopyScanTiming[] = [];
+  for (const articles of COPY_SCAN.corpusSizes) {
+    const corpus = Array.from({ length: articles }, (_, i) => ({ id: i + 1, text: prose(COPY_SCAN.corpusWords) }));
+    const half = (COPY_SCAN.submissionWords - COPY_SCAN.copiedWords) / 2;
+    const text = `${prose(half)} ${corpus[0]!.text.split(' ').slice(100, 100 + COPY_SCAN.copiedWords).join(' ')} ${prose(half)}`;
+    const ms: number[] = [];
+    let identicalWords: number | null = null;
+    for (let i = 0; i < COPY_SCAN.samples; i++) {
+      const t = performance.now();
+      identicalWords = (await scanner.scan({ text, corpus })).identicalWords;
+      ms.push(performance.now() - t);
+    }
+    results.push({ articles, corpusWords: articles * COPY_SCAN.corpusWords, medianMs: Math.round(percentile(ms, 50)), maxMs: Math.round(Math.max(...ms)), identicalWords });
+  }
+  return results;
+}
+
 /** One POST; a new connection each time unless an agent (keep-alive) is given. */
 function post(port: number, urlPath: string, body: string, headers: Record<string, string>, agent: http.Agent | false = false): Promise<Response> {
   return new Promise((resolve, reject) => {
@@ -1295,6 +1337,21 @@ function report(run: RunResult): string {
   out.push('');
 
   out.push(
+    `Copy scan (the local scanner in the bench process: a ${COPY_SCAN.submissionWords}-word submission with ${COPY_SCAN.copiedWords} words copied from one article, ` +
+      `against the community's other articles of ${COPY_SCAN.corpusWords} words; ${COPY_SCAN.samples} runs each; reading them from the database not included)`,
+  );
+  if (run.copyScan) {
+    out.push(
+      table(
+        ['articles', 'corpus words', 'median ms', 'max ms', 'identical words found'],
+        run.copyScan.map((c) => [String(c.articles), String(c.corpusWords), String(c.medianMs), String(c.maxMs), String(c.identicalWords ?? '–')]),
+        [true, true, true, true, true],
+      ),
+    );
+  } else out.push(`FAILED: ${run.copyScanError ?? 'not measured'}`);
+  out.push('');
+
+  out.push(
     `Sign-in (POST /login/password, the HTML form with the right password; ${LOAD.connections} connections, each signing in its own demo member ` +
       `from ${DEMO_MEMBER_EMAIL} on; ${LOAD.warmupSeconds} s warm-up then ${LOAD.durationSeconds} s)`,
   );
@@ -1409,6 +1466,8 @@ type RunResult = {
   settings: typeof LOAD & { budgets: typeof BUDGETS; hashSamples: number; signInEmail: string; floodEmail: string; autosave: typeof AUTOSAVE };
   passwordHashing?: PasswordHashingResult;
   passwordHashingError?: string;
+  copyScan?: CopyScanTiming[];
+  copyScanError?: string;
   backends: BackendResult[];
   totalSeconds: number;
 };
@@ -1472,6 +1531,13 @@ async function main(): Promise<void> {
   } catch (e) {
     run.passwordHashingError = e instanceof Error ? e.message : String(e);
     log(`argon2id: failed: ${run.passwordHashingError}`);
+  }
+  log(`copy scan: the local scanner against ${COPY_SCAN.corpusSizes.join(', ')} articles…`);
+  try {
+    run.copyScan = await measureCopyScan();
+  } catch (e) {
+    run.copyScanError = e instanceof Error ? e.message : String(e);
+    log(`copy scan: failed: ${run.copyScanError}`);
   }
   await attempt('PGlite', 'pglite', () => benchBackend('pglite', 'PGlite', 'pglite', log));
   await attempt('PostgreSQL', 'postgres', () => withPostgres(log));

@@ -48,7 +48,7 @@ t.test('the assign-editor modal on the editors’ board', async (t) => {
     const trigger = page.getByRole('button', { name: `Assign editor to “${NIGHT}”` });
     await trigger.waitFor(); // hydrated: the link became a button
     t.equal(await trigger.getAttribute('aria-haspopup'), 'dialog');
-    t.match(await row.textContent(), /Ada Writer.*SUBMITTED_FOR_REVIEW.*Unassigned/);
+    t.match(await row.textContent(), /Ada Writer.*Submitted for review.*Unassigned/);
     await expectNoAxeViolations(t, page, 'the board with the island');
 
     // Open, choose, Assign.
@@ -65,7 +65,7 @@ t.test('the assign-editor modal on the editors’ board', async (t) => {
     await dialog.getByRole('button', { name: 'Assign', exact: true }).click();
     await page.getByRole('status').getByText(`Eve Reviewer now edits “${NIGHT}”.`).waitFor();
     await dialog.waitFor({ state: 'hidden' });
-    t.match(await row.textContent(), /SUBMITTED_FOR_REVIEW.*Eve Reviewer/, 'the row shows the editor');
+    t.match(await row.textContent(), /Submitted for review.*Eve Reviewer/, 'the row shows the editor');
     t.equal(await editorOf(ids[NIGHT]!), eve.id, 'the database has the editor');
     t.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Assign editor to “${NIGHT}”`, 'focus is back on the trigger');
     t.equal(pathOf(page), '/admin/articles', 'no page load');

@@ -77,13 +77,16 @@ t.test('the member’s editor when things change under them, in a browser', asyn
     const { page } = await memberInRevision(t);
     await page.goto(`${baseUrl}/articles/edit`);
     await page.getByLabel('Message to your editor').waitFor();
+    // Hydrated: an empty message cannot be sent (the form without JavaScript would post instead).
+    await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('#feedback button[type="submit"]')?.disabled === true);
     await page.route('**/graphql', (route) => route.abort());
     await page.getByLabel('Message to your editor').fill('Are two pages fine?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByText('An error occurred while submitting your feedback.').waitFor();
     await page.unroute('**/graphql');
     await page.getByRole('button', { name: 'Try again' }).click();
-    await page.waitForFunction(() => !document.body.textContent?.includes('An error occurred while submitting your feedback.'));
+    // Try again shows it as sending at once; it is stored once the answer has come.
+    await page.waitForFunction(() => !document.body.textContent?.includes('An error occurred while submitting your feedback.') && !document.body.textContent?.includes('Sending…'));
     const remarks = await db.selectFrom('article_feedback').select('remark').orderBy('id', 'desc').limit(1).execute();
     t.same(remarks.map((r) => r.remark), ['Are two pages fine?']);
   });

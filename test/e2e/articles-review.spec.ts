@@ -86,7 +86,7 @@ t.test('article review without JavaScript: the member and the editor, from draft
     await editor.getByLabel('Search title or member').fill('night shift');
     await submitBy(editor, 'Apply');
     const row = editor.getByRole('row').filter({ hasText: FIRST_TITLE });
-    t.match(await row.textContent(), /Ada Byron.*SUBMITTED_FOR_REVIEW.*Unassigned/, 'the board lists the article, its member, status and no editor');
+    t.match(await row.textContent(), /Ada Byron.*Submitted for review.*Unassigned/, 'the board lists the article, its member, status and no editor');
     await expectNoAxeViolationsWithoutJavaScript(t, browser, editor, 'the articles board');
     await Promise.all([editor.waitForURL(`${baseUrl}/admin/articles/${articleId}`), row.getByRole('link', { name: FIRST_TITLE }).click()]);
     await editor.getByRole('heading', { name: FIRST_TITLE, level: 1 }).waitFor();
@@ -105,7 +105,7 @@ t.test('article review without JavaScript: the member and the editor, from draft
       t.equal((await statusOf()).status, to, `moved to ${to}`);
     };
     await move('FIRST_ROUND_EDIT', { note: 'Picked up' });
-    t.match(await editor.textContent('main'), 'SUBMITTED_FOR_REVIEW → FIRST_ROUND_EDIT (Picked up)', 'the history shows the move and its note');
+    t.match(await editor.textContent('main'), 'Submitted for review → First-round edit (Picked up)', 'the history shows the move and its note');
 
     await editor.getByLabel('Feedback to the member').fill(FEEDBACK);
     await submitBy(editor, 'Send feedback');
@@ -186,7 +186,7 @@ t.test('article review without JavaScript: the member and the editor, from draft
     const at = new Date(Date.now() + 24 * 3600_000);
     at.setUTCSeconds(0, 0);
     await move('SCHEDULED', { date: at.toISOString().slice(0, 16) });
-    t.match(await editor.textContent('main'), 'READY_TO_PUBLISH → SCHEDULED');
+    t.match(await editor.textContent('main'), 'Ready to publish → Scheduled');
     const scheduled = await db.selectFrom('articles').select('scheduled_date').where('id', '=', articleId).executeTakeFirstOrThrow();
     t.equal(new Date(scheduled.scheduled_date!).toISOString(), at.toISOString(), 'the date was stored as UTC');
 

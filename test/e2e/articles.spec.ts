@@ -53,8 +53,9 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
       t.same(draft, { title: 'What engines taught me', word_count: 120 }, 'the first autosave created the article');
       t.equal(await page.getByRole('button', { name: 'Submit', exact: true }).isDisabled(), true, 'Submit waits for 500 words');
       await page.getByRole('textbox', { name: 'Article' }).fill(words(510));
-      await page.getByLabel('I confirm this article is my original work and agree to the article agreement').check();
       await page.getByRole('button', { name: 'Submit', exact: true }).click();
+      await page.getByLabel('I confirm this article is my original work and agree to the article agreement').check();
+      await page.getByRole('dialog', { name: 'Article agreement' }).getByRole('button', { name: 'Confirm' }).click();
       await page.getByText('Your article was submitted for review.').waitFor();
       t.equal(pathOf(page), '/articles');
       await expectNoAxeViolations(t, page, 'the dashboard with an article in flight');
@@ -101,8 +102,13 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
       await page.goto(`${baseUrl}/articles/edit`);
       await page.getByRole('heading', { name: 'Approve for publishing' }).waitFor();
       await expectNoAxeViolations(t, page, 'the approval preview');
-      await page.getByLabel('I approve this final version for publishing').check();
       await page.getByRole('button', { name: 'Approve' }).click();
+      const approval = page.getByRole('dialog', { name: 'Approval agreement' });
+      const confirm = approval.getByRole('button', { name: 'Confirm' });
+      t.equal(await confirm.isDisabled(), true, 'Confirm waits for the box');
+      await expectNoAxeViolations(t, page, 'the approval agreement modal');
+      await approval.getByLabel('I approve this final version for publishing').check();
+      await confirm.click();
       await page.getByText('Thank you: your article goes live in 1 to 2 weeks.').waitFor();
       t.equal(pathOf(page), '/articles');
     });
@@ -122,6 +128,6 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
     await page.getByLabel('Publication date and time (UTC)').fill('2030-01-15T09:00');
     await page.getByRole('button', { name: 'Move', exact: true }).click();
     await page.getByText('Status changed.').waitFor();
-    t.match(await page.textContent('main'), 'READY_TO_PUBLISH → SCHEDULED');
+    t.match(await page.textContent('main'), 'Ready to publish → Scheduled');
   });
 });

@@ -23,6 +23,9 @@ function EditorOptions({ editors }: { editors: Editor[] }) {
   );
 }
 
+/** A status as the editors read it (FINAL_EDIT is shown as proofreading, spec section 4). */
+export const statusName = (t: (key: string, values?: Record<string, unknown>) => string, status: string) => t(`admin.articles.statusName.${status}`);
+
 export function ArticlesBoard({
   rows,
   query,
@@ -78,7 +81,7 @@ export function ArticlesBoard({
             <option value="">{t('admin.articles.anyStatus')}</option>
             {ARTICLE_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {statusName(t, s)}
               </option>
             ))}
           </select>
@@ -122,7 +125,7 @@ export function ArticlesBoard({
                 href: href(`/admin/articles/${r.id}`),
                 member: `${r.author_first} ${r.author_last}`,
                 memberHref: href(`/admin/articles?author=${r.author_id}`),
-                status: r.status,
+                status: statusName(t, r.status),
                 editorId: r.editor_id,
                 editorName: r.editor_first ? `${r.editor_first} ${r.editor_last}` : null,
                 changed: formatDate(r.status_updated_at),
@@ -407,7 +410,7 @@ export function ArticleDetail({
       {errors.form ? <Alert kind="error">{errors.form}</Alert> : null}
       <h1>{article.title?.trim() || t('articles.pages.untitled')}</h1>
       <p className="muted">
-        {article.status} · {t('admin.articles.words', { n: article.word_count ?? 0 })}
+        {statusName(t, article.status)} · {t('admin.articles.words', { n: article.word_count ?? 0 })}
       </p>
       <div className="admin-actions">
         <form method="post" action={href(`/admin/articles/${article.id}/editor`)} className="stack" id="assign">
@@ -431,7 +434,7 @@ export function ArticleDetail({
               <select id="to" name="to">
                 {next.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {statusName(t, s)}
                   </option>
                 ))}
               </select>
@@ -459,7 +462,7 @@ export function ArticleDetail({
       <FeedbackSection articleId={article.id} feedback={feedback} error={errors.feedback} />
       <TextSection articleId={article.id} text={text} errors={errors} />
       <RevisionDiffSection articleId={article.id} revisions={revisions} diff={diff} />
-      <h2>{t('admin.articles.scan')}</h2>
+      <h2 id="scan">{t('admin.articles.scan')}</h2>
       <p>
         {scan && scan.status === 'COMPLETED'
           ? t('admin.articles.scanFigures', {
@@ -471,9 +474,17 @@ export function ArticleDetail({
               excluded: scan.total_excluded ?? 0,
             })
           : scan
-            ? scan.status
+            ? t(scan.status === 'PENDING' ? 'admin.articles.scanPending' : 'admin.articles.scanFailed')
             : t('admin.articles.scanNone')}
       </p>
+      {article.current_revision_id !== null && scan?.status !== 'PENDING' ? (
+        <form method="post" action={href(`/admin/articles/${article.id}/scan`)}>
+          <CsrfField />
+          <button type="submit" className="button button-secondary">
+            {t(scan ? 'admin.articles.scanAgain' : 'admin.articles.scanNow')}
+          </button>
+        </form>
+      ) : null}
       <h2>{t('admin.articles.history')}</h2>
       <ol className="plain">
         {events.map((e) => (
@@ -482,8 +493,8 @@ export function ArticleDetail({
               date: formatDate(e.created_at),
               time: new Date(e.created_at).toISOString().slice(11, 16),
               who: e.actor_id === null ? t('admin.articles.historyScheduler') : `${e.actor_first ?? ''} ${e.actor_last ?? ''}`.trim(),
-              from: e.from_status,
-              to: e.to_status,
+              from: statusName(t, e.from_status),
+              to: statusName(t, e.to_status),
             })}
             {e.note ? ` (${e.note})` : ''}
           </li>

@@ -413,6 +413,10 @@ export function EditorForm({ state }: { state: EditorState }) {
     signedOut: e('signedOut'),
     applicationRequired: e('applicationRequiredKeepText'),
     agreementRequired: e('agreementRequired'),
+    agreementHeading: k('submitAgreementHeading'),
+    agreementIntro: k('submitAgreementIntro'),
+    agreementLink: k('submitAgreementLink'),
+    confirm: k('confirm'),
     submitNeeds: k('submitNeeds'),
     toolbar: k('toolbar'),
     bold: k('bold'),
@@ -441,6 +445,7 @@ export function EditorForm({ state }: { state: EditorState }) {
           graphqlUrl: href('/graphql'),
           backHref: href('/articles'),
           settingsHref: href('/articles/settings'),
+          agreementHref: href('/articles/agreement'),
           csrf: csrfToken,
           articleId: state.article?.id ?? null,
           title: state.title,
@@ -492,6 +497,14 @@ export function EditorReadOnly({ state, approve }: { state: EditorState; approve
               checkLabel: t('articles.pages.agreeApprove'),
               buttonLabel: t('articles.pages.approve'),
               error: state.errors.agreed,
+              // Spec section 4: approving needs the approval agreement modal.
+              modal: {
+                open: t('articles.pages.approve'),
+                heading: t('articles.pages.approveAgreementHeading'),
+                intro: t('articles.pages.approveAgreementIntro'),
+                confirm: t('articles.pages.confirm'),
+                cancel: t('articles.pages.cancel'),
+              },
             }}
           />
         </section>

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
+import { runCopyScan } from './copy-scan.ts';
 import { toCsv } from './csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
@@ -29,16 +30,10 @@ import {
   searchBoard,
   type BoardQuery,
 } from './service.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
-
-/** A row id from a form or a query string: a positive integer in the database's range, else null. */
-const positiveId = (value: unknown): number | null => {
-  const n = Number(value);
-  return typeof value === 'string' && /^\d{1,10}$/.test(value) && n > 0 && n <= 2_147_483_647 ? n : null;
-};
 
 /** The board's filters from the query string (the board, its next pages and the CSV export share them). */
 function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
@@ -250,6 +245,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     assigned: 'admin.articles.assigned',
     text: 'admin.articles.text.saved',
     feedback: 'admin.articles.feedback.sent',
+    scanned: 'admin.articles.scanned',
   };
 
   app.get('/admin/articles/:id', admin, async (request, reply) => {
@@ -321,6 +317,16 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
       if (Object.keys(errors).length === 0) errors.form = t(e.key);
       return detail(request, reply, id, { errors, status: e.status, text: typed });
     }
+  });
+
+  // Scan the current text again (a failed scan, or a text the editors corrected): a new result row.
+  app.post('/admin/articles/:id/scan', admin, async (request, reply) => {
+    const id = idOf(request);
+    await runCopyScan(app.db, app.copyScanner, request.community, id, {
+      now: app.clock.now(),
+      onError: (err) => request.log.warn({ err }, 'copy scan failed'),
+    });
+    return reply.redirectTo(`/admin/articles/${id}?done=scanned#scan`);
   });
 
   app.post('/admin/articles/:id/feedback', admin, async (request, reply) => {

@@ -232,13 +232,13 @@ async function feedbackConnection(ctx: GraphQLContext, person: Person, args: Arg
 async function feedbackCreate(ctx: GraphQLContext, person: Person, args: Args) {
   const created = await createFeedback(depsOf(ctx), person, { articleId: idOf(args.articleId), feedback: args.feedback });
   const user = ctx.identity.user!;
-  // The same shape as a remark of articleFeedback (whose snapshot has no avatar either).
+  // The same shape as a remark of articleFeedback.
   return {
     id: created.id,
     remark: created.remark,
     createdAt: iso(created.createdAt),
     hasRead: true,
-    author: { id: user.id, snapshot: { id: user.id, name: displayName(user), avatar: null } },
+    author: { id: user.id, snapshot: { id: user.id, name: displayName(user), avatar: user.avatarUrl } },
   };
 }
 

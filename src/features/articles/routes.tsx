@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, type AppError } from '#src/core/errors.ts';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
 import { runCopyScan } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
@@ -23,7 +23,7 @@ import {
   type ArticleDeps,
   type Person,
 } from './service.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 
 /** Web addresses in escaped plain text become links (the byline field without JavaScript). */
 export function linkify(escaped: string): string {
@@ -211,7 +211,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
     const body = (request.body ?? {}) as Body;
-    const articleId = Number(body.articleId) || null;
+    const articleId = positiveId(body.articleId);
     const title = str(body.title);
     // The editor island posts the rich text as `content`; the form without JavaScript, plain `body`.
     const rich = typeof body.content === 'string' ? body.content : null;
@@ -260,9 +260,10 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/approve', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
+    const articleId = positiveId(body.articleId);
+    if (articleId === null) throw new AppError('NotFound');
     try {
-      const revisionId = /^\d{1,10}$/.test(str(body.revisionId)) ? Number(body.revisionId) : null;
-      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId: Number(body.articleId), agreed: body.agreed === 'on', revisionId });
+      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: positiveId(body.revisionId) });
       return reply.redirectTo('/articles?notice=approved');
     } catch (e) {
       if (!isAppError(e)) throw e;
@@ -277,8 +278,10 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/feedback', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
+    const articleId = positiveId(body.articleId);
+    if (articleId === null) throw new AppError('NotFound');
     try {
-      await createFeedback(articleDeps(request), personOf(request), { articleId: Number(body.articleId), feedback: body.feedback });
+      await createFeedback(articleDeps(request), personOf(request), { articleId, feedback: body.feedback });
       return reply.redirectTo('/articles/edit#feedback');
     } catch (e) {
       if (!isAppError(e)) throw e;

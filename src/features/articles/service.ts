@@ -724,7 +724,18 @@ export async function listFeedback(deps: ArticleDeps, person: Person, input: { a
   const last = Math.min(Math.max(input.last ?? FEEDBACK_PAGE_SIZE, 1), 100);
   let q = selectInCommunity(deps.db, 'article_feedback', deps.community)
     .innerJoin('users', 'users.id', 'article_feedback.author_id')
-    .select(['article_feedback.id', 'article_feedback.remark', 'article_feedback.created_at', 'article_feedback.read_at', 'article_feedback.author_id', 'users.first_name', 'users.last_name'])
+    // The writer's picture in this community (an editor may be staff without a membership here).
+    .leftJoin('memberships', (join) => join.onRef('memberships.user_id', '=', 'article_feedback.author_id').onRef('memberships.community_id', '=', 'article_feedback.community_id'))
+    .select([
+      'article_feedback.id',
+      'article_feedback.remark',
+      'article_feedback.created_at',
+      'article_feedback.read_at',
+      'article_feedback.author_id',
+      'users.first_name',
+      'users.last_name',
+      'memberships.avatar_url',
+    ])
     .where('article_feedback.article_id', '=', article.id)
     .orderBy('article_feedback.id', 'desc')
     .limit(last + 1);
@@ -738,7 +749,7 @@ export async function listFeedback(deps: ArticleDeps, person: Person, input: { a
       createdAt: r.created_at,
       // Read marks are per side (author, editors): one's own side's remarks are never "new".
       hasRead: r.read_at !== null || r.author_id === person.userId || (article.author_id !== person.userId && r.author_id !== article.author_id),
-      author: { id: r.author_id, snapshot: { id: r.author_id, name: `${r.first_name} ${r.last_name}`.trim(), avatar: null } },
+      author: { id: r.author_id, snapshot: { id: r.author_id, name: `${r.first_name} ${r.last_name}`.trim(), avatar: r.avatar_url ?? null } },
       cursor: String(r.id),
     })),
     pageInfo: { hasPreviousPage: rows.length > last, startCursor: page[0] ? String(page[0].id) : null, endCursor: page.at(-1) ? String(page.at(-1)!.id) : null },

@@ -68,9 +68,32 @@ t.test('the editors’ board in the admin area, without JavaScript', async (t) =
     const moved = await b.post(`/admin/articles/${id}/move`, { to: 'FIRST_ROUND_EDIT', note: 'Taking it' }, `/admin/articles/${id}`);
     t.equal(moved.headers.location, `/admin/articles/${id}?done=moved`);
     const after = await b.get(`/admin/articles/${id}?done=moved`);
-    t.match(after.body, 'SUBMITTED_FOR_REVIEW → FIRST_ROUND_EDIT (Taking it)');
+    t.match(after.body, 'Submitted for review → First-round edit (Taking it)');
     t.match(after.body, 'Revision 1');
+    t.match(after.body, /<option value="NEEDS_REVISION">Needs revision<\/option>/, 'moves are offered by name');
+    t.match(after.body, /<option value="FINAL_EDIT">Proofreading<\/option>/, 'FINAL_EDIT is shown as proofreading');
     t.match((await b.get('/admin/articles?editor=' + editorUser.id)).body, 'Grace&#x27;s article');
+    t.match((await b.get('/admin/articles')).body, /<option value="FINAL_EDIT">Proofreading<\/option>/, 'the status filter too');
+  });
+
+  await t.test('a scan that failed says so, and the editors scan the text again', async (t) => {
+    const id = ids[1]!;
+    await db.updateTable('copy_scans').set({ status: 'FAILED', aggregated_score: null, total_words: null }).where('article_id', '=', id).execute();
+    const failed = await b.get(`/admin/articles/${id}`);
+    t.match(failed.body, 'The scan failed. Scan it again, or read the text with care.');
+    t.notMatch(failed.body, />FAILED</, 'not the code');
+    const again = await b.post(`/admin/articles/${id}/scan`, {}, `/admin/articles/${id}`);
+    t.equal(again.headers.location, `/admin/articles/${id}?done=scanned#scan`);
+    const page = await b.get(`/admin/articles/${id}?done=scanned`);
+    t.match(page.body, 'Scanned again.');
+    t.match(page.body, /Score \d/, 'the new result is shown');
+    t.equal((await db.selectFrom('copy_scans').select('id').where('article_id', '=', id).execute()).length, 2, 'a new result row; the old one kept');
+    await db.updateTable('copy_scans').set({ status: 'PENDING', export_id: 'x-1' }).where('article_id', '=', id).execute();
+    const pending = await b.get(`/admin/articles/${id}`);
+    t.match(pending.body, 'The scanning service is still working on it');
+    t.notMatch(pending.body, 'Scan again', 'no second scan while one is pending');
+    const betaArticle = await db.selectFrom('articles').select('id').where('community_id', '=', beta.id).executeTakeFirstOrThrow();
+    t.equal((await b.post(`/admin/articles/${betaArticle.id}/scan`, {}, '/admin/articles')).statusCode, 404, 'another community’s article is not scanned');
   });
 
   await t.test('an article of another community is not found', async (t) => {

@@ -21,7 +21,7 @@ const FEEDBACK_PAGE = /* GraphQL */ `
 const AUTOSAVE = `mutation Save($articleId: ID, $title: String!, $content: String!) { articleAutoSaveRevision(articleId: $articleId, title: $title, content: $content) { ${ARTICLE} } }`;
 const SEND = `mutation Send($articleId: ID!, $title: String!, $content: String!, $agreed: Boolean!) { articleSendForReview(articleId: $articleId, title: $title, content: $content, agreed: $agreed) { ${ARTICLE} } }`;
 const APPROVE = `mutation Approve($id: ID!, $agreed: Boolean!) { articleApproveForPublishing(id: $id, agreed: $agreed) { ${ARTICLE} } }`;
-const FEEDBACK_CREATE = 'mutation Remark($articleId: ID!, $feedback: String!) { articleFeedbackCreate(articleId: $articleId, feedback: $feedback) { id remark createdAt hasRead author { id snapshot { id name } } } }';
+const FEEDBACK_CREATE = 'mutation Remark($articleId: ID!, $feedback: String!) { articleFeedbackCreate(articleId: $articleId, feedback: $feedback) { id remark createdAt hasRead author { id snapshot { id name avatar } } } }';
 const MOVE = `mutation Move($articleId: ID!, $to: ArticleStatus!, $note: String) { articleMove(articleId: $articleId, to: $to, note: $note) { ${ARTICLE} } }`;
 const SCAN = 'mutation Scan($articleId: ID!) { articleScanCreate(articleId: $articleId) { id exportId status identicalWords minorChangedWords relatedMeaningWords aggregatedScore aiProbability createdAt updatedAt totalExcluded totalWords } }';
 
@@ -285,8 +285,9 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
     t.equal(earlier.pageInfo.hasPreviousPage, false);
     t.equal(errorOf(await gql(FEEDBACK_PAGE, { articleId: String(articleId), before: 'nonsense' }, ada)).extensions.code, 'BadRequest.Validation', 'a cursor that is not ours');
 
+    await db.updateTable('memberships').set({ avatar_url: '/static/avatars/ada.png' }).where('user_id', '=', author.id).execute();
     const answer = dataOf(await gql(FEEDBACK_CREATE, { articleId: String(articleId), feedback: 'Done, thank you.' }, ada)).articleFeedbackCreate;
-    t.match(answer, { remark: 'Done, thank you.', hasRead: true, author: { id: String(author.id), snapshot: { name: 'Ada Lovelace' } } });
+    t.match(answer, { remark: 'Done, thank you.', hasRead: true, author: { id: String(author.id), snapshot: { name: 'Ada Lovelace', avatar: '/static/avatars/ada.png' } } });
     const empty = await gql(FEEDBACK_CREATE, { articleId: String(articleId), feedback: '   ' }, ada);
     t.same(errorOf(empty).extensions.fields, { feedback: { code: 'Articles.Invalid', key: 'articles.errors.feedbackEmpty' } });
     const all = dataOf(await gql(FEEDBACK_PAGE, { articleId: String(articleId) }, ada)).articleFeedback;
@@ -295,6 +296,7 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
       ['Please tighten the opening.', 'And cite the figures.', 'Done, thank you.'],
       'oldest first',
     );
+    t.equal(all.edges[2].node.author.snapshot.avatar, '/static/avatars/ada.png', 'the writer’s picture in this community');
     t.equal(dataOf(await admin(FEEDBACK_PAGE, { articleId: String(articleId) }, edith)).articleFeedback.edges.length, 3, 'the editors read the same thread');
 
     const resent = dataOf(await gql(SEND, { articleId: String(articleId), title: 'How we grew, revised', content: words(520), agreed: true }, ada)).articleSendForReview;

@@ -230,6 +230,14 @@ t.test('the member’s side when things change under them, without JavaScript', 
     }
   });
 
+  await t.test('a form with a made-up article id is not found, not a server error', async (t) => {
+    const { b } = await writer('Mallory');
+    for (const articleId of ['abc', '-1', '0', '99999999999', '1e3']) {
+      t.equal((await b.post('/articles/approve', { articleId, agreed: 'on' }, '/articles/edit')).statusCode, 404, `approve ${articleId}`);
+      t.equal((await b.post('/articles/feedback', { articleId, feedback: 'Hello' }, '/articles/edit')).statusCode, 404, `feedback ${articleId}`);
+    }
+  });
+
   await t.test('the dashboard links to the editor only where it opens, named for what the member can do there', async (t) => {
     const { member, b } = await writer('Bea');
     const draft = await autosaveRevision(deps, member.id, { title: 'Statuses', content: '<p>Some words.</p>' });
