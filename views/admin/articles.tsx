@@ -32,12 +32,16 @@ export function ArticlesBoard({
   editors,
   tooMany,
   next,
+  previous,
+  total,
 }: {
   rows: BoardRow[];
   query: BoardQuery;
   editors: Editor[];
   tooMany: boolean;
   next: string | null;
+  previous: string | null;
+  total: number;
 }) {
   const { t, csrfToken } = usePage();
   const href = useHref();
@@ -110,6 +114,7 @@ export function ArticlesBoard({
         </button>
       </form>
       {tooMany ? <Alert kind="info">{t('admin.articles.tooMany')}</Alert> : null}
+      {total > 0 ? <p className="muted">{t('admin.articles.count', { n: total })}</p> : null}
       {rows.length === 0 ? (
         <p>{t('admin.articles.none')}</p>
       ) : (
@@ -153,10 +158,12 @@ export function ArticlesBoard({
           }}
         />
       )}
-      {next ? (
-        <p>
-          <a href={href(`/admin/articles?${params({ after: next })}`)}>{t('admin.articles.next')}</a>
-        </p>
+      {next || previous ? (
+        <nav className="actions" aria-label={t('admin.articles.pages')}>
+          {previous ? <a href={href(`/admin/articles?${params({})}`)}>{t('admin.articles.first')}</a> : null}
+          {previous ? <a href={href(`/admin/articles?${params({ before: previous })}`)}>{t('admin.articles.previous')}</a> : null}
+          {next ? <a href={href(`/admin/articles?${params({ after: next })}`)}>{t('admin.articles.next')}</a> : null}
+        </nav>
       ) : null}
     </section>
   );

@@ -44,6 +44,7 @@ function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
     q: typeof q.q === 'string' ? q.q.slice(0, 200) : null,
     sort: q.sort === 'oldest' ? 'oldest' : 'newest',
     after: typeof q.after === 'string' ? q.after : null,
+    before: typeof q.before === 'string' ? q.before : null,
   };
 }
 
@@ -59,13 +60,13 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const [board, editors] = await Promise.all([searchBoard(deps, personOf(request), query), listEditors(deps)]);
     return reply.page({
       title: t('admin.articles.title'),
-      body: <ArticlesBoard rows={board.rows} query={query} editors={editors} tooMany={board.tooMany} next={board.next} />,
+      body: <ArticlesBoard rows={board.rows} query={query} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} />,
     });
   });
 
   // Static paths before /admin/articles/:id (find-my-way prefers them anyway; ids are digits only).
   app.get('/admin/articles/export.csv', admin, async (request, reply) => {
-    const query = { ...boardQueryOf(request.query as Record<string, string | undefined>), after: null };
+    const query = { ...boardQueryOf(request.query as Record<string, string | undefined>), after: null, before: null };
     const { rows, truncated } = await exportBoard(articleDeps(request), personOf(request), query);
     const name = (first: string | null, last: string | null) => (first === null ? '' : `${first} ${last ?? ''}`.trim());
     const csv = toCsv(

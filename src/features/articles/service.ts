@@ -165,7 +165,20 @@ export type BoardQuery = {
   sort?: 'newest' | 'oldest';
   /** Keyset cursor: "<status_updated_at ISO>_<id>" of the last row of the previous page. */
   after?: string | null;
+  /** Keyset cursor of the first row of the next page: the page before it (the board's Previous link). */
+  before?: string | null;
 };
+
+/** A keyset cursor "<ISO time>_<id>", or null when it is not one. */
+function boardCursor(value: string | null | undefined): { at: Date; id: number } | null {
+  if (!value) return null;
+  const [iso, id] = value.split('_');
+  const at = new Date(iso ?? '');
+  const n = Number(id);
+  return !Number.isNaN(at.getTime()) && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647 ? { at, id: n } : null;
+}
+
+const cursorOf = (row: { status_updated_at: Date | string; id: number }) => `${new Date(row.status_updated_at).toISOString()}_${row.id}`;
 
 /**
  * The board's filters (status, editor, member, words of the title or the member's name), for any
@@ -202,30 +215,33 @@ export async function searchBoard(deps: ArticleDeps, person: Person, query: Boar
   const filters = boardFilters(query);
   q = filters(q as any) as typeof q;
   counter = filters(counter as any) as typeof counter;
-  if (query.after) {
-    const [iso, id] = query.after.split('_');
-    const at = new Date(iso ?? '');
-    if (!Number.isNaN(at.getTime()) && Number(id) > 0) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('articles.status_updated_at', newest ? '<' : '>', at),
-          eb.and([eb('articles.status_updated_at', '=', at), eb('articles.id', newest ? '<' : '>', Number(id))]),
-        ]),
-      );
-    }
+  // Going back (before) reads the rows just ahead of the cursor in the opposite order, then turns them round.
+  const before = boardCursor(query.before);
+  const after = before ? null : boardCursor(query.after);
+  const cursor = before ?? after;
+  const forward = before === null;
+  const descending = newest === forward;
+  if (cursor) {
+    const cmp = descending ? '<' : '>';
+    q = q.where((eb) => eb.or([eb('articles.status_updated_at', cmp, cursor.at), eb.and([eb('articles.status_updated_at', '=', cursor.at), eb('articles.id', cmp, cursor.id)])]));
   }
-  const direction = newest ? 'desc' : 'asc';
+  const direction = descending ? 'desc' : 'asc';
   const [rows, total] = await Promise.all([
     q.orderBy('articles.status_updated_at', direction).orderBy('articles.id', direction).limit(BOARD_PAGE_SIZE + 1).execute(),
     counter.executeTakeFirstOrThrow(),
   ]);
+  const more = rows.length > BOARD_PAGE_SIZE;
   const page = rows.slice(0, BOARD_PAGE_SIZE);
+  if (!forward) page.reverse();
+  const first = page[0];
   const last = page.at(-1);
   return {
     rows: page,
     total: Number(total.n),
     tooMany: Boolean(query.q?.trim()) && Number(total.n) > BOARD_SEARCH_WARNING,
-    next: rows.length > BOARD_PAGE_SIZE && last ? `${new Date(last.status_updated_at).toISOString()}_${last.id}` : null,
+    next: (forward ? more : true) && last ? cursorOf(last) : null,
+    /** The page before this one: none on the first page. */
+    previous: (forward ? cursor !== null : more) && first ? cursorOf(first) : null,
   };
 }
 
