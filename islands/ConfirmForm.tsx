@@ -25,7 +25,7 @@ export default function ConfirmForm(props: ConfirmFormProps) {
   const [hydrated, setHydrated] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => setHydrated(true), []);
-  // A post refused (the box was not ticked, or the text changed) comes back with the modal open.
+  // A post refused for an unticked box comes back with the modal open at the box and its message.
   useEffect(() => {
     if (hydrated && props.modal && props.error && dialog.current && !dialog.current.open) dialog.current.showModal();
   }, [hydrated, props.modal, props.error]);

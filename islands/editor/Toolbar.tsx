@@ -65,7 +65,7 @@ export function RichToolbar({ view, state, labels, controls }: { view: EditorVie
         {tool(labels.bulletList, inList(state, 'bullet_list'), toggleList('bullet_list'), '•')}
         {tool(labels.numberedList, inList(state, 'ordered_list'), toggleList('ordered_list'), '1.')}
         {markActive(state, link) ? (
-          <button type="button" className="tool tool-text" aria-pressed={true} onMouseDown={(e) => e.preventDefault()} onClick={run((_st, dispatch) => (dispatch ? (removeLink(view, link), true) : true))}>
+          <button type="button" className="tool tool-text" onMouseDown={(e) => e.preventDefault()} onClick={run((_st, dispatch) => (dispatch ? (removeLink(view, link), true) : true))}>
             {labels.unlink}
           </button>
         ) : (

@@ -176,9 +176,10 @@ type Remark = Awaited<ReturnType<typeof listFeedback>>['remarks'][number];
 
 /** The pair of revisions compared on the article page, and what changed between them. */
 export type DiffView = { from: number | null; to: number | null; result: RevisionDiff };
-/** The editors' text form: whether it is offered, and what it holds (the stored text, or what was typed). */
-/** The text form: the stored rich text, and the same as plain paragraphs for the form without JavaScript. */
-/** The text form: what it shows, and the revision it corrects (the current one when the page was made). */
+/**
+ * The editors' text form: whether it is offered, what it holds (the stored text, or what was typed: rich
+ * text, and the same as plain paragraphs for the form without JavaScript), and the revision it corrects.
+ */
 export type TextForm = { editable: boolean; title: string; body: string; content: string; revisionId: number | null };
 /** The feedback thread: one page of remarks, the cursor for older ones, and the typed remark. */
 export type FeedbackView = { remarks: Remark[]; older: string | null; paged: boolean; value: string };
