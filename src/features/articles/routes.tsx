@@ -134,6 +134,8 @@ export default async function articleRoutes(app: FastifyInstance) {
   });
 
   app.post('/articles/settings', member, async (request, reply) => {
+    // The settings are behind the agreement, as their page is.
+    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) return reply.redirectTo('/articles');
     const body = (request.body ?? {}) as Body;
     const value = str(body.byline).trim();
     // A plain-text byline from the form becomes one paragraph, its web addresses links; markup (from the

@@ -40,6 +40,8 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     const unticked = await b.post('/articles/agreement', {}, '/articles');
     t.equal(unticked.statusCode, 400);
     t.match(unticked.body, 'Please tick the box to accept the terms.');
+    const early = await b.post('/articles/settings', { byline: 'Before the terms.' }, '/articles/settings');
+    t.equal(early.headers.location, '/articles', 'no byline is saved before the terms are accepted');
     const ok = await b.post('/articles/agreement', { acknowledge: 'on' }, '/articles');
     t.equal(ok.headers.location, '/articles/edit');
     t.match((await b.get('/articles/agreement')).body, 'You accepted the agreement on Nov 21, 2026.');
