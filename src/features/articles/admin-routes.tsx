@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
+import { canEditorEditText } from '#src/core/guardian/articles.ts';
 import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
 import { runCopyScan } from './copy-scan.ts';
 import { toCsv } from './csv.ts';
@@ -13,7 +14,6 @@ import {
   createFeedback,
   deleteBlackout,
   editArticleTextFromBoard,
-  editorMayEditText,
   editorMoves,
   cleanRichText,
   exportBoard,
@@ -202,7 +202,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const text: TextForm = extra.text
       ? { editable: true, ...extra.text, revisionId: article.current_revision_id }
       : {
-          editable: editorMayEditText(article.status),
+          editable: canEditorEditText(person, article),
           title: article.title ?? '',
           body: htmlToPlainParagraphs(article.content ?? ''),
           content: article.content ?? '',

@@ -12,6 +12,7 @@ import {
   type ArticlePerson,
 } from '#src/core/guardian/articles.ts';
 import { formatDate } from '#src/core/format.ts';
+import { positiveId } from '#src/lib/form.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import { deleteInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
@@ -25,7 +26,6 @@ import {
   checkByline,
   checkTitle,
   countWords,
-  EDITOR_EDITABLE,
   IN_FLIGHT,
   nextStatuses,
   PENDING_PUBLICATION,
@@ -172,10 +172,10 @@ export type BoardQuery = {
 /** A keyset cursor "<ISO time>_<id>", or null when it is not one. */
 function boardCursor(value: string | null | undefined): { at: Date; id: number } | null {
   if (!value) return null;
-  const [iso, id] = value.split('_');
+  const [iso, idText] = value.split('_');
   const at = new Date(iso ?? '');
-  const n = Number(id);
-  return !Number.isNaN(at.getTime()) && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647 ? { at, id: n } : null;
+  const id = positiveId(idText);
+  return !Number.isNaN(at.getTime()) && id !== null ? { at, id } : null;
 }
 
 const cursorOf = (row: { status_updated_at: Date | string; id: number }) => `${new Date(row.status_updated_at).toISOString()}_${row.id}`;
@@ -429,33 +429,31 @@ async function writeRevisionIn(trx: Db, deps: ArticleDeps, article: ArticleRow, 
       .where('revision_id', '=', article.current_revision_id)
       .executeTakeFirst()) !== undefined;
   const continuing = article.current_revision_id !== null && article.revision_author_id === authorId && !sealed;
-  {
-    // Still in the status it was read in: a save that lands just after a move (the editors took the
-    // article, or gave it back) must not change the text that was handed over. The row stays locked
-    // until the transaction ends, so a concurrent save waits and then finds the new status.
-    const still = await trx
-      .updateTable('articles')
-      .set({ updated_at: now })
-      .where('id', '=', article.id)
+  // Still in the status it was read in: a save that lands just after a move (the editors took the
+  // article, or gave it back) must not change the text that was handed over. The row stays locked
+  // until the transaction ends, so a concurrent save waits and then finds the new status.
+  const still = await trx
+    .updateTable('articles')
+    .set({ updated_at: now })
+    .where('id', '=', article.id)
+    .where('community_id', '=', deps.community.id)
+    .where('status', '=', article.status)
+    .executeTakeFirst();
+  if (Number(still.numUpdatedRows) !== 1) throw new AppError('Articles.NotEditable');
+  if (continuing) {
+    await trx
+      .updateTable('article_revisions')
+      .set({ title: draft.title, content: draft.content, word_count: draft.wordCount, updated_at: now })
+      .where('id', '=', article.current_revision_id!)
       .where('community_id', '=', deps.community.id)
-      .where('status', '=', article.status)
-      .executeTakeFirst();
-    if (Number(still.numUpdatedRows) !== 1) throw new AppError('Articles.NotEditable');
-    if (continuing) {
-      await trx
-        .updateTable('article_revisions')
-        .set({ title: draft.title, content: draft.content, word_count: draft.wordCount, updated_at: now })
-        .where('id', '=', article.current_revision_id!)
-        .where('community_id', '=', deps.community.id)
-        .execute();
-    } else {
-      const revision = await trx
-        .insertInto('article_revisions')
-        .values({ community_id: deps.community.id, article_id: article.id, author_id: authorId, title: draft.title, content: draft.content, word_count: draft.wordCount, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
-    }
+      .execute();
+  } else {
+    const revision = await trx
+      .insertInto('article_revisions')
+      .values({ community_id: deps.community.id, article_id: article.id, author_id: authorId, title: draft.title, content: draft.content, word_count: draft.wordCount, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
   }
 }
 
@@ -662,11 +660,17 @@ export async function assignEditor(deps: ArticleDeps, person: Person, input: { a
 
 /** Editors edit the text while the article is in their hands; every editor round is its own revision. */
 export async function editArticleText(deps: ArticleDeps, person: Person, input: { articleId: number; title?: unknown; content?: unknown }): Promise<ArticleRow> {
-  ensureEditor(person);
-  const article = await loadArticle(deps, input.articleId);
-  if (!canEditorEditText(person, article)) throw new AppError('Articles.NotEditable');
+  const article = await articleForEditorText(deps, person, input.articleId);
   await writeRevision(deps, article, person.userId, cleanDraft(input));
   return loadArticle(deps, article.id);
+}
+
+/** The article an editor is about to correct: staff only, and only in EDITOR_EDITABLE statuses. */
+async function articleForEditorText(deps: ArticleDeps, person: Person, articleId: number): Promise<ArticleRow> {
+  ensureEditor(person);
+  const article = await loadArticle(deps, articleId);
+  if (!canEditorEditText(person, article)) throw new AppError('Articles.NotEditable');
+  return article;
 }
 
 /** Every revision of an article, oldest first (editors compare any two). */
@@ -811,11 +815,6 @@ export async function markFeedbackRead(deps: ArticleDeps, person: Person, articl
 /** The most rows one CSV export carries. */
 export const BOARD_EXPORT_MAX = 5000;
 
-/** Whether the editors may change the text now (the statuses editArticleText accepts). */
-export function editorMayEditText(status: ArticleStatus): boolean {
-  return (EDITOR_EDITABLE as readonly string[]).includes(status);
-}
-
 /**
  * The board's rows for the CSV export: the same filters and order as searchBoard, every matching row
  * up to BOARD_EXPORT_MAX (no pages), with the names and the author's email.
@@ -892,9 +891,7 @@ export async function editArticleTextFromBoard(
   person: Person,
   input: { articleId: number; title: unknown; content: unknown; baseRevisionId?: number | null },
 ): Promise<ArticleRow> {
-  ensureEditor(person);
-  const article = await loadArticle(deps, input.articleId);
-  if (!editorMayEditText(article.status)) throw new AppError('Articles.NotEditable');
+  const article = await articleForEditorText(deps, person, input.articleId);
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
   // The revision the editor corrected: if the member resubmitted, or another editor saved, since the
   // page was opened, saving would silently replace that text. The form comes back to compare first.
@@ -906,7 +903,8 @@ export async function editArticleTextFromBoard(
   else if (title.length > TITLE_MAX) fields.title = { code: 'Articles.Invalid', key: 'articles.errors.titleTooLong' };
   if (countWords(cleanRichText(typeof input.content === 'string' ? input.content : '')) === 0) fields.content = { code: 'Articles.Invalid', key: 'admin.articles.text.bodyRequired' };
   if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
-  return editArticleText(deps, person, input);
+  await writeRevision(deps, article, person.userId, cleanDraft(input));
+  return loadArticle(deps, article.id);
 }
 
 /** The community's publishing program: the terms of the gate, the guidelines, an external application form. */
