@@ -2,12 +2,12 @@ import t from 'tap';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Community, Role } from '#src/db/types.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
+import { words } from '#test/helpers/articles.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 type Jar = { cookie?: string; token?: string; host?: string };
 type GqlError = { message: string; path?: string[]; extensions: { code: string; fields?: Record<string, { code: string; key: string }> } };
 
-const words = (n: number, prefix = 'word') => `<p>${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ')}</p>`;
 
 const ARTICLE = 'id status statusUpdatedAt updatedAt canView currentRevision { id title content updatedAt } editor { id } author { id } scheduledDate publishedDate articleUrl wordCount';
 const FEEDBACK_PAGE = /* GraphQL */ `

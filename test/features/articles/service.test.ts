@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { AppError } from '#src/core/errors.ts';
+import type { AppError } from '#src/core/errors.ts';
 import {
   acceptProductAgreement,
   addBlackout,
@@ -27,10 +27,9 @@ import {
   type Person,
 } from '#src/features/articles/service.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
+import { code, words } from '#test/helpers/articles.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 
-const words = (n: number, prefix = 'word') => `<p>${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ')}</p>`;
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof AppError ? String(e.code) : `crash: ${(e as Error).message}`));
 
 t.test('articles: the member writes, the editors review, the member approves, it is published', async (t) => {
   const db = await setupDatabase(t);

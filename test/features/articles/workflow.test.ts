@@ -1,5 +1,4 @@
 import t from 'tap';
-import { AppError } from '#src/core/errors.ts';
 import {
   acceptProductAgreement,
   approveForPublishing,
@@ -21,10 +20,9 @@ import {
 } from '#src/features/articles/service.ts';
 import { ARTICLE_STATUSES, canMove, nextStatuses, type Actor, type ArticleStatus } from '#src/features/articles/rules.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
+import { code, words } from '#test/helpers/articles.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 
-const words = (n: number, prefix = 'word') => `<p>${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ')}</p>`;
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof AppError ? String(e.code) : `crash: ${(e as Error).message}`));
 
 /**
  * Every move the rules allow, written out once more by hand: the table in rules.ts must say exactly
