@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { canEditorEditText } from '#src/core/guardian/articles.ts';
 import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
-import { runCopyScan } from './copy-scan.ts';
+import { scanForRequest } from './copy-scan.ts';
 import { toCsv } from './csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
@@ -323,10 +323,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   // Scan the current text again (a failed scan, or a text the editors corrected): a new result row.
   app.post('/admin/articles/:id/scan', admin, async (request, reply) => {
     const id = idOf(request);
-    await runCopyScan(app.db, app.copyScanner, request.community, id, {
-      now: app.clock.now(),
-      onError: (err) => request.log.warn({ err }, 'copy scan failed'),
-    });
+    await scanForRequest(request, id);
     return reply.redirectTo(`/admin/articles/${id}?done=scanned#scan`);
   });
 

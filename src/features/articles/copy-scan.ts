@@ -15,6 +15,7 @@
  * community only), runs a scanner and stores a `copy_scans` row; a scanner failure is stored as a
  * FAILED row instead of failing the caller. `copyScanView` is the spec's client shape.
  */
+import type { FastifyRequest } from 'fastify';
 import type { Selectable, Updateable } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
@@ -646,6 +647,18 @@ export async function runCopyScan(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The scan a request asks for (a submission from the form or GraphQL, the editors' Scan again): the
+ * app's scanner and clock, the request's community, a scanner failure logged with the request.
+ */
+export function scanForRequest(request: FastifyRequest, articleId: number): Promise<CopyScanRow> {
+  const app = request.server;
+  return runCopyScan(app.db, app.copyScanner, request.community, articleId, {
+    now: app.clock.now(),
+    onError: (err) => request.log.warn({ err }, 'copy scan failed'),
+  });
 }
 
 /** The counts a report stores: a COMPLETED report's, none for a PENDING or FAILED one. */

@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import { canScanArticle } from '#src/core/guardian/articles.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
-import { copyScanView, runCopyScan } from './copy-scan.ts';
+import { copyScanView, scanForRequest } from './copy-scan.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
 import {
   acceptProductAgreement,
@@ -198,14 +198,13 @@ function depsOf(ctx: GraphQLContext): ArticleDeps {
 
 /** The signed-in member (any role) asking on the member schema. */
 function member(ctx: GraphQLContext): Person {
-  ctx.guardian.ensureSignedIn();
-  return { userId: ctx.guardian.userId!, isStaff: ctx.guardian.isAdmin };
+  return ctx.guardian.articlePerson;
 }
 
 /** Staff asking on the admin schema. */
 function staff(ctx: GraphQLContext): Person {
   ctx.guardian.ensureAdmin();
-  return { userId: ctx.guardian.userId!, isStaff: true };
+  return ctx.guardian.articlePerson;
 }
 
 function articleOut(row: ArticleRow, person: Person) {
@@ -247,12 +246,7 @@ async function scanCreate(ctx: GraphQLContext, args: Args) {
 }
 
 /** The copy scan the submit form runs too: a failed scan is stored as FAILED and logged. */
-function scanArticle(ctx: GraphQLContext, articleId: number) {
-  return runCopyScan(ctx.db, ctx.request.server.copyScanner, ctx.community, articleId, {
-    now: ctx.request.server.clock.now(),
-    onError: (err) => ctx.request.log.warn({ err }, 'Copy scan failed'),
-  });
-}
+const scanArticle = (ctx: GraphQLContext, articleId: number) => scanForRequest(ctx.request, articleId);
 
 function scanOut(row: Parameters<typeof copyScanView>[0]) {
   const v = copyScanView(row);

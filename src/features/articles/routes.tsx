@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
-import { runCopyScan } from './copy-scan.ts';
+import { scanForRequest } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, countWords, type BlackoutWindow } from './rules.ts';
 import {
@@ -36,7 +36,7 @@ export function articleDeps(request: FastifyRequest): ArticleDeps {
 }
 
 export function personOf(request: FastifyRequest): Person {
-  return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
+  return request.guardian.articlePerson;
 }
 
 /** How many remarks the editor page shows at first, and how many more each "Show older messages" adds. */
@@ -230,10 +230,7 @@ export default async function articleRoutes(app: FastifyInstance) {
         const article = articleId ?? (await autosaveRevision(deps, userId, { title, content })).id;
         // The copy scan runs once the submission is stored, before the member sees the confirmation.
         await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed === 'on' }, (submitted) =>
-          runCopyScan(app.db, app.copyScanner, request.community, submitted.id, {
-            now: app.clock.now(),
-            onError: (err) => request.log.warn({ err }, 'copy scan failed'),
-          }).then(() => undefined),
+          scanForRequest(request, submitted.id).then(() => undefined),
         );
         return reply.redirectTo('/articles?notice=submitted');
       }
