@@ -22,6 +22,16 @@ type Shown = FeedbackRemark & { state?: 'sending' | 'failed'; key: string };
 
 type GraphQLRemark = { id: string; remark: string; createdAt: string; hasRead: boolean; author: { snapshot: { name: string } } };
 
+/** A remark as the thread shows it, from the GraphQL answer (a sent one or an older one). */
+const shownOf = (node: GraphQLRemark): Shown => ({
+  key: `r${node.id}`,
+  id: Number(node.id),
+  remark: node.remark,
+  createdAt: node.createdAt,
+  hasRead: node.hasRead,
+  authorName: node.author.snapshot.name,
+});
+
 const MUTATION = 'mutation($a: ID!, $f: String!) { articleFeedbackCreate(articleId: $a, feedback: $f) { id remark createdAt author { snapshot { name } } } }';
 const OLDER =
   'query($a: ID!, $b: String, $n: Int) { articleFeedback(articleId: $a, last: $n, before: $b) { edges { node { id remark createdAt hasRead author { snapshot { name } } } } pageInfo { hasPreviousPage startCursor } } }';
@@ -70,9 +80,7 @@ export default function FeedbackThread(props: FeedbackThreadProps) {
       const json = await post(MUTATION, { a: String(props.articleId), f: remark });
       const saved = json.data?.articleFeedbackCreate as Omit<GraphQLRemark, 'hasRead'> | undefined;
       if (!saved) throw new Error('not saved');
-      setItems((list) =>
-        list.map((i) => (i.key === key ? { key, id: Number(saved.id), remark: saved.remark, createdAt: saved.createdAt, hasRead: true, authorName: saved.author.snapshot.name } : i)),
-      );
+      setItems((list) => list.map((i) => (i.key === key ? { ...shownOf({ ...saved, hasRead: true }), key } : i)));
       setAnnounce(labels.sent);
     } catch {
       setItems((list) => list.map((i) => (i.key === key ? { ...i, state: 'failed' } : i)));
@@ -87,14 +95,7 @@ export default function FeedbackThread(props: FeedbackThreadProps) {
       const json = await post(OLDER, { a: String(props.articleId), b: older.cursor, n: OLDER_PAGE });
       const page = json.data?.articleFeedback as { edges: Array<{ node: GraphQLRemark }>; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } } | undefined;
       if (!page) throw new Error('not loaded');
-      const fetched = page.edges.map(({ node }) => ({
-        key: `r${node.id}`,
-        id: Number(node.id),
-        remark: node.remark,
-        createdAt: node.createdAt,
-        hasRead: node.hasRead,
-        authorName: node.author.snapshot.name,
-      }));
+      const fetched = page.edges.map(({ node }) => shownOf(node));
       setItems((list) => [...fetched.filter((f) => !list.some((i) => i.key === f.key)), ...list]);
       setOlder({ cursor: page.pageInfo.hasPreviousPage ? page.pageInfo.startCursor : null, loading: false, failed: false });
       if (fetched[0]) setFocusId(fetched[0].id);

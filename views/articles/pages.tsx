@@ -110,6 +110,7 @@ export function Dashboard({
 }) {
   const { t, community } = usePage();
   const href = useHref();
+  const editorLink = inFlight ? editorLinkLabel(inFlight.status) : null;
   return (
     <section>
       <ArticlesNav />
@@ -123,9 +124,9 @@ export function Dashboard({
               <p className="card-title">{titleOf(inFlight, t)}</p>
               <p>{t(`articles.pages.status.${inFlight.status}`)}</p>
               <p className="muted">{t('articles.pages.wordCount', { n: inFlight.word_count ?? 0 })}</p>
-              {editorLinkLabel(inFlight.status) ? (
+              {editorLink ? (
                 <a className="button" href={href('/articles/edit')}>
-                  {t(`articles.pages.${editorLinkLabel(inFlight.status)}`)}
+                  {t(`articles.pages.${editorLink}`)}
                 </a>
               ) : null}
             </>
