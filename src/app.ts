@@ -1,4 +1,3 @@
-import { Background } from './lib/background.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
@@ -17,15 +16,11 @@ import guardianPlugin from './plugins/guardian.ts';
 import securityPlugin from './plugins/security.ts';
 import renderPlugin from './plugins/render.tsx';
 import graphqlPlugin from './features/graphql/plugin.ts';
-import systemRoutes from './features/system/routes.ts';
-import homeRoutes from './features/home/routes.tsx';
-import authRoutes from './features/auth/routes.tsx';
-import authRestRoutes from './features/auth/rest.ts';
-import devRoutes from './features/dev/routes.tsx';
-import adminRoutes from './features/admin/routes.tsx';
-import articleRoutes from './features/articles/routes.tsx';
-import articleAdminRoutes from './features/articles/admin-routes.tsx';
 import jobsPlugin from './plugins/jobs.ts';
+import { AREAS } from './features/areas.ts';
+import { JobQueue } from './lib/jobs/queue.ts';
+import { Sealer } from './lib/jobs/sealed.ts';
+import { Messages } from './lib/messaging/outgoing.ts';
 import { HostedCopyScanner, LocalCopyScanner, type CopyScanner } from './features/articles/copy-scan.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
@@ -42,10 +37,12 @@ export type AppOptions = {
   mailer?: Mailer;
   sms?: SmsSender;
   copyScanner?: CopyScanner;
+  /** Run the queue's workers and schedules here (default: config.jobWorkers). */
+  jobWorkers?: boolean;
 };
 
 /** Builds the whole application on a database that is already migrated. Tests use it directly. */
-export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, copyScanner }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, copyScanner, jobWorkers }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -64,8 +61,14 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   // DATA_DIR/outbox (not in tests) and memory, readable at /dev/outbox outside production.
   const outbox = new Outbox(config.env === 'test' ? null : path.resolve(config.dataDir, 'outbox'));
   app.decorate('outbox', outbox);
-  app.decorate('background', new Background((err, name) => app.log.error({ err, task: name }, 'background task failed')));
-  app.addHook('onClose', async () => app.background.idle());
+  // The durable job queue (pg-boss on this database): mail, SMS and timed work survive a crash.
+  const sealer = new Sealer(config.cookieSecret);
+  const jobs = new JobQueue(db, {
+    workers: jobWorkers ?? config.jobWorkers,
+    onError: (err, context) => app.log.error({ err }, `${context} failed`),
+  });
+  app.decorate('jobs', jobs);
+  app.decorate('messages', new Messages(jobs, sealer));
   if (!config.smtpUrl && config.isProduction) app.log.warn('SMTP_URL is not set: mail goes to the local outbox only');
   app.decorate('mailer', mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(outbox)));
   app.decorate(
@@ -112,14 +115,9 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
     },
   });
   await app.register(graphqlPlugin);
-  await app.register(systemRoutes, { prefix: base });
-  await app.register(homeRoutes, { prefix: base });
-  await app.register(authRoutes, { prefix: base });
-  await app.register(authRestRoutes, { prefix: base });
-  await app.register(devRoutes, { prefix: base });
-  await app.register(adminRoutes, { prefix: base });
-  await app.register(articleRoutes, { prefix: base });
-  await app.register(articleAdminRoutes, { prefix: base });
-  await app.register(jobsPlugin);
+  for (const area of AREAS) {
+    for (const routes of area.routes) await app.register(routes, { prefix: base });
+  }
+  await app.register(jobsPlugin, { areas: AREAS, sealer });
   return app;
 }

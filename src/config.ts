@@ -46,6 +46,7 @@ const schema = z
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    JOB_WORKERS: z.enum(['true', 'false', '1', '0']).optional(),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
       .default('false')
@@ -80,6 +81,8 @@ export type Config = Readonly<{
   seedDemo: boolean;
   logLevel: string;
   trustProxy: boolean;
+  /** Run the job queue's workers and schedules in this process (tests call the jobs themselves). */
+  jobWorkers: boolean;
 }>;
 
 export class ConfigError extends Error {
@@ -122,5 +125,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: e.TRUST_PROXY,
+    jobWorkers: e.JOB_WORKERS === undefined ? e.NODE_ENV !== 'test' : e.JOB_WORKERS === 'true' || e.JOB_WORKERS === '1',
   });
 }

@@ -32,6 +32,13 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 // A calendar date stays the string '2024-12-23': no time zone may shift it.
 pg.types.setTypeParser(1082, (v) => v);
 
+const pglites = new WeakMap<Kysely<any>, PGlite>();
+
+/** The embedded PGlite under a database made by createDatabase, if it is one (the job queue needs it). */
+export function pgliteOf(db: Kysely<any>): PGlite | undefined {
+  return pglites.get(db);
+}
+
 export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db; pglite?: PGlite }> {
   let dialect: Dialect;
   let pglite: PGlite | undefined;
@@ -51,6 +58,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
     dialect = new PGliteDialect(pglite);
   }
   const db = new Kysely<Database>({ dialect, log: countQuery });
+  if (pglite) pglites.set(db, pglite);
   return { db, pglite };
 }
 

@@ -1,4 +1,3 @@
-import type { Background } from '../lib/background.ts';
 import type { ReactNode } from 'react';
 import type { Config } from '#src/config.ts';
 import type { Clock } from '#src/core/clock.ts';
@@ -12,6 +11,8 @@ import type { SessionTokens } from '#src/features/auth/sessions.ts';
 import type { Assets } from '#src/lib/assets.ts';
 import type { Mailer, Outbox } from '#src/lib/messaging/mail.ts';
 import type { SmsSender } from '#src/lib/messaging/sms.ts';
+import type { JobQueue } from '#src/lib/jobs/queue.ts';
+import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import type { CopyScanner } from '#src/features/articles/copy-scan.ts';
 
 export type PageOptions = {
@@ -38,7 +39,8 @@ declare module 'fastify' {
     mailer: Mailer;
     sms: SmsSender;
     copyScanner: CopyScanner;
-    background: Background;
+    jobs: JobQueue;
+    messages: Messages;
   }
   interface FastifyRequest {
     community: Community;

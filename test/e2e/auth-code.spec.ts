@@ -41,7 +41,7 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     const masked = /We sent a 5-digit code to (\S+)\. It works for 10 minutes\./.exec(await page.locator('.auth-intro').innerText());
     t.ok(masked, 'says where the code went and for how long');
     t.not(masked?.[1], member.email, 'the address is masked');
-    t.ok(codeFrom(app, member.email), 'Continue emailed a code: the member has no password');
+    t.ok(await codeFrom(app, member.email), 'Continue emailed a code: the member has no password');
     t.ok(await page.getByRole('group', { name: 'Sign-in code' }).isVisible(), 'the five boxes form a group named Sign-in code');
     t.equal(await page.getByRole('button', { name: 'Use my password instead' }).count(), 0, 'no password to fall back to');
 
@@ -76,7 +76,7 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     t.same(await boxValues(page), ['', '', '', '', ''], 'and the boxes are empty again');
     await expectNoAxeViolations(t, page, 'the code step after Resend');
 
-    const code = codeFrom(app, member.email);
+    const code = await codeFrom(app, member.email);
     await paste(page, 1, wrongCodeFor(code));
     await verify.click();
     const error = page.getByRole('alert').filter({ hasText: 'That code is invalid or expired, request a new code below.' });
@@ -112,7 +112,7 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     t.equal(await box(page, 1).getAttribute('maxlength'), '1', 'each box takes one digit');
     await expectNoAxeViolationsWithoutJavaScript(t, browser, page, 'the code step');
 
-    const code = codeFrom(app, member.email);
+    const code = await codeFrom(app, member.email);
     const typeCode = async (digits: string) => {
       for (const [i, digit] of digits.split('').entries()) await box(page, i + 1).fill(digit);
     };

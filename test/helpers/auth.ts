@@ -18,20 +18,21 @@ export async function setPhone(db: Db, userId: number, number = '2025550143') {
 }
 
 export function ctxFor(app: FastifyInstance, community: Community, ip = '203.0.113.7'): AuthContext {
-  return { db: app.db, clock: app.clock, config: app.config, tokens: app.sessionTokens, mailer: app.mailer, sms: app.sms, t: app.t, community, ip };
+  return { db: app.db, clock: app.clock, config: app.config, tokens: app.sessionTokens, messages: app.messages, jobs: app.jobs, t: app.t, community, ip };
 }
 
-/** The 5-digit code in the newest message to an address. */
-export function codeFrom(app: FastifyInstance, to: string, channel: 'email' | 'sms' = 'email'): string {
+/** The 5-digit code in the newest message to an address, once the queue has sent what is due. */
+export async function codeFrom(app: FastifyInstance, to: string, channel: 'email' | 'sms' = 'email'): Promise<string> {
+  await app.jobs.drain();
   const message = app.outbox.latestTo(to, channel);
   const code = message && /\b(\d{5})\b/.exec(`${message.subject ?? ''} ${message.text}`)?.[1];
   if (!code) throw new Error(`No code sent to ${to} by ${channel}`);
   return code;
 }
 
-/** The link in the newest mail to this address, once the app's background work (the mail) is done. */
+/** The link in the newest mail to this address, once the queue has run the reset job and sent its mail. */
 export async function linkFrom(app: FastifyInstance, to: string): Promise<string> {
-  await app.background.idle();
+  await app.jobs.drain();
   const message = app.outbox.latestTo(to, 'email');
   const link = message && /(https?:\/\/\S+)/.exec(message.text)?.[1];
   if (!link) throw new Error(`No link sent to ${to}`);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Community } from '#src/db/types.ts';
 import type { AuthContext, LoginResult } from './service.ts';
 import { AUTH_COOKIE, REFRESH_COOKIE, revokeSession } from './sessions.ts';
 
@@ -11,18 +12,21 @@ export const COMMUNITY_COOKIE = 'community';
 export const REMEMBER_COOKIE = 'remember_email';
 
 export function authContext(request: FastifyRequest): AuthContext {
-  const app = request.server;
+  return authContextFor(request.server, request.community, request.ip);
+}
+
+/** The same context outside a request (jobs). */
+export function authContextFor(app: FastifyInstance, community: Community, ip: string): AuthContext {
   return {
     db: app.db,
     clock: app.clock,
     config: app.config,
     tokens: app.sessionTokens,
-    mailer: app.mailer,
-    sms: app.sms,
+    messages: app.messages,
+    jobs: app.jobs,
     t: app.t,
-    community: request.community,
-    ip: request.ip,
-    defer: (name, task) => app.background.run(name, task),
+    community,
+    ip,
   };
 }
 

@@ -8,8 +8,8 @@ import { randomToken, sha256 } from '#src/core/ids.ts';
 import { hashPassword, verifyPassword } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community, OtcChannel, Role } from '#src/db/types.ts';
-import type { Mailer } from '#src/lib/messaging/mail.ts';
-import type { SmsSender } from '#src/lib/messaging/sms.ts';
+import type { JobQueue } from '#src/lib/jobs/queue.ts';
+import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import { revokeOtherSessions, SessionTokens, startSession } from './sessions.ts';
 import { LIMITS, Throttle, type Check } from './throttle.ts';
 
@@ -23,14 +23,13 @@ export type AuthContext = {
   clock: Clock;
   config: Config;
   tokens: SessionTokens;
-  mailer: Mailer;
-  sms: SmsSender;
+  /** Mail and SMS, enqueued on the durable queue with the writes that make their codes. */
+  messages: Messages;
+  jobs: JobQueue;
   t: Translate;
   community: Community;
   /** The client's address, for the per-address limits. */
   ip: string;
-  /** Runs work after the answer (see src/lib/background.ts); without it, the work is awaited. */
-  defer?: (name: string, task: () => Promise<void>) => void;
 };
 
 export type SmsOption = { id: string; maskedValue: string };
@@ -217,6 +216,7 @@ export async function sendOneTimeCode(ctx: AuthContext, input: { email: unknown;
   if (channel === 'SMS' && !phone) throw new AppError(110);
   const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
   const now = ctx.clock.now();
+  const values = { code, name: ctx.community.name, minutes: CODE_TTL_MS / 60_000 };
   await ctx.db.transaction().execute(async (trx) => {
     // A new code replaces the ones before it.
     await trx
@@ -238,18 +238,17 @@ export async function sendOneTimeCode(ctx: AuthContext, input: { email: unknown;
         expires_at: new Date(now.getTime() + CODE_TTL_MS),
       })
       .execute();
+    // The message is queued with the code: both exist, or neither.
+    if (channel === 'SMS') await ctx.messages.sms(trx, { to: phone!, body: ctx.t('auth.messages.codeSms', values) });
+    else
+      await ctx.messages.mail(trx, {
+        to: account.email,
+        from: mailFrom(ctx),
+        subject: ctx.t('auth.messages.codeSubject', values),
+        text: ctx.t('auth.messages.codeText', { ...values, firstName: account.first_name }),
+      });
   });
-  const values = { code, name: ctx.community.name, minutes: CODE_TTL_MS / 60_000 };
-  if (channel === 'SMS') {
-    await ctx.sms.send({ to: phone!, body: ctx.t('auth.messages.codeSms', values) });
-    return { channel, masked: maskPhone(account.mobile_country_code, account.mobile_number)! };
-  }
-  await ctx.mailer.send({
-    to: account.email,
-    from: mailFrom(ctx),
-    subject: ctx.t('auth.messages.codeSubject', values),
-    text: ctx.t('auth.messages.codeText', { ...values, firstName: account.first_name }),
-  });
+  if (channel === 'SMS') return { channel, masked: maskPhone(account.mobile_country_code, account.mobile_number)! };
   return { channel, masked: maskEmail(account.email) };
 }
 
@@ -305,22 +304,28 @@ function safeEqual(a: string, b: string): boolean {
 export async function requestPasswordReset(ctx: AuthContext, input: { email: unknown }): Promise<void> {
   const email = parseEmail(input.email);
   await new Throttle(ctx.db, ctx.clock).begin([{ limit: LIMITS.resetRequestsPerAccount, key: email }]);
-  // Looking the account up, storing a token and sending mail happen after the answer, so a member's
-  // request takes no longer to answer than a stranger's (no telling who is one by the timing).
-  const send = async () => {
-    const account = await findAccount(ctx, email);
-    if (!isMemberHere(account)) return;
-    const token = await createPasswordToken(ctx, account.id, 'reset');
+  // Looking the account up, storing a token and queueing the mail happen in a job, so a member's
+  // request takes no longer to answer than a stranger's (no telling who is one by the timing), and a
+  // crash after the answer still sends the link.
+  await ctx.jobs.enqueue(ctx.db, PASSWORD_RESET_JOB, { communityId: ctx.community.id, email });
+}
+
+export const PASSWORD_RESET_JOB = 'auth.password-reset';
+
+/** The reset job: for a member of the community, a new token and its mail, in one transaction. */
+export async function deliverPasswordReset(ctx: AuthContext, email: string): Promise<void> {
+  const account = await findAccount(ctx, email);
+  if (!isMemberHere(account)) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    const token = await createPasswordToken({ ...ctx, db: trx }, account.id, 'reset');
     const link = `${ctx.config.publicUrl}${ctx.config.basePath}/password/reset?token=${encodeURIComponent(token)}`;
-    await ctx.mailer.send({
+    await ctx.messages.mail(trx, {
       to: account.email,
       from: mailFrom(ctx),
       subject: ctx.t('auth.messages.resetSubject', { name: ctx.community.name }),
       text: ctx.t('auth.messages.resetText', { firstName: account.first_name, link, name: ctx.community.name, minutes: RESET_TOKEN_TTL_MS / 60_000 }),
     });
-  };
-  if (ctx.defer) ctx.defer('password reset mail', send);
-  else await send();
+  });
 }
 
 export async function createPasswordToken(ctx: Pick<AuthContext, 'db' | 'clock' | 'community'>, userId: number, purpose: 'reset' | 'setup'): Promise<string> {

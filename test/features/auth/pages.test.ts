@@ -94,7 +94,7 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.match(sent.body, 'Use my password instead');
     const resent = await b.post('/login/code', { email: member.email, channel: 'EMAIL', resend: '1' });
     t.match(resent.body, 'Sent Code');
-    const code = codeFrom(app, member.email);
+    const code = await codeFrom(app, member.email);
     const wrongCode = code === '12345' ? '54321' : '12345';
     const wrong = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', ...Object.fromEntries(wrongCode.split('').map((d, i) => [`d${i + 1}`, d])) });
     t.equal(wrong.statusCode, 400);
@@ -111,7 +111,7 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     const sent = await b.post('/login/code', { email: member.email, channel: 'SMS' });
     t.match(text(sent.body), 'We sent a 5-digit code to +1 ••••••0143');
     t.match(sent.body, 'name="channel" value="SMS"');
-    const code = codeFrom(app, '+12025550143', 'sms');
+    const code = await codeFrom(app, '+12025550143', 'sms');
     const ok = await b.post('/login/code/verify', { email: member.email, channel: 'SMS', code });
     t.equal(ok.statusCode, 303);
   });
@@ -121,7 +121,7 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     const res = await new Browser(app).post('/login', { email: codeOnly.email });
     t.match(res.body, 'data-island="OneTimeCodeBoxes"');
     t.notMatch(res.body, 'Use my password instead');
-    t.ok(codeFrom(app, codeOnly.email));
+    t.ok(await codeFrom(app, codeOnly.email));
   });
 
   await t.test('too many wrong passwords show the lockout view, which returns to sign-in', async (t) => {

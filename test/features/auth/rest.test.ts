@@ -300,7 +300,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     const sent = await browser.post('/rest/login/one-time', { channel: 'EMAIL', to: codeOnly.email });
     t.equal(sent.statusCode, 200);
     t.same(sent.json(), { channel: 'EMAIL', maskedDestination: `m${'•'.repeat(codeOnly.email.indexOf('@') - 1)}@example.com` });
-    const code = codeFrom(app, codeOnly.email);
+    const code = await codeFrom(app, codeOnly.email);
 
     const wrong = await browser.post('/rest/login/one-time-redeem', { to: codeOnly.email, code: code === '00000' ? '11111' : '00000' });
     t.equal(wrong.statusCode, 400);
@@ -327,7 +327,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     const browser = await open();
     const sent = await browser.post('/rest/login/one-time', { channel: 'SMS', to: ada.email });
     t.same(sent.json(), { channel: 'SMS', maskedDestination: '+1 ••••••0143' });
-    const res = await browser.post('/rest/login/one-time-redeem', { to: ada.email, code: codeFrom(app, '+12025550143', 'sms') });
+    const res = await browser.post('/rest/login/one-time-redeem', { to: ada.email, code: await codeFrom(app, '+12025550143', 'sms') });
     t.equal(res.statusCode, 200);
     t.equal(res.json().user.id, ada.id);
   });
@@ -377,7 +377,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     const res = await (await open()).post('/rest/password-forgot', { username: 'nobody-at-all@example.com' });
     t.equal(res.statusCode, 200);
     t.same(res.json(), {});
-    await app.background.idle();
+    await app.jobs.drain();
     t.equal(app.outbox.latestTo('nobody-at-all@example.com'), undefined);
   });
 

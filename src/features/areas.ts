@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { JobDefinition } from '#src/lib/jobs/queue.ts';
+import systemRoutes from './system/routes.ts';
+import homeRoutes from './home/routes.tsx';
+import authRoutes from './auth/routes.tsx';
+import authRestRoutes from './auth/rest.ts';
+import { authJobs } from './auth/jobs.ts';
+import devRoutes from './dev/routes.tsx';
+import adminRoutes from './admin/routes.tsx';
+import articleRoutes from './articles/routes.tsx';
+import articleAdminRoutes from './articles/admin-routes.tsx';
+import { articleJobs } from './articles/jobs.ts';
+
+/** What an area adds to the app. GraphQL types and resolvers are gathered in features/graphql/schema.ts. */
+export type Area = {
+  name: string;
+  /** Route plugins, registered under the path prefix in this order. */
+  routes: FastifyPluginAsync[];
+  /** The area's durable jobs (src/lib/jobs/queue.ts): handlers, schedules, retries. */
+  jobs?: (app: FastifyInstance) => JobDefinition[];
+};
+
+/** The one list of areas: adding an area adds one line here. */
+export const AREAS: readonly Area[] = [
+  { name: 'system', routes: [systemRoutes] },
+  { name: 'home', routes: [homeRoutes] },
+  { name: 'auth', routes: [authRoutes, authRestRoutes], jobs: authJobs },
+  { name: 'dev', routes: [devRoutes] },
+  { name: 'admin', routes: [adminRoutes] },
+  { name: 'articles', routes: [articleRoutes, articleAdminRoutes], jobs: articleJobs },
+];

@@ -1,0 +1,181 @@
+import PgBoss from 'pg-boss';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { pgliteOf, type Db } from '#src/db/index.ts';
+
+/** Anything that runs SQL: the app's database or an open transaction (to enqueue with its writes). */
+export type Executor = Pick<Kysely<any>, 'executeQuery'>;
+
+export type RetryPolicy = { limit: number; delaySeconds: number; backoff: boolean };
+
+/**
+ * One kind of job. Areas list theirs (src/features/areas.ts); the queue creates each queue at start,
+ * runs its handler in a worker with retries, and, for a schedule, sends it once per period across
+ * every process (pg-boss's cron keeps one timekeeper at a time through the database).
+ */
+export type JobDefinition<T = any> = {
+  name: string;
+  handler: (data: T) => Promise<void>;
+  /** A cron expression (minute resolution): the job is sent on that schedule, once across all processes. */
+  schedule?: string;
+  retry?: RetryPolicy;
+  /** Give a running job up (and retry it) after this long. */
+  expireInSeconds?: number;
+  /** Jobs handed to one worker at a time. */
+  batchSize?: number;
+};
+
+export type JobQueueOptions = {
+  /** Run workers and schedules in this process (a web-only process enqueues but never works). */
+  workers: boolean;
+  pollingIntervalSeconds?: number;
+  onError: (err: unknown, context: string) => void;
+};
+
+const SCHEMA = 'pgboss';
+const DEFAULT_RETRY: RetryPolicy = { limit: 5, delaySeconds: 5, backoff: true };
+
+/** pg-boss's way to run SQL, over the app's own connection(s): the embedded default needs no server. */
+function sqlRunner(db: Executor, pgliteDb?: Db) {
+  const pglite = pgliteDb ? pgliteOf(pgliteDb) : undefined;
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (pglite && (!values || values.length === 0)) {
+        // pg-boss sends some multi-statement scripts (its schema, maintenance) without parameters:
+        // PGlite runs those only through exec (the simple protocol), holding Kysely's one connection.
+        return pgliteDb!.connection().execute(async () => {
+          const results = await pglite.exec(text);
+          return { rows: results.at(-1)?.rows ?? [] };
+        });
+      }
+      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows, rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+    },
+  };
+}
+
+/**
+ * The one durable job queue (pg-boss on the app's database, PostgreSQL or PGlite). Work that must
+ * survive a crash (mail, SMS, scheduled publishing) is enqueued in the transaction that causes it
+ * and run by workers with retries and backoff.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition>();
+  private started = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: JobQueueOptions,
+  ) {
+    this.boss = new PgBoss({
+      db: sqlRunner(db, db),
+      schema: SCHEMA,
+      // Maintenance (expiry, archiving) and the cron clock run only where workers do.
+      supervise: options.workers,
+      schedule: options.workers,
+      cronMonitorIntervalSeconds: 10,
+      maintenanceIntervalSeconds: 60,
+    } as ConstructorParameters<typeof PgBoss>[0]);
+    this.boss.on('error', (err) => options.onError(err, 'job queue'));
+  }
+
+  define(...definitions: JobDefinition[]): void {
+    if (this.started) throw new Error('Define jobs before the queue starts');
+    for (const d of definitions) {
+      if (this.definitions.has(d.name)) throw new Error(`Job ${d.name} is defined twice`);
+      this.definitions.set(d.name, d);
+    }
+  }
+
+  names(): string[] {
+    return [...this.definitions.keys()];
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const d of this.definitions.values()) {
+      const retry = d.retry ?? DEFAULT_RETRY;
+      const queue = {
+        name: d.name,
+        retryLimit: retry.limit,
+        retryDelay: retry.delaySeconds,
+        retryBackoff: retry.backoff,
+        expireInSeconds: d.expireInSeconds ?? 15 * 60,
+        // Finished jobs (whose data may hold a sealed message) leave the queue table within a day.
+        retentionMinutes: 24 * 60,
+      };
+      if (await this.boss.getQueue(d.name)) await this.boss.updateQueue(d.name, queue);
+      else await this.boss.createQueue(d.name, queue);
+      if (d.schedule && this.options.workers) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC', singletonKey: d.name });
+    }
+    this.started = true;
+    if (!this.options.workers) return;
+    for (const d of this.definitions.values()) {
+      await this.boss.work(
+        d.name,
+        { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: d.batchSize ?? 1 },
+        async (jobs) => {
+          for (const job of jobs) await d.handler(job.data);
+        },
+      );
+    }
+  }
+
+  /**
+   * Enqueues a job with the writes of `executor` (a transaction: the job exists exactly when they
+   * commit). `startAfter` delays it; `singletonKey` keeps one queued job per key.
+   */
+  async enqueue(executor: Executor, name: string, data: object, options: { startAfter?: Date; singletonKey?: string } = {}): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Unknown job ${name}`);
+    await this.boss.send(name, data, { ...options, db: sqlRunner(executor) } as PgBoss.SendOptions);
+  }
+
+  /**
+   * Runs every job that is due now in this process, until none is left (tests, and a shutdown that
+   * wants the outbox empty). A failing job is failed into its retry policy, as in a worker.
+   */
+  async drain(names = this.names()): Promise<number> {
+    let ran = 0;
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const name of names) {
+        const definition = this.definitions.get(name)!;
+        const fetched = (await this.boss.fetch(name, { batchSize: 20, includeMetadata: true })) ?? [];
+        // The rows come back in no particular order: run them oldest first, as workers do.
+        const jobs = [...fetched].sort((a, b) => new Date(a.createdOn).getTime() - new Date(b.createdOn).getTime());
+        for (const job of jobs) {
+          progress = true;
+          ran += 1;
+          try {
+            await definition.handler(job.data);
+            await this.boss.complete(name, job.id);
+          } catch (err) {
+            await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) });
+            this.options.onError(err, `job ${name}`);
+          }
+        }
+      }
+    }
+    return ran;
+  }
+
+  /** Jobs of a queue by state (tests, the bench). */
+  async counts(name: string): Promise<{ queued: number; active: number; completed: number; failed: number; retry: number }> {
+    const rows = await this.db
+      .executeQuery<{ state: string; n: number }>(
+        CompiledQuery.raw(`select state::text as state, count(*)::int as n from ${SCHEMA}.job where name = $1 group by state`, [name]),
+      )
+      .then((r) => r.rows);
+    const by = (state: string) => rows.find((r) => r.state === state)?.n ?? 0;
+    return { queued: by('created'), active: by('active'), completed: by('completed'), failed: by('failed'), retry: by('retry') };
+  }
+
+  /** Stops polling and waits for running jobs (up to the timeout) before the database closes. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as PgBoss.StopOptions);
+  }
+}
