@@ -46,6 +46,7 @@ const schema = z
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:/.test(v), { message: 'must be a redis:// URL' }),
     JOB_WORKERS: z.enum(['true', 'false', '1', '0']).optional(),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
@@ -81,6 +82,8 @@ export type Config = Readonly<{
   seedDemo: boolean;
   logLevel: string;
   trustProxy: boolean;
+  /** Redis, for what several processes must share in memory (the rate limits); unset: this process's memory. */
+  redisUrl: string | undefined;
   /** Run the job queue's workers and schedules in this process (tests call the jobs themselves). */
   jobWorkers: boolean;
 }>;
@@ -125,6 +128,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: e.TRUST_PROXY,
+    redisUrl: e.REDIS_URL,
     jobWorkers: e.JOB_WORKERS === undefined ? e.NODE_ENV !== 'test' : e.JOB_WORKERS === 'true' || e.JOB_WORKERS === '1',
   });
 }

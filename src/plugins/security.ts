@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import csrf from '@fastify/csrf-protection';
 import CsrfTokens from '@fastify/csrf';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import { AppError } from '#src/core/errors.ts';
 import { AUTH_COOKIE, REFRESH_COOKIE } from '#src/features/auth/sessions.ts';
 
@@ -46,8 +47,18 @@ export default fp(
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
 
+    // With REDIS_URL the counts are shared by every process behind the load balancer; a Redis that
+    // does not answer lets requests through (skipOnError) rather than taking the site down with it.
+    const redis = app.config.redisUrl
+      ? new Redis(app.config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+      : undefined;
+    if (redis) {
+      redis.on('error', (err) => app.log.warn({ err }, 'Redis unavailable: rate limits fall back to letting requests through'));
+      app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+    }
     await app.register(rateLimit, {
       global: true,
+      ...(redis ? { redis, nameSpace: 'community-rl:', skipOnError: true } : {}),
       max: app.config.rateLimitMax,
       timeWindow: '1 minute',
       errorResponseBuilder: () => new AppError('RateLimited'),

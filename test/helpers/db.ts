@@ -48,7 +48,7 @@ async function pgliteSnapshot(): Promise<Blob> {
 }
 
 /** A fresh, migrated database for one test file, and how to throw it away. */
-export async function freshDatabase(): Promise<{ db: Db; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ db: Db; drop: () => Promise<void>; url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -62,6 +62,7 @@ export async function freshDatabase(): Promise<{ db: Db; drop: () => Promise<voi
     await migrateToLatest(db);
     return {
       db,
+      url: target.toString(),
       drop: async () => {
         await db.destroy();
         const c = new pg.Client({ connectionString: url });
