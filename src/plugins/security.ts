@@ -54,6 +54,14 @@ export default fp(
       : undefined;
     if (redis) {
       redis.on('error', (err) => app.log.warn({ err }, 'Redis unavailable: rate limits fall back to letting requests through'));
+      // Start counting in Redis from the first request when it answers; start anyway when it does not.
+      app.addHook('onReady', async () => {
+        if (redis.status === 'ready') return;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          redis.once('ready', () => (clearTimeout(timer), resolve()));
+        });
+      });
       app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
     }
     await app.register(rateLimit, {
