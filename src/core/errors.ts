@@ -33,6 +33,7 @@ export const serverErrors = {
   'BadRequest.UnhandledError': { status: 400, key: 'errors.server.lockout' },
   'BadRequest.Validation': { status: 400, key: 'errors.server.validation' },
   'BadRequest.Csrf': { status: 403, key: 'errors.server.csrf' },
+  'BadRequest.InvalidLink': { status: 400, key: 'auth.reset.invalidLink' },
   'NotAuthenticated': { status: 401, key: 'errors.server.notAuthenticated' },
   'Forbidden': { status: 403, key: 'errors.server.forbidden' },
   'NotFound': { status: 404, key: 'errors.notFound.text' },

@@ -1,9 +1,13 @@
 import fp from 'fastify-plugin';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
+import { bearerToken } from '#src/features/auth/bearer.ts';
 import { AUTH_COOKIE, deriveIdentity } from '#src/features/auth/sessions.ts';
 
-/** Derives the identity (spec section 6) and builds the request's Guardian. */
+/**
+ * Derives the identity (spec section 6) and builds the request's Guardian. On the API a bearer token
+ * (the login result's authToken) is read before the cookie, with the very same checks.
+ */
 export default fp(
   async (app) => {
     app.decorateRequest('identity', null as never);
@@ -17,7 +21,7 @@ export default fp(
         app.db,
         app.sessionTokens,
         app.clock,
-        request.cookies[AUTH_COOKIE],
+        bearerToken(request) ?? request.cookies[AUTH_COOKIE],
         request.community,
         app.config.basePath,
       );

@@ -6,6 +6,7 @@ import CsrfTokens from '@fastify/csrf';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { AppError } from '#src/core/errors.ts';
+import { bearerToken } from '#src/features/auth/bearer.ts';
 import { AUTH_COOKIE, REFRESH_COOKIE } from '#src/features/auth/sessions.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -16,6 +17,24 @@ function csrfToken(request: FastifyRequest): string | undefined {
   if (body && typeof body === 'object' && typeof body._csrf === 'string') return body._csrf;
   const header = request.headers['x-csrf-token'];
   return typeof header === 'string' ? header : undefined;
+}
+
+/** A JSON body: what no HTML form can send, and what a script of another site cannot send unasked. */
+function isJson(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** The browser says the call comes from another site (Sec-Fetch-Site), or from an origin not ours. */
+function isCrossSite(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  if (!URL.canParse(origin)) return true; // "null" (a sandboxed frame, a redirect chain) included
+  const from = new URL(origin);
+  // Our host as the origin's scheme writes it (a default port left out), so the ports compare fairly.
+  const ours = `${from.protocol}//${request.host}`;
+  return !URL.canParse(ours) || new URL(ours).host !== from.host;
 }
 
 /**
@@ -83,11 +102,20 @@ export default fp(
     const tokens = new CsrfTokens() as unknown as { verify(secret: string, token: string): boolean };
     app.addHook('preValidation', async (request) => {
       if (!UNSAFE.has(request.method) || !request.routeOptions.url) return;
-      // A request with none of our cookies cannot be a forgery riding on them (API clients). The
-      // refresh cookie counts: it alone can mint a new auth cookie (token refresh).
+      // The refresh cookie counts: it alone can mint a new auth cookie (token refresh).
       const carriesCookies =
         request.cookies[AUTH_COOKIE] !== undefined || request.cookies[REFRESH_COOKIE] !== undefined || request.cookies._csrf !== undefined;
-      if (request.routeOptions.config?.csrf === false && !carriesCookies) return;
+      if (!carriesCookies) {
+        // No ambient credentials: a client with its bearer token (no browser adds one by itself).
+        if (bearerToken(request)) return;
+        // The cookie-less JSON calls (sign-in, GraphQL) work without a page first. Login CSRF stays
+        // closed: a cross-site page can send JSON only after a preflight, which is never granted, and
+        // a cross-site request that says where it comes from is refused outright.
+        if (request.routeOptions.config?.csrf === false) {
+          if (!isJson(request) || isCrossSite(request)) throw new AppError('BadRequest.Csrf');
+          return;
+        }
+      }
       const signed = request.cookies._csrf;
       const secret = signed ? request.unsignCookie(signed) : null;
       const token = csrfToken(request);

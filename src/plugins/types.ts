@@ -61,7 +61,10 @@ declare module 'fastify' {
     bare?: boolean;
     /** A member whose gate is onboarding may still use this route. */
     allowDuringOnboarding?: boolean;
-    /** Exempt from CSRF checks (only for requests that carry no cookie credentials). */
+    /**
+     * No CSRF token for a call that carries none of our cookies (sign-in calls, GraphQL), provided it
+     * is JSON and not cross-site (Sec-Fetch-Site, Origin). With our cookies the token is required.
+     */
     csrf?: false;
   }
 }

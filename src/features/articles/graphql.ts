@@ -116,12 +116,12 @@ export const articleMemberTypeDefs = /* GraphQL */ `
     articleUserByline(byline: String!): ArticleUserSetting!
     articleAcceptProductAgreement: ArticleProductAgreementStatus!
     articleFeedbackCreate(articleId: ID!, feedback: String!): ArticleFeedback!
-    "agreed: the article agreement was acknowledged."
-    articleSendForReview(articleId: ID!, title: String!, content: String!, agreed: Boolean!): Article!
+    "agreed: the article agreement was acknowledged; left out, the call itself is the acknowledgement (the spec's client asks first), false is refused."
+    articleSendForReview(articleId: ID!, title: String!, content: String!, agreed: Boolean): Article!
     "Scans the article's current revision against the community's other articles: its author once it is submitted (articleSendForReview already scans it), or staff."
     articleScanCreate(articleId: ID!): CopyScanResult!
-    "agreed: the approval agreement was acknowledged. revisionId: the currentRevision.id the member read; refused with Articles.ChangedSinceOpened when the text changed since."
-    articleApproveForPublishing(id: ID!, agreed: Boolean!, revisionId: ID): Article!
+    "agreed: the approval agreement was acknowledged; left out, the call itself is the acknowledgement, false is refused. revisionId: the currentRevision.id the member read; refused with Articles.ChangedSinceOpened when the text changed since."
+    articleApproveForPublishing(id: ID!, agreed: Boolean, revisionId: ID): Article!
   }
 `;
 
@@ -175,6 +175,13 @@ export const articleAdminTypeDefs = /* GraphQL */ `
 type Args = Record<string, unknown>;
 
 const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+
+/**
+ * The agreement of a submission or an approval (decision 0009). Our pages send it from the modal; a
+ * client that calls the operation as spec section 7 names it showed its own agreement modal first,
+ * so a call without it is the acknowledgement. Only an explicit false is refused.
+ */
+const agreedIn = (args: Args): boolean => args.agreed == null || args.agreed === true;
 
 /** An ID argument: a positive integer, or NotFound (no row has any other id). */
 function idOf(v: unknown): number {
@@ -305,7 +312,7 @@ export const articleMemberResolvers = {
     articleFeedbackCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackCreate(ctx, member(ctx), args),
     articleSendForReview: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
-      const input = { articleId: idOf(args.articleId), title: args.title, content: args.content, agreed: args.agreed === true };
+      const input = { articleId: idOf(args.articleId), title: args.title, content: args.content, agreed: agreedIn(args) };
       // As the form does: the copy scan runs once the submission is stored, before the answer.
       const submitted = await submitForReview(depsOf(ctx), person.userId, input, (article) => scanArticle(ctx, article.id).then(() => undefined));
       return articleOut(submitted, person);
@@ -323,7 +330,7 @@ export const articleMemberResolvers = {
     articleApproveForPublishing: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
       const revisionId = args.revisionId == null ? null : idOf(args.revisionId);
-      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: idOf(args.id), agreed: args.agreed === true, revisionId }), person);
+      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: idOf(args.id), agreed: agreedIn(args), revisionId }), person);
     },
   },
 };

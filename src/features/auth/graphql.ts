@@ -30,8 +30,8 @@ export const authTypeDefs = /* GraphQL */ `
     "Password sign-in; a targetCommunity other than this one is the admin sign-in to that community."
     login(username: String!, password: String!, targetCommunity: String, remember: Boolean): LoginResult!
     logout: Boolean!
-    "Exchanges the refresh cookie for new cookies; both rotate."
-    tokenRefresh: LoginResult!
+    "Exchanges a refresh token (the argument, else the refresh cookie) for a new pair; both rotate. For 30 seconds the old one answers the same pair."
+    tokenRefresh(refreshToken: String): LoginResult!
     oneTimeCodeGenerate(to: String!, channel: Channel): OneTimeCodeSent!
     oneTimeCodeVerify(to: String!, code: String!, remember: Boolean): LoginResult!
     "Always true: the answer does not tell whether the email is a member's."
@@ -82,7 +82,8 @@ export const authResolvers = {
       await signOut(ctx.request, ctx.reply);
       return true;
     },
-    tokenRefresh: async (_root: unknown, _args: Args, ctx: GraphQLContext) => loginResultView(await refreshSignIn(ctx.request, ctx.reply)),
+    tokenRefresh: async (_root: unknown, args: Args, ctx: GraphQLContext) =>
+      loginResultView(await refreshSignIn(ctx.request, ctx.reply, typeof args.refreshToken === 'string' ? args.refreshToken : null)),
     oneTimeCodeGenerate: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const sent = await sendOneTimeCode(authContext(ctx.request), { email: args.to, channel: channelOf(args.channel) });
       return { channel: sent.channel, maskedDestination: sent.masked };

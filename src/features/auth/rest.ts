@@ -18,6 +18,7 @@ const schemas = {
   resetToken: z.object({ token: text(200) }),
   forgot: z.object({ username: text(254) }),
   reset: z.object({ resetToken: text(200), newPassword: text(1024) }),
+  refresh: z.object({ refreshToken: text(200).nullish() }),
 };
 
 /** A payload of the wrong shape is the catalogue's 900 (missing input), naming each field. */
@@ -31,22 +32,25 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 
 /**
  * The sign-in calls of spec section 7 as JSON under /rest. Each calls the same service as the sign-in
- * forms; errors are AppErrors, rendered as `{ error: { code, message, fields? } }`. Every POST needs the
- * CSRF token (`x-csrf-token`) with its `_csrf` cookie, even before sign-in: no login CSRF.
+ * forms; errors are AppErrors, rendered as `{ error: { code, message, fields? } }`. A browser that
+ * carries our cookies sends the CSRF token (`x-csrf-token`); a client that is not our page calls the
+ * sign-in routes (`signIn`) with JSON and no cookie, and the rest with `Authorization: Bearer
+ * <authToken>` (docs/api.md). The login answers carry the tokens such a client keeps.
  */
 export default async function authRestRoutes(app: FastifyInstance) {
   const open = { config: { access: 'public' as const } };
+  const signIn = { config: { access: 'public' as const, csrf: false as const } };
 
-  app.post('/rest/login', open, async (request, reply) => {
+  app.post('/rest/login', signIn, async (request, reply) => {
     const body = parse(schemas.login, request.body);
     const result = await signInWithPassword(request, reply, { email: body.username, password: body.password, targetCommunity: body.targetCommunity, remember: body.remember });
-    return { displayName: result.user.displayName };
+    return { displayName: result.user.displayName, ...loginResultView(result) };
   });
 
-  app.post('/rest/admin/login', open, async (request, reply) => {
+  app.post('/rest/admin/login', signIn, async (request, reply) => {
     const body = parse(schemas.adminLogin, request.body);
     const result = await signInWithPassword(request, reply, { email: body.username, password: body.password, targetCommunity: body.targetCommunity, admin: true });
-    return { displayName: result.user.displayName, community: result.community };
+    return { displayName: result.user.displayName, ...loginResultView(result) };
   });
 
   app.post('/rest/logout', open, async (request, reply) => {
@@ -54,27 +58,28 @@ export default async function authRestRoutes(app: FastifyInstance) {
     return reply.code(204).send();
   });
 
-  app.post('/rest/token-refresh', open, async (request, reply) => {
-    await refreshSignIn(request, reply);
-    return {};
+  // The refresh token comes in the body (API clients) or in the refresh cookie (our pages).
+  app.post('/rest/token-refresh', signIn, async (request, reply) => {
+    const body = parse(schemas.refresh, request.body);
+    return loginResultView(await refreshSignIn(request, reply, body.refreshToken));
   });
 
   app.get('/rest/admin/available-communities', open, async () => ({ availableCommunities: await availableCommunities(app.db) }));
 
   // Answers whether an email belongs to a member: a strict limit per address slows enumeration.
-  app.post('/rest/login/auth-strategies', { config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) => {
+  app.post('/rest/login/auth-strategies', { config: { ...signIn.config, rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) => {
     const body = parse(schemas.strategies, request.body);
     const { passwordStrategy, otcSmsStrategy, smsOptions } = await authStrategies(authContext(request), body.to);
     return { passwordStrategy, otcSmsStrategy, smsOptions };
   });
 
-  app.post('/rest/login/one-time', open, async (request) => {
+  app.post('/rest/login/one-time', signIn, async (request) => {
     const body = parse(schemas.oneTime, request.body);
     const sent = await sendOneTimeCode(authContext(request), { email: body.to, channel: body.channel ?? 'EMAIL' });
     return { channel: sent.channel, maskedDestination: sent.masked };
   });
 
-  app.post('/rest/login/one-time-redeem', open, async (request, reply) => {
+  app.post('/rest/login/one-time-redeem', signIn, async (request, reply) => {
     const body = parse(schemas.redeem, request.body);
     return loginResultView(await signInWithCode(request, reply, { email: body.to, code: body.code, remember: body.remember }));
   });
@@ -85,13 +90,13 @@ export default async function authRestRoutes(app: FastifyInstance) {
   });
 
   // The same answer whether or not the email is a member's.
-  app.post('/rest/password-forgot', open, async (request) => {
+  app.post('/rest/password-forgot', signIn, async (request) => {
     const body = parse(schemas.forgot, request.body);
     await requestPasswordReset(authContext(request), { email: body.username });
     return {};
   });
 
-  app.post('/rest/reset-password', open, async (request) => {
+  app.post('/rest/reset-password', signIn, async (request) => {
     const body = parse(schemas.reset, request.body);
     await resetPassword(authContext(request), { token: body.resetToken, password: body.newPassword });
     return {};

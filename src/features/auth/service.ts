@@ -361,17 +361,20 @@ export async function passwordTokenIsValid(ctx: Pick<AuthContext, 'db' | 'clock'
   return (await findPasswordToken(ctx, token)) !== undefined;
 }
 
+/** A reset or setup link that is unknown, spent or expired: the invalid-link message (spec section 8). */
+const invalidResetLink = () => new AppError('BadRequest.InvalidLink', { fields: { token: { code: 'BadRequest.InvalidLink', key: 'auth.reset.invalidLink' } } });
+
 /** Sets a new password from a reset or setup link; the link is spent and every other session ends. */
 export async function resetPassword(ctx: AuthContext, input: { token: unknown; password: unknown; confirm?: unknown }): Promise<{ userId: number; email: string }> {
   const found = await findPasswordToken(ctx, input.token);
-  if (!found) throw new AppError(100, { values: {}, fields: { token: { code: 100, key: 'auth.reset.invalidLink' } } });
+  if (!found) throw invalidResetLink();
   const password = typeof input.password === 'string' ? input.password : '';
   ensureNewPassword(password, input.confirm);
   const hash = await hashPassword(password);
   const now = ctx.clock.now();
   const user = await ctx.db.transaction().execute(async (trx) => {
     const spent = await trx.updateTable('password_tokens').set({ used_at: now }).where('id', '=', found.id).where('used_at', 'is', null).executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) throw new AppError(100, { fields: { token: { code: 100, key: 'auth.reset.invalidLink' } } });
+    if (Number(spent.numUpdatedRows) !== 1) throw invalidResetLink();
     await trx.updateTable('password_tokens').set({ used_at: now }).where('user_id', '=', found.user_id).where('used_at', 'is', null).execute();
     return trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', found.user_id).returning(['id', 'email']).executeTakeFirstOrThrow();
   });

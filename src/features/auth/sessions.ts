@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Clock } from '#src/core/clock.ts';
 import { randomToken, sha256 } from '#src/core/ids.ts';
@@ -12,6 +13,11 @@ export const REFRESH_COOKIE = 'refresh';
 /** "Remember me" keeps a member signed in for 30 days; otherwise the session ends after 12 hours. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SHORT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/**
+ * How long a refresh token that was just rotated away still buys the same new pair: two refreshes
+ * racing with one token (two tabs, a retry after a lost answer) must not end the session.
+ */
+export const REFRESH_GRACE_MS = 30 * 1000;
 
 /** The audience paths of spec section 6: the member GraphQL path, and for admins the admin one too. */
 export function audiencePaths(basePath: string) {
@@ -39,13 +45,14 @@ export class SessionTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(claims: AuthClaims, expiresAt: Date): Promise<string> {
+  /** Signs the claims; with the same claims and times the token is the same (HS256 is deterministic). */
+  async sign(claims: AuthClaims, expiresAt: Date, issuedAt: Date = this.clock.now()): Promise<string> {
     const { aud, sub, ...rest } = claims;
     return new SignJWT(rest)
       .setProtectedHeader({ alg: 'HS256' })
       .setAudience(aud)
       .setSubject(sub)
-      .setIssuedAt(Math.floor(this.clock.now().getTime() / 1000))
+      .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
   }
@@ -72,6 +79,16 @@ export class SessionTokens {
       if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null;
       throw e;
     }
+  }
+
+  /**
+   * The refresh token and session id that replace a refresh token when it is rotated, derived from it
+   * with a keyed hash: a refresh that lost a race can compute the same pair again, and nothing but
+   * hashes is stored. Without the secret, an old token tells nothing of its successor.
+   */
+  rotationOf(refreshToken: string): { refreshToken: string; sessionId: string } {
+    const derive = (purpose: string) => createHmac('sha256', this.key).update(`${purpose}\0${refreshToken}`).digest('base64url');
+    return { refreshToken: derive('refresh-token'), sessionId: derive('session-id') };
   }
 
   /** The identity kind the audience grants (spec section 6), before the server-side checks. */
@@ -111,6 +128,7 @@ export async function startSession(
 async function signSessionCookie(
   tokens: SessionTokens,
   input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string; sessionId: string; expiresAt: Date },
+  issuedAt?: Date,
 ) {
   const paths = audiencePaths(input.basePath);
   const aud = input.roles.includes('ADMIN') ? [paths.member, paths.admin] : [paths.member];
@@ -125,12 +143,18 @@ async function signSessionCookie(
       sid: input.sessionId,
     },
     input.expiresAt,
+    issuedAt,
   );
 }
 
 /**
- * Exchanges a refresh token for a new cookie on the same session, rotating the refresh token: a
+ * Exchanges a refresh token for a new auth token on the same session, rotating the refresh token: a
  * stolen one that is used after its owner's is refused. The session's expiry moves forward.
+ *
+ * The pair that replaces a token is derived from it (SessionTokens.rotationOf) and signed with the
+ * times stored at the rotation, so for REFRESH_GRACE_MS the token just rotated away answers the very
+ * same pair (a race or a retry); after that, presenting it again means someone holds a copy, and the
+ * session ends.
  */
 export async function refreshSession(
   db: Db,
@@ -140,59 +164,72 @@ export async function refreshSession(
 ): Promise<{ token: string; refreshToken: string; expiresAt: Date } | null> {
   if (!input.refreshToken) return null;
   const now = clock.now();
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('memberships', (j) =>
-      j.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.community_id', '=', 'sessions.community_id'),
-    )
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'sessions.created_at', 'sessions.expires_at', 'memberships.roles', 'memberships.gate'])
-    .where('sessions.refresh_token_hash', '=', sha256(input.refreshToken))
-    .where('sessions.community_id', '=', input.community.id)
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now)
-    .where('users.is_active', '=', true)
-    .where('memberships.is_active', '=', true)
-    .executeTakeFirst();
-  if (!row) {
-    // A refresh token that was already rotated away is being replayed: someone holds a copy. End
-    // that session, so neither the thief nor the owner keeps it (the owner signs in again).
-    await db
+  const presented = sha256(input.refreshToken);
+  const next = tokens.rotationOf(input.refreshToken);
+  const live = (column: 'sessions.refresh_token_hash' | 'sessions.previous_refresh_token_hash') =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('memberships', (j) =>
+        j.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.community_id', '=', 'sessions.community_id'),
+      )
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id',
+        'sessions.user_id',
+        'sessions.created_at',
+        'sessions.expires_at',
+        'sessions.refreshed_at',
+        'sessions.refresh_token_hash',
+        'memberships.roles',
+        'memberships.gate',
+      ])
+      .where(column, '=', presented)
+      .where('sessions.community_id', '=', input.community.id)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now)
+      .where('users.is_active', '=', true)
+      .where('memberships.is_active', '=', true)
+      .executeTakeFirst();
+  const sign = (row: { user_id: number; roles: Role[]; gate: Gate }, expiresAt: Date, issuedAt: Date) =>
+    signSessionCookie(
+      tokens,
+      { userId: row.user_id, community: input.community, roles: row.roles, gate: row.gate, basePath: input.basePath, sessionId: next.sessionId, expiresAt },
+      issuedAt,
+    );
+
+  const row = await live('sessions.refresh_token_hash');
+  if (row) {
+    const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime() > SHORT_SESSION_TTL_MS ? SESSION_TTL_MS : SHORT_SESSION_TTL_MS;
+    const expiresAt = new Date(now.getTime() + ttl);
+    // A new session id too: the old auth token stops working once refreshed.
+    const updated = await db
       .updateTable('sessions')
-      .set({ revoked_at: now })
-      .where('previous_refresh_token_hash', '=', sha256(input.refreshToken))
-      .where('revoked_at', 'is', null)
-      .execute();
-    return null;
+      .set({
+        id: sha256(next.sessionId),
+        refresh_token_hash: sha256(next.refreshToken),
+        previous_refresh_token_hash: presented,
+        refreshed_at: now,
+        expires_at: expiresAt,
+      })
+      .where('id', '=', row.id)
+      .where('refresh_token_hash', '=', presented)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 1) return { token: await sign(row, expiresAt, now), refreshToken: next.refreshToken, expiresAt };
+    // Another refresh with this token won the race: it is now the previous token, answered below.
   }
-  const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime() > SHORT_SESSION_TTL_MS ? SESSION_TTL_MS : SHORT_SESSION_TTL_MS;
-  const expiresAt = new Date(now.getTime() + ttl);
-  const nextRefresh = randomToken();
-  const sessionId = randomToken();
-  // A new session id too: the old cookie stops working once refreshed.
-  const updated = await db
-    .updateTable('sessions')
-    .set({
-      id: sha256(sessionId),
-      refresh_token_hash: sha256(nextRefresh),
-      previous_refresh_token_hash: sha256(input.refreshToken),
-      refreshed_at: now,
-      expires_at: expiresAt,
-    })
-    .where('id', '=', row.id)
-    .where('refresh_token_hash', '=', sha256(input.refreshToken))
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return null;
-  const token = await signSessionCookie(tokens, {
-    userId: row.user_id,
-    community: input.community,
-    roles: row.roles,
-    gate: row.gate,
-    basePath: input.basePath,
-    sessionId,
-    expiresAt,
-  });
-  return { token, refreshToken: nextRefresh, expiresAt };
+
+  const rotated = await live('sessions.previous_refresh_token_hash');
+  if (!rotated) return null;
+  const rotatedAt = rotated.refreshed_at ? new Date(rotated.refreshed_at) : null;
+  const successor = rotated.refresh_token_hash === sha256(next.refreshToken);
+  if (rotatedAt && successor && now.getTime() - rotatedAt.getTime() <= REFRESH_GRACE_MS) {
+    const expiresAt = new Date(rotated.expires_at);
+    return { token: await sign(rotated, expiresAt, rotatedAt), refreshToken: next.refreshToken, expiresAt };
+  }
+  // A refresh token that was rotated away is replayed after the grace: someone holds a copy. End
+  // that session, so neither the thief nor the owner keeps it (the owner signs in again).
+  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', rotated.id).where('revoked_at', 'is', null).execute();
+  return null;
 }
 
 /** Ends every session of a user except the given one (password changed or reset). */

@@ -70,13 +70,15 @@ export async function signOut(request: FastifyRequest, reply: FastifyReply): Pro
 }
 
 /**
- * Exchanges the `refresh` cookie for new cookies on the same session (both rotate: the old ones stop
- * working). A missing, spent, revoked or other community's refresh token is NotAuthenticated. On a
- * failure the cookies are left alone: another tab may just have rotated them.
+ * Exchanges a refresh token for a new pair on the same session (both rotate: the old ones stop
+ * working, after a short grace in which the old refresh token answers the same pair). The token is
+ * the one in the body (API clients, which keep no cookies), else the `refresh` cookie. A missing,
+ * spent, revoked or other community's refresh token is NotAuthenticated. On a failure the cookies are
+ * left alone: another tab may just have rotated them.
  */
-export async function refreshSignIn(request: FastifyRequest, reply: FastifyReply): Promise<LoginResult> {
+export async function refreshSignIn(request: FastifyRequest, reply: FastifyReply, given?: string | null): Promise<LoginResult> {
   const app = request.server;
-  const refreshToken = request.cookies[REFRESH_COOKIE];
+  const refreshToken = given || request.cookies[REFRESH_COOKIE];
   const next = refreshToken
     ? await refreshSession(app.db, app.sessionTokens, app.clock, { refreshToken, community: request.community, basePath: app.config.basePath })
     : null;

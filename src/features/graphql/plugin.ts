@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
-import { GraphQLError, type ValidationContext } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
 import { isAppError } from '#src/core/errors.ts';
 import type { Guardian } from '#src/core/guardian/index.ts';
@@ -89,6 +89,16 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
 }
 
 /**
+ * In production the schema is not described to callers who are not signed in: the public sees the
+ * sign-in operations work, not a map of the whole API. Members (and our islands) keep introspection.
+ */
+async function refuseIntrospectionWhenSignedOut(schema: GraphQLSchema, document: DocumentNode, context: MercuriusContext) {
+  if (context.identity?.loggedIn) return;
+  const errors = validate(schema, document, [NoSchemaIntrospectionCustomRule]);
+  if (errors.length > 0) throw Object.assign(new Error('GraphQL introspection is not allowed'), { errors });
+}
+
+/**
  * Two schemas, each in its own encapsulated context: the member schema at /graphql and the admin
  * schema at /graphqlAdmin (ADMIN only, enforced by the route access and again in the resolvers).
  */
@@ -100,6 +110,7 @@ export default async function graphqlPlugin(app: FastifyInstance) {
   await app.register(async (scope) => {
     jsonOnly(scope);
     await scope.register(mercurius, options(app, `${base}/graphql`, memberSchema, memberResolvers, !app.config.isProduction) as never);
+    if (app.config.isProduction) scope.graphql.addHook('preValidation', refuseIntrospectionWhenSignedOut);
   });
   await app.register(async (scope) => {
     jsonOnly(scope);

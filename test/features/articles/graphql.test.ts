@@ -21,6 +21,9 @@ const FEEDBACK_PAGE = /* GraphQL */ `
 const AUTOSAVE = `mutation Save($articleId: ID, $title: String!, $content: String!) { articleAutoSaveRevision(articleId: $articleId, title: $title, content: $content) { ${ARTICLE} } }`;
 const SEND = `mutation Send($articleId: ID!, $title: String!, $content: String!, $agreed: Boolean!) { articleSendForReview(articleId: $articleId, title: $title, content: $content, agreed: $agreed) { ${ARTICLE} } }`;
 const APPROVE = `mutation Approve($id: ID!, $agreed: Boolean!) { articleApproveForPublishing(id: $id, agreed: $agreed) { ${ARTICLE} } }`;
+/** The operations exactly as spec section 7 names them: a client written from the spec sends no `agreed`. */
+const SPEC_SEND = `mutation Send($articleId: ID!, $title: String!, $content: String!) { articleSendForReview(articleId: $articleId, title: $title, content: $content) { ${ARTICLE} } }`;
+const SPEC_APPROVE = `mutation Approve($id: ID!) { articleApproveForPublishing(id: $id) { ${ARTICLE} } }`;
 const FEEDBACK_CREATE = 'mutation Remark($articleId: ID!, $feedback: String!) { articleFeedbackCreate(articleId: $articleId, feedback: $feedback) { id remark createdAt hasRead author { id snapshot { id name avatar } } } }';
 const MOVE = `mutation Move($articleId: ID!, $to: ArticleStatus!, $note: String) { articleMove(articleId: $articleId, to: $to, note: $note) { ${ARTICLE} } }`;
 const SCAN = 'mutation Scan($articleId: ID!) { articleScanCreate(articleId: $articleId) { id exportId status identicalWords minorChangedWords relatedMeaningWords aggregatedScore aiProbability createdAt updatedAt totalExcluded totalWords } }';
@@ -299,7 +302,8 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
     t.equal(all.edges[2].node.author.snapshot.avatar, '/static/avatars/ada.png', 'the writer’s picture in this community');
     t.equal(dataOf(await admin(FEEDBACK_PAGE, { articleId: String(articleId) }, edith)).articleFeedback.edges.length, 3, 'the editors read the same thread');
 
-    const resent = dataOf(await gql(SEND, { articleId: String(articleId), title: 'How we grew, revised', content: words(520), agreed: true }, ada)).articleSendForReview;
+    // Sent again as the spec's client calls it, with no agreement argument (its own modal asked first).
+    const resent = dataOf(await gql(SPEC_SEND, { articleId: String(articleId), title: 'How we grew, revised', content: words(520) }, ada)).articleSendForReview;
     t.match(resent, { status: 'SUBMITTED_FOR_REVIEW', wordCount: 520, currentRevision: { title: 'How we grew, revised' } });
   });
 
@@ -312,8 +316,10 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
     t.equal(errorOf(await gql(APPROVE, { id: String(articleId), agreed: true }, stranger)).extensions.code, 'NotFound', 'only the author approves');
     const unagreed = await gql(APPROVE, { id: String(articleId), agreed: false }, ada);
     t.same(errorOf(unagreed).extensions, { code: 'Articles.AgreementRequired', fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
-    const approved = dataOf(await gql(APPROVE, { id: String(articleId), agreed: true }, ada)).articleApproveForPublishing;
-    t.match(approved, { id: String(articleId), status: 'READY_TO_PUBLISH' });
+    const approved = dataOf(await gql(SPEC_APPROVE, { id: String(articleId) }, ada)).articleApproveForPublishing;
+    t.match(approved, { id: String(articleId), status: 'READY_TO_PUBLISH' }, 'approved as the spec’s client calls it (agreement asked by its own modal)');
+    const approvals = await db.selectFrom('article_agreements').select('kind').where('article_id', '=', articleId).where('kind', '=', 'APPROVAL').execute();
+    t.equal(approvals.length, 1, 'and the acknowledgement is recorded');
     t.equal(errorOf(await gql(APPROVE, { id: String(articleId), agreed: true }, ada)).extensions.code, 'Articles.TransitionRefused', 'approving twice is refused');
 
     t.same(dataOf(await gql('{ articleInFlight { id } articlesPendingPublication { id status } articlesPublished { id } }', {}, ada)), {

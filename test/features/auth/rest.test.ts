@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { codeFrom, GOOD_PASSWORD, linkFrom, setPassword, setPhone } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor } from '#test/helpers/factories.ts';
+import { REFRESH_GRACE_MS } from '#src/features/auth/sessions.ts';
 
 /** A browser for the REST calls: a cookie jar, and the page's CSRF token sent as `x-csrf-token`. */
 class Browser {
@@ -74,7 +75,8 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
   const db = await setupDatabase(t);
   const alpha = await createCommunity(db, { code: 'alpha', name: 'Alpha Council', familiar_name: 'Alpha' });
   const beta = await createCommunity(db, { code: 'beta', name: 'Beta Guild', familiar_name: 'Beta', hosts: ['beta.test'] });
-  const { app } = await startApp(t, db, { clock: testClock() });
+  const clock = testClock();
+  const { app } = await startApp(t, db, { clock });
   const open = (options?: { host?: string; ip?: string }) => Browser.open(app, options);
 
   const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace' });
@@ -91,13 +93,20 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     return browser;
   };
 
-  await t.test('POST /rest/login signs a member in with the form’s cookies and answers the display name', async (t) => {
+  await t.test('POST /rest/login signs a member in with the form’s cookies and answers the display name and the login result', async (t) => {
     const browser = await open();
     const res = await browser.post('/rest/login', { username: ` ${ada.email.toUpperCase()} `, password: GOOD_PASSWORD });
     t.equal(res.statusCode, 200);
-    t.same(res.json(), { displayName: 'Ada Lovelace' });
     const auth = res.cookies.find((c) => c.name === 'auth');
     const refresh = res.cookies.find((c) => c.name === 'refresh');
+    t.same(res.json(), {
+      displayName: 'Ada Lovelace',
+      user: { id: ada.id, email: ada.email, displayName: 'Ada Lovelace' },
+      community: { code: 'alpha', name: 'Alpha Council' },
+      authToken: auth?.value,
+      refreshToken: refresh?.value,
+      roles: ['MEMBER'],
+    });
     t.ok(auth?.value, 'the auth cookie is set');
     t.ok(refresh?.value, 'the refresh cookie is set');
     t.equal(auth?.httpOnly, true, 'HttpOnly');
@@ -117,13 +126,13 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
   await t.test('targetCommunity on /rest/login: this community is the member sign-in, another the admin sign-in there', async (t) => {
     const here = await open();
     const member = await here.post('/rest/login', { username: ada.email, password: GOOD_PASSWORD, targetCommunity: 'alpha' });
-    t.same(member.json(), { displayName: 'Ada Lovelace' });
+    t.match(member.json(), { displayName: 'Ada Lovelace', community: { code: 'alpha' } });
     t.notOk(member.cookies.find((c) => c.name === 'community' && c.value !== ''), 'no community is chosen for this community (an old choice is cleared)');
     const elsewhere = await (await open()).post('/rest/login', { username: ada.email, password: GOOD_PASSWORD, targetCommunity: 'beta' });
     t.equal(elsewhere.statusCode, 403, 'a member of alpha only is no admin of beta');
     t.equal(errorOf(elsewhere).code, 'Forbidden');
     const admin = await (await open()).post('/rest/login', { username: betaAdmin.email, password: GOOD_PASSWORD, targetCommunity: 'beta' });
-    t.same(admin.json(), { displayName: 'Alan Turing' });
+    t.match(admin.json(), { displayName: 'Alan Turing', community: { code: 'beta' }, roles: ['ADMIN', 'MEMBER'] });
     t.ok(admin.cookies.find((c) => c.name === 'community')?.value.startsWith('beta.'));
   });
 
@@ -172,7 +181,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     const browser = await open();
     const res = await browser.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD, targetCommunity: 'beta' });
     t.equal(res.statusCode, 200);
-    t.same(res.json(), { displayName: 'Alan Turing', community: { code: 'beta', name: 'Beta Guild' } });
+    t.match(res.json(), { displayName: 'Alan Turing', community: { code: 'beta', name: 'Beta Guild' }, authToken: String, refreshToken: String });
     const community = res.cookies.find((c) => c.name === 'community');
     t.ok(community?.value.startsWith('beta.'), 'the chosen community, signed');
     const admin = await browser.get(`/graphqlAdmin?query=${encodeURIComponent('{ me { id communityCode } }')}`);
@@ -205,25 +214,33 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(replay.json().data.me, null, 'a copy of the old cookie is signed out too');
   });
 
-  await t.test('POST /rest/token-refresh rotates both cookies; the old refresh cookie is refused afterwards', async (t) => {
+  await t.test('POST /rest/token-refresh rotates both cookies; the old refresh cookie is refused after the grace window', async (t) => {
     const browser = await signedIn();
     const oldAuth = browser.cookies.get('auth')!;
     const oldRefresh = browser.cookies.get('refresh')!;
     const res = await browser.post('/rest/token-refresh');
     t.equal(res.statusCode, 200);
-    t.same(res.json(), {});
+    t.match(res.json(), { user: { id: ada.id }, authToken: res.cookies.find((c) => c.name === 'auth')?.value, refreshToken: res.cookies.find((c) => c.name === 'refresh')?.value });
     t.not(browser.cookies.get('auth'), oldAuth, 'a new auth cookie');
     t.not(browser.cookies.get('refresh'), oldRefresh, 'a new refresh cookie');
     t.equal(await browser.whoAmI(), String(ada.id), 'the new cookie signs the member in');
     const oldCookie = await app.inject({ url: `/graphql?query=${encodeURIComponent('{ me { id } }')}`, headers: { cookie: `auth=${oldAuth}` } });
     t.equal(oldCookie.json().data.me, null, 'the old auth cookie stops working');
 
+    const otherTab = await open();
+    otherTab.cookies.set('refresh', oldRefresh);
+    const raced = await otherTab.post('/rest/token-refresh');
+    t.equal(raced.statusCode, 200, 'another tab refreshing with the same cookie at once');
+    t.equal(otherTab.cookies.get('refresh'), browser.cookies.get('refresh'), 'gets the same new pair');
+
+    clock.advance(REFRESH_GRACE_MS + 1000);
     const thief = await open();
     thief.cookies.set('refresh', oldRefresh);
     const replay = await thief.post('/rest/token-refresh');
     t.equal(replay.statusCode, 401);
     t.equal(errorOf(replay).code, 'NotAuthenticated');
     t.notOk(replay.cookies.find((c) => c.name === 'auth'), 'no cookie for a spent refresh token');
+    t.equal(await browser.whoAmI(), null, 'and the session it was stolen from ends');
   });
 
   await t.test('POST /rest/token-refresh without a refresh cookie is 401 NotAuthenticated', async (t) => {
@@ -342,7 +359,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(errorOf(noPhone).code, '110');
   });
 
-  await t.test('password reset: forgot, validate the link’s token, reset (121 for a weak password, 100 once spent)', async (t) => {
+  await t.test('password reset: forgot, validate the link’s token, reset (121 for a weak password, the invalid link once spent)', async (t) => {
     const member = await createMember(db, alpha, { firstName: 'Katherine', lastName: 'Johnson' });
     await setPassword(db, member.id);
     const browser = await open();
@@ -367,7 +384,11 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.same((await browser.get(`/rest/validate-reset-token?token=${encodeURIComponent(token)}`)).json(), { isValid: false }, 'the link is spent');
     const replay = await browser.post('/rest/reset-password', { resetToken: token, newPassword: 'Yet-Another-8' });
     t.equal(replay.statusCode, 400);
-    t.equal(errorOf(replay).code, '100');
+    t.same(errorOf(replay), {
+      code: 'BadRequest.InvalidLink',
+      message: 'This link is invalid or has expired. Request a new one to reset your password.',
+      fields: { token: { code: 'BadRequest.InvalidLink', key: 'auth.reset.invalidLink' } },
+    });
 
     const login = await browser.post('/rest/login', { username: member.email, password: newPassword });
     t.equal(login.statusCode, 200, 'the new password signs in');
@@ -389,7 +410,7 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.match(errorOf(missing), { code: '900', fields: { token: { code: 900 } } });
   });
 
-  await t.test('every POST needs the CSRF token, signed in or not: 403 BadRequest.Csrf', async (t) => {
+  await t.test('every POST that carries our cookies needs the CSRF token, signed in or not: 403 BadRequest.Csrf', async (t) => {
     const browser = await signedIn();
     const logout = await browser.post('/rest/logout', undefined, { csrf: false });
     t.equal(logout.statusCode, 403);
@@ -400,16 +421,25 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(refresh.statusCode, 403);
     t.equal(errorOf(refresh).code, 'BadRequest.Csrf');
 
-    // A page on another site can post without our cookies: the login is refused all the same.
+    // A page on another site can post without our cookies: as a form, or with a browser that says
+    // where it comes from, the login is refused all the same (a cookie-less client is not: bearer.test.ts).
     const bare = await app.inject({
       method: 'POST',
       url: '/rest/login',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ username: ada.email, password: GOOD_PASSWORD }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ username: ada.email, password: GOOD_PASSWORD }).toString(),
     });
     t.equal(bare.statusCode, 403);
     t.equal(errorOf(bare).code, 'BadRequest.Csrf');
     t.notOk(bare.cookies.find((c) => c.name === 'auth'), 'no login CSRF');
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: '/rest/login',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      payload: JSON.stringify({ username: ada.email, password: GOOD_PASSWORD }),
+    });
+    t.equal(crossSite.statusCode, 403);
+    t.equal(errorOf(crossSite).code, 'BadRequest.Csrf');
 
     const anonymous = await open();
     anonymous.token = (await csrfFor(app)).token; // a token minted for another browser's secret

@@ -1,0 +1,54 @@
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { seedDemo } from '#src/db/seed.ts';
+import { setupDatabase, startApp } from '#test/helpers/app.ts';
+
+/**
+ * docs/api.md cannot rot: its `sh` examples run verbatim, in order, as one shell session against a
+ * server listening on a port, with the demo data the document's defaults name. Only BASE is given.
+ */
+
+const DOC = path.resolve(import.meta.dirname, '../docs/api.md');
+const run = promisify(execFile);
+
+/** The shell blocks of a Markdown file, in order. */
+function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+t.test('the curl examples of docs/api.md work as written', async (t) => {
+  const blocks = shellBlocks(readFileSync(DOC, 'utf8'));
+  t.ok(blocks.length >= 8, `the document has its examples (${blocks.length})`);
+  t.ok(blocks.every((b) => b.includes('curl') || b.includes('BASE=')), 'each block calls the server (or sets where it is)');
+
+  const db = await setupDatabase(t);
+  await seedDemo(db, { production: false });
+  const { app } = await startApp(t, db, { env: { DEFAULT_COMMUNITY: 'summit' } });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  // One session: TOKEN and REFRESH set by one block are used by the next. Any failing command fails it.
+  const script = ['set -euo pipefail', ...blocks.map((b, i) => `printf '\\n--- block ${i + 1}\\n'\n${b}`)].join('\n');
+  const { stdout } = await run('bash', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', BASE: address },
+    timeout: 60_000,
+  }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`the examples failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  });
+  const outputs = stdout.split(/^--- block \d+\n/m).slice(1).map((o) => o.trim());
+  const of = (snippet: string) => outputs[blocks.findIndex((b) => b.includes(snippet))] ?? '';
+
+  t.same(JSON.parse(of('LOGIN=$(curl')), { displayName: 'Amara Okafor', roles: ['MEMBER'] }, 'the sign-in answers the member');
+  t.same(JSON.parse(of('login(username: $u')), { data: { login: { user: { displayName: 'Amara Okafor' }, roles: ['MEMBER'] } } }, 'so does the GraphQL login');
+  t.match(JSON.parse(of('/rest/login/one-time"')), { channel: 'EMAIL' }, 'a code is sent');
+  t.match(JSON.parse(of('{ me { id email')), { data: { me: { email: 'amara.okafor@summit-demo.example.com', name: { formatted: 'Amara Okafor' }, communityCode: 'summit' } } }, 'the bearer signs the member in on GraphQL');
+  const inFlight = JSON.parse(of('articleInFlight'));
+  t.ok(inFlight.data && 'articleInFlight' in inFlight.data && !inFlight.errors, 'a GET query with the bearer answers a member’s query');
+  t.match(JSON.parse(of('available-communities')), { availableCommunities: [{ code: 'harbor' }, { code: 'summit' }] }, 'a REST call');
+  t.same(JSON.parse(of('PAIR=$(curl -sS --fail-with-body "$BASE/rest/token-refresh"')), { user: 'Amara Okafor', roles: ['MEMBER'] }, 'the refresh answers a pair');
+  t.equal(of('/rest/logout').split('\n')[0], 'signed out: 204');
+  t.same(JSON.parse(of('/rest/logout').split('\n')[1]!), { data: { me: null } }, 'after sign-out the token signs no one in');
+  t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
+});
