@@ -201,7 +201,7 @@ t.test('an API client with a bearer token', async (t) => {
     t.same(strategies.json(), { passwordStrategy: true, otcSmsStrategy: false, smsOptions: [] });
     const sent = await post('/rest/login/one-time', { channel: 'EMAIL', to: grace.email });
     t.equal(sent.statusCode, 200);
-    const redeemed = await post('/rest/login/one-time-redeem', { to: grace.email, code: codeFrom(app, grace.email) });
+    const redeemed = await post('/rest/login/one-time-redeem', { to: grace.email, code: await codeFrom(app, grace.email) });
     t.equal(redeemed.statusCode, 200);
     t.equal(await meWith(redeemed.json().authToken), String(grace.id));
 
@@ -213,7 +213,7 @@ t.test('an API client with a bearer token', async (t) => {
 
     const gqlCode = await gql('mutation G($to: String!) { oneTimeCodeGenerate(to: $to) { channel } }', { to: grace.email });
     t.same(gqlCode.json().data, { oneTimeCodeGenerate: { channel: 'EMAIL' } }, 'and the GraphQL ones');
-    const verified = await gql('mutation V($to: String!, $code: String!) { oneTimeCodeVerify(to: $to, code: $code) { authToken } }', { to: grace.email, code: codeFrom(app, grace.email) });
+    const verified = await gql('mutation V($to: String!, $code: String!) { oneTimeCodeVerify(to: $to, code: $code) { authToken } }', { to: grace.email, code: await codeFrom(app, grace.email) });
     t.equal(await meWith(verified.json().data.oneTimeCodeVerify.authToken), String(grace.id));
   });
 
