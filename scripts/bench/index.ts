@@ -146,7 +146,9 @@ function report(run: RunResult, modules: BenchModule[]): string {
       for (const s of r?.sections ?? []) {
         const into = merged.get(s.key);
         const rows = s.rows.map((row) => [b.label, ...row]);
-        const notes = (s.notes ?? []).map((n) => (run.backends.length > 1 && !n.startsWith('  ') ? `${b.label}: ${n}` : n));
+        // A note said alike for every database is printed once; one that differs, with its database's name.
+        const same = (n: string) => run.backends.every((o) => o.modules.find((x) => x.name === m.name)?.sections?.find((x) => x.key === s.key)?.notes?.includes(n));
+        const notes = (s.notes ?? []).map((n) => (same(n) || n.startsWith('  ') ? n : `${b.label}: ${n}`));
         if (!into) merged.set(s.key, { ...s, head: ['database', ...s.head], right: [false, ...(s.right ?? [])], rows, notes });
         else {
           into.rows.push(...rows);
