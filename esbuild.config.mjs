@@ -1,9 +1,13 @@
-// Bundles islands/*.tsx (one entry per island, shared chunks split out, hashed names) into
-// static/build/, writes static/build/manifest.json, and copies htmx. `--watch` rebuilds on change.
+// Bundles islands/*.tsx (one entry per island, shared chunks split out, hashed names) and the
+// stylesheet static/css/app.css (minified, hashed) into static/build/, writes
+// static/build/manifest.json, and copies htmx. Every .js and .css it writes gets a brotli (.br,
+// quality 11) and a gzip (.gz, level 9) copy beside it, which @fastify/static serves as they are
+// (`preCompressed`). `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const islandsDir = path.join(root, 'islands');
@@ -27,6 +31,27 @@ const virtualEntries = {
   },
 };
 
+const stylesheet = path.join(root, 'static', 'css', 'app.css');
+
+/** Writes file.br and file.gz beside a built file, unless they are already there (hashed names never change content). */
+function precompress(file) {
+  if (!/\.(js|css)$/.test(file)) return;
+  const body = readFileSync(file);
+  if (!existsSync(`${file}.br`)) {
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(body, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+    );
+  }
+  if (!existsSync(`${file}.gz`)) writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+}
+
 const htmxVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/htmx.org/package.json'), 'utf8')).version;
 
 const writeManifest = {
@@ -34,8 +59,13 @@ const writeManifest = {
   setup(b) {
     b.onEnd((result) => {
       if (result.errors.length || !result.metafile) return;
-      const manifest = { islands: {}, htmx: `vendor/htmx-${htmxVersion}.min.js` };
+      const manifest = { islands: {}, htmx: `vendor/htmx-${htmxVersion}.min.js`, css: null };
       for (const [file, meta] of Object.entries(result.metafile.outputs)) {
+        precompress(path.join(root, file));
+        if (meta.entryPoint && path.resolve(root, meta.entryPoint) === stylesheet) {
+          manifest.css = path.relative(outdir, path.join(root, file));
+          continue;
+        }
         if (!meta.entryPoint?.startsWith('island:')) continue;
         const name = meta.entryPoint.slice('island:'.length);
         manifest.islands[name] = {
@@ -45,6 +75,7 @@ const writeManifest = {
       }
       mkdirSync(path.join(outdir, 'vendor'), { recursive: true });
       copyFileSync(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), path.join(outdir, manifest.htmx));
+      precompress(path.join(outdir, manifest.htmx));
       writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
       console.log(`islands built: ${islands.join(', ') || 'none'}`);
     });
@@ -52,7 +83,7 @@ const writeManifest = {
 };
 
 const options = {
-  entryPoints: islands.map((name) => `island:${name}`),
+  entryPoints: [...islands.map((name) => `island:${name}`), stylesheet],
   bundle: true,
   splitting: true,
   format: 'esm',

@@ -14,6 +14,7 @@ import communityPlugin from './plugins/community.ts';
 import identityPlugin from './plugins/identity.ts';
 import guardianPlugin from './plugins/guardian.ts';
 import securityPlugin from './plugins/security.ts';
+import compressionPlugin from './plugins/compression.ts';
 import renderPlugin from './plugins/render.tsx';
 import graphqlPlugin from './features/graphql/plugin.ts';
 import jobsPlugin from './plugins/jobs.ts';
@@ -89,6 +90,8 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
     });
   }
 
+  // Before any route: it compresses the answers of the routes registered after it.
+  await app.register(compressionPlugin);
   await app.register(cookie, { secret: config.cookieSecret });
   await app.register(formbody);
   await app.register(guardianPlugin, {
@@ -109,6 +112,8 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
     prefix: `${base}/static/`,
     decorateReply: false,
     index: false,
+    // The .br and .gz files the build writes beside each bundle and stylesheet.
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       const immutable = filePath.includes(`${STATIC_DIR}/build/`) && !filePath.endsWith('manifest.json');
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

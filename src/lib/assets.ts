@@ -9,6 +9,8 @@ export const BUILD_DIR = path.join(STATIC_DIR, 'build');
 export type Manifest = {
   islands: Record<string, { file: string; imports: string[] }>;
   htmx: string;
+  /** The minified stylesheet under a hashed name (static/css/app.css built); absent from older builds. */
+  css?: string | null;
 };
 
 /**
@@ -65,7 +67,18 @@ export class Assets {
     return this.buildUrl(this.getManifest().htmx);
   }
 
+  /**
+   * The built stylesheet (hashed name, precompressed, cached for a year); without a build, the source
+   * file with its hash in the query (cached for an hour).
+   */
   stylesheetHref(): string {
+    let built: string | null | undefined;
+    try {
+      built = this.getManifest().css;
+    } catch {
+      built = null;
+    }
+    if (built) return this.buildUrl(built);
     const file = path.join(STATIC_DIR, 'css', 'app.css');
     if (!this.css || (this.watch && this.mtime(file) !== this.css.mtime)) {
       const hash = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 10);

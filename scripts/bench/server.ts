@@ -1,0 +1,265 @@
+// A bench server: `node --import tsx scripts/bench/server.ts <pglite|postgres://…>` migrates a fresh
+// database, seeds the demo communities, builds two production apps on it (the probe, which counts SQL
+// statements, and the load app), makes the sessions the modules need, prints one line
+// `BENCH_READY {…ServerInfo}` and serves until SIGTERM or its stdin closes. It runs in a child process
+// so that the load generator (in the bench process) does not share an event loop with it.
+// startServer/stopServer are the bench's side.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Gate, Role } from '#src/db/types.ts';
+import { AUTOSAVE, DEMO_COMMUNITY, DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL, HOST, LOAD, ROOT, randomSecret, type ServerInfo } from './lib.ts';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const SERVER_START_TIMEOUT_MS = 120_000;
+
+export async function serve(target: string): Promise<void> {
+  const started = performance.now();
+  // Imported here so the parent does not load the application.
+  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { seedDemo, DEMO_ADMIN }, { AUTH_COOKIE, startSession }, { acceptProductAgreement }] = await Promise.all([
+    import('#src/app.ts'),
+    import('#src/config.ts'),
+    import('#src/db/index.ts'),
+    import('#src/db/seed.ts'),
+    import('#src/features/auth/sessions.ts'),
+    import('#src/features/articles/service.ts'),
+  ]);
+
+  const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-')) : undefined;
+  const removeDir = () => {
+    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  };
+  process.once('exit', removeDir);
+
+  const { db } = await createDatabase(pgliteDir ? { kind: 'pglite', dataDir: pgliteDir } : { kind: 'postgres', url: target, poolSize: 10 });
+  await migrateToLatest(db);
+  // The seed refuses production by design; this is a throwaway bench database, seeded before the
+  // production-mode app exists.
+  await seedDemo(db, { production: false });
+
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    HOST,
+    PORT: '0',
+    COOKIE_SECRET: process.env.BENCH_COOKIE_SECRET ?? randomSecret(),
+    RATE_LIMIT_MAX: '100000000',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    DEFAULT_COMMUNITY: DEMO_COMMUNITY,
+    ...(pgliteDir ? { DATA_DIR: pgliteDir } : { DATABASE_URL: target }),
+  });
+
+  // Two apps on the same database: the probe counts SQL statements (Server-Timing, which buildApp
+  // enables in production only when BENCH_QUERY_COUNT=1 at build time); the load app is a plain
+  // production app, so the throughput figures do not pay for the counting.
+  const previous = process.env.BENCH_QUERY_COUNT;
+  process.env.BENCH_QUERY_COUNT = '1';
+  const probe = await buildApp({ config, db });
+  if (previous === undefined) delete process.env.BENCH_QUERY_COUNT;
+  else process.env.BENCH_QUERY_COUNT = previous;
+  const load = await buildApp({ config, db, ownsDb: true });
+
+  await probe.listen({ host: HOST, port: 0 });
+  await load.listen({ host: HOST, port: 0 });
+  const portOf = (app: typeof load) => {
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('The server has no TCP address');
+    return address.port;
+  };
+
+  // The signed-in cookie, made the way test/helpers/factories.ts `signIn` makes it.
+  const community = await db.selectFrom('communities').selectAll().where('code', '=', DEMO_COMMUNITY).executeTakeFirstOrThrow();
+  const member = await db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select(['users.id', 'memberships.roles', 'memberships.gate'])
+    .where('users.email', '=', DEMO_MEMBER_EMAIL)
+    .where('memberships.community_id', '=', community.id)
+    .executeTakeFirstOrThrow();
+  const { token } = await startSession(db, load.sessionTokens, load.clock, {
+    userId: member.id,
+    community,
+    roles: member.roles,
+    gate: member.gate,
+    basePath: config.basePath,
+  });
+  // The demo admin's session, the same way, for the admin pages.
+  const admin = await db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select(['users.id', 'memberships.roles', 'memberships.gate'])
+    .where('users.email', '=', DEMO_ADMIN.email)
+    .where('memberships.community_id', '=', community.id)
+    .executeTakeFirstOrThrow();
+  const adminSession = await startSession(db, load.sessionTokens, load.clock, {
+    userId: admin.id,
+    community,
+    roles: admin.roles,
+    gate: admin.gate,
+    basePath: config.basePath,
+  });
+
+  // The members whose sign-ins are measured, one per connection: DEMO_MEMBER_EMAIL first, then other
+  // demo members of the community with the demo password; never the flood's member.
+  const others = await db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select('users.email')
+    .where('memberships.community_id', '=', community.id)
+    .where('memberships.is_active', '=', true)
+    .where('users.is_active', '=', true)
+    .where('users.password_hash', 'is not', null)
+    .where('users.email', 'like', `%@${DEMO_MEMBER_EMAIL.split('@')[1]}`)
+    .where('users.email', 'not in', [DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL])
+    .orderBy('users.id')
+    .limit(LOAD.connections - 1)
+    .execute();
+  const signInEmails = [DEMO_MEMBER_EMAIL, ...others.map((r) => r.email)];
+
+  // The autosave load's editors: the community's demo members (not DEMO_MEMBER_EMAIL, whose pages are
+  // measured, nor the flood's member), then members made for the bench the way
+  // test/helpers/factories.ts `createMember` makes them (no password: they get a session directly).
+  // Each gets a session, as the demo member does, and the product agreement, accepted the way
+  // POST /articles/agreement accepts it (acceptProductAgreement).
+  const demoEditors = await db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select(['users.id', 'memberships.roles', 'memberships.gate'])
+    .where('memberships.community_id', '=', community.id)
+    .where('memberships.is_active', '=', true)
+    .where('users.is_active', '=', true)
+    .where('users.email', 'like', `%@${DEMO_MEMBER_EMAIL.split('@')[1]}`)
+    .where('users.email', 'not in', [DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL])
+    .orderBy('users.id')
+    .limit(AUTOSAVE.editors)
+    .execute();
+  const editors: { id: number; roles: Role[]; gate: Gate }[] = [...demoEditors];
+  const editorsCreated = AUTOSAVE.editors - editors.length;
+  for (let i = 1; i <= editorsCreated; i++) {
+    const user = await db
+      .insertInto('users')
+      .values({ email: `bench-editor-${i}@bench.invalid`, username: `bench-editor-${i}`, first_name: 'Bench', last_name: `Editor ${i}`, password_hash: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('memberships')
+      .values({
+        community_id: community.id,
+        user_id: user.id,
+        roles: ['MEMBER'],
+        gate: 'app',
+        company_name: 'Acme Corp',
+        job_title: 'Chief Executive Officer',
+        location_name: 'Austin, TX',
+        location_familiar_name: 'Austin',
+        is_active: true,
+      })
+      .execute();
+    editors.push({ id: user.id, roles: ['MEMBER'], gate: 'app' });
+  }
+  const articleDeps = { db, clock: load.clock, community, t: load.t };
+  const editorCookies: string[] = [];
+  for (const editor of editors) {
+    const session = await startSession(db, load.sessionTokens, load.clock, {
+      userId: editor.id,
+      community,
+      roles: editor.roles,
+      gate: editor.gate,
+      basePath: config.basePath,
+    });
+    await acceptProductAgreement(articleDeps, editor.id);
+    editorCookies.push(`${AUTH_COOKIE}=${session.token}`);
+  }
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await probe.close();
+      await load.close(); // destroys the database (ownsDb)
+    } finally {
+      removeDir();
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  // If the parent goes away, so do we.
+  process.stdin.on('end', shutdown);
+  process.stdin.on('close', shutdown);
+  process.stdin.resume();
+
+  const info: ServerInfo = {
+    probePort: portOf(probe),
+    loadPort: portOf(load),
+    cookie: `${AUTH_COOKIE}=${token}`,
+    adminCookie: `${AUTH_COOKIE}=${adminSession.token}`,
+    startupMs: Math.round(performance.now() - started),
+    signInEmails,
+    editorCookies,
+    editorsCreated,
+  };
+  process.stdout.write(`BENCH_READY ${JSON.stringify(info)}\n`);
+}
+
+export const children = new Set<ChildProcess>();
+
+export async function startServer(target: string): Promise<{ child: ChildProcess; info: ServerInfo; stderr: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, target], {
+    cwd: ROOT,
+    // NODE_ENV=production also selects React's production server renderer.
+    env: { ...process.env, NODE_ENV: 'production', BENCH_COOKIE_SECRET: randomSecret() },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let errText = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    errText = (errText + d.toString()).slice(-8000);
+  });
+  const info = await new Promise<ServerInfo>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The server did not start within ${SERVER_START_TIMEOUT_MS / 1000} s.\n${errText}`)), SERVER_START_TIMEOUT_MS);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (!line.startsWith('BENCH_READY ')) return;
+      clearTimeout(timer);
+      resolve(JSON.parse(line.slice('BENCH_READY '.length)) as ServerInfo);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited before it was ready (code ${code}, signal ${signal}).\n${errText}`));
+    });
+  });
+  return { child, info, stderr: () => errText };
+}
+
+export function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+
+if (process.argv[1] && path.resolve(process.argv[1]) === SCRIPT) {
+  const target = process.argv[2];
+  if (!target) {
+    console.error('usage: node --import tsx scripts/bench/server.ts <pglite|postgres://…>');
+    process.exit(2);
+  }
+  serve(target).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
