@@ -5,17 +5,24 @@ import homeRoutes from './home/routes.tsx';
 import authRoutes from './auth/routes.tsx';
 import authRestRoutes from './auth/rest.ts';
 import { authJobs } from './auth/jobs.ts';
+import { authResolvers, authTypeDefs } from './auth/graphql.ts';
+import { articleAdminResolvers, articleAdminTypeDefs, articleMemberResolvers, articleMemberTypeDefs } from './articles/graphql.ts';
 import devRoutes from './dev/routes.tsx';
 import adminRoutes from './admin/routes.tsx';
 import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 
-/** What an area adds to the app. GraphQL types and resolvers are gathered in features/graphql/schema.ts. */
+/** An area's part of a GraphQL schema: SDL that extends Query and Mutation, and their resolvers. */
+export type GraphQLPart = { typeDefs: string; resolvers: { Query?: Record<string, unknown>; Mutation?: Record<string, unknown> } };
+
+/** What an area adds to the app. */
 export type Area = {
   name: string;
   /** Route plugins, registered under the path prefix in this order. */
   routes: FastifyPluginAsync[];
+  /** Its operations on the member schema (/graphql) and the staff schema (/graphqlAdmin). */
+  graphql?: { member?: GraphQLPart; admin?: GraphQLPart };
   /** The area's durable jobs (src/lib/jobs/queue.ts): handlers, schedules, retries. */
   jobs?: (app: FastifyInstance) => JobDefinition[];
 };
@@ -24,8 +31,16 @@ export type Area = {
 export const AREAS: readonly Area[] = [
   { name: 'system', routes: [systemRoutes] },
   { name: 'home', routes: [homeRoutes] },
-  { name: 'auth', routes: [authRoutes, authRestRoutes], jobs: authJobs },
+  { name: 'auth', routes: [authRoutes, authRestRoutes], jobs: authJobs, graphql: { member: { typeDefs: authTypeDefs, resolvers: authResolvers } } },
   { name: 'dev', routes: [devRoutes] },
   { name: 'admin', routes: [adminRoutes] },
-  { name: 'articles', routes: [articleRoutes, articleAdminRoutes], jobs: articleJobs },
+  {
+    name: 'articles',
+    routes: [articleRoutes, articleAdminRoutes],
+    jobs: articleJobs,
+    graphql: {
+      member: { typeDefs: articleMemberTypeDefs, resolvers: articleMemberResolvers },
+      admin: { typeDefs: articleAdminTypeDefs, resolvers: articleAdminResolvers },
+    },
+  },
 ];

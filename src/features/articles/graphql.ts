@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { canScanArticle } from '#src/core/guardian/articles.ts';
 import { displayName } from '#src/core/identity.ts';
-import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
+import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { copyScanView, scanForRequest } from './copy-scan.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
 import {
@@ -88,7 +88,7 @@ const sharedTypeDefs = /* GraphQL */ `
   }
 `;
 
-/** Merged into the member schema, after the auth type defs (which declare `type Mutation`). */
+/** Merged into the member schema (src/features/areas.ts). */
 export const articleMemberTypeDefs = /* GraphQL */ `
   ${sharedTypeDefs}
   type ArticleUserSetting { id: ID!, byline: String! }
@@ -161,7 +161,7 @@ export const articleAdminTypeDefs = /* GraphQL */ `
     articleFeedback(articleId: ID!, last: Int, before: String): ArticleFeedbackConnection!
   }
 
-  type Mutation {
+  extend type Mutation {
     "editorId null clears the editor; the editor must be staff of the community."
     articleAssignEditor(articleId: ID!, editorId: ID): Article!
     "scheduledDate (ISO 8601) for SCHEDULED, articleUrl for MANUALLY_PUBLISHED."

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/plugin.ts';
+import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { authContext } from './http.ts';
 import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode, updatePassword } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
@@ -26,7 +26,7 @@ export const authTypeDefs = /* GraphQL */ `
     passwordTokenIsValid(token: String!): Boolean!
   }
 
-  type Mutation {
+  extend type Mutation {
     "Password sign-in; a targetCommunity other than this one is the admin sign-in to that community."
     login(username: String!, password: String!, targetCommunity: String, remember: Boolean): LoginResult!
     logout: Boolean!

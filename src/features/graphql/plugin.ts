@@ -3,25 +3,9 @@ import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
 import { isAppError } from '#src/core/errors.ts';
-import type { Guardian } from '#src/core/guardian/index.ts';
-import type { Identity } from '#src/core/identity.ts';
-import type { Db } from '#src/db/index.ts';
-import type { Community } from '#src/db/types.ts';
-import { createLoaders, type Loaders } from './loaders.ts';
+import { createLoaders } from './loaders.ts';
 import { adminSchema, adminResolvers, memberSchema, memberResolvers } from './schema.ts';
-
-declare module 'mercurius' {
-  interface MercuriusContext {
-    request: FastifyRequest;
-    db: Db;
-    identity: Identity;
-    community: Community;
-    guardian: Guardian;
-    loaders: Loaders;
-  }
-}
-
-export type GraphQLContext = MercuriusContext;
+import './context.ts';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMPLEXITY = 300;

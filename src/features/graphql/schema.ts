@@ -1,10 +1,9 @@
 import type { IResolvers } from 'mercurius';
 import { displayName } from '#src/core/identity.ts';
 import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
-import { articleAdminResolvers, articleAdminTypeDefs, articleMemberResolvers, articleMemberTypeDefs } from '#src/features/articles/graphql.ts';
-import { authResolvers, authTypeDefs } from '#src/features/auth/graphql.ts';
+import { AREAS, type GraphQLPart } from '#src/features/areas.ts';
 import { communityClientData } from '#src/features/communities/service.ts';
-import type { GraphQLContext } from './plugin.ts';
+import type { GraphQLContext } from './context.ts';
 
 const shared = /* GraphQL */ `
   type NavLink { label: String!, link: String! }
@@ -51,6 +50,11 @@ const shared = /* GraphQL */ `
   type Ad { id: ID!, imageUrl: String!, link: String!, shape: AdShape! }
 `;
 
+/** Each area's part of one schema, in the order of the list of areas. */
+const parts = (side: 'member' | 'admin'): GraphQLPart[] => AREAS.flatMap((area) => (area.graphql?.[side] ? [area.graphql[side]] : []));
+const typeDefsOf = (side: 'member' | 'admin') => parts(side).map((p) => p.typeDefs).join('\n');
+const resolversOf = (side: 'member' | 'admin', kind: 'Query' | 'Mutation') => Object.assign({}, ...parts(side).map((p) => p.resolvers[kind] ?? {}));
+
 export const memberSchema = /* GraphQL */ `
   ${shared}
   type Query {
@@ -61,8 +65,8 @@ export const memberSchema = /* GraphQL */ `
     availableCommunities: [AvailableCommunity!]!
     ads: [Ad!]!
   }
-  ${authTypeDefs}
-  ${articleMemberTypeDefs}
+  type Mutation
+  ${typeDefsOf('member')}
 `;
 
 export const adminSchema = /* GraphQL */ `
@@ -73,7 +77,8 @@ export const adminSchema = /* GraphQL */ `
     "Communities in which the signed-in user holds the ADMIN role."
     availableCommunities: [AvailableCommunity!]!
   }
-  ${articleAdminTypeDefs}
+  type Mutation
+  ${typeDefsOf('admin')}
 `;
 
 function me(_root: unknown, _args: unknown, ctx: GraphQLContext) {
@@ -117,10 +122,9 @@ export const memberResolvers: IResolvers = {
       ctx.guardian.ensureSignedIn();
       return (await listActiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map(adClientData);
     },
-    ...authResolvers.Query,
-    ...articleMemberResolvers.Query,
+    ...resolversOf('member', 'Query'),
   },
-  Mutation: { ...authResolvers.Mutation, ...articleMemberResolvers.Mutation },
+  Mutation: resolversOf('member', 'Mutation'),
   Me: meResolvers,
 };
 
@@ -139,8 +143,8 @@ export const adminResolvers: IResolvers = {
       const rows = await ctx.loaders.communitiesOfUser(ctx.guardian.userId!);
       return rows.filter((r) => r.roles.includes('ADMIN')).map((r) => ({ code: r.code, name: r.name, familiarName: r.familiar_name }));
     },
-    ...articleAdminResolvers.Query,
+    ...resolversOf('admin', 'Query'),
   },
-  Mutation: articleAdminResolvers.Mutation,
+  Mutation: resolversOf('admin', 'Mutation'),
   Me: meResolvers,
 };
