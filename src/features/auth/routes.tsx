@@ -71,7 +71,10 @@ export default async function authRoutes(app: FastifyInstance) {
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return page(reply, t('auth.login.title'), <EmailStep email={email} carry={carry} error={t('errors.client.invalidEmail')} />, 400);
       const message = e.code === 900 ? t('auth.password.required') : t('errors.server.passwordIncorrect');
-      return page(reply, t('auth.login.title'), <PasswordStep email={email} carry={carry} error={message} />, e.status);
+      // The step comes back with every choice it first offered, the text-a-code one included.
+      const strategies = await authStrategies(authContext(request), email).catch(() => null);
+      const sms = strategies?.smsOptions[0]?.maskedValue;
+      return page(reply, t('auth.login.title'), <PasswordStep email={email} carry={carry} error={message} sms={sms} />, e.status);
     }
   });
 
