@@ -50,7 +50,7 @@ function Paragraphs({ text }: { text: string }) {
  * The product agreement gate: a page of its own without JavaScript; with it, a modal over the empty
  * dashboard (rendered hidden here, shown behind the modal by the island).
  */
-export function AgreementGate({ error }: { error?: string }) {
+export function AgreementGate({ error, guidelines = false }: { error?: string; guidelines?: boolean }) {
   const { t, community, csrfToken } = usePage();
   const href = useHref();
   return (
@@ -68,13 +68,14 @@ export function AgreementGate({ error }: { error?: string }) {
             checkLabel: t('articles.pages.acknowledge'),
             buttonLabel: t('articles.pages.confirm'),
             error,
+            ...(guidelines ? { hidden: { guidelines: 'true' } } : {}),
           },
           notNow: { href: href('/'), label: t('articles.pages.notNow') },
           behindId: 'gate-behind',
         }}
       />
       <div id="gate-behind" hidden>
-        <Dashboard inFlight={undefined} pending={[]} published={0} guidelinesOpen={false} />
+        <Dashboard inFlight={undefined} pending={[]} published={0} guidelinesOpen={guidelines} />
       </div>
     </>
   );

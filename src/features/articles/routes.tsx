@@ -83,7 +83,8 @@ export default async function articleRoutes(app: FastifyInstance) {
   /** The product agreement gates the whole area: until it is accepted, every page is the gate. */
   async function gate(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (await productAgreementStatus(articleDeps(request), request.guardian.userId!)) return false;
-    await reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate /> });
+    const guidelines = (request.query as Record<string, string | undefined>).guidelines === 'true';
+    await reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate guidelines={guidelines} /> });
     return true;
   }
 
@@ -108,11 +109,13 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/agreement', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
+    // guidelines=true (spec section 2) rides through the gate: the editor opens with its guidelines.
+    const guidelines = body.guidelines === 'true';
     if (body.acknowledge !== 'on') {
-      return reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate error={t('articles.pages.mustAcknowledge')} />, status: 400 });
+      return reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate guidelines={guidelines} error={t('articles.pages.mustAcknowledge')} />, status: 400 });
     }
     await acceptProductAgreement(articleDeps(request), request.guardian.userId!);
-    return reply.redirectTo('/articles/edit');
+    return reply.redirectTo(guidelines ? '/articles/edit?guidelines=true' : '/articles/edit');
   });
 
   app.get('/articles/guidelines', member, async (request, reply) => {
@@ -135,7 +138,9 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/settings', member, async (request, reply) => {
     // The settings are behind the agreement, as their page is.
-    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) return reply.redirectTo('/articles');
+    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) {
+      return reply.redirectTo((request.query as Record<string, string | undefined>).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
+    }
     const body = (request.body ?? {}) as Body;
     const value = str(body.byline).trim();
     // A plain-text byline from the form becomes one paragraph, its web addresses links; markup (from the
@@ -193,7 +198,9 @@ export default async function articleRoutes(app: FastifyInstance) {
   }
 
   app.get('/articles/edit', member, async (request, reply) => {
-    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) return reply.redirectTo('/articles');
+    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) {
+      return reply.redirectTo((request.query as Record<string, string | undefined>).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
+    }
     const state = await editorState(request);
     // A community may send members with no article in flight to its external application form.
     if (!state.article && request.community.article_application_url) return reply.redirect(request.community.article_application_url, 303);
