@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { formatDate } from '#src/core/format.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rules.ts';
 import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
-import type { ArticleRow, BoardQuery, listFeedback } from '#src/features/articles/service.ts';
+import { cleanRichText, type ArticleRow, type BoardQuery, type listFeedback } from '#src/features/articles/service.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -516,7 +516,7 @@ export function ArticleDetail({
           <details key={r.id} className="panel" open={i === 0}>
             <summary>{t('admin.articles.revision', { n: revisions.length - i, words: r.word_count, date: formatDate(r.created_at) })}</summary>
             <h3>{r.title}</h3>
-            <div className="preview" dangerouslySetInnerHTML={{ __html: r.content }} />
+            <div className="preview" dangerouslySetInnerHTML={{ __html: cleanRichText(r.content) }} />
           </details>
         ))}
     </section>

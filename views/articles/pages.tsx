@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import { cleanByline, type ArticleRow } from '#src/features/articles/service.ts';
+import { cleanByline, cleanRichText, type ArticleRow } from '#src/features/articles/service.ts';
 import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
@@ -483,7 +483,7 @@ export function EditorReadOnly({ state, approve }: { state: EditorState; approve
       )}
       <h1>{titleOf(article, t)}</h1>
       <p className="muted">{t('articles.pages.wordCount', { n: article.word_count ?? 0 })}</p>
-      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: cleanRichText(article.content ?? '') }} />
       {approve ? (
         <section className="stack submit-box" aria-labelledby="approve-heading">
           <h2 id="approve-heading">{t('articles.pages.approveHeading')}</h2>

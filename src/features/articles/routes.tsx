@@ -170,7 +170,8 @@ export default async function articleRoutes(app: FastifyInstance) {
       article,
       title: article?.title ?? '',
       body,
-      content: article?.content ?? '',
+      // Older revisions may hold an underline as a styled span: the editor gets it as <u>.
+      content: cleanRichText(article?.content ?? ''),
       wordCount: article?.word_count ?? 0,
       byline: byline?.byline ?? null,
       remarks: feedback?.remarks ?? [],
