@@ -25,6 +25,7 @@ import devRoutes from './features/dev/routes.tsx';
 import adminRoutes from './features/admin/routes.tsx';
 import articleRoutes from './features/articles/routes.tsx';
 import articleAdminRoutes from './features/articles/admin-routes.tsx';
+import settingsRoutes from './features/settings/routes.tsx';
 import jobsPlugin from './plugins/jobs.ts';
 import { HostedCopyScanner, LocalCopyScanner, type CopyScanner } from './features/articles/copy-scan.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
@@ -120,6 +121,7 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   await app.register(adminRoutes, { prefix: base });
   await app.register(articleRoutes, { prefix: base });
   await app.register(articleAdminRoutes, { prefix: base });
+  await app.register(settingsRoutes, { prefix: base });
   await app.register(jobsPlugin);
   return app;
 }
