@@ -201,11 +201,15 @@ export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
       <ul className="plain">
         {articles.map((a) => (
           <li key={a.id}>
-            <strong>{titleOf(a, t)}</strong> · {a.published_date ? formatDate(a.published_date) : null}{' '}
+            <strong>{titleOf(a, t)}</strong> · {a.published_date ? formatDate(a.published_date) : null}
             {a.article_url ? (
-              <a href={a.article_url} rel="noopener">
-                {t('articles.pages.readLive')}
-              </a>
+              <>
+                {' '}
+                ·{' '}
+                <a href={a.article_url} rel="noopener" className="live-address">
+                  {a.article_url}
+                </a>
+              </>
             ) : null}
           </li>
         ))}
