@@ -139,6 +139,7 @@ export function ArticlesBoard({
             }),
             editors: editors.map((e) => ({ id: e.id, name: `${e.first_name} ${e.last_name}` })),
             labels: {
+              table: t('admin.articles.tableLabel'),
               colTitle: t('admin.articles.colTitle'),
               colMember: t('admin.articles.colMember'),
               colStatus: t('admin.articles.colStatus'),
@@ -564,6 +565,7 @@ export function BlackoutWindows({
       {windows.length === 0 ? (
         <p>{t('admin.articles.blackouts.none')}</p>
       ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('admin.articles.blackouts.heading')}>
         <table className="board">
           <thead>
             <tr>
@@ -593,6 +595,7 @@ export function BlackoutWindows({
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <h2>{t('admin.articles.blackouts.addHeading')}</h2>
       <form method="post" action={href('/admin/articles/blackouts')} className="stack" noValidate>

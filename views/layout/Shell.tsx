@@ -227,6 +227,8 @@ export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medi
     <aside className={`ad ad-${shape}`} aria-label={t('shell.ads.label')}>
       <a href={ad.link} rel="noopener sponsored">
         <img src={assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
+        {/* On a phone the 700x50 art would shrink to unreadable text: its words are shown instead (CSS picks one). */}
+        {shape === 'masthead' ? <span className="ad-text">{ad.alt_text}</span> : null}
       </a>
     </aside>
   );

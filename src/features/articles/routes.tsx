@@ -189,13 +189,13 @@ export default async function articleRoutes(app: FastifyInstance) {
   async function renderEditor(request: FastifyRequest, reply: FastifyReply, state: EditorState, status = 200) {
     const article = state.article;
     if (article && EDITORS_AT_WORK.includes(article.status)) {
-      return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorReadOnly state={state} approve={false} />, status });
+      return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorReadOnly state={state} approve={false} />, status });
     }
     if (article && article.status === 'READY_TO_APPROVE') {
-      return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorReadOnly state={state} approve />, status });
+      return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorReadOnly state={state} approve />, status });
     }
     if (article && !AUTHOR_EDITABLE.includes(article.status)) return reply.redirectTo('/articles');
-    return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status });
+    return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorForm state={state} />, status });
   }
 
   app.get('/articles/edit', member, async (request, reply) => {
@@ -253,7 +253,7 @@ export default async function articleRoutes(app: FastifyInstance) {
         // reason, and nothing offered that could not save it.
         const reason = e.code === 'Articles.NotEditable' ? 'articles.errors.notEditableKeepText' : 'articles.errors.applicationRequiredKeepText';
         const state = await editorState(request, { ...typed, errors: { form: t(reason) }, locked: true });
-        return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status: e.status });
+        return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorForm state={state} />, status: e.status });
       }
       const errors = fieldErrors(e);
       if (e.code === 'Articles.AgreementRequired') errors.agreed = t('articles.errors.agreementRequired');
