@@ -151,6 +151,19 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/', name: 'the member home page' },
     { path: '/', name: 'the member home page with the account menu open', then: openMenu(/^Account menu for/) },
     { path: '/', name: 'the member home page with the mobile menu open', then: openMobileMenu },
+    {
+      path: '/',
+      name: 'the member home page with the notifications panel open',
+      then: async (page) => {
+        // With JavaScript the bell is a button that opens a panel; without, a link to the notifications page.
+        const bell = page.getByRole('button', { name: 'Notifications' });
+        if (!(await bell.count())) return;
+        await bell.click();
+        await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+        const panel = (await page.locator('.bell-panel').boundingBox())!;
+        if (panel.x < 0) throw new Error(`the notifications panel hangs off the left edge (x ${panel.x})`);
+      },
+    },
     { path: '/articles', name: 'the articles dashboard' },
     { path: '/articles/edit', name: 'the article editor' },
     { path: '/articles/edit?guidelines=true', name: 'the article editor with its guidelines open' },
