@@ -22,6 +22,7 @@ export type AssignEditorProps = {
   rows: AssignEditorRow[];
   editors: Array<{ id: number; name: string }>;
   labels: Record<
+    | 'table'
     | 'colTitle'
     | 'colMember'
     | 'colStatus'
@@ -116,6 +117,8 @@ export default function AssignEditor({ csrf, rows, editors, labels }: AssignEdit
 
   return (
     <>
+      {/* A table wider than a phone scrolls inside its own box, never the page (WCAG 1.4.10). */}
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={labels.table}>
       <table className="board">
         <thead>
           <tr>
@@ -173,6 +176,7 @@ export default function AssignEditor({ csrf, rows, editors, labels }: AssignEdit
           })}
         </tbody>
       </table>
+      </div>
       <p className="assign-status" role="status">
         {status}
       </p>

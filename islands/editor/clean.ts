@@ -4,7 +4,8 @@ import { SAFE_URL } from './schema.ts';
  * The client half of the paste sanitiser (the server's sanitize-html is the other): pasted HTML is
  * parsed inertly, scripts, styles, media and comments are dropped with their content, every element
  * outside the article's allowlist is unwrapped (its text kept), and every attribute goes except a
- * safe link target and an underline style. ProseMirror's schema then keeps only its own nodes.
+ * safe link target. A span styled underlined, bold or italic becomes <u>, <strong> or <em> (the CSP
+ * refuses inline styles). ProseMirror's schema then keeps only its own nodes.
  */
 const KEEP = new Set(['P', 'BR', 'A', 'STRONG', 'B', 'EM', 'I', 'U', 'SPAN', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'LI']);
 const DROP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'OBJECT', 'EMBED', 'NOSCRIPT', 'IMG', 'VIDEO', 'AUDIO', 'SVG', 'MATH', 'CANVAS', 'FORM', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA', 'HEAD', 'TITLE', 'META', 'LINK']);

@@ -58,7 +58,8 @@ const marks: Record<string, MarkSpec> = {
   em: { parseDOM: [{ tag: 'em' }, { tag: 'i' }, { style: 'font-style=italic' }], toDOM: (): DOMOutputSpec => ['em', 0] },
   underline: {
     parseDOM: [{ tag: 'u' }, { style: 'text-decoration', getAttrs: (v) => (/underline/.test(v as string) ? null : false) }, { style: 'text-decoration-line', getAttrs: (v) => (/underline/.test(v as string) ? null : false) }],
-    toDOM: (): DOMOutputSpec => ['span', { style: 'text-decoration: underline' }, 0],
+    // <u>, not a styled span: the CSP refuses inline styles, and the server stores <u>.
+    toDOM: (): DOMOutputSpec => ['u', 0],
   },
 };
 

@@ -12,6 +12,7 @@ import adminRoutes from './admin/routes.tsx';
 import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
+import settingsRoutes from './settings/routes.tsx';
 
 /** An area's part of a GraphQL schema: SDL that extends Query and Mutation, and their resolvers. */
 export type GraphQLPart = { typeDefs: string; resolvers: { Query?: Record<string, unknown>; Mutation?: Record<string, unknown> } };
@@ -43,4 +44,5 @@ export const AREAS: readonly Area[] = [
       admin: { typeDefs: articleAdminTypeDefs, resolvers: articleAdminResolvers },
     },
   },
+  { name: 'settings', routes: [settingsRoutes] },
 ];

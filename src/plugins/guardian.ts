@@ -35,8 +35,9 @@ export default fp(
       const guardian = request.guardian;
       if (!guardian.canAccess(config.access)) {
         // Spec section 2: settings, the editor and the admin area send visitors to sign-in, with a way
-        // back. A signed-in member refused the admin area is told so: sign-in would only send them back.
-        if (isPageNavigation(request) && !guardian.isSignedIn) {
+        // back; the admin area sends signed-in non-admins there too (the sign-in page then asks for an
+        // admin account instead of sending them straight back).
+        if (isPageNavigation(request) && (!guardian.isSignedIn || config.access === 'admin')) {
           return void reply.redirect(`${base}/login?redirect=${encodeURIComponent(request.url)}`, 303);
         }
         return done(new AppError(guardian.isSignedIn ? 'Forbidden' : 'NotAuthenticated'));

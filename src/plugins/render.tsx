@@ -6,9 +6,10 @@ import { AppError, isAppError, serverErrors, type ServerErrorCode } from '#src/c
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
+import { adminAreas } from '#src/features/admin/areas.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
-import { Shell } from '#views/layout/Shell.tsx';
+import { AdminShell, Shell } from '#views/layout/Shell.tsx';
 import { isHtmx, wantsJson } from '#src/lib/negotiation.ts';
 import { assetUrl } from '#src/lib/assets.ts';
 import type { PageOptions } from './types.ts';
@@ -19,6 +20,8 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
   const app = request.server;
   const identity = request.identity ?? PUBLIC_IDENTITY;
   const guardian = request.guardian ?? new Guardian(identity, request.community);
+  // The admin area has its own shell and navigation, and no ads.
+  const inAdmin = request.routeOptions.config?.access === 'admin' && guardian.isAdmin;
   return {
     t: app.t,
     community: request.community,
@@ -29,7 +32,8 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
     csrfToken: reply.generateCsrf(),
     nonce: (reply as unknown as { cspNonce: { script: string } }).cspNonce.script,
     now: app.clock.now(),
-    ads: identity.loggedIn ? await pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
+    ads: identity.loggedIn && !inAdmin ? await pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
+    adminAreas: inAdmin ? adminAreas(app) : null,
     islands: new Set(),
   };
 }
@@ -37,7 +41,9 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
 function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageContextValue, options: PageOptions): string {
   const app = request.server;
   const body = renderToStaticMarkup(
-    <PageContext.Provider value={ctx}>{options.bare ? <main id="main">{options.body}</main> : <Shell>{options.body}</Shell>}</PageContext.Provider>,
+    <PageContext.Provider value={ctx}>
+      {options.bare ? <main id="main">{options.body}</main> : ctx.adminAreas ? <AdminShell>{options.body}</AdminShell> : <Shell rail={options.rail}>{options.body}</Shell>}
+    </PageContext.Provider>,
   );
   const { entries, preloads } = app.assets.islandScripts(ctx.islands);
   const styleNonce = (reply as unknown as { cspNonce: { style: string } }).cspNonce.style;

@@ -24,6 +24,8 @@ export type PageOptions = {
   htmx?: boolean;
   /** Render without the signed-in shell (header, ads), e.g. for error pages before a community is known. */
   bare?: boolean;
+  /** The side ad rail beside the page (default true); pages that need the width (the editor) leave it off. */
+  rail?: boolean;
 };
 
 declare module 'fastify' {

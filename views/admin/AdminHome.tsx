@@ -1,19 +1,33 @@
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
-const AREAS = ['sites', 'members', 'forum', 'expertPanels', 'articles', 'messages', 'marketplace', 'groups', 'feeds', 'contentBank'] as const;
-
+/** The admin area's front page: a link to each area that is built, and the ones still to come. */
 export function AdminHome() {
-  const { t, community } = usePage();
+  const { t, community, adminAreas } = usePage();
   const href = useHref();
+  const areas = adminAreas ?? [];
+  const built = areas.filter((a) => a.built);
+  const later = areas.filter((a) => !a.built);
   return (
     <section>
       <h1>{t('admin.home.heading', { name: community.name })}</h1>
       <p className="lead">{t('admin.home.intro', { name: community.name })}</p>
-      <ul className="admin-areas">
-        {AREAS.map((area) => (
-          <li key={area}>{t(`admin.home.areas.${area}`)}</li>
+      <ul className="card-links">
+        {built.map((area) => (
+          <li key={area.key}>
+            <a href={href(area.path)}>{t(`admin.home.areas.${area.key}`)}</a>
+          </li>
         ))}
       </ul>
+      {later.length > 0 ? (
+        <>
+          <h2>{t('admin.home.later')}</h2>
+          <ul className="admin-areas">
+            {later.map((area) => (
+              <li key={area.key}>{t(`admin.home.areas.${area.key}`)}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <p className="actions">
         <a className="button" href={href('/')}>
           {t('admin.home.toApp')}

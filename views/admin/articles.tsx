@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { formatDate } from '#src/core/format.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rules.ts';
 import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
-import type { ArticleRow, BoardQuery, listFeedback } from '#src/features/articles/service.ts';
+import { cleanRichText, type ArticleRow, type BoardQuery, type listFeedback } from '#src/features/articles/service.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -139,6 +139,7 @@ export function ArticlesBoard({
             }),
             editors: editors.map((e) => ({ id: e.id, name: `${e.first_name} ${e.last_name}` })),
             labels: {
+              table: t('admin.articles.tableLabel'),
               colTitle: t('admin.articles.colTitle'),
               colMember: t('admin.articles.colMember'),
               colStatus: t('admin.articles.colStatus'),
@@ -516,7 +517,7 @@ export function ArticleDetail({
           <details key={r.id} className="panel" open={i === 0}>
             <summary>{t('admin.articles.revision', { n: revisions.length - i, words: r.word_count, date: formatDate(r.created_at) })}</summary>
             <h3>{r.title}</h3>
-            <div className="preview" dangerouslySetInnerHTML={{ __html: r.content }} />
+            <div className="preview" dangerouslySetInnerHTML={{ __html: cleanRichText(r.content) }} />
           </details>
         ))}
     </section>
@@ -564,6 +565,7 @@ export function BlackoutWindows({
       {windows.length === 0 ? (
         <p>{t('admin.articles.blackouts.none')}</p>
       ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('admin.articles.blackouts.heading')}>
         <table className="board">
           <thead>
             <tr>
@@ -593,6 +595,7 @@ export function BlackoutWindows({
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <h2>{t('admin.articles.blackouts.addHeading')}</h2>
       <form method="post" action={href('/admin/articles/blackouts')} className="stack" noValidate>

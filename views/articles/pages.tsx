@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import { cleanByline, type ArticleRow } from '#src/features/articles/service.ts';
+import { cleanByline, cleanRichText, type ArticleRow } from '#src/features/articles/service.ts';
 import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
@@ -50,7 +50,7 @@ function Paragraphs({ text }: { text: string }) {
  * The product agreement gate: a page of its own without JavaScript; with it, a modal over the empty
  * dashboard (rendered hidden here, shown behind the modal by the island).
  */
-export function AgreementGate({ error }: { error?: string }) {
+export function AgreementGate({ error, guidelines = false }: { error?: string; guidelines?: boolean }) {
   const { t, community, csrfToken } = usePage();
   const href = useHref();
   return (
@@ -68,13 +68,14 @@ export function AgreementGate({ error }: { error?: string }) {
             checkLabel: t('articles.pages.acknowledge'),
             buttonLabel: t('articles.pages.confirm'),
             error,
+            ...(guidelines ? { hidden: { guidelines: 'true' } } : {}),
           },
           notNow: { href: href('/'), label: t('articles.pages.notNow') },
           behindId: 'gate-behind',
         }}
       />
       <div id="gate-behind" hidden>
-        <Dashboard inFlight={undefined} pending={[]} published={0} guidelinesOpen={false} />
+        <Dashboard inFlight={undefined} pending={[]} published={0} guidelinesOpen={guidelines} />
       </div>
     </>
   );
@@ -200,11 +201,15 @@ export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
       <ul className="plain">
         {articles.map((a) => (
           <li key={a.id}>
-            <strong>{titleOf(a, t)}</strong> · {a.published_date ? formatDate(a.published_date) : null}{' '}
+            <strong>{titleOf(a, t)}</strong> · {a.published_date ? formatDate(a.published_date) : null}
             {a.article_url ? (
-              <a href={a.article_url} rel="noopener">
-                {t('articles.pages.readLive')}
-              </a>
+              <>
+                {' '}
+                ·{' '}
+                <a href={a.article_url} rel="noopener" className="live-address">
+                  {a.article_url}
+                </a>
+              </>
             ) : null}
           </li>
         ))}
@@ -482,7 +487,7 @@ export function EditorReadOnly({ state, approve }: { state: EditorState; approve
       )}
       <h1>{titleOf(article, t)}</h1>
       <p className="muted">{t('articles.pages.wordCount', { n: article.word_count ?? 0 })}</p>
-      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: cleanRichText(article.content ?? '') }} />
       {approve ? (
         <section className="stack submit-box" aria-labelledby="approve-heading">
           <h2 id="approve-heading">{t('articles.pages.approveHeading')}</h2>

@@ -14,7 +14,22 @@ function CarryFields({ carry }: { carry: Carry }) {
   );
 }
 
-export function EmailStep({ email, carry, error, unrecognized, notice }: { email: string; carry: Carry; error?: string; unrecognized?: boolean; notice?: string }) {
+export function EmailStep({
+  email,
+  carry,
+  error,
+  unrecognized,
+  notice,
+  info,
+}: {
+  email: string;
+  carry: Carry;
+  error?: string;
+  unrecognized?: boolean;
+  notice?: string;
+  /** Why the sign-in page is shown, e.g. to a member sent here from the admin area. */
+  info?: string;
+}) {
   const { t, community } = usePage();
   const href = useHref();
   const intro = unrecognized ? (
@@ -33,7 +48,7 @@ export function EmailStep({ email, carry, error, unrecognized, notice }: { email
     <AuthCard
       heading={unrecognized ? t('auth.login.unrecognizedHeading') : t('auth.login.heading', { appName: community.app_name })}
       intro={intro}
-      alert={notice ? <Alert kind="success">{notice}</Alert> : null}
+      alert={notice ? <Alert kind="success">{notice}</Alert> : info ? <Alert kind="info">{info}</Alert> : null}
     >
       <form method="post" action={href('/login')} noValidate className="stack">
         <CsrfField />

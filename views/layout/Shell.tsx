@@ -227,6 +227,8 @@ export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medi
     <aside className={`ad ad-${shape}`} aria-label={t('shell.ads.label')}>
       <a href={ad.link} rel="noopener sponsored">
         <img src={assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
+        {/* On a phone the 700x50 art would shrink to unreadable text: its words are shown instead (CSS picks one). */}
+        {shape === 'masthead' ? <span className="ad-text">{ad.alt_text}</span> : null}
       </a>
     </aside>
   );
@@ -261,8 +263,11 @@ export function SiteFooter() {
   );
 }
 
-/** The page shell: skip link, header, masthead ad, the page, the medium-square ad, footer. */
-export function Shell({ children, wide }: { children: ReactNode; wide?: boolean }) {
+/**
+ * The page shell: skip link, header, masthead ad, the page, the medium-square ad rail, footer.
+ * `rail={false}` leaves the rail off for pages that need the width (the article editor).
+ */
+export function Shell({ children, wide, rail = true }: { children: ReactNode; wide?: boolean; rail?: boolean }) {
   const { t, ads } = usePage();
   return (
     <>
@@ -276,8 +281,61 @@ export function Shell({ children, wide }: { children: ReactNode; wide?: boolean 
           <main id="main" tabIndex={-1}>
             {children}
           </main>
-          <AdSlot ad={ads.mediumSquare} shape="medium-square" />
+          {rail ? <AdSlot ad={ads.mediumSquare} shape="medium-square" /> : null}
         </div>
+      </div>
+      <SiteFooter />
+    </>
+  );
+}
+
+/** The admin area's navigation: its home and every area that is built. */
+function AdminNav() {
+  const { t, adminAreas, currentPath } = usePage();
+  const href = useHref();
+  const items = [{ key: 'home', path: '/admin', label: t('admin.nav.home') }, ...(adminAreas ?? []).filter((a) => a.built).map((a) => ({ key: a.key, path: a.path, label: t(`admin.home.areas.${a.key}`) }))];
+  return (
+    <nav aria-label={t('admin.nav.label')} className="admin-nav">
+      <ul className="nav-list">
+        {items.map((item) => (
+          <li key={item.key}>
+            <a href={href(item.path)} aria-current={currentPath === item.path || (item.path !== '/admin' && isCurrent(currentPath, item.path)) ? 'page' : undefined}>
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The admin area's shell: its own header and navigation, the full width for its tables, no ads. */
+export function AdminShell({ children }: { children: ReactNode }) {
+  const { t, community } = usePage();
+  const href = useHref();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('shell.skipToContent')}
+      </a>
+      <header className="site-header admin-header">
+        <div className="header-inner">
+          <a className="brand" href={href('/admin')}>
+            <span className="brand-name">{t('admin.nav.brand', { name: community.name })}</span>
+          </a>
+          <div className="header-actions">
+            <a href={href('/')}>{t('admin.nav.toApp')}</a>
+            <SignOutForm />
+          </div>
+        </div>
+        <div className="header-inner admin-nav-row">
+          <AdminNav />
+        </div>
+      </header>
+      <div className="page page-admin">
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
       </div>
       <SiteFooter />
     </>

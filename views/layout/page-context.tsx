@@ -3,6 +3,7 @@ import type { Guardian } from '#src/core/guardian/index.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Ad, Community } from '#src/db/types.ts';
+import type { AdminArea } from '#src/features/admin/areas.ts';
 
 export type PageContextValue = {
   t: Translate;
@@ -16,6 +17,8 @@ export type PageContextValue = {
   nonce: string;
   now: Date;
   ads: { masthead: Ad | null; mediumSquare: Ad | null };
+  /** On the admin area's pages (routes with access 'admin'): its areas. Such pages get the admin shell. */
+  adminAreas: AdminArea[] | null;
   /** Islands rendered on this page, filled while rendering. */
   islands: Set<string>;
 };

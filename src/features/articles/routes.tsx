@@ -83,7 +83,8 @@ export default async function articleRoutes(app: FastifyInstance) {
   /** The product agreement gates the whole area: until it is accepted, every page is the gate. */
   async function gate(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (await productAgreementStatus(articleDeps(request), request.guardian.userId!)) return false;
-    await reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate /> });
+    const guidelines = (request.query as Record<string, string | undefined>).guidelines === 'true';
+    await reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate guidelines={guidelines} /> });
     return true;
   }
 
@@ -108,11 +109,13 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/agreement', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
+    // guidelines=true (spec section 2) rides through the gate: the editor opens with its guidelines.
+    const guidelines = body.guidelines === 'true';
     if (body.acknowledge !== 'on') {
-      return reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate error={t('articles.pages.mustAcknowledge')} />, status: 400 });
+      return reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate guidelines={guidelines} error={t('articles.pages.mustAcknowledge')} />, status: 400 });
     }
     await acceptProductAgreement(articleDeps(request), request.guardian.userId!);
-    return reply.redirectTo('/articles/edit');
+    return reply.redirectTo(guidelines ? '/articles/edit?guidelines=true' : '/articles/edit');
   });
 
   app.get('/articles/guidelines', member, async (request, reply) => {
@@ -135,7 +138,9 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/settings', member, async (request, reply) => {
     // The settings are behind the agreement, as their page is.
-    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) return reply.redirectTo('/articles');
+    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) {
+      return reply.redirectTo((request.query as Record<string, string | undefined>).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
+    }
     const body = (request.body ?? {}) as Body;
     const value = str(body.byline).trim();
     // A plain-text byline from the form becomes one paragraph, its web addresses links; markup (from the
@@ -165,7 +170,8 @@ export default async function articleRoutes(app: FastifyInstance) {
       article,
       title: article?.title ?? '',
       body,
-      content: article?.content ?? '',
+      // Older revisions may hold an underline as a styled span: the editor gets it as <u>.
+      content: cleanRichText(article?.content ?? ''),
       wordCount: article?.word_count ?? 0,
       byline: byline?.byline ?? null,
       remarks: feedback?.remarks ?? [],
@@ -183,17 +189,19 @@ export default async function articleRoutes(app: FastifyInstance) {
   async function renderEditor(request: FastifyRequest, reply: FastifyReply, state: EditorState, status = 200) {
     const article = state.article;
     if (article && EDITORS_AT_WORK.includes(article.status)) {
-      return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorReadOnly state={state} approve={false} />, status });
+      return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorReadOnly state={state} approve={false} />, status });
     }
     if (article && article.status === 'READY_TO_APPROVE') {
-      return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorReadOnly state={state} approve />, status });
+      return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorReadOnly state={state} approve />, status });
     }
     if (article && !AUTHOR_EDITABLE.includes(article.status)) return reply.redirectTo('/articles');
-    return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status });
+    return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorForm state={state} />, status });
   }
 
   app.get('/articles/edit', member, async (request, reply) => {
-    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) return reply.redirectTo('/articles');
+    if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) {
+      return reply.redirectTo((request.query as Record<string, string | undefined>).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
+    }
     const state = await editorState(request);
     // A community may send members with no article in flight to its external application form.
     if (!state.article && request.community.article_application_url) return reply.redirect(request.community.article_application_url, 303);
@@ -245,7 +253,7 @@ export default async function articleRoutes(app: FastifyInstance) {
         // reason, and nothing offered that could not save it.
         const reason = e.code === 'Articles.NotEditable' ? 'articles.errors.notEditableKeepText' : 'articles.errors.applicationRequiredKeepText';
         const state = await editorState(request, { ...typed, errors: { form: t(reason) }, locked: true });
-        return reply.page({ title: t('articles.pages.editorTitle'), body: <EditorForm state={state} />, status: e.status });
+        return reply.page({ title: t('articles.pages.editorTitle'), rail: false, body: <EditorForm state={state} />, status: e.status });
       }
       const errors = fieldErrors(e);
       if (e.code === 'Articles.AgreementRequired') errors.agreed = t('articles.errors.agreementRequired');

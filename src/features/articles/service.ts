@@ -43,13 +43,24 @@ export type Person = ArticlePerson;
 export const FEEDBACK_PAGE_SIZE = 20;
 export const FEEDBACK_MAX_CHARS = 5000;
 
-/** The rich text of spec section 5: paragraph, link, bold, italics, headings, lists, underlined span. */
+/** An underline written as an inline style (`text-decoration` or `text-decoration-line`). */
+const UNDERLINE_STYLE = /(^|;)\s*text-decoration(-line)?\s*:[^;]*\bunderline\b/i;
+
+/**
+ * The rich text of spec section 5: paragraph, link, bold, italics, headings, lists, underline.
+ * Underline is stored as `<u>`: the CSP refuses inline styles, so a `<span style>` never showed. An
+ * underlined span (what older revisions and pasted text hold) becomes `<u>`; any other span is
+ * unwrapped, its text kept.
+ */
 const RICH_TEXT: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'span', 'u'],
-  allowedAttributes: { a: ['href'], span: ['style'] },
-  allowedStyles: { span: { 'text-decoration': [/^underline$/] } },
+  allowedTags: ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'u'],
+  allowedAttributes: { a: ['href'] },
   allowedSchemes: ['http', 'https', 'mailto'],
-  transformTags: { b: 'strong', i: 'em' },
+  transformTags: {
+    b: 'strong',
+    i: 'em',
+    span: (_tagName, attribs) => ({ tagName: UNDERLINE_STYLE.test(attribs.style ?? '') ? 'u' : 'span', attribs: {} }),
+  },
 };
 /** Byline paste: paragraphs and links with href only. */
 const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttributes: { a: ['href'] }, allowedSchemes: ['http', 'https', 'mailto'] };

@@ -24,7 +24,13 @@ export default async function authRoutes(app: FastifyInstance) {
   // 1. Email first.
   app.get('/login', { config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
-    if (request.identity.loggedIn) return reply.redirect(safeRedirect(query.redirect, base), 303);
+    if (request.identity.loggedIn) {
+      const target = safeRedirect(query.redirect, base);
+      // A member the admin area sent here is asked for an admin account, not sent back (no loop).
+      const forAdmins = /^\/admin(\/|\?|#|$)/.test(base ? target.slice(base.length) : target);
+      if (!forAdmins || request.guardian.isAdmin) return reply.redirect(target, 303);
+      return page(reply, t('auth.login.title'), <EmailStep email="" carry={{ redirect: target, remember: false }} info={t('auth.login.adminNeeded')} />);
+    }
     const remembered = request.cookies[REMEMBER_COOKIE];
     const referer = request.headers.referer;
     const fromReferer = referer && referer.startsWith(app.config.publicUrl) ? referer.slice(app.config.publicUrl.length) : undefined;
@@ -71,7 +77,10 @@ export default async function authRoutes(app: FastifyInstance) {
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return page(reply, t('auth.login.title'), <EmailStep email={email} carry={carry} error={t('errors.client.invalidEmail')} />, 400);
       const message = e.code === 900 ? t('auth.password.required') : t('errors.server.passwordIncorrect');
-      return page(reply, t('auth.login.title'), <PasswordStep email={email} carry={carry} error={message} />, e.status);
+      // The step comes back with every choice it first offered, the text-a-code one included.
+      const strategies = await authStrategies(authContext(request), email).catch(() => null);
+      const sms = strategies?.smsOptions[0]?.maskedValue;
+      return page(reply, t('auth.login.title'), <PasswordStep email={email} carry={carry} error={message} sms={sms} />, e.status);
     }
   });
 
@@ -179,7 +188,8 @@ export default async function authRoutes(app: FastifyInstance) {
   app.get('/login-admin', { config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const communities = await availableCommunities(app.db);
-    return page(reply, t('auth.admin.title'), <AdminLoginForm email={str(query.email)} community="" communities={communities} errors={{}} />);
+    // The community of the host the admin is on comes preselected (the first one only where it is not listed).
+    return page(reply, t('auth.admin.title'), <AdminLoginForm email={str(query.email)} community={request.community.code} communities={communities} errors={{}} />);
   });
 
   app.post('/login-admin', { config: { access: 'public' } }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { servesPage } from '#src/features/admin/areas.ts';
 
 const LEGACY_AREAS: Record<string, string> = {
   forum: '/admin/forum',
@@ -46,10 +47,11 @@ export default async function systemRoutes(app: FastifyInstance) {
   app.get('/account/reset-password', { config: { access: 'public', bare: true } }, withToken('/password/reset'));
   app.get('/account/set-password', { config: { access: 'public', bare: true } }, withToken('/password/setup'));
 
-  // Legacy addresses of the previous app (decision 0004): admins go to the matching admin area, others to /v2.
+  // Legacy addresses of the previous app (decision 0003): admins go to the matching admin area, or to
+  // the admin home while that area is not built (decision 0010); others to /v2.
   for (const [area, adminPath] of Object.entries(LEGACY_AREAS)) {
     const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) =>
-      reply.redirectTo(request.guardian.isAdmin ? adminPath : '/v2', 302);
+      reply.redirectTo(request.guardian.isAdmin ? (servesPage(app, adminPath) ? adminPath : '/admin') : '/v2', 302);
     app.get(`/v1/${area}`, { config: { access: 'public' } }, handler);
     app.get(`/v1/${area}/*`, { config: { access: 'public' } }, handler);
   }

@@ -67,9 +67,11 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
     const member = await createMember(db, alpha);
     const m = new FormBrowser(app);
     m.cookies.set('auth', (await signIn(app, member, alpha)).token);
-    t.equal((await m.get('/admin/articles/export.csv')).statusCode, 403, 'export');
-    t.equal((await m.get('/admin/articles/blackouts')).statusCode, 403, 'blackout list');
-    t.equal((await m.get(`${page(graceArticle)}?from=1&to=2`)).statusCode, 403, 'article page with a diff');
+    // Pages send members to the app login with a way back (spec section 2); form posts are refused.
+    const toLogin = (path: string) => `/login?redirect=${encodeURIComponent(path)}`;
+    t.equal((await m.get('/admin/articles/export.csv')).headers.location, toLogin('/admin/articles/export.csv'), 'export');
+    t.equal((await m.get('/admin/articles/blackouts')).headers.location, toLogin('/admin/articles/blackouts'), 'blackout list');
+    t.equal((await m.get(`${page(graceArticle)}?from=1&to=2`)).headers.location, toLogin(`${page(graceArticle)}?from=1&to=2`), 'article page with a diff');
     t.equal((await m.post(`${page(graceArticle)}/text`, { title: 'Mine now', body: 'x' }, '/')).statusCode, 403, 'text');
     t.equal((await m.post(`${page(graceArticle)}/feedback`, { feedback: 'hello' }, '/')).statusCode, 403, 'feedback');
     t.equal((await m.post('/admin/articles/blackouts', { startsOn: '2026-12-01', endsBefore: '2026-12-02' }, '/')).statusCode, 403, 'add window');

@@ -34,10 +34,11 @@ t.test('the editors’ board in the admin area, without JavaScript', async (t) =
   const b = new FormBrowser(app);
   b.cookies.set('auth', (await signIn(app, editorUser, alpha, ['ADMIN', 'MEMBER'])).token);
 
-  await t.test('members are refused the board', async (t) => {
+  await t.test('members are sent from the board to the app login with a way back', async (t) => {
     const member = await createMember(db, alpha);
     const res = await app.inject({ url: '/admin/articles', headers: { accept: 'text/html', cookie: (await signIn(app, member, alpha)).cookie } });
-    t.equal(res.statusCode, 403);
+    t.equal(res.statusCode, 303);
+    t.equal(res.headers.location, '/login?redirect=%2Fadmin%2Farticles');
   });
 
   await t.test('the board lists this community’s articles, newest change first, and filters', async (t) => {

@@ -17,7 +17,7 @@ t.test('the publishing program settings: terms, guidelines, the external applica
   await t.test('members and visitors cannot reach it; a post needs the CSRF token', async (t) => {
     const member = new FormBrowser(app);
     member.cookies.set('auth', (await signIn(app, await createMember(db, alpha), alpha)).token);
-    t.equal((await member.get('/admin/articles/settings')).statusCode, 403);
+    t.equal((await member.get('/admin/articles/settings')).headers.location, '/login?redirect=%2Fadmin%2Farticles%2Fsettings', 'the page sends members to the app login');
     t.equal((await member.post('/admin/articles/settings', { terms: 'Mine.' }, '/')).statusCode, 403);
     const forged = await app.inject({ method: 'POST', url: '/admin/articles/settings', headers: { cookie: `auth=${(await signIn(app, editor, alpha, ['ADMIN', 'MEMBER'])).token}`, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'terms=Forged' });
     t.equal(forged.statusCode, 403);

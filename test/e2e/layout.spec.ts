@@ -1,0 +1,128 @@
+import t from 'tap';
+import { acceptProductAgreement, autosaveRevision, saveByline } from '#src/features/articles/service.ts';
+import { setupDatabase, testClock } from '#test/helpers/app.ts';
+import { DESKTOP, collectPageProblems, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+
+/** Layout at desktop and phone widths: the editor's measure, where ads go, the masthead's legibility, underline. */
+t.test('page layout', async (t) => {
+  const browserReady = launchBrowser(t);
+  const db = await setupDatabase(t);
+  const clock = testClock();
+  const alpha = await createCommunity(db, { code: 'alpha', article_terms: 'You keep the rights.', article_guidelines: 'Write from your own experience.' });
+  await db
+    .insertInto('ads')
+    .values([
+      { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
+      { community_id: alpha.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Spring retreat' },
+    ])
+    .execute();
+  const { app, baseUrl } = await serveApp(t, db);
+  const browser = await browserReady;
+  const member = await createMember(db, alpha, { firstName: 'Ada' });
+  const staff = await createMember(db, alpha, { firstName: 'Ed', roles: ['ADMIN', 'MEMBER'] });
+  const deps = { db, clock, community: alpha, t: app.t };
+  await acceptProductAgreement(deps, member.id);
+  await saveByline(deps, member.id, '<p>Founder of Acme</p>');
+  const draft = await autosaveRevision(deps, member.id, { title: 'Draft', content: '<p>An <u>underlined</u> word, and an older <span style="text-decoration:underline">styled</span> one.</p>' });
+  // What an older version of the app stored: a styled span, which the CSP would keep from showing.
+  await db
+    .updateTable('article_revisions')
+    .set({ content: '<p>An <u>underlined</u> word, and an older <span style="text-decoration:underline">styled</span> one.</p>' })
+    .where('article_id', '=', draft.id)
+    .execute();
+  const memberToken = (await signIn(app, member, alpha)).token;
+  const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
+
+  await t.test('at 1280 px the editor has a comfortable writing column and no ad rail', async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken });
+    const page = await context.newPage();
+    const problems = collectPageProblems(page);
+    await page.goto('/articles/edit');
+    const body = page.getByRole('textbox', { name: 'Article' });
+    await body.waitFor();
+    const width = (await body.boundingBox())!.width;
+    t.ok(width >= 560 && width <= 760, `the writing column is ${Math.round(width)} px wide (560 to 760: about 65 to 75 characters a line)`);
+    const perLine = await body.evaluate((el) => {
+      // Characters of ordinary prose that fit on one line of the writing column.
+      const probe = document.createElement('span');
+      probe.textContent = 'the quick brown fox jumps over a lazy dog and keeps going down the road ';
+      el.querySelector('p')!.append(probe);
+      const perChar = probe.getBoundingClientRect().width / probe.textContent.length;
+      probe.remove();
+      const style = getComputedStyle(el);
+      return Math.floor((el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)) / perChar);
+    });
+    t.ok(perLine >= 60 && perLine <= 85, `about ${perLine} characters a line`);
+    t.equal(await page.locator('.ad-medium-square').count(), 0, 'no ad rail on the editor');
+    t.same(problems, [], 'no script errors');
+
+    await page.goto('/articles');
+    t.equal(await page.locator('.ad-medium-square').count(), 1, 'the other member pages keep it');
+  });
+
+  await t.test('underline shows under the real CSP, in the editor and in the admin preview', async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken });
+    const page = await context.newPage();
+    await page.goto('/articles/edit');
+    await page.getByRole('textbox', { name: 'Article' }).waitFor();
+    await page.locator('.rich-body u').first().waitFor();
+    const editorLines = await page.locator('.rich-body u').evaluateAll((els) => els.map((el) => [el.textContent, getComputedStyle(el).textDecorationLine]));
+    t.same(editorLines, [['underlined', 'underline'], ['styled', 'underline']], 'both underlines show in the editor, the older styled one too');
+
+    const admin = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: staffToken });
+    const adminPage = await admin.newPage();
+    await adminPage.goto(`/admin/articles/${draft.id}`);
+    const preview = await adminPage.locator('.preview u').evaluateAll((els) => els.map((el) => [el.textContent, getComputedStyle(el).textDecorationLine]));
+    t.same(preview, [['underlined', 'underline'], ['styled', 'underline']], 'and in the admin preview');
+  });
+
+  await t.test('the admin pages show no ads and have their own navigation', async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: staffToken });
+    const page = await context.newPage();
+    for (const path of ['/admin', '/admin/articles', `/admin/articles/${draft.id}`]) {
+      await page.goto(path);
+      t.equal(await page.locator('.ad').count(), 0, `${path}: no ads`);
+      t.ok(await page.getByRole('navigation', { name: 'Admin' }).isVisible(), `${path}: the admin navigation`);
+      t.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0, `${path}: not the member navigation`);
+    }
+    await page.goto('/admin');
+    await page.getByRole('main').getByRole('link', { name: 'Articles' }).click();
+    await page.waitForURL('**/admin/articles');
+    t.pass('the admin home links to the articles board');
+  });
+
+  await t.test("the masthead ad's text stays clear of its button, and is readable on a phone", async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken });
+    const page = await context.newPage();
+    await page.goto('/');
+    const art = page.locator('.ad-masthead img');
+    t.ok(await art.isVisible(), 'at 1280 px the art is shown');
+    t.ok(await page.locator('.ad-masthead .ad-text').isHidden(), 'and not the text banner');
+    await page.goto(await art.evaluate((img) => (img as HTMLImageElement).src));
+    // In whatever font the machine has (here no Arial), the words end before the button begins.
+    const boxes = await page.evaluate(() => {
+      const texts = Array.from(document.querySelectorAll('text')).map((el) => {
+        const b = (el as SVGTextElement).getBBox();
+        return { text: el.textContent, left: b.x, right: b.x + b.width };
+      });
+      const button = (document.querySelectorAll('rect')[1] as SVGRectElement).getBBox();
+      return { texts, button: { left: button.x, right: button.x + button.width } };
+    });
+    const [brand, tagline, label] = boxes.texts;
+    t.ok(brand!.right < tagline!.left, `the brand ends (${Math.round(brand!.right)}) before the tagline starts (${Math.round(tagline!.left)})`);
+    t.ok(tagline!.right <= boxes.button.left - 8, `the tagline ends (${Math.round(tagline!.right)}) clear of the button (${boxes.button.left})`);
+    t.ok(label!.left >= boxes.button.left && label!.right <= boxes.button.right, 'the button label fits its button');
+
+    const phone = await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 667 }, token: memberToken });
+    const phonePage = await phone.newPage();
+    await phonePage.goto('/');
+    t.ok(await phonePage.locator('.ad-masthead img').isHidden(), 'at 375 px the shrunken art is not shown');
+    const banner = phonePage.locator('.ad-masthead .ad-text');
+    t.ok(await banner.isVisible(), 'its words are');
+    t.equal(await banner.textContent(), 'Ledgerly: bookkeeping for growing companies. Members save 20%.');
+    const size = await banner.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    t.ok(size >= 14, `at a readable size (${size} px)`);
+    t.equal(await phonePage.getByRole('link', { name: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' }).getAttribute('href'), 'https://example.com/ad', 'and it is the same link');
+  });
+});

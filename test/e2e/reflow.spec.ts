@@ -1,0 +1,225 @@
+import t, { type Test } from 'tap';
+import type { Browser, Page } from 'playwright-core';
+import {
+  acceptProductAgreement,
+  approveForPublishing,
+  autosaveRevision,
+  moveArticle,
+  saveByline,
+  submitForReview,
+} from '#src/features/articles/service.ts';
+import { setupDatabase, testClock } from '#test/helpers/app.ts';
+import { words } from '#test/helpers/articles.ts';
+import { setPassword, setPhone } from '#test/helpers/auth.ts';
+import {
+  expectNoAxeViolations,
+  expectNoAxeViolationsWithoutJavaScript,
+  launchBrowser,
+  openContext,
+  serveApp,
+} from '#test/helpers/browser.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+
+/**
+ * WCAG 1.4.10 Reflow: no page scrolls sideways at 320 px (nor at 375 px, a common phone). Every page
+ * is visited as a visitor, a member and an admin, with JavaScript on and off, its menus opened, and
+ * checked with axe. Wide tables may scroll inside their own box; the page itself may not.
+ */
+t.setTimeout(15 * 60_000);
+
+const WIDTHS = [320, 375] as const;
+const LONG_URL = 'https://news.example.com/2026/11/articles/what-the-night-shift-taught-me-about-patience-and-short-sentences?utm_source=newsletter';
+
+type Visit = { path: string; name: string; /** Opens a state of the page worth checking (a menu, a step of a flow). */ then?: (page: Page) => Promise<void> };
+
+async function scrollWidth(page: Page) {
+  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+}
+
+/** The outermost elements that stick out past the right edge, to say what to fix. */
+async function overflowing(page: Page) {
+  return page.evaluate(() => {
+    const inner = window.innerWidth;
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= inner + 0.5) continue;
+      const parent = el.parentElement?.getBoundingClientRect();
+      if (parent && parent.right > inner + 0.5) continue;
+      out.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} (right ${Math.round(r.right)})`);
+    }
+    return out.slice(0, 5);
+  });
+}
+
+async function expectNoSidewaysScroll(t: Test, page: Page, what: string) {
+  const { scroll, inner } = await scrollWidth(page);
+  const culprits = scroll > inner ? await overflowing(page) : [];
+  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})${culprits.length ? `: ${culprits.join(', ')}` : ''}`);
+}
+
+/** Clicks and waits for the navigation a form post makes (works with JavaScript off too). */
+async function submit(page: Page, click: () => Promise<void>) {
+  await Promise.all([page.waitForEvent('framenavigated'), click()]);
+  await page.waitForLoadState('domcontentloaded');
+}
+
+t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violation', async (t) => {
+  const browserReady = launchBrowser(t);
+  const db = await setupDatabase(t);
+  const clock = testClock();
+  const alpha = await createCommunity(db, {
+    code: 'alpha',
+    app_name: 'Alpha Circle of Independent Practitioners',
+    forum_enabled: true,
+    exec_link: 'https://example.com/exec',
+    nav_more: JSON.stringify([{ label: 'Events', link: 'https://example.com/events' }]),
+    link_terms: 'https://example.com/terms',
+    link_privacy: 'https://example.com/privacy',
+    link_membership_info: 'https://example.com/join',
+    article_terms: 'You keep the rights.\n\nWe may edit and publish.',
+    article_guidelines: 'Write from your own experience.',
+  });
+  await db
+    .insertInto('ads')
+    .values([
+      { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
+      { community_id: alpha.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Spring retreat' },
+    ])
+    .execute();
+  const { app, baseUrl } = await serveApp(t, db);
+  const browser: Browser = await browserReady;
+
+  // A member with a long name and a phone, a published article with a long live address, and a draft.
+  const member = await createMember(db, alpha, { firstName: 'Maximiliana', lastName: 'Vandenberghe-Oyelaran' });
+  await setPassword(db, member.id);
+  await setPhone(db, member.id);
+  const staff = await createMember(db, alpha, { firstName: 'Bartholomew', lastName: 'Featherstonehaugh', roles: ['ADMIN', 'MEMBER'] });
+  const deps = { db, clock, community: alpha, t: app.t };
+  const editor = { userId: staff.id, isStaff: true };
+  await acceptProductAgreement(deps, member.id);
+  await saveByline(deps, member.id, '<p>Founder of <a href="https://example.com">Acme</a></p>');
+  const title = 'What the night shift taught me about patience, short sentences and the supply chain';
+  const first = await autosaveRevision(deps, member.id, { title, content: words(520) });
+  await submitForReview(deps, member.id, { articleId: first.id, title, content: words(520), agreed: true });
+  for (const to of ['FIRST_ROUND_EDIT', 'FINAL_EDIT', 'READY_TO_APPROVE'] as const) await moveArticle(deps, editor, { articleId: first.id, to });
+  await approveForPublishing(deps, member.id, { articleId: first.id, agreed: true });
+  await moveArticle(deps, editor, { articleId: first.id, to: 'MANUALLY_PUBLISHED', articleUrl: LONG_URL });
+  const draft = await autosaveRevision(deps, member.id, { title: 'Draft', content: '<p>A <u>short</u> start.</p>' });
+  const memberToken = (await signIn(app, member, alpha)).token;
+  const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
+
+  const openMenu = (label: string | RegExp) => async (page: Page) => {
+    const summary = page.getByLabel(label);
+    if (await summary.isVisible()) await summary.click();
+  };
+  const openMobileMenu = async (page: Page) => {
+    const menu = page.getByText('Menu', { exact: true });
+    if (await menu.isVisible()) await menu.click();
+  };
+
+  const visitorPages: Visit[] = [
+    { path: '/', name: 'the signed-out home page' },
+    { path: '/login', name: 'sign-in' },
+    {
+      path: '/login',
+      name: 'the password step after a wrong password',
+      then: async (page) => {
+        await page.getByLabel('Email').fill(member.email);
+        await submit(page, () => page.getByRole('button', { name: 'Continue' }).click());
+        await page.getByLabel('Password', { exact: true }).fill('Wrong-pass-1');
+        await submit(page, () => page.getByRole('button', { name: 'Sign In', exact: true }).click());
+        await page.getByText('Password is incorrect.').first().waitFor();
+        await page.getByRole('button', { name: /Text a sign-in code/ }).waitFor();
+      },
+    },
+    {
+      path: '/login',
+      name: 'the one-time-code step',
+      then: async (page) => {
+        await page.getByLabel('Email').fill(member.email);
+        await submit(page, () => page.getByRole('button', { name: 'Continue' }).click());
+        await submit(page, () => page.getByRole('button', { name: /Email me a sign-in code/ }).click());
+      },
+    },
+    { path: '/password/forgot', name: 'forgot password' },
+    { path: '/password/reset?token=nonsense', name: 'an invalid reset link' },
+    { path: '/login-admin', name: 'admin sign-in' },
+    { path: '/no-such-page', name: 'the 404 page' },
+  ];
+  const memberPages: Visit[] = [
+    { path: '/', name: 'the member home page' },
+    { path: '/', name: 'the member home page with the account menu open', then: openMenu(/^Account menu for/) },
+    { path: '/', name: 'the member home page with the mobile menu open', then: openMobileMenu },
+    {
+      path: '/',
+      name: 'the member home page with the notifications panel open',
+      then: async (page) => {
+        // With JavaScript the bell is a button that opens a panel; without, a link to the notifications page.
+        const bell = page.getByRole('button', { name: 'Notifications' });
+        if (!(await bell.count())) return;
+        await bell.click();
+        await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+        const panel = (await page.locator('.bell-panel').boundingBox())!;
+        if (panel.x < 0) throw new Error(`the notifications panel hangs off the left edge (x ${panel.x})`);
+      },
+    },
+    { path: '/articles', name: 'the articles dashboard' },
+    { path: '/articles/edit', name: 'the article editor' },
+    { path: '/articles/edit?guidelines=true', name: 'the article editor with its guidelines open' },
+    { path: '/articles/published', name: 'published articles' },
+    { path: '/articles/guidelines', name: 'the guidelines' },
+    { path: '/articles/agreement', name: 'the agreement' },
+    { path: '/articles/settings', name: 'the byline settings' },
+    { path: '/settings', name: 'settings' },
+    { path: '/settings/team', name: 'team settings' },
+    { path: '/login?redirect=%2Fadmin', name: 'sign-in asking a member for an admin account' },
+  ];
+  const adminPages: Visit[] = [
+    { path: '/admin', name: 'the admin home' },
+    { path: '/admin/articles', name: 'the articles board' },
+    { path: `/admin/articles/${draft.id}`, name: 'an article on the board' },
+    { path: `/admin/articles/${first.id}`, name: 'a published article on the board' },
+    { path: '/admin/articles/settings', name: 'the program settings' },
+    { path: '/admin/articles/blackouts', name: 'the blackout windows' },
+  ];
+
+  for (const [who, token, pages] of [
+    ['a visitor', undefined, visitorPages],
+    ['a member', memberToken, memberPages],
+    ['an admin', staffToken, adminPages],
+  ] as const) {
+    await t.test(`as ${who}`, async (t) => {
+      for (const width of WIDTHS) {
+        for (const javaScriptEnabled of [true, false]) {
+          const mode = javaScriptEnabled ? 'JavaScript on' : 'JavaScript off';
+          const context = await openContext(t, browser, baseUrl, { viewport: { width, height: 740 }, token, javaScriptEnabled });
+          const page = await context.newPage();
+          for (const visit of pages) {
+            const what = `${visit.name} (${visit.path}) at ${width} px, ${mode}`;
+            const response = await page.goto(visit.path);
+            t.ok(response && response.status() < 500, `${what}: answers`);
+            await visit.then?.(page);
+            await expectNoSidewaysScroll(t, page, what);
+            // axe at each width with JavaScript on; without JavaScript at 320 px (the same markup, not hydrated).
+            if (javaScriptEnabled) await expectNoAxeViolations(t, page, what);
+            else if (width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
+          }
+          await context.close();
+        }
+      }
+    });
+  }
+
+  await t.test('the admin board is wider than a phone: its table scrolls inside its own box', async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: { width: 320, height: 740 }, token: staffToken });
+    const page = await context.newPage();
+    await page.goto('/admin/articles');
+    const box = page.locator('.table-scroll').first();
+    const { boxScroll, boxClient, overflowX } = await box.evaluate((el) => ({ boxScroll: el.scrollWidth, boxClient: el.clientWidth, overflowX: getComputedStyle(el).overflowX }));
+    t.ok(boxScroll > boxClient, `the table is wider than its box (${boxScroll} > ${boxClient})`);
+    t.equal(overflowX, 'auto', 'and the box scrolls');
+    t.equal(await box.getAttribute('tabindex'), '0', 'the box can be scrolled with the keyboard');
+    await expectNoSidewaysScroll(t, page, 'the board');
+  });
+});
