@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
-import { isAppError } from '#src/core/errors.ts';
+import { asClientError, isAppError } from '#src/core/errors.ts';
 import type { Guardian } from '#src/core/guardian/index.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
@@ -57,7 +57,8 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
     errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, context: { reply?: FastifyReply }) => {
       let status = 200;
       const errors = execution.errors.map((error) => {
-        const original = isAppError(error) ? error : error.originalError;
+        const thrown = isAppError(error) ? error : error.originalError;
+        const original = asClientError(thrown) ?? thrown;
         if (isAppError(original)) {
           if (!execution.data) status = original.status;
           // Field errors go along as in REST answers: { field: { code, key } }, the key a locale key.
