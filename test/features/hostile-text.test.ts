@@ -166,6 +166,12 @@ t.test('hostile text through the forms, REST and GraphQL', async (t) => {
     t.match(board.json().errors[0], { extensions: { code: '150', fields: { search: { code: 150 } } } });
     const byline = await gql('/graphql', m, 'mutation ($b: String!) { articleUserByline(byline: $b) { id } }', { b: 'ok\u001b[31m' });
     t.match(byline.json().errors[0], { extensions: { code: '150', fields: { byline: { code: 150 } } } });
+
+    for (const query of [123, { a: 1 }, ['{ __typename }'], true]) {
+      const res = await app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: { query } });
+      t.equal(res.statusCode, 400, `a query that is not text (${JSON.stringify(query)}) is refused, not a crash`);
+      t.notMatch(res.body, 'UnknownError');
+    }
   });
 
   t.ok(isAppError(new AppError(150)), 'code 150 is in the catalogue');
