@@ -14,6 +14,8 @@ export const clientErrors = {
   121: { status: 400, key: 'errors.client.passwordStrength' },
   130: { status: 400, key: 'errors.client.invalidEmail' },
   140: { status: 400, key: 'errors.client.invalidDate' },
+  // Ours: a text field holds a control character (U+0000 and the like) or half a character.
+  150: { status: 400, key: 'errors.client.invalidCharacters' },
   900: { status: 400, key: 'errors.client.missingInput' },
   999: { status: 400, key: 'errors.client.invalidError' },
 } as const satisfies Record<number, ErrorSpec>;
@@ -92,6 +94,17 @@ export class AppError extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/**
+ * The safety net behind the text fields (core/fields.ts): should a text with U+0000 ever reach the
+ * database, PostgreSQL refuses it (22021 character_not_in_repertoire, 22P05 untranslatable_character).
+ * That is the request's fault: catalogue code 150, a 400, never a 500.
+ */
+export function asClientError(err: unknown): AppError | null {
+  if (isAppError(err)) return err;
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return code === '22021' || code === '22P05' ? new AppError(150, { cause: err }) : null;
+}
 
 export const notFound = () => new AppError('NotFound');
 export const forbidden = () => new AppError('Forbidden');

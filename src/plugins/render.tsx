@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { AppError, isAppError, serverErrors, type ServerErrorCode } from '#src/core/errors.ts';
+import { AppError, asClientError, serverErrors, type ServerErrorCode } from '#src/core/errors.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
@@ -121,11 +121,10 @@ export default fp(
 
     app.setErrorHandler(async (err: unknown, request, reply) => {
       const error =
-        isAppError(err)
-          ? err
-          : (err as { statusCode?: number }).statusCode === 429
+        asClientError(err) ??
+        ((err as { statusCode?: number }).statusCode === 429
             ? new AppError('RateLimited')
-            : null;
+            : null);
       const fastifyStatus = (err as { statusCode?: number }).statusCode;
       const status = error?.status ?? (fastifyStatus && fastifyStatus >= 400 && fastifyStatus < 500 ? fastifyStatus : 500);
       if (status >= 500) request.log.error({ err }, 'request failed');

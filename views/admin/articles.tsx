@@ -34,6 +34,7 @@ export function ArticlesBoard({
   next,
   previous,
   total,
+  errors = {},
 }: {
   rows: BoardRow[];
   query: BoardQuery;
@@ -42,6 +43,8 @@ export function ArticlesBoard({
   next: string | null;
   previous: string | null;
   total: number;
+  /** A refused search (its words hold a control character): the message next to the search field. */
+  errors?: { q?: string };
 }) {
   const { t, csrfToken } = usePage();
   const href = useHref();
@@ -98,9 +101,18 @@ export function ArticlesBoard({
             <EditorOptions editors={editors} />
           </select>
         </div>
-        <div className="field">
+        <div className={errors.q ? 'field field-invalid' : 'field'}>
           <label htmlFor="f-q">{t('admin.articles.search')}</label>
-          <input id="f-q" name="q" type="search" defaultValue={query.q ?? ''} maxLength={200} />
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ''}
+            maxLength={200}
+            aria-invalid={errors.q ? true : undefined}
+            aria-describedby={errors.q ? 'f-q-error' : undefined}
+          />
+          <FieldMessage id="f-q" error={errors.q} />
         </div>
         <div className="field">
           <label htmlFor="f-sort">{t('admin.articles.sort')}</label>
@@ -395,6 +407,7 @@ export function ArticleDetail({
   diff,
   text,
   feedback,
+  move = {},
 }: {
   article: ArticleRow;
   editors: Editor[];
@@ -407,6 +420,8 @@ export function ArticleDetail({
   diff: DiffView;
   text: TextForm;
   feedback: FeedbackView;
+  /** What was typed in the move form, when a move was refused: it comes back to correct. */
+  move?: { to?: string; scheduledDate?: string; articleUrl?: string; note?: string };
 }) {
   const { t } = usePage();
   const href = useHref();
@@ -440,7 +455,7 @@ export function ArticleDetail({
             <CsrfField />
             <div className="field">
               <label htmlFor="to">{t('admin.articles.move')}</label>
-              <select id="to" name="to">
+              <select id="to" name="to" defaultValue={move.to}>
                 {next.map((s) => (
                   <option key={s} value={s}>
                     {statusName(t, s)}
@@ -450,17 +465,18 @@ export function ArticleDetail({
             </div>
             <div className={errors.scheduledDate ? 'field field-invalid' : 'field'}>
               <label htmlFor="scheduledDate">{t('admin.articles.scheduledDate')}</label>
-              <input id="scheduledDate" name="scheduledDate" type="datetime-local" aria-invalid={errors.scheduledDate ? true : undefined} aria-describedby={errors.scheduledDate ? 'scheduledDate-error' : undefined} />
+              <input id="scheduledDate" name="scheduledDate" type="datetime-local" defaultValue={move.scheduledDate} aria-invalid={errors.scheduledDate ? true : undefined} aria-describedby={errors.scheduledDate ? 'scheduledDate-error' : undefined} />
               {errors.scheduledDate ? <p className="field-error" id="scheduledDate-error">{errors.scheduledDate}</p> : null}
             </div>
             <div className={errors.articleUrl ? 'field field-invalid' : 'field'}>
               <label htmlFor="articleUrl">{t('admin.articles.articleUrl')}</label>
-              <input id="articleUrl" name="articleUrl" type="url" aria-invalid={errors.articleUrl ? true : undefined} aria-describedby={errors.articleUrl ? 'articleUrl-error' : undefined} />
+              <input id="articleUrl" name="articleUrl" type="url" defaultValue={move.articleUrl} aria-invalid={errors.articleUrl ? true : undefined} aria-describedby={errors.articleUrl ? 'articleUrl-error' : undefined} />
               {errors.articleUrl ? <p className="field-error" id="articleUrl-error">{errors.articleUrl}</p> : null}
             </div>
-            <div className="field">
+            <div className={errors.note ? 'field field-invalid' : 'field'}>
               <label htmlFor="note">{t('admin.articles.note')}</label>
-              <input id="note" name="note" maxLength={500} />
+              <input id="note" name="note" maxLength={500} defaultValue={move.note} aria-invalid={errors.note ? true : undefined} aria-describedby={errors.note ? 'note-error' : undefined} />
+              <FieldMessage id="note" error={errors.note} />
             </div>
             <button type="submit" className="button">
               {t('admin.articles.moveSave')}

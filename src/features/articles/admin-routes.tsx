@@ -57,10 +57,22 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   app.get('/admin/articles', admin, async (request, reply) => {
     const query = boardQueryOf(request.query as Record<string, string | undefined>);
     const deps = articleDeps(request);
-    const [board, editors] = await Promise.all([searchBoard(deps, personOf(request), query), listEditors(deps)]);
+    const person = personOf(request);
+    // Words that cannot be searched for (a control character) come back in the search field with the
+    // message beside it, over the board as the other filters give it.
+    let errors: { q?: string } = {};
+    const board = await searchBoard(deps, person, query).catch((e: unknown) => {
+      if (!isAppError(e) || !e.fields?.q) throw e;
+      errors = { q: t(e.fields.q.key) };
+      return searchBoard(deps, person, { ...query, q: null, after: null, before: null });
+    });
+    const editors = await listEditors(deps);
     return reply.page({
       title: t('admin.articles.title'),
-      body: <ArticlesBoard rows={board.rows} query={query} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} />,
+      status: errors.q ? 400 : 200,
+      body: (
+        <ArticlesBoard rows={board.rows} query={query} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} errors={errors} />
+      ),
     });
   });
 
@@ -166,7 +178,14 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     request: FastifyRequest,
     reply: FastifyReply,
     id: number,
-    extra: { errors?: Record<string, string>; notice?: string; status?: number; text?: { title: string; body: string; content: string }; feedback?: string } = {},
+    extra: {
+      errors?: Record<string, string>;
+      notice?: string;
+      status?: number;
+      text?: { title: string; body: string; content: string };
+      feedback?: string;
+      move?: { to?: string; scheduledDate?: string; articleUrl?: string; note?: string };
+    } = {},
   ) {
     const deps = articleDeps(request);
     const person = personOf(request);
@@ -230,6 +249,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
           diff={{ from, to, result }}
           text={text}
           feedback={feedback}
+          move={extra.move}
         />
       ),
     });
@@ -291,14 +311,15 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
         // datetime-local has no zone: the form says UTC.
         scheduledDate: body.scheduledDate ? `${body.scheduledDate}Z` : undefined,
         articleUrl: body.articleUrl,
-        note: body.note?.trim().slice(0, 500) || undefined,
+        note: str(body.note).trim().slice(0, 500) || undefined,
       });
       return reply.redirectTo(`/admin/articles/${id}?done=moved`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound') throw e;
       const errors = fieldErrors(e);
       if (Object.keys(errors).length === 0) errors.form = t(e.key);
-      return detail(request, reply, id, { errors, status: e.status });
+      const move = { to: body.to, scheduledDate: str(body.scheduledDate), articleUrl: str(body.articleUrl), note: str(body.note) };
+      return detail(request, reply, id, { errors, status: e.status, move });
     }
   });
 

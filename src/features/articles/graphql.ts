@@ -1,4 +1,5 @@
 import { AppError } from '#src/core/errors.ts';
+import { ensureText } from '#src/core/fields.ts';
 import { canScanArticle } from '#src/core/guardian/articles.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
@@ -365,6 +366,8 @@ export const articleAdminResolvers = {
     articleFeedback: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackConnection(ctx, staff(ctx), args),
     articleBoard: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
+      // Named as the argument is (the service names the board's field q).
+      ensureText({ search: args.search });
       const board = await searchBoard(depsOf(ctx), person, {
         status: isStatus(args.status) ? args.status : null,
         editor: args.editorId === 'none' ? 'none' : args.editorId == null ? null : idOf(args.editorId),

@@ -12,6 +12,7 @@ import {
   type ArticlePerson,
 } from '#src/core/guardian/articles.ts';
 import { formatDate } from '#src/core/format.ts';
+import { ensureText } from '#src/core/fields.ts';
 import { positiveId } from '#src/lib/form.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
@@ -214,6 +215,7 @@ function boardFilters(query: BoardQuery) {
 /** The editors' board: filters, search, sort and keyset pagination over the community's articles. */
 export async function searchBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
   ensureEditor(person);
+  ensureText({ q: query.q });
   const newest = query.sort !== 'oldest';
   let q = articlesQuery(deps)
     .innerJoin('users as author', 'author.id', 'articles.author_id')
@@ -319,6 +321,7 @@ export async function getByline(deps: ArticleDeps, userId: number): Promise<{ id
 }
 
 export async function saveByline(deps: ArticleDeps, userId: number, input: unknown): Promise<{ id: number; byline: string }> {
+  ensureText({ byline: input }, ['byline']);
   const byline = cleanByline(typeof input === 'string' ? input : '').trim();
   const verdict = checkByline(byline);
   if (!verdict.ok) throw invalid('byline', `articles.errors.byline${verdict.reason[0]!.toUpperCase()}${verdict.reason.slice(1)}`);
@@ -352,6 +355,7 @@ export async function blackoutNow(deps: ArticleDeps): Promise<BlackoutWindow | n
 // The member's side
 
 function cleanDraft(input: { title?: unknown; content?: unknown }) {
+  ensureText({ title: input.title, content: input.content }, ['content']);
   const title = typeof input.title === 'string' ? input.title.trim() : '';
   const content = cleanRichText(typeof input.content === 'string' ? input.content : '');
   if (title.length > TITLE_MAX) throw invalid('title', 'articles.errors.titleTooLong');
@@ -608,6 +612,7 @@ export async function moveArticle(
   input: { articleId: number; to: ArticleStatus; scheduledDate?: unknown; articleUrl?: unknown; note?: string },
 ): Promise<ArticleRow> {
   ensureEditor(person);
+  ensureText({ scheduledDate: input.scheduledDate, articleUrl: input.articleUrl, note: input.note }, ['note']);
   const article = await loadArticle(deps, input.articleId);
   if (!canMove('editor', article.status, input.to, await heldFrom(deps, article))) throw new AppError('Articles.TransitionRefused');
   const extra: { scheduledDate?: Date; articleUrl?: string; publishedDate?: Date; note?: string } = { note: input.note };
@@ -790,6 +795,7 @@ export async function listFeedback(deps: ArticleDeps, person: Person, input: { a
 export async function createFeedback(deps: ArticleDeps, person: Person, input: { articleId: number; feedback: unknown }) {
   const article = await getArticle(deps, person, input.articleId);
   if (!canJoinFeedback(person, article)) throw new AppError('NotFound');
+  ensureText({ feedback: input.feedback }, ['feedback']);
   const remark = typeof input.feedback === 'string' ? input.feedback.trim() : '';
   if (!remark) throw invalid('feedback', 'articles.errors.feedbackEmpty');
   if (remark.length > FEEDBACK_MAX_CHARS) throw invalid('feedback', 'articles.errors.feedbackTooLong');
@@ -832,6 +838,7 @@ export const BOARD_EXPORT_MAX = 5000;
  */
 export async function exportBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
   ensureEditor(person);
+  ensureText({ q: query.q });
   const direction = query.sort === 'oldest' ? 'asc' : 'desc';
   let q = articlesQuery(deps)
     .innerJoin('users as author', 'author.id', 'articles.author_id')
@@ -872,6 +879,7 @@ function isCalendarDay(value: string): boolean {
  */
 export async function addBlackoutWindow(deps: ArticleDeps, person: Person, input: { startsOn: unknown; endsBefore: unknown }): Promise<void> {
   ensureEditor(person);
+  ensureText({ startsOn: input.startsOn, endsBefore: input.endsBefore });
   const startsOn = typeof input.startsOn === 'string' ? input.startsOn.trim() : '';
   const endsBefore = typeof input.endsBefore === 'string' ? input.endsBefore.trim() : '';
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
@@ -903,6 +911,7 @@ export async function editArticleTextFromBoard(
   input: { articleId: number; title: unknown; content: unknown; baseRevisionId?: number | null },
 ): Promise<ArticleRow> {
   const article = await articleForEditorText(deps, person, input.articleId);
+  ensureText({ title: input.title, content: input.content }, ['content']);
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
   // The revision the editor corrected: if the member resubmitted, or another editor saved, since the
   // page was opened, saving would silently replace that text. The form comes back to compare first.
@@ -925,6 +934,7 @@ export const PROGRAM_TEXT_MAX = 20_000;
 
 export async function saveProgramSettings(deps: ArticleDeps, person: Person, input: ProgramSettings): Promise<void> {
   ensureEditor(person);
+  ensureText({ terms: input.terms, guidelines: input.guidelines, applicationUrl: input.applicationUrl }, ['terms', 'guidelines']);
   const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
   const terms = input.terms.replace(/\r\n?/g, '\n').trim();
   const guidelines = input.guidelines.replace(/\r\n?/g, '\n').trim();

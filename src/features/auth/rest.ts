@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY, textField } from '#src/core/fields.ts';
 import { authContext } from './http.ts';
 import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
 
 /** Caps that only keep absurd payloads out; the services apply the real rules (spec section 5). */
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => textField({ max });
 const channel = z.enum(['EMAIL', 'SMS']);
 
 const schemas = {
@@ -21,13 +22,21 @@ const schemas = {
   refresh: z.object({ refreshToken: text(200).nullish() }),
 };
 
-/** A payload of the wrong shape is the catalogue's 900 (missing input), naming each field. */
+/**
+ * A payload of the wrong shape is the catalogue's 900 (missing input), naming each field; a text
+ * that holds a control character is 150 (invalid characters), naming its field.
+ */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const fields: FieldErrors = {};
-  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= { code: 900, key: 'errors.client.missingInput' };
-  throw new AppError(900, { fields });
+  for (const issue of parsed.error.issues) {
+    const invalidCharacters = issue.message === INVALID_CHARACTERS_KEY;
+    fields[issue.path.join('.') || 'body'] ??= invalidCharacters
+      ? { code: INVALID_CHARACTERS_CODE, key: INVALID_CHARACTERS_KEY }
+      : { code: 900, key: 'errors.client.missingInput' };
+  }
+  throw new AppError(Object.values(fields).every((f) => f.code === INVALID_CHARACTERS_CODE) ? INVALID_CHARACTERS_CODE : 900, { fields });
 }
 
 /**

@@ -207,6 +207,7 @@ export default async function authRoutes(app: FastifyInstance) {
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return again({ email: t('errors.client.invalidEmail') }, 400);
       if (e.code === 900) return again(e.fields?.community ? { community: t('auth.admin.communityRequired') } : { password: t('auth.password.required') }, 400);
+      if (e.code === 150) return again({ community: t('errors.client.invalidCharacters') }, 400);
       if (e.code === 'Forbidden') return again({ form: t('auth.admin.notAdmin') }, 403);
       return again({ form: t('errors.server.passwordIncorrect') }, e.status);
     }

@@ -2,7 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Config } from '#src/config.ts';
 import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
-import { e164, emailField, isStrongPassword, maskEmail, maskPhone } from '#src/core/fields.ts';
+import { e164, emailField, ensureText, isStrongPassword, maskEmail, maskPhone } from '#src/core/fields.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import { randomToken, sha256 } from '#src/core/ids.ts';
 import { hashPassword, verifyPassword } from '#src/core/passwords.ts';
@@ -177,6 +177,7 @@ export async function loginAsAdmin(
   const password = typeof input.password === 'string' ? input.password : '';
   if (!password) throw new AppError(900, { fields: { password: { code: 900, key: 'auth.password.required' } } });
   const code = typeof input.targetCommunity === 'string' ? input.targetCommunity : '';
+  ensureText({ community: code });
   const target = code ? await ctx.db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirst() : undefined;
   if (!target) throw new AppError(900, { fields: { community: { code: 900, key: 'auth.admin.communityRequired' } } });
   const attempt = await new Throttle(ctx.db, ctx.clock).begin(passwordChecks(ctx, email));

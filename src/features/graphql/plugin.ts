@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
-import { isAppError } from '#src/core/errors.ts';
+import { AppError, asClientError, isAppError } from '#src/core/errors.ts';
 import { createLoaders } from './loaders.ts';
 import { adminSchema, adminResolvers, memberSchema, memberResolvers } from './schema.ts';
 import './context.ts';
@@ -41,7 +41,8 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
     errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, context: { reply?: FastifyReply }) => {
       let status = 200;
       const errors = execution.errors.map((error) => {
-        const original = isAppError(error) ? error : error.originalError;
+        const thrown = isAppError(error) ? error : error.originalError;
+        const original = asClientError(thrown) ?? thrown;
         if (isAppError(original)) {
           if (!execution.data) status = original.status;
           // Field errors go along as in REST answers: { field: { code, key } }, the key a locale key.
@@ -90,7 +91,17 @@ export default async function graphqlPlugin(app: FastifyInstance) {
   const base = app.config.basePath;
   // Only JSON (or application/graphql) bodies: a cross-site HTML form, which can send neither and
   // carries no SameSite cookie (so no CSRF token is asked), must not run a mutation such as login.
-  const jsonOnly = (scope: FastifyInstance) => scope.removeContentTypeParser(['application/x-www-form-urlencoded', 'text/plain']);
+  const jsonOnly = (scope: FastifyInstance) => {
+    scope.removeContentTypeParser(['application/x-www-form-urlencoded', 'text/plain']);
+    // A query that is not text (`{"query": 123}`) crashes graphql-js's validation inside mercurius:
+    // it is the client's mistake, refused before it gets there.
+    scope.addHook('preValidation', async (request) => {
+      const body = request.body as { query?: unknown } | null | undefined;
+      if (body && typeof body === 'object' && !Array.isArray(body) && body.query !== undefined && typeof body.query !== 'string') {
+        throw new AppError('BadRequest.Validation');
+      }
+    });
+  };
   await app.register(async (scope) => {
     jsonOnly(scope);
     await scope.register(mercurius, options(app, `${base}/graphql`, memberSchema, memberResolvers, !app.config.isProduction) as never);
