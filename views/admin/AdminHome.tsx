@@ -1,12 +1,11 @@
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
-/** The admin area's front page: a link to each area that is built, and the ones still to come. */
+/** The admin area's front page: a link to each admin area that exists (nothing is promised that is not there). */
 export function AdminHome() {
   const { t, community, adminAreas } = usePage();
   const href = useHref();
   const areas = adminAreas ?? [];
   const built = areas.filter((a) => a.built);
-  const later = areas.filter((a) => !a.built);
   return (
     <section>
       <h1>{t('admin.home.heading', { name: community.name })}</h1>
@@ -18,16 +17,6 @@ export function AdminHome() {
           </li>
         ))}
       </ul>
-      {later.length > 0 ? (
-        <>
-          <h2>{t('admin.home.later')}</h2>
-          <ul className="admin-areas">
-            {later.map((area) => (
-              <li key={area.key}>{t(`admin.home.areas.${area.key}`)}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
       <p className="actions">
         <a className="button" href={href('/')}>
           {t('admin.home.toApp')}
