@@ -19,7 +19,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   const page = (reply: FastifyReply, title: string, body: React.ReactNode, status = 200) => reply.page({ title, body, status });
-  const lockout = (reply: FastifyReply) => page(reply, t('auth.lockout.title'), <LockoutView />, 429);
+  const lockout = (reply: FastifyReply) => reply.page({ title: t('auth.lockout.title'), body: <LockoutView />, status: 429, bare: true });
 
   // 1. Email first.
   app.get('/login', { config: { access: 'public' } }, async (request, reply) => {

@@ -56,3 +56,43 @@ t.test('a burst of wrong passwords from many addresses: quick, small 429s past t
   });
   t.equal(after.statusCode, 200, 'the member signs in once the burst is over');
 });
+
+t.test('refusals under a flood are cheap: no query, no page shell', async (t) => {
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha' });
+  const queries = (res: { headers: Record<string, unknown> }) => Number(/dur=(\d+)/.exec(String(res.headers['server-timing']))?.[1]);
+
+  await t.test('a guess on a locked account: the lockout view, without the shell and without a query', async (t) => {
+    const { app } = await startApp(t, db, { env: { RATE_LIMIT_MAX: '100000' } });
+    const victim = await createMember(db, alpha);
+    await setPassword(db, victim.id);
+    const { token, cookie } = await csrfFor(app);
+    const guess = () =>
+      app.inject({
+        method: 'POST',
+        url: '/login/password',
+        remoteAddress: '198.51.100.77',
+        headers: { cookie, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ _csrf: token, email: victim.email, password: 'Wrong-pass-1' }).toString(),
+      });
+    for (let i = 0; i < 5; i++) await guess();
+    const refused = await guess();
+    t.equal(refused.statusCode, 429);
+    t.match(refused.body, 'Try again in 10 minutes', 'the lockout view');
+    t.notMatch(refused.body, 'class="site-header"', 'without the shell');
+    t.equal(queries(refused), 0, 'the lock is known: no SQL');
+  });
+
+  await t.test('the global rate limit: a small answer, the limiter’s Retry-After, no query', async (t) => {
+    const { app } = await startApp(t, db, { env: { RATE_LIMIT_MAX: '2' } });
+    const get = () => app.inject({ url: '/', remoteAddress: '198.51.100.78', headers: { accept: 'text/html' } });
+    await get();
+    await get();
+    const refused = await get();
+    t.equal(refused.statusCode, 429);
+    t.match(refused.body, 'Too many requests. Please wait a moment and try again.');
+    t.ok(refused.body.length < 1024, `a small page (${refused.body.length} bytes)`);
+    t.ok(Number(refused.headers['retry-after']) > 0, `Retry-After: ${refused.headers['retry-after']}`);
+    t.equal(queries(refused), 0, 'no SQL');
+  });
+});
