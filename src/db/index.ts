@@ -36,7 +36,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
   let dialect: Dialect;
   let pglite: PGlite | undefined;
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // A server out of reach (no refusal, no answer) fails a request after 5 s instead of holding it.
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
     // A connection the server closes (restart, failover, pg_terminate_backend) must not crash the
     // process. The pool's 'error' event covers idle connections only; a checked-out client (in a
     // transaction, between two queries) emits 'error' on itself, and with no listener that is an
