@@ -6,7 +6,8 @@
 //
 // Two floods, each from its own autocannon beside the page's:
 //   - one address: every guess from one client address, for one member; the sign-in limits lock the
-//     account after a few guesses and the rest are refused (429) before any hash;
+//     account after a few guesses, then the global limit (600 a minute per address, the production
+//     default) refuses the rest (429) before any hash;
 //   - many addresses: every guess from a new address for a new unknown email, so no limit applies and
 //     each guess costs a password hash (the worst case, what the cap on concurrent hashes is for).
 // The server runs in a child process (production mode, TRUST_PROXY so that X-Forwarded-For names the
@@ -29,7 +30,8 @@ const DEMO_MEMBER_EMAIL = 'amara.okafor@summit-demo.example.com';
 const FLOOD_MEMBER_EMAIL = 'daniel.reyes@summit-demo.example.com';
 const DEMO_COMMUNITY = 'summit';
 const WRONG_PASSWORD = 'Not-The-Password-2026!';
-const PAGE_ADDRESS = '198.51.100.200';
+/** The page's load comes from this many addresses in turn, each well under the global limit of 600 a minute. */
+const PAGE_ADDRESSES = 4096;
 const LOAD = { pageConnections: 10, floodConnections: 10, warmupSeconds: 2, durationSeconds: 8 };
 const BUDGET_RATIO = 2;
 const SERVER_START_TIMEOUT_MS = 120_000;
@@ -56,9 +58,8 @@ async function serve(target: string): Promise<void> {
     HOST,
     PORT: '0',
     COOKIE_SECRET: randomBytes(32).toString('hex'),
-    // The global per-address limit would refuse the page's own load (one address); the flood meets
-    // the sign-in limits, which are what a wrong-password flood meets.
-    RATE_LIMIT_MAX: '100000000',
+    // The production default (600 a minute per address): the one-address flood meets it, as it
+    // would in production; the page's load comes from many addresses (see measure) so it does not.
     SEED_DEMO: 'false',
     LOG_LEVEL: 'silent',
     TRUST_PROXY: 'true',
@@ -160,29 +161,48 @@ function floods(csrf: { token: string; cookie: string }): Flood[] {
 
 async function measure(port: number, cookie: string, log: (s: string) => void): Promise<Figure[]> {
   const pageUrl = `http://${HOST}:${port}/`;
-  const pageHeaders = { accept: 'text/html', cookie, 'x-forwarded-for': PAGE_ADDRESS };
-  const check = await request(port, 'GET', '/', pageHeaders);
+  const pageHeaders = { accept: 'text/html', cookie };
+  const check = await request(port, 'GET', '/', { ...pageHeaders, 'x-forwarded-for': '198.51.100.1' });
   if (check.status !== 200 || !check.body.includes('user-menu')) throw new Error(`the signed-in page answered ${check.status}${check.body.includes('user-menu') ? '' : ', not signed in'}`);
-  const page = (seconds: number) => cannon({ url: pageUrl, connections: LOAD.pageConnections, duration: seconds, headers: pageHeaders }).done;
+  let turn = 0;
+  const pageRequest: RequestSpec = {
+    method: 'GET',
+    path: '/',
+    setupRequest: (req) => {
+      turn = (turn + 1) % PAGE_ADDRESSES;
+      return { ...req, headers: { ...pageHeaders, 'x-forwarded-for': `172.16.${turn >> 8}.${turn & 255}` } };
+    },
+  };
+  const page = (seconds: number) => cannon({ url: pageUrl, connections: LOAD.pageConnections, duration: seconds, requests: [pageRequest] }).done;
   await page(LOAD.warmupSeconds);
-  const alone = await page(LOAD.durationSeconds);
-  const figures: Figure[] = [
-    { figure: 'signed-in page / alone: p99 (p50), req/s', value: `${alone.latency.p99} ms (${alone.latency.p50} ms), ${Math.round(alone.requests.average)}/s ${JSON.stringify(statuses(alone))}` },
-  ];
+  // The page alone is measured before the floods and again after them; the ratios divide by the
+  // better p99 of the two (a machine shared with other work makes single runs noisy; this errs on the
+  // side of a larger ratio).
+  const aloneRuns = [await page(LOAD.durationSeconds)];
+  const figures: Figure[] = [];
+  const during: Array<{ flood: Flood; r: AutocannonResult; f: AutocannonResult }> = [];
   for (const flood of floods(await csrfPair(port))) {
     log(`flood: ${flood.label}…`);
     const run = cannon({ url: `http://${HOST}:${port}`, connections: LOAD.floodConnections, duration: LOAD.warmupSeconds + LOAD.durationSeconds + 5, requests: flood.requests });
-    let during: AutocannonResult;
+    let withFlood: AutocannonResult;
     try {
       await page(LOAD.warmupSeconds);
-      during = await page(LOAD.durationSeconds);
+      withFlood = await page(LOAD.durationSeconds);
     } finally {
       run.stop();
     }
-    const f = await run.done;
-    const ratio = during.latency.p99 / Math.max(1, alone.latency.p99);
+    during.push({ flood, r: withFlood, f: await run.done });
+  }
+  await page(LOAD.warmupSeconds);
+  aloneRuns.push(await page(LOAD.durationSeconds));
+  const alone = aloneRuns.reduce((a, b) => (b.latency.p99 < a.latency.p99 ? b : a));
+  for (const [i, r] of aloneRuns.entries()) {
+    figures.push({ figure: `signed-in page / alone, ${i ? 'after' : 'before'} the floods: p99 (p50), req/s`, value: `${r.latency.p99} ms (${r.latency.p50} ms), ${Math.round(r.requests.average)}/s ${JSON.stringify(statuses(r))}` });
+  }
+  for (const { flood, r, f } of during) {
+    const ratio = r.latency.p99 / Math.max(1, alone.latency.p99);
     figures.push(
-      { figure: `signed-in page / flood (${flood.label}): p99 (p50), req/s`, value: `${during.latency.p99} ms (${during.latency.p50} ms), ${Math.round(during.requests.average)}/s ${JSON.stringify(statuses(during))}` },
+      { figure: `signed-in page / flood (${flood.label}): p99 (p50), req/s`, value: `${r.latency.p99} ms (${r.latency.p50} ms), ${Math.round(r.requests.average)}/s ${JSON.stringify(statuses(r))}` },
       { figure: `  p99 ratio flood/alone (budget ${BUDGET_RATIO}x)`, value: `${ratio.toFixed(2)}x ${ratio <= BUDGET_RATIO ? 'within budget' : 'OVER BUDGET'}` },
       { figure: `  the flood: req/s, p99, answers`, value: `${Math.round(f.requests.average)}/s, p99 ${f.latency.p99} ms, ${JSON.stringify(statuses(f))}${f.errors ? `, ${f.errors} errors` : ''}` },
     );
