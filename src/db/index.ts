@@ -43,10 +43,17 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
   let dialect: Dialect;
   let pglite: PGlite | undefined;
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    // An idle connection the server closes (restart, failover) must not crash the process: the pool
-    // drops it and opens another on the next query.
-    pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
+    // A server out of reach (no refusal, no answer) fails a request after 5 s instead of holding it.
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // A connection the server closes (restart, failover, pg_terminate_backend) must not crash the
+    // process. The pool's 'error' event covers idle connections only; a checked-out client (in a
+    // transaction, between two queries) emits 'error' on itself, and with no listener that is an
+    // uncaught exception. So every client the pool makes gets a listener of its own: the query in
+    // flight, if any, fails with the error (a 503 for the request), and on release the pool drops the
+    // broken client and opens another on the next query.
+    const lost = (err: Error) => console.warn(`PostgreSQL connection lost: ${err.message}`);
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
     dialect = new PostgresDialect({ pool });
   } else {
     if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });

@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { AppError, asClientError, serverErrors, type ServerErrorCode } from '#src/core/errors.ts';
+import { AppError, asClientError, serverErrors, type ErrorCode, type ServerErrorCode } from '#src/core/errors.ts';
+import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
@@ -88,6 +89,26 @@ export async function sendFragment(request: FastifyRequest, reply: FastifyReply,
   return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
 }
 
+/** Errors answered with a small body and no page render (see the error handler). */
+const CHEAP_CODES = new Set<ErrorCode>(['RateLimited', 'Busy.PasswordChecks', 'ServiceUnavailable.Database']);
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A small notice with a retry link: a whole document, or for htmx the fragment alone. No database, no React. */
+function noticeHtml(request: FastifyRequest, message: string, fragment: boolean): string {
+  const app = request.server;
+  const retryHref = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
+  const section =
+    `<section class="notice-page" role="alert"><h1>${escapeText(app.t('errors.generic.title'))}</h1><p>${escapeText(message)}</p>` +
+    `<p><a class="button" href="${escapeAttr(retryHref)}">${escapeText(app.t('errors.generic.tryAgain'))}</a></p></section>`;
+  if (fragment) return section;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeText(app.t('errors.generic.title'))}</title><link rel="stylesheet" href="${escapeAttr(app.assets.stylesheetHref())}"></head>` +
+    `<body><main id="main">${section}</main></body></html>`
+  );
+}
+
 /** Renders pages and fragments, the 404 page and the error notice, as HTML, htmx fragments or JSON. */
 export default fp(
   async (app) => {
@@ -124,10 +145,13 @@ export default fp(
         asClientError(err) ??
         ((err as { statusCode?: number }).statusCode === 429
             ? new AppError('RateLimited')
-            : null);
+            : isDatabaseUnavailable(err)
+              ? new AppError('ServiceUnavailable.Database', { cause: err })
+              : null);
       const fastifyStatus = (err as { statusCode?: number }).statusCode;
       const status = error?.status ?? (fastifyStatus && fastifyStatus >= 400 && fastifyStatus < 500 ? fastifyStatus : 500);
-      if (status >= 500) request.log.error({ err }, 'request failed');
+      if (status === 503) request.log.warn({ err }, 'database unavailable');
+      else if (status >= 500) request.log.error({ err }, 'request failed');
       else request.log.info({ code: error?.code ?? fastifyStatus }, 'request refused');
 
       // 5xx details never reach the user; 4xx say what the catalogue says.
@@ -135,7 +159,15 @@ export default fp(
         status >= 500 ? 'UnknownError' : status === 401 ? 'NotAuthenticated' : status === 403 ? 'Forbidden' : status === 404 ? 'NotFound' : 'BadRequest.Validation';
       const code = error ? error.publicCode : fallback;
       const message = error ? app.t(error.key, error.values) : status >= 500 ? app.t('errors.generic.text') : app.t(serverErrors[fallback].key);
-      if (status === 429 && error?.code === 'RateLimited') reply.header('retry-after', '60');
+      if (error && CHEAP_CODES.has(error.code)) {
+        // Refusals under load (rate limits, busy password checks) and a database outage answer at once:
+        // a small body, no page render and no database (the outage, or the flood, is not to be fed).
+        // The rate limiter has set its own Retry-After (the seconds left in its window).
+        if (!reply.hasHeader('retry-after')) reply.header('retry-after', error.code === 'RateLimited' ? '60' : '5');
+        reply.header('cache-control', 'no-store');
+        if (wantsJson(request)) return reply.code(status).send({ error: { code, message } });
+        return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(noticeHtml(request, message, isHtmx(request)));
+      }
       const community = await ensureCommunity(request).catch(() => undefined);
       if (!community || wantsJson(request)) {
         return reply.code(status).send({ error: { code, message, ...(error?.fields ? { fields: error.fields } : {}) } });

@@ -19,7 +19,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   const page = (reply: FastifyReply, title: string, body: React.ReactNode, status = 200) => reply.page({ title, body, status });
-  const lockout = (reply: FastifyReply) => page(reply, t('auth.lockout.title'), <LockoutView />, 429);
+  const lockout = (reply: FastifyReply) => reply.page({ title: t('auth.lockout.title'), body: <LockoutView />, status: 429, bare: true });
 
   // 1. Email first.
   app.get('/login', { config: { access: 'public' } }, async (request, reply) => {
@@ -73,7 +73,8 @@ export default async function authRoutes(app: FastifyInstance) {
       await signInWithPassword(request, reply, { email, password: str(body.password), remember: carry.remember });
       return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
-      if (!isAppError(e)) throw e;
+      // Busy password checks go to the error handler: a quick, small 429.
+      if (!isAppError(e) || e.code === 'Busy.PasswordChecks') throw e;
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return page(reply, t('auth.login.title'), <EmailStep email={email} carry={carry} error={t('errors.client.invalidEmail')} />, 400);
       const message = e.code === 900 ? t('auth.password.required') : t('errors.server.passwordIncorrect');
@@ -172,7 +173,7 @@ export default async function authRoutes(app: FastifyInstance) {
         const { email } = await resetPassword(authContext(request), { token, password: values.password, confirm: values.confirm });
         return reply.redirect(`${base}/login?reset=1&email=${encodeURIComponent(email)}`, 303);
       } catch (e) {
-        if (!isAppError(e)) throw e;
+        if (!isAppError(e) || e.code === 'Busy.PasswordChecks') throw e;
         if (e.fields?.token) return page(reply, title, <InvalidLinkView />, 400);
         const errors = {
           password: e.fields?.password ? t(values.password.length > 128 ? 'auth.reset.tooLong' : 'errors.client.passwordStrength') : undefined,
@@ -203,7 +204,7 @@ export default async function authRoutes(app: FastifyInstance) {
       const result = await signInWithPassword(request, reply, { email, password: str(body.password), targetCommunity: code, admin: true });
       return reply.redirect(`${base}${result.community.code === 'admin' ? '/admin/sites' : '/admin'}`, 303);
     } catch (e) {
-      if (!isAppError(e)) throw e;
+      if (!isAppError(e) || e.code === 'Busy.PasswordChecks') throw e;
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return again({ email: t('errors.client.invalidEmail') }, 400);
       if (e.code === 900) return again(e.fields?.community ? { community: t('auth.admin.communityRequired') } : { password: t('auth.password.required') }, 400);

@@ -5,13 +5,13 @@ import { AppError } from '#src/core/errors.ts';
 import { e164, emailField, ensureText, isStrongPassword, maskEmail, maskPhone } from '#src/core/fields.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import { randomToken, sha256 } from '#src/core/ids.ts';
-import { hashPassword, verifyPassword } from '#src/core/passwords.ts';
+import { ensurePasswordCheckRoom, hashPassword, verifyPassword } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community, OtcChannel, Role } from '#src/db/types.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import { revokeOtherSessions, SessionTokens, startSession } from './sessions.ts';
-import { LIMITS, Throttle, type Check } from './throttle.ts';
+import { LIMITS, Throttle, type Attempt, type Check } from './throttle.ts';
 
 export const CODE_LENGTH = 5;
 export const CODE_TTL_MS = 10 * 60_000;
@@ -144,6 +144,16 @@ async function issueSession(ctx: AuthContext, account: Account & { roles: Role[]
   };
 }
 
+/** The password check of an attempt; refused as busy, the attempt is not counted. */
+async function checkedBy(attempt: Attempt, check: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await check();
+  } catch (e) {
+    await attempt.abandoned();
+    throw e;
+  }
+}
+
 function passwordChecks(ctx: AuthContext, email: string): Check[] {
   return [
     { limit: LIMITS.passwordPerAccountAndIp, key: `${email}|${ctx.ip}` },
@@ -160,9 +170,10 @@ export async function loginWithPassword(
   const email = parseEmail(input.email);
   const password = typeof input.password === 'string' ? input.password : '';
   if (!password) throw new AppError(900, { fields: { password: { code: 900, key: 'auth.password.required' } } });
+  ensurePasswordCheckRoom();
   const attempt = await new Throttle(ctx.db, ctx.clock).begin(passwordChecks(ctx, email));
   const account = await findAccount(ctx, email);
-  const ok = isMemberHere(account) && account.password_hash ? await verifyPassword(account.password_hash, password) : (await burnHashTime(password), false);
+  const ok = await checkedBy(attempt, () => (isMemberHere(account) && account.password_hash ? verifyPassword(account.password_hash, password) : burnHashTime(password).then(() => false)));
   if (!ok || !isMemberHere(account)) throw new AppError((await attempt.failed()) ?? 'NotAuthorized.Password');
   await attempt.succeeded();
   return issueSession(ctx, account, input.remember ?? false);
@@ -180,9 +191,10 @@ export async function loginAsAdmin(
   ensureText({ community: code });
   const target = code ? await ctx.db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirst() : undefined;
   if (!target) throw new AppError(900, { fields: { community: { code: 900, key: 'auth.admin.communityRequired' } } });
+  ensurePasswordCheckRoom();
   const attempt = await new Throttle(ctx.db, ctx.clock).begin(passwordChecks(ctx, email));
   const account = await findAccount({ ...ctx, community: target }, email);
-  const ok = account?.password_hash ? await verifyPassword(account.password_hash, password) : (await burnHashTime(password), false);
+  const ok = await checkedBy(attempt, () => (account?.password_hash ? verifyPassword(account.password_hash, password) : burnHashTime(password).then(() => false)));
   if (!ok || !account) throw new AppError((await attempt.failed()) ?? 'NotAuthorized.Password');
   await attempt.succeeded();
   if (!isMemberHere(account) || !account.roles.includes('ADMIN')) throw new AppError('Forbidden');

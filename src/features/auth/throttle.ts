@@ -31,7 +31,18 @@ export type Attempt = {
   failed(): Promise<ServerErrorCode | null>;
   /** The attempt succeeded: it is not counted, and the account's failures from this address are forgotten. */
   succeeded(): Promise<void>;
+  /** The attempt was never checked (the password checks were busy): it is not counted. */
+  abandoned(): Promise<void>;
 };
+
+/**
+ * Lockouts this process has seen (written or read), per database: a locked key is refused without a
+ * query until it expires, so a flood on a locked account costs no database work. Lockouts are only
+ * ever set or extended, never lifted early, so remembering one cannot let a guess through; other
+ * processes read the table.
+ */
+const knownLocks = new WeakMap<Db, Map<string, { until: number; reason: ServerErrorCode }>>();
+const MAX_KNOWN_LOCKS = 10_000;
 
 export class Throttle {
   constructor(
@@ -46,13 +57,21 @@ export class Throttle {
    */
   async begin(checks: Check[]): Promise<Attempt> {
     const now = this.clock.now();
+    const known = this.knownLocks();
+    for (const check of checks) {
+      const lock = known.get(this.lockKey(check));
+      if (lock && lock.until > now.getTime()) throw new AppError(lock.reason);
+    }
     const locked = await this.db
       .selectFrom('auth_lockouts')
-      .select('reason')
+      .select(['key', 'reason', 'until'])
       .where('key', 'in', checks.map((c) => this.lockKey(c)))
       .where('until', '>', now)
       .executeTakeFirst();
-    if (locked) throw new AppError(locked.reason as ServerErrorCode);
+    if (locked) {
+      this.remember(locked.key, new Date(locked.until).getTime(), locked.reason as ServerErrorCode);
+      throw new AppError(locked.reason as ServerErrorCode);
+    }
     const rows = await this.db
       .insertInto('auth_events')
       .values(checks.map((c) => ({ key: c.key, kind: c.limit.kind, occurred_at: now })))
@@ -82,7 +101,22 @@ export class Throttle {
         const first = checks[0]!;
         await this.db.deleteFrom('auth_events').where('key', '=', first.key).where('kind', '=', first.limit.kind).execute();
       },
+      abandoned: async () => {
+        await this.db.deleteFrom('auth_events').where('id', 'in', rows.map((r) => r.id)).execute();
+      },
     };
+  }
+
+  private knownLocks() {
+    let known = knownLocks.get(this.db);
+    if (!known) knownLocks.set(this.db, (known = new Map()));
+    return known;
+  }
+
+  private remember(key: string, until: number, reason: ServerErrorCode) {
+    const known = this.knownLocks();
+    if (known.size >= MAX_KNOWN_LOCKS) known.clear();
+    known.set(key, { until, reason });
   }
 
   private lockKey(check: Check) {
@@ -110,5 +144,6 @@ export class Throttle {
       .values({ key: this.lockKey(check), until, reason: check.limit.code })
       .onConflict((oc) => oc.column('key').doUpdateSet({ until, reason: check.limit.code }))
       .execute();
+    this.remember(this.lockKey(check), until.getTime(), check.limit.code);
   }
 }

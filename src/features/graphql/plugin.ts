@@ -3,6 +3,7 @@ import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
 import { AppError, asClientError, isAppError } from '#src/core/errors.ts';
+import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { createLoaders } from './loaders.ts';
 import { adminSchema, adminResolvers, memberSchema, memberResolvers } from './schema.ts';
 import './context.ts';
@@ -59,6 +60,12 @@ function options(app: FastifyInstance, path: string, schema: string, resolvers: 
           // Refused by Fastify before GraphQL ran (unsupported body type, malformed JSON): the client's fault.
           status = clientStatus;
           return { message: original.message, extensions: { code: 'BadRequest.Validation' } };
+        }
+        if (isDatabaseUnavailable(original)) {
+          // The database is out of reach (a restart): to be retried, not a crash.
+          if (!execution.data) status = 503;
+          context.reply?.log.warn({ err: original }, 'GraphQL: database unavailable');
+          return { message: app.t('errors.server.unavailable'), path: error.path, extensions: { code: 'ServiceUnavailable.Database' } };
         }
         if (original && !(original instanceof GraphQLError)) {
           // A resolver crashed: log it, tell the client nothing of it.

@@ -29,6 +29,26 @@ export default async function systemRoutes(app: FastifyInstance) {
     }
   });
 
+  /**
+   * Readiness: 200 when the database answers (within 2 s), else 503, so a load balancer stops sending
+   * traffic during an outage; the process recovers by itself and answers 200 again.
+   */
+  app.get('/health/ready', { config: { access: 'public', bare: true, rateLimit: false } }, async (_request, reply) => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
+      });
+      await Promise.race([sql`select 1`.execute(app.db), timeout]);
+      return reply.header('cache-control', 'no-store').send({ status: 'ok', database: 'ok' });
+    } catch (err) {
+      app.log.warn({ err }, 'readiness: database unreachable');
+      return reply.code(503).header('cache-control', 'no-store').header('retry-after', '5').send({ status: 'unavailable', database: 'unreachable' });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
   /** Liveness without the database: also the bench's bare route. */
   app.get('/health/live', { config: { access: 'public', bare: true, rateLimit: false } }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
