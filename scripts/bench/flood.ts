@@ -22,6 +22,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import type { BenchModule } from './lib.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SCRIPT), '../..');
@@ -37,6 +38,21 @@ const BUDGET_RATIO = 2;
 const SERVER_START_TIMEOUT_MS = 120_000;
 
 export type Figure = { figure: string; value: string };
+
+/** In `npm run bench`: once, with servers of its own (production mode, the real limits). */
+export const floodModule: BenchModule = {
+  name: 'flood',
+  scope: 'process',
+  describe: `a signed-in page's p99 alone and during wrong-password floods (budget ${BUDGET_RATIO}x), on PGlite and PostgreSQL`,
+  async run(ctx) {
+    const figures = await run(ctx.log);
+    return {
+      sections: [{ key: 'flood', title: `Wrong-password flood: a signed-in page's p99 alone and during the flood (budget ${BUDGET_RATIO}x)`, head: ['figure', 'value'], rows: figures.map((f) => [f.figure, f.value]) }],
+      warnings: [],
+      data: figures,
+    };
+  },
+};
 
 // ---- the server (child) ---------------------------------------------------------------------------
 
