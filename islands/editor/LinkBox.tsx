@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { EditorView } from 'prosemirror-view';
 import type { MarkType } from 'prosemirror-model';
-import { SAFE_URL } from './schema.ts';
+import { SAFE_URL } from './url.ts';
 
 export type LinkBoxLabels = { linkUrl: string; linkInvalid: string; apply: string; cancel: string };
 
