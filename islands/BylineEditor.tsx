@@ -101,7 +101,7 @@ export default function BylineEditor(props: BylineEditorProps) {
         (m) => {
           if (destroyed) throw new Error('unmounted');
           light.abort();
-          view.current = m.mountBylineView(field, caret, (next: BylineMeasure) => {
+          view.current = m.mountBylineView(field, caretIn(field) ?? caret, (next: BylineMeasure) => {
             setHtml(next.html);
             setChars(next.chars);
             setLinks(next.links);

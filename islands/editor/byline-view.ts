@@ -8,9 +8,9 @@ import { baseKeymap } from 'prosemirror-commands';
 import { keymap } from 'prosemirror-keymap';
 import { history, redo, undo } from 'prosemirror-history';
 import { cleanPastedByline } from './clean.ts';
-import { applyLink, removeLink } from './LinkBox.tsx';
+import { applyLink, removeLink } from './links.ts';
 import { bylineSchema } from './schema.ts';
-import { caretIn, type TextCaret } from './caret.ts';
+import type { TextCaret } from './caret.ts';
 
 /** What the island shows and posts: the byline's HTML, its length in characters, its links, and whether the caret is on a link. */
 export type BylineMeasure = { html: string; chars: number; links: number; hasLinkHere: boolean };
@@ -26,12 +26,11 @@ export type BylineView = {
 
 /**
  * Turns the light field (a contenteditable holding one paragraph of text and links) into the
- * ProseMirror editor in place: the same element, what was typed in it, its focus and its caret.
+ * ProseMirror editor in place: the same element, what was typed in it, its focus and its caret (as
+ * text offsets: where the caret is now, or where it was when the member left the field).
  */
-export function mountBylineView(field: HTMLElement, lastCaret: TextCaret | null, onChange: (m: BylineMeasure) => void): BylineView {
+export function mountBylineView(field: HTMLElement, caret: TextCaret | null, onChange: (m: BylineMeasure) => void): BylineView {
   const hadFocus = field.ownerDocument.activeElement === field;
-  // Where the member's caret is now, or where it was when they left the field (for a link added from the toolbar).
-  const caret = caretIn(field) ?? lastCaret;
   const copy = field.cloneNode(true) as HTMLElement;
   // A contenteditable keeps a <br> in an empty paragraph; the byline has no line breaks.
   for (const br of copy.querySelectorAll('br')) br.remove();
@@ -85,3 +84,10 @@ export function mountBylineView(field: HTMLElement, lastCaret: TextCaret | null,
     destroy: () => view.destroy(),
   };
 }
+
+// Not used here: re-exported so that this lazy chunk reaches the same React modules as every
+// island. esbuild then keeps React, its JSX runtime and its own runtime helpers in the one shared
+// chunk every island already loads, instead of splitting them into more chunks (more requests on
+// every page with an island).
+export { hydrateIslands } from '../hydrate.ts';
+export { LinkBox } from './LinkBox.tsx';
