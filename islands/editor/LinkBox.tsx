@@ -1,9 +1,6 @@
 import { useState } from 'react';
 import { SAFE_URL } from './url.ts';
 
-// Re-exported for the toolbars; they live apart so that the byline's lazy editor chunk needs no React.
-export { applyLink, removeLink } from './links.ts';
-
 export type LinkBoxLabels = { linkUrl: string; linkInvalid: string; apply: string; cancel: string };
 
 /** An address as typed, made whole (example.com → https://example.com), or null if it is not a web or mail address. */

@@ -84,10 +84,3 @@ export function mountBylineView(field: HTMLElement, caret: TextCaret | null, onC
     destroy: () => view.destroy(),
   };
 }
-
-// Not used here: re-exported so that this lazy chunk reaches the same React modules as every
-// island. esbuild then keeps React, its JSX runtime and its own runtime helpers in the one shared
-// chunk every island already loads, instead of splitting them into more chunks (more requests on
-// every page with an island).
-export { hydrateIslands } from '../hydrate.ts';
-export { LinkBox } from './LinkBox.tsx';

@@ -1,3 +1,4 @@
+// The link commands of the editors, apart from LinkBox.tsx so that the byline's lazy ProseMirror chunk needs no React.
 import type { EditorView } from 'prosemirror-view';
 import type { MarkType } from 'prosemirror-model';
 
