@@ -18,7 +18,9 @@ const islands = readdirSync(islandsDir)
   .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
   .map((f) => path.basename(f, '.tsx'));
 
-// Each island gets a small virtual entry that hydrates its server-rendered instances.
+// Each island gets a small virtual entry that hydrates its server-rendered instances with React; or,
+// when the island has a `<Name>.client.ts` beside it, that enhances them without React (its default
+// export is called with each instance's element and props: for islands too small to be worth React).
 const virtualEntries = {
   name: 'island-entries',
   setup(b) {
@@ -26,7 +28,9 @@ const virtualEntries = {
     b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
       resolveDir: islandsDir,
       loader: 'ts',
-      contents: `import Component from './${args.path}.tsx';\nimport { hydrateIslands } from './hydrate.ts';\nhydrateIslands(${JSON.stringify(args.path)}, Component);\n`,
+      contents: existsSync(path.join(islandsDir, `${args.path}.client.ts`))
+        ? `import enhance from './${args.path}.client.ts';\nfor (const el of document.querySelectorAll(${JSON.stringify(`[data-island="${args.path}"]`)})) enhance(el, JSON.parse(el.dataset.props ?? '{}'));\n`
+        : `import Component from './${args.path}.tsx';\nimport { hydrateIslands } from './hydrate.ts';\nhydrateIslands(${JSON.stringify(args.path)}, Component);\n`,
     }));
   },
 };

@@ -4,7 +4,8 @@ import type { EditorView } from 'prosemirror-view';
 import type { MarkType } from 'prosemirror-model';
 import { setBlockType, toggleMark } from 'prosemirror-commands';
 import { liftListItem, wrapInList } from 'prosemirror-schema-list';
-import { applyLink, LinkBox, removeLink, type LinkBoxLabels } from './LinkBox.tsx';
+import { LinkBox, type LinkBoxLabels } from './LinkBox.tsx';
+import { applyLink, removeLink } from './links.ts';
 import { schema } from './schema.ts';
 
 export type ToolbarLabels = LinkBoxLabels &

@@ -1,4 +1,4 @@
-import { SAFE_URL } from './schema.ts';
+import { SAFE_URL } from './url.ts';
 
 /**
  * The client half of the paste sanitiser (the server's sanitize-html is the other): pasted HTML is

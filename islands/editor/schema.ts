@@ -1,4 +1,7 @@
 import { Schema, type DOMOutputSpec, type MarkSpec, type NodeSpec } from 'prosemirror-model';
+import { SAFE_URL } from './url.ts';
+
+export { SAFE_URL };
 
 /**
  * The article's rich text as a ProseMirror schema: exactly the tags spec section 5 allows (paragraph,
@@ -29,8 +32,6 @@ const nodes: Record<string, NodeSpec> = {
   text: { group: 'inline' },
   hard_break: { inline: true, group: 'inline', selectable: false, parseDOM: [{ tag: 'br' }], toDOM: (): DOMOutputSpec => ['br'] },
 };
-
-export const SAFE_URL = /^(https?:|mailto:)/i;
 
 const marks: Record<string, MarkSpec> = {
   link: {

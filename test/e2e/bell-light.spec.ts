@@ -1,0 +1,72 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import type { Page } from 'playwright-core';
+import { setupDatabase } from '#test/helpers/app.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+
+const BUILD_DIR = path.resolve(import.meta.dirname, '../../static/build');
+
+/** React's element tag: in any script that carries React. */
+const isReact = (source: string) => source.includes('react.transitional.element') || source.includes('react.element');
+
+function recordScripts(page: Page) {
+  const scripts: { url: string; source: string }[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    void res.text().then(
+      (source) => scripts.push({ url: res.url(), source }),
+      () => scripts.push({ url: res.url(), source: '' }),
+    );
+  });
+  return scripts;
+}
+
+/** The brotli copy of a built script: what the server sends a browser that accepts br. */
+const brotliBytes = (url: string) => statSync(path.join(BUILD_DIR, new URL(url).pathname.replace(/^\/static\/build\//, '')) + '.br').size;
+
+t.test('the bell, the only island of most member pages, works without React', async (t) => {
+  const browserReady = launchBrowser(t);
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
+  const { app, baseUrl } = await serveApp(t, db);
+  const browser = await browserReady;
+  const member = await createMember(db, alpha);
+  const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: (await signIn(app, member, alpha)).token });
+  const page = await context.newPage();
+  const problems = collectPageProblems(page);
+  const scripts = recordScripts(page);
+  await page.goto('/', { waitUntil: 'networkidle' });
+
+  const bell = page.getByRole('button', { name: 'Notifications' });
+  await bell.waitFor();
+  t.ok(scripts.length > 0, 'the bell has its script');
+  t.same(scripts.filter((s) => isReact(s.source)).map((s) => s.url), [], 'no script of the page is React');
+  const jsBytes = scripts.reduce((n, s) => n + brotliBytes(s.url), 0);
+  t.ok(jsBytes <= 2 * 1024, `the page's scripts are ${jsBytes} bytes on the wire, at most 2 KiB`);
+
+  const heading = page.getByRole('heading', { name: 'Notifications' });
+  t.equal(await bell.getAttribute('aria-expanded'), 'false');
+  await bell.click();
+  await heading.waitFor();
+  t.equal(await bell.getAttribute('aria-expanded'), 'true');
+  t.equal(await bell.getAttribute('aria-controls'), await page.locator('.bell-panel').getAttribute('id'), 'the button names the panel it opens');
+  t.equal(await page.getByRole('link', { name: 'See all notifications' }).getAttribute('href'), '/notifications');
+  t.equal(pathOf(page), '/', 'the click did not follow the link');
+  await expectNoAxeViolations(t, page, 'the bell panel');
+  await page.locator('main').click({ position: { x: 5, y: 5 } });
+  await heading.waitFor({ state: 'detached' });
+  t.equal(await bell.getAttribute('aria-expanded'), 'false', 'a click elsewhere closes the panel');
+
+  // From the keyboard: the space bar opens it (a button), Escape closes it.
+  await bell.focus();
+  await page.keyboard.press(' ');
+  await heading.waitFor();
+  await page.keyboard.press('Escape');
+  await heading.waitFor({ state: 'detached' });
+  await page.keyboard.press('Enter');
+  await heading.waitFor();
+  t.equal(pathOf(page), '/', 'Enter opens the panel instead of following the link');
+  t.same(problems, []);
+});
