@@ -111,6 +111,9 @@ export class JobQueue {
     }
     this.started = true;
     if (!this.options.workers) return;
+    // A process that starts runs each scheduled job once at once: what fell due while no process was
+    // up (a deploy, an outage) does not wait for the next period. The jobs are idempotent.
+    for (const d of this.definitions.values()) if (d.schedule) await this.boss.send(d.name, {}, { singletonKey: `start:${d.name}`, singletonSeconds: 30 });
     for (const d of this.definitions.values()) {
       await this.boss.work(
         d.name,

@@ -4,7 +4,7 @@ import { acceptProductAgreement, autosaveRevision, saveByline, submitForReview, 
 import { setupDatabase, testClock, testConfig } from '#test/helpers/app.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 
-t.test('the job runner publishes scheduled articles by itself, without a page load', async (t) => {
+t.test('the job queue publishes scheduled articles by itself, without a page load', async (t) => {
   const db = await setupDatabase(t);
   const clock = testClock();
   const alpha = await createCommunity(db, { code: 'alpha' });
@@ -24,10 +24,11 @@ t.test('the job runner publishes scheduled articles by itself, without a page lo
   await moveArticle(deps, editor, { articleId: a.id, to: 'SCHEDULED', scheduledDate: '2026-11-21T12:00:30Z' });
   clock.advance(60_000);
 
-  // The runner is on outside tests; build a development app on the same database and clock.
-  const app = await buildApp({ config: { ...config, env: 'development', logLevel: 'silent' }, db, clock });
+  // Workers are on outside tests; build an app with them on the same database and clock: on start it
+  // runs the scheduled jobs once (then every minute), and a worker publishes the article.
+  const app = await buildApp({ config, db, clock, jobWorkers: true });
   await app.ready();
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 100; i++) {
     const row = await db.selectFrom('articles').select('status').where('id', '=', a.id).executeTakeFirstOrThrow();
     if (row.status === 'PUBLISHED') break;
     await new Promise((r) => setTimeout(r, 100));
