@@ -1,66 +1,26 @@
 import t from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { JobQueue } from '#src/lib/jobs/queue.ts';
 import { PUBLISH_DUE_JOB, POLL_SCANS_JOB } from '#src/features/articles/jobs.ts';
 import { freshDatabase, usingPostgres } from '#test/helpers/db.ts';
 import { setPassword, GOOD_PASSWORD } from '#test/helpers/auth.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
+import { startServerProcess } from '#test/helpers/server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const SECRET = 'multi-node-secret-0123456789-0123456789-abcdef';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
+/** A node as a deployment runs it: its own process, on the shared database and Redis. */
+const startNode = (databaseUrl: string) =>
+  startServerProcess({
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    COOKIE_SECRET: SECRET,
+    DEFAULT_COMMUNITY: 'alpha',
+    SEED_DEMO: 'false',
+    JOB_WORKERS: 'true',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    RATE_LIMIT_MAX: '100000',
   });
-}
-
-/** Starts `src/server.ts` as its own process, as a deployment would, and waits until it listens. */
-async function startNode(databaseUrl: string): Promise<{ base: string; proc: ChildProcess; exited: Promise<number | null> }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      COOKIE_SECRET: SECRET,
-      DEFAULT_COMMUNITY: 'alpha',
-      SEED_DEMO: 'false',
-      JOB_WORKERS: 'true',
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      RATE_LIMIT_MAX: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    void exited.then((code) => reject(new Error(`node exited (${code}):\n${output}`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, proc, exited };
-}
 
 /** A client with a cookie jar: the cookies of one browser, sent to whichever node it talks to. */
 class Client {

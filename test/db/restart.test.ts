@@ -1,29 +1,16 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import t from 'tap';
 import { sha256 } from '#src/core/ids.ts';
 import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
 import { usingPostgres } from '#test/helpers/db.ts';
+import { startServerProcess } from '#test/helpers/server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const MEMBERS = ['amara.okafor', 'daniel.reyes', 'priya.raman', 'marcus.lindqvist'].map((m) => `${m}@summit-demo.example.com`);
 
 type Answer = { kind: string; status: number; type: string; body: string; cookies: string[] };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 function call(port: number, agent: http.Agent, kind: string, method: string, urlPath: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve) => {
@@ -64,34 +51,18 @@ t.test(
       await admin.end();
     });
 
-    const port = await freePort();
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: url.toString(),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'true',
-        DEFAULT_COMMUNITY: 'summit',
-        TRUST_PROXY: 'true',
-        RATE_LIMIT_MAX: '1000000',
-        LOG_LEVEL: 'error',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const node = await startServerProcess({
+      DATABASE_URL: url.toString(),
+      SEED_DEMO: 'true',
+      DEFAULT_COMMUNITY: 'summit',
+      TRUST_PROXY: 'true',
+      RATE_LIMIT_MAX: '1000000',
+      LOG_LEVEL: 'error',
     });
-    let output = '';
-    server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const { port, proc: server, exited } = node;
     t.teardown(() => {
       if (server.exitCode === null) server.kill('SIGKILL');
     });
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    for (let i = 0; !output.includes('Listening on'); i++) {
-      if (server.exitCode !== null || i > 600) throw new Error(`The server did not start:\n${output}`);
-      await sleep(200);
-    }
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
     t.teardown(() => agent.destroy());
@@ -152,7 +123,7 @@ t.test(
     t.ok(terminated >= 4, `backends terminated: ${terminated}`);
 
     t.equal(server.exitCode, null, 'the server process is still alive');
-    t.notMatch(output, /Unhandled 'error' event|uncaughtException|ERR_UNHANDLED_ERROR/, 'no unhandled error');
+    t.notMatch(node.output(), /Unhandled 'error' event|uncaughtException|ERR_UNHANDLED_ERROR/, 'no unhandled error');
 
     const byStatus = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [`${a.kind} ${a.status}`]: (acc[`${a.kind} ${a.status}`] ?? 0) + 1 }), {});
     t.comment(`answers during the load: ${JSON.stringify(byStatus)}`);
