@@ -28,7 +28,7 @@ t.test('the job queue publishes scheduled articles by itself, without a page loa
   // runs the scheduled jobs once (then every minute), and a worker publishes the article.
   const app = await buildApp({ config, db, clock, jobWorkers: true });
   await app.ready();
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     const row = await db.selectFrom('articles').select('status').where('id', '=', a.id).executeTakeFirstOrThrow();
     if (row.status === 'PUBLISHED') break;
     await new Promise((r) => setTimeout(r, 100));

@@ -59,24 +59,31 @@ function sqlRunner(db: Executor, pgliteDb?: Db) {
  * and run by workers with retries and backoff.
  */
 export class JobQueue {
-  private readonly boss: PgBoss;
+  private boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition>();
   private started = false;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly options: JobQueueOptions,
   ) {
-    this.boss = new PgBoss({
-      db: sqlRunner(db, db),
+    this.boss = this.createBoss();
+  }
+
+  private createBoss(): PgBoss {
+    const boss = new PgBoss({
+      db: sqlRunner(this.db, this.db),
       schema: SCHEMA,
       // Maintenance (expiry, archiving) and the cron clock run only where workers do.
-      supervise: options.workers,
-      schedule: options.workers,
+      supervise: this.options.workers,
+      schedule: this.options.workers,
       cronMonitorIntervalSeconds: 10,
       maintenanceIntervalSeconds: 60,
     } as ConstructorParameters<typeof PgBoss>[0]);
-    this.boss.on('error', (err) => options.onError(err, 'job queue'));
+    boss.on('error', (err) => this.options.onError(err, 'job queue'));
+    return boss;
   }
 
   define(...definitions: JobDefinition[]): void {
@@ -91,8 +98,25 @@ export class JobQueue {
     return [...this.definitions.keys()];
   }
 
+  /**
+   * Starts the queue. A database that does not answer yet (it restarts, the process came up first)
+   * does not stop the app: the queue tries again every few seconds until it starts.
+   */
   async start(): Promise<void> {
-    if (this.started) return;
+    if (this.started || this.closed) return;
+    try {
+      await this.startOnce();
+    } catch (err) {
+      this.options.onError(err, 'job queue start (trying again in 5 s)');
+      // A pg-boss whose start failed never starts again: stop whatever it began, and make another.
+      await this.boss.stop({ graceful: false, close: false, wait: false } as PgBoss.StopOptions).catch(() => undefined);
+      this.boss = this.createBoss();
+      this.retry = setTimeout(() => void this.start(), 5000);
+      this.retry.unref();
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     await this.boss.start();
     for (const d of this.definitions.values()) {
       const retry = d.retry ?? DEFAULT_RETRY;
@@ -109,8 +133,10 @@ export class JobQueue {
       else await this.boss.createQueue(d.name, queue);
       if (d.schedule && this.options.workers) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC', singletonKey: d.name });
     }
-    this.started = true;
-    if (!this.options.workers) return;
+    if (!this.options.workers) {
+      this.started = true;
+      return;
+    }
     // A process that starts runs each scheduled job once at once: what fell due while no process was
     // up (a deploy, an outage) does not wait for the next period. The jobs are idempotent.
     for (const d of this.definitions.values()) if (d.schedule) await this.boss.send(d.name, {}, { singletonKey: `start:${d.name}`, singletonSeconds: 30 });
@@ -123,6 +149,7 @@ export class JobQueue {
         },
       );
     }
+    this.started = true;
   }
 
   /**
@@ -177,6 +204,8 @@ export class JobQueue {
 
   /** Stops polling and waits for running jobs (up to the timeout) before the database closes. */
   async stop(timeoutMs = 10_000): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as PgBoss.StopOptions);
