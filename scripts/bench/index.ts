@@ -14,8 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { autosaveModule } from './articles.ts';
+import { bearerModule } from './bearer.ts';
 import { floodModule, signInModule } from './auth.ts';
 import { copyScanModule } from './copy-scan.ts';
+import { jobsModule } from './jobs.ts';
 import { BUDGETS, LOAD, AUTOSAVE, POSTGRES_ADMIN_URL, RESULTS_DIR, ROOT, availableCores, errorMessage, table, type BenchContext, type BenchModule, type Section } from './lib.ts';
 import { pagesModule } from './pages.ts';
 import { passwordsModule } from './passwords.ts';
@@ -34,8 +36,10 @@ const MODULES: BenchModule[] = [
   copyScanModule,
   pagesModule,
   throughputModule,
+  bearerModule,
   signInModule,
   floodModule,
+  jobsModule,
   autosaveModule,
 ];
 
