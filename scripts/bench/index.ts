@@ -18,6 +18,7 @@ import { bearerModule } from './bearer.ts';
 import { floodModule, signInModule } from './auth.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { jobsModule } from './jobs.ts';
+import { nodesModule } from './nodes.ts';
 import { BUDGETS, LOAD, AUTOSAVE, POSTGRES_ADMIN_URL, RESULTS_DIR, ROOT, availableCores, errorMessage, table, type BenchContext, type BenchModule, type Section } from './lib.ts';
 import { pagesModule } from './pages.ts';
 import { passwordsModule } from './passwords.ts';
@@ -27,13 +28,12 @@ import { throughputModule } from './throughput.ts';
 /**
  * Every module, in the order it runs (per database, in this order too). Per database, the autosave
  * load comes last so that its writes cannot touch the figures before it.
- * Room for the areas to come, one line each: bearer `me` throughput (auth), jobs: mails per second
- * through the queue and commit-to-send delay (jobs), one node against two on PostgreSQL (nodes,
- * scope 'process', starting its own servers with startServer).
+ * The 'process' modules run first, before any bench server (nodes starts server processes of its own).
  */
 const MODULES: BenchModule[] = [
   passwordsModule,
   copyScanModule,
+  nodesModule,
   pagesModule,
   throughputModule,
   bearerModule,

@@ -110,4 +110,52 @@ t.test('the durable queue', async (t) => {
     await app.jobs.drain();
     t.same(mailer.sent, []);
   });
+
+  const waitFor = async (done: () => boolean, ms: number) => {
+    const until = Date.now() + ms;
+    while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  };
+
+  await t.test('a backlog of mail goes out at once, not one mail per polling interval', async (t) => {
+    const mailer = new RecordingMailer();
+    const app = await start(mailer, true);
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) {
+      await db.transaction().execute((trx) => app.messages.mail(trx, { to: `backlog-${i}@example.com`, from: 'no-reply@example.com', subject: `Code ${i}`, text: 'Body' }));
+    }
+    // pg-boss's worker sleeps out its polling interval (2 s) after every fetch, even a fruitful one:
+    // 30 mails took a minute at one per fetch.
+    await waitFor(() => mailer.sent.length >= 30, 10_000);
+    t.equal(mailer.sent.length, 30, `all 30 sent within 10 s (in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    t.equal(new Set(mailer.sent.map((m) => m.to)).size, 30, 'each once');
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+  });
+
+  await t.test('a mail that fails in a batch is retried alone: the others of its batch are not sent again', async (t) => {
+    /** Refuses one address, sends the others; records every attempt. */
+    const attempts: string[] = [];
+    const mailer: Mailer & { sent: OutgoingMail[] } = {
+      sent: [],
+      async send(mail) {
+        attempts.push(mail.to);
+        if (mail.to === 'refused@example.com') throw new Error('550 mailbox unavailable');
+        this.sent.push(mail);
+      },
+    };
+    const retrying = async () => Number((await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${MAIL_JOB} and state = 'retry'`.execute(db)).rows[0]!.n);
+    const before = await retrying();
+    // Enqueued before any worker runs, so that one worker fetches them as one batch.
+    const idle = await start(new RecordingMailer());
+    const to = ['one@example.com', 'refused@example.com', 'two@example.com', 'three@example.com'];
+    for (const address of to) await idle.messages.mail(db, { to: address, from: 'no-reply@example.com', subject: 'Hello', text: 'Body' });
+    const app = await start(mailer, true);
+    await waitFor(() => attempts.length >= 4, 10_000);
+    await new Promise((r) => setTimeout(r, 1500)); // a few more polling intervals: nothing may go twice
+    t.same([...mailer.sent.map((m) => m.to)].sort(), ['one@example.com', 'three@example.com', 'two@example.com'], 'the three others were sent');
+    t.same([...attempts].sort(), [...to].sort(), 'each tried once: none of the batch was sent again');
+    t.equal((await retrying()) - before, 1, 'only the refused one waits for its retry');
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+  });
 });

@@ -20,8 +20,16 @@ export type JobDefinition<T = any> = {
   retry?: RetryPolicy;
   /** Give a running job up (and retry it) after this long. */
   expireInSeconds?: number;
-  /** Jobs handed to one worker at a time. */
+  /**
+   * Jobs a worker fetches at once and runs concurrently, each completed or failed (into its retry
+   * policy) on its own: one that fails does not send the others again. Default 1.
+   */
   batchSize?: number;
+  /**
+   * How often an idle worker looks for due jobs (default: the queue's, 2 s; pg-boss's least is 0.5 s).
+   * A worker that finds a full batch fetches again at once, whatever the interval.
+   */
+  pollingIntervalSeconds?: number;
 };
 
 export type JobQueueOptions = {
@@ -112,14 +120,30 @@ export class JobQueue {
     this.started = true;
     if (!this.options.workers) return;
     for (const d of this.definitions.values()) {
-      await this.boss.work(
-        d.name,
-        { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: d.batchSize ?? 1 },
-        async (jobs) => {
-          for (const job of jobs) await d.handler(job.data);
-        },
-      );
+      const batchSize = d.batchSize ?? 1;
+      let workerId: string | undefined;
+      workerId = await this.boss.work(d.name, { pollingIntervalSeconds: d.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2, batchSize }, async (jobs) => {
+        // A full batch: more may be waiting. pg-boss's worker would sleep out the rest of its polling
+        // interval even so (one job per 2 s at batch size 1); woken, it fetches again at once.
+        if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
+        // Each job completes or fails on its own (pg-boss then completes those still active: none).
+        const settled = await Promise.allSettled(jobs.map((job) => this.runOne(d, job.id, job.data)));
+        for (const s of settled) if (s.status === 'rejected') this.options.onError(s.reason, `job ${d.name}: completing it`);
+      });
     }
+  }
+
+  /** Runs one job and completes it, or fails it into its retry policy if the handler throws. */
+  private async runOne(definition: JobDefinition, id: string, data: unknown): Promise<boolean> {
+    try {
+      await definition.handler(data);
+    } catch (err) {
+      await this.boss.fail(definition.name, id, { message: err instanceof Error ? err.message : String(err) });
+      this.options.onError(err, `job ${definition.name}`);
+      return false;
+    }
+    await this.boss.complete(definition.name, id);
+    return true;
   }
 
   /**
@@ -148,13 +172,7 @@ export class JobQueue {
         for (const job of jobs) {
           progress = true;
           ran += 1;
-          try {
-            await definition.handler(job.data);
-            await this.boss.complete(name, job.id);
-          } catch (err) {
-            await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) });
-            this.options.onError(err, `job ${name}`);
-          }
+          await this.runOne(definition, job.id, job.data);
         }
       }
     }
