@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#src/app.ts';
 import type { Mailer, OutgoingMail } from '#src/lib/messaging/mail.ts';
 import { MAIL_JOB } from '#src/lib/messaging/outgoing.ts';
+import { createDatabase } from '#src/db/index.ts';
+import { JobQueue } from '#src/lib/jobs/queue.ts';
 import { setupDatabase, testClock, testConfig } from '#test/helpers/app.ts';
+import { freshDatabase, usingPostgres } from '#test/helpers/db.ts';
 import { setPassword } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor } from '#test/helpers/factories.ts';
 
@@ -158,4 +161,29 @@ t.test('the durable queue', async (t) => {
     await app.close();
     apps.splice(apps.indexOf(app), 1);
   });
+});
+
+t.test('processes starting at once on a fresh database all start (pg-boss creates their queues once)', { skip: usingPostgres() ? false : 'needs PostgreSQL (DATABASE_URL): PGlite is one process' }, async (t) => {
+  const { db, drop, url } = await freshDatabase();
+  t.teardown(drop);
+  // Each "process" its own connection pool, as separate nodes have; the queues every node defines.
+  const others = await Promise.all([1, 2, 3].map(() => createDatabase({ kind: 'postgres', url: url!, poolSize: 3 }).then((r) => r.db)));
+  t.teardown(() => Promise.all(others.map((d) => d.destroy())));
+  const names = ['alpha.one', 'alpha.two', 'alpha.three', 'alpha.four', 'alpha.five', 'alpha.six'];
+  const queues = [db, ...others].map((d) => {
+    const queue = new JobQueue(d, { workers: false, onError: () => undefined });
+    queue.define(...names.map((name) => ({ name, handler: async () => undefined })));
+    return queue;
+  });
+  t.teardown(() => Promise.all(queues.map((q) => q.stop())));
+  // pg-boss's create_queue adds a foreign key to its queue table in each call: two processes creating
+  // different queues at once deadlock (PostgreSQL 40P01) and one of them failed to start.
+  const started = await Promise.allSettled(queues.map((q) => q.start()));
+  t.same(
+    started.map((s) => (s.status === 'fulfilled' ? 'started' : (s.reason as Error).message)),
+    ['started', 'started', 'started', 'started'],
+    'the four start',
+  );
+  const rows = await sql<{ name: string }>`select name from pgboss.queue order by name`.execute(db);
+  t.same(rows.rows.map((r) => r.name), [...names].sort(), 'each queue exists once');
 });

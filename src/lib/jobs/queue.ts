@@ -42,17 +42,34 @@ export type JobQueueOptions = {
 const SCHEMA = 'pgboss';
 const DEFAULT_RETRY: RetryPolicy = { limit: 5, delaySeconds: 5, backoff: true };
 
+/** Any constant key of our own for pg_advisory_lock: held while a process sets the queue up. */
+const SETUP_LOCK_KEY = 7_411_020_251;
+
 /** pg-boss's way to run SQL, over the app's own connection(s): the embedded default needs no server. */
-function sqlRunner(db: Executor, pgliteDb?: Db) {
-  const pglite = pgliteDb ? pgliteOf(pgliteDb) : undefined;
+function sqlRunner(db: Executor, appDb?: Db) {
+  const pglite = appDb ? pgliteOf(appDb) : undefined;
   return {
     async executeSql(text: string, values?: unknown[]) {
-      if (pglite && (!values || values.length === 0)) {
-        // pg-boss sends some multi-statement scripts (its schema, maintenance) without parameters:
+      if (appDb && (!values || values.length === 0)) {
+        // pg-boss sends some multi-statement scripts (its schema, maintenance) without parameters.
         // PGlite runs those only through exec (the simple protocol), holding Kysely's one connection.
-        return pgliteDb!.connection().execute(async () => {
-          const results = await pglite.exec(text);
-          return { rows: results.at(-1)?.rows ?? [] };
+        if (pglite) {
+          return appDb.connection().execute(async () => {
+            const results = await pglite.exec(text);
+            return { rows: results.at(-1)?.rows ?? [] };
+          });
+        }
+        // On PostgreSQL, a script that opens a transaction (BEGIN; …; COMMIT) and fails half-way
+        // would go back to the pool inside an aborted transaction, failing every later query on
+        // that connection: roll it back first.
+        return appDb.connection().execute(async (conn) => {
+          try {
+            const result = await conn.executeQuery(CompiledQuery.raw(text, []));
+            return { rows: result.rows, rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+          } catch (err) {
+            await conn.executeQuery(CompiledQuery.raw('rollback', [])).catch(() => undefined);
+            throw err;
+          }
         });
       }
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -101,6 +118,44 @@ export class JobQueue {
 
   async start(): Promise<void> {
     if (this.started) return;
+    await this.exclusively(() => this.setUp());
+    this.started = true;
+    if (!this.options.workers) return;
+    for (const d of this.definitions.values()) {
+      const batchSize = d.batchSize ?? 1;
+      let workerId: string | undefined;
+      workerId = await this.boss.work(d.name, { pollingIntervalSeconds: d.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2, batchSize }, async (jobs) => {
+        // A full batch: more may be waiting. pg-boss's worker would sleep out the rest of its polling
+        // interval even so (one job per 2 s at batch size 1); woken, it fetches again at once.
+        if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
+        // Each job completes or fails on its own (pg-boss then completes those still active: none).
+        const settled = await Promise.allSettled(jobs.map((job) => this.runOne(d, job.id, job.data)));
+        for (const s of settled) if (s.status === 'rejected') this.options.onError(s.reason, `job ${d.name}: completing it`);
+      });
+    }
+  }
+
+  /**
+   * Runs `fn` holding a PostgreSQL advisory lock, so that processes starting at once set pg-boss up
+   * one after the other. At once, on a fresh database, they collided: each found no schema and all
+   * but one failed to install it; and pg-boss's create_queue adds a foreign key to its queue table in
+   * each call, so two processes creating different queues deadlocked (40P01). PGlite is one process:
+   * no lock. The lock holds one connection of the pool while pg-boss uses the others.
+   */
+  private async exclusively(fn: () => Promise<void>): Promise<void> {
+    if (pgliteOf(this.db)) return fn();
+    await this.db.connection().execute(async (conn) => {
+      await conn.executeQuery(CompiledQuery.raw('select pg_advisory_lock($1)', [SETUP_LOCK_KEY]));
+      try {
+        await fn();
+      } finally {
+        await conn.executeQuery(CompiledQuery.raw('select pg_advisory_unlock($1)', [SETUP_LOCK_KEY]));
+      }
+    });
+  }
+
+  /** pg-boss's schema, then each queue (created or brought up to date) and each schedule. */
+  private async setUp(): Promise<void> {
     await this.boss.start();
     for (const d of this.definitions.values()) {
       const retry = d.retry ?? DEFAULT_RETRY;
@@ -116,20 +171,6 @@ export class JobQueue {
       if (await this.boss.getQueue(d.name)) await this.boss.updateQueue(d.name, queue);
       else await this.boss.createQueue(d.name, queue);
       if (d.schedule && this.options.workers) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC', singletonKey: d.name });
-    }
-    this.started = true;
-    if (!this.options.workers) return;
-    for (const d of this.definitions.values()) {
-      const batchSize = d.batchSize ?? 1;
-      let workerId: string | undefined;
-      workerId = await this.boss.work(d.name, { pollingIntervalSeconds: d.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2, batchSize }, async (jobs) => {
-        // A full batch: more may be waiting. pg-boss's worker would sleep out the rest of its polling
-        // interval even so (one job per 2 s at batch size 1); woken, it fetches again at once.
-        if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
-        // Each job completes or fails on its own (pg-boss then completes those still active: none).
-        const settled = await Promise.allSettled(jobs.map((job) => this.runOne(d, job.id, job.data)));
-        for (const s of settled) if (s.status === 'rejected') this.options.onError(s.reason, `job ${d.name}: completing it`);
-      });
     }
   }
 
