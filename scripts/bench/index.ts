@@ -44,7 +44,7 @@ const MODULES: BenchModule[] = [
 ];
 
 /** Whole-run watchdog: the bench is meant to take a few minutes on 2 cores. */
-const WATCHDOG_MS = 10 * 60_000;
+const WATCHDOG_MS = 15 * 60_000;
 
 type ModuleRun = { name: string; sections?: Section[]; warnings: string[]; data?: unknown; error?: string; seconds: number };
 type BackendRun = { backend: 'pglite' | 'postgres'; label: string; skipped?: string; error?: string; database?: string; serverStartupMs?: number; modules: ModuleRun[] };
