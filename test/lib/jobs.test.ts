@@ -95,7 +95,7 @@ t.test('the durable queue', async (t) => {
       select state::text, retry_count, start_after > now() as later from pgboss.job where name = ${MAIL_JOB} and state <> 'completed'`.execute(db);
     t.same(waiting.rows.map((r) => [r.state, r.later]), [['retry', true]], 'it waits to be retried, later');
     for (let i = 0; i < 2; i++) {
-      await sql`update pgboss.job set start_after = now() where name = ${MAIL_JOB} and state = 'retry'`.execute(db);
+      await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${MAIL_JOB} and state = 'retry'`.execute(db);
       await app.jobs.drain();
     }
     t.same(mailer.sent.map((m) => m.to), ['ada@example.com'], 'sent on the third try, once');
