@@ -14,9 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { autosaveModule } from './articles.ts';
+import { bearerModule } from './bearer.ts';
 import { signInModule } from './auth.ts';
 import { floodModule } from './flood.ts';
 import { copyScanModule } from './copy-scan.ts';
+import { jobsModule } from './jobs.ts';
+import { nodesModule } from './nodes.ts';
 import { BUDGETS, LOAD, AUTOSAVE, POSTGRES_ADMIN_URL, RESULTS_DIR, ROOT, availableCores, errorMessage, table, type BenchContext, type BenchModule, type Section } from './lib.ts';
 import { pagesModule } from './pages.ts';
 import { passwordsModule } from './passwords.ts';
@@ -26,22 +29,23 @@ import { throughputModule } from './throughput.ts';
 /**
  * Every module, in the order it runs (per database, in this order too). Per database, the autosave
  * load comes last so that its writes cannot touch the figures before it.
- * Room for the areas to come, one line each: bearer `me` throughput (auth), jobs: mails per second
- * through the queue and commit-to-send delay (jobs), one node against two on PostgreSQL (nodes,
- * scope 'process', starting its own servers with startServer).
+ * The 'process' modules run first, before any bench server (nodes starts server processes of its own).
  */
 const MODULES: BenchModule[] = [
   passwordsModule,
   copyScanModule,
+  nodesModule,
   pagesModule,
   throughputModule,
+  bearerModule,
   signInModule,
   floodModule,
+  jobsModule,
   autosaveModule,
 ];
 
 /** Whole-run watchdog: the bench is meant to take a few minutes on 2 cores. */
-const WATCHDOG_MS = 10 * 60_000;
+const WATCHDOG_MS = 15 * 60_000;
 
 type ModuleRun = { name: string; sections?: Section[]; warnings: string[]; data?: unknown; error?: string; seconds: number };
 type BackendRun = { backend: 'pglite' | 'postgres'; label: string; skipped?: string; error?: string; database?: string; serverStartupMs?: number; modules: ModuleRun[] };

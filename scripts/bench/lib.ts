@@ -192,7 +192,8 @@ export type AutocannonResult = {
 };
 type AutocannonInstance = PromiseLike<AutocannonResult> & { stop(): void };
 type Autocannon = (opts: {
-  url: string;
+  /** Several URLs: connection i goes to url[i % url.length]. */
+  url: string | string[];
   connections: number;
   duration: number;
   method?: string;
@@ -207,7 +208,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 export type LoadRequest = { method?: 'GET' | 'POST'; body?: string; headers: Record<string, string>; bodies?: string[] };
 
 /** Starts one autocannon run, stopped by a timer if it outlives its duration (plus slack); `stop` ends it early. */
-export function startCannon(url: string, seconds: number, request: LoadRequest): { done: Promise<AutocannonResult>; stop: () => void } {
+export function startCannon(url: string | string[], seconds: number, request: LoadRequest): { done: Promise<AutocannonResult>; stop: () => void } {
   const { bodies, ...rest } = request;
   // With `bodies`, connection i sends bodies[i % bodies.length] for the whole run.
   let next = 0;

@@ -12,7 +12,10 @@ export default fp(
   async (app, opts: { areas: readonly Area[]; sealer: Sealer }) => {
     app.jobs.define(...messageJobs(app, opts.sealer), ...opts.areas.flatMap((area) => area.jobs?.(app) ?? []));
     app.addHook('onReady', async () => app.jobs.start());
-    app.addHook('onClose', async () => app.jobs.stop());
+    app.addHook('onClose', async () => {
+      await app.jobs.stop();
+      app.mailer.close?.();
+    });
   },
   { name: 'jobs' },
 );

@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#src/app.ts';
 import type { Mailer, OutgoingMail } from '#src/lib/messaging/mail.ts';
 import { MAIL_JOB } from '#src/lib/messaging/outgoing.ts';
+import { createDatabase } from '#src/db/index.ts';
+import { JobQueue } from '#src/lib/jobs/queue.ts';
 import { setupDatabase, testClock, testConfig } from '#test/helpers/app.ts';
+import { freshDatabase, usingPostgres } from '#test/helpers/db.ts';
 import { setPassword } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor } from '#test/helpers/factories.ts';
 
@@ -92,7 +95,7 @@ t.test('the durable queue', async (t) => {
       select state::text, retry_count, start_after > now() as later from pgboss.job where name = ${MAIL_JOB} and state <> 'completed'`.execute(db);
     t.same(waiting.rows.map((r) => [r.state, r.later]), [['retry', true]], 'it waits to be retried, later');
     for (let i = 0; i < 2; i++) {
-      await sql`update pgboss.job set start_after = now() where name = ${MAIL_JOB} and state = 'retry'`.execute(db);
+      await sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${MAIL_JOB} and state = 'retry'`.execute(db);
       await app.jobs.drain();
     }
     t.same(mailer.sent.map((m) => m.to), ['ada@example.com'], 'sent on the third try, once');
@@ -110,4 +113,77 @@ t.test('the durable queue', async (t) => {
     await app.jobs.drain();
     t.same(mailer.sent, []);
   });
+
+  const waitFor = async (done: () => boolean, ms: number) => {
+    const until = Date.now() + ms;
+    while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  };
+
+  await t.test('a backlog of mail goes out at once, not one mail per polling interval', async (t) => {
+    const mailer = new RecordingMailer();
+    const app = await start(mailer, true);
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) {
+      await db.transaction().execute((trx) => app.messages.mail(trx, { to: `backlog-${i}@example.com`, from: 'no-reply@example.com', subject: `Code ${i}`, text: 'Body' }));
+    }
+    // pg-boss's worker sleeps out its polling interval (2 s) after every fetch, even a fruitful one:
+    // 30 mails took a minute at one per fetch.
+    await waitFor(() => mailer.sent.length >= 30, 10_000);
+    t.equal(mailer.sent.length, 30, `all 30 sent within 10 s (in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    t.equal(new Set(mailer.sent.map((m) => m.to)).size, 30, 'each once');
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+  });
+
+  await t.test('a mail that fails in a batch is retried alone: the others of its batch are not sent again', async (t) => {
+    /** Refuses one address, sends the others; records every attempt. */
+    const attempts: string[] = [];
+    const mailer: Mailer & { sent: OutgoingMail[] } = {
+      sent: [],
+      async send(mail) {
+        attempts.push(mail.to);
+        if (mail.to === 'refused@example.com') throw new Error('550 mailbox unavailable');
+        this.sent.push(mail);
+      },
+    };
+    const retrying = async () => Number((await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${MAIL_JOB} and state = 'retry'`.execute(db)).rows[0]!.n);
+    const before = await retrying();
+    // Enqueued before any worker runs, so that one worker fetches them as one batch.
+    const idle = await start(new RecordingMailer());
+    const to = ['one@example.com', 'refused@example.com', 'two@example.com', 'three@example.com'];
+    for (const address of to) await idle.messages.mail(db, { to: address, from: 'no-reply@example.com', subject: 'Hello', text: 'Body' });
+    const app = await start(mailer, true);
+    await waitFor(() => attempts.length >= 4, 10_000);
+    await new Promise((r) => setTimeout(r, 1500)); // a few more polling intervals: nothing may go twice
+    t.same([...mailer.sent.map((m) => m.to)].sort(), ['one@example.com', 'three@example.com', 'two@example.com'], 'the three others were sent');
+    t.same([...attempts].sort(), [...to].sort(), 'each tried once: none of the batch was sent again');
+    t.equal((await retrying()) - before, 1, 'only the refused one waits for its retry');
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+  });
+});
+
+t.test('processes starting at once on a fresh database all start (pg-boss creates their queues once)', { skip: usingPostgres() ? false : 'needs PostgreSQL (DATABASE_URL): PGlite is one process' }, async (t) => {
+  const { db, drop, url } = await freshDatabase();
+  t.teardown(drop);
+  // Each "process" its own connection pool, as separate nodes have; the queues every node defines.
+  const others = await Promise.all([1, 2, 3].map(() => createDatabase({ kind: 'postgres', url: url!, poolSize: 3 }).then((r) => r.db)));
+  t.teardown(() => Promise.all(others.map((d) => d.destroy())));
+  const names = ['alpha.one', 'alpha.two', 'alpha.three', 'alpha.four', 'alpha.five', 'alpha.six'];
+  const queues = [db, ...others].map((d) => {
+    const queue = new JobQueue(d, { workers: false, onError: () => undefined });
+    queue.define(...names.map((name) => ({ name, handler: async () => undefined })));
+    return queue;
+  });
+  t.teardown(() => Promise.all(queues.map((q) => q.stop())));
+  // pg-boss's create_queue adds a foreign key to its queue table in each call: two processes creating
+  // different queues at once deadlock (PostgreSQL 40P01) and one of them failed to start.
+  const started = await Promise.allSettled(queues.map((q) => q.start()));
+  t.same(
+    started.map((s) => (s.status === 'fulfilled' ? 'started' : (s.reason as Error).message)),
+    ['started', 'started', 'started', 'started'],
+    'the four start',
+  );
+  const rows = await sql<{ name: string }>`select name from pgboss.queue order by name`.execute(db);
+  t.same(rows.rows.map((r) => r.name), [...names].sort(), 'each queue exists once');
 });

@@ -20,8 +20,16 @@ export type JobDefinition<T = any> = {
   retry?: RetryPolicy;
   /** Give a running job up (and retry it) after this long. */
   expireInSeconds?: number;
-  /** Jobs handed to one worker at a time. */
+  /**
+   * Jobs a worker fetches at once and runs concurrently, each completed or failed (into its retry
+   * policy) on its own: one that fails does not send the others again. Default 1.
+   */
   batchSize?: number;
+  /**
+   * How often an idle worker looks for due jobs (default: the queue's, 2 s; pg-boss's least is 0.5 s).
+   * A worker that finds a full batch fetches again at once, whatever the interval.
+   */
+  pollingIntervalSeconds?: number;
 };
 
 export type JobQueueOptions = {
@@ -34,17 +42,34 @@ export type JobQueueOptions = {
 const SCHEMA = 'pgboss';
 const DEFAULT_RETRY: RetryPolicy = { limit: 5, delaySeconds: 5, backoff: true };
 
+/** Any constant key of our own for pg_advisory_lock: held while a process sets the queue up. */
+const SETUP_LOCK_KEY = 7_411_020_251;
+
 /** pg-boss's way to run SQL, over the app's own connection(s): the embedded default needs no server. */
-function sqlRunner(db: Executor, pgliteDb?: Db) {
-  const pglite = pgliteDb ? pgliteOf(pgliteDb) : undefined;
+function sqlRunner(db: Executor, appDb?: Db) {
+  const pglite = appDb ? pgliteOf(appDb) : undefined;
   return {
     async executeSql(text: string, values?: unknown[]) {
-      if (pglite && (!values || values.length === 0)) {
-        // pg-boss sends some multi-statement scripts (its schema, maintenance) without parameters:
+      if (appDb && (!values || values.length === 0)) {
+        // pg-boss sends some multi-statement scripts (its schema, maintenance) without parameters.
         // PGlite runs those only through exec (the simple protocol), holding Kysely's one connection.
-        return pgliteDb!.connection().execute(async () => {
-          const results = await pglite.exec(text);
-          return { rows: results.at(-1)?.rows ?? [] };
+        if (pglite) {
+          return appDb.connection().execute(async () => {
+            const results = await pglite.exec(text);
+            return { rows: results.at(-1)?.rows ?? [] };
+          });
+        }
+        // On PostgreSQL, a script that opens a transaction (BEGIN; …; COMMIT) and fails half-way
+        // would go back to the pool inside an aborted transaction, failing every later query on
+        // that connection: roll it back first.
+        return appDb.connection().execute(async (conn) => {
+          try {
+            const result = await conn.executeQuery(CompiledQuery.raw(text, []));
+            return { rows: result.rows, rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+          } catch (err) {
+            await conn.executeQuery(CompiledQuery.raw('rollback', [])).catch(() => undefined);
+            throw err;
+          }
         });
       }
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -117,6 +142,48 @@ export class JobQueue {
   }
 
   private async startOnce(): Promise<void> {
+    await this.exclusively(() => this.setUp());
+    if (this.options.workers) {
+      // A process that starts runs each scheduled job once at once: what fell due while no process
+      // was up (a deploy, an outage) does not wait for the next period. The jobs are idempotent.
+      for (const d of this.definitions.values()) if (d.schedule) await this.boss.send(d.name, {}, { singletonKey: `start:${d.name}`, singletonSeconds: 30 });
+      for (const d of this.definitions.values()) {
+        const batchSize = d.batchSize ?? 1;
+        let workerId: string | undefined;
+        workerId = await this.boss.work(d.name, { pollingIntervalSeconds: d.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2, batchSize }, async (jobs) => {
+          // A full batch: more may be waiting. pg-boss's worker would sleep out the rest of its polling
+          // interval even so (one job per 2 s at batch size 1); woken, it fetches again at once.
+          if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
+          // Each job completes or fails on its own (pg-boss then completes those still active: none).
+          const settled = await Promise.allSettled(jobs.map((job) => this.runOne(d, job.id, job.data)));
+          for (const s of settled) if (s.status === 'rejected') this.options.onError(s.reason, `job ${d.name}: completing it`);
+        });
+      }
+    }
+    this.started = true;
+  }
+
+  /**
+   * Runs `fn` holding a PostgreSQL advisory lock, so that processes starting at once set pg-boss up
+   * one after the other. At once, on a fresh database, they collided: each found no schema and all
+   * but one failed to install it; and pg-boss's create_queue adds a foreign key to its queue table in
+   * each call, so two processes creating different queues deadlocked (40P01). PGlite is one process:
+   * no lock. The lock holds one connection of the pool while pg-boss uses the others.
+   */
+  private async exclusively(fn: () => Promise<void>): Promise<void> {
+    if (pgliteOf(this.db)) return fn();
+    await this.db.connection().execute(async (conn) => {
+      await conn.executeQuery(CompiledQuery.raw('select pg_advisory_lock($1)', [SETUP_LOCK_KEY]));
+      try {
+        await fn();
+      } finally {
+        await conn.executeQuery(CompiledQuery.raw('select pg_advisory_unlock($1)', [SETUP_LOCK_KEY]));
+      }
+    });
+  }
+
+  /** pg-boss's schema, then each queue (created or brought up to date) and each schedule. */
+  private async setUp(): Promise<void> {
     await this.boss.start();
     for (const d of this.definitions.values()) {
       const retry = d.retry ?? DEFAULT_RETRY;
@@ -133,23 +200,19 @@ export class JobQueue {
       else await this.boss.createQueue(d.name, queue);
       if (d.schedule && this.options.workers) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC', singletonKey: d.name });
     }
-    if (!this.options.workers) {
-      this.started = true;
-      return;
+  }
+
+  /** Runs one job and completes it, or fails it into its retry policy if the handler throws. */
+  private async runOne(definition: JobDefinition, id: string, data: unknown): Promise<boolean> {
+    try {
+      await definition.handler(data);
+    } catch (err) {
+      await this.boss.fail(definition.name, id, { message: err instanceof Error ? err.message : String(err) });
+      this.options.onError(err, `job ${definition.name}`);
+      return false;
     }
-    // A process that starts runs each scheduled job once at once: what fell due while no process was
-    // up (a deploy, an outage) does not wait for the next period. The jobs are idempotent.
-    for (const d of this.definitions.values()) if (d.schedule) await this.boss.send(d.name, {}, { singletonKey: `start:${d.name}`, singletonSeconds: 30 });
-    for (const d of this.definitions.values()) {
-      await this.boss.work(
-        d.name,
-        { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: d.batchSize ?? 1 },
-        async (jobs) => {
-          for (const job of jobs) await d.handler(job.data);
-        },
-      );
-    }
-    this.started = true;
+    await this.boss.complete(definition.name, id);
+    return true;
   }
 
   /**
@@ -178,13 +241,7 @@ export class JobQueue {
         for (const job of jobs) {
           progress = true;
           ran += 1;
-          try {
-            await definition.handler(job.data);
-            await this.boss.complete(name, job.id);
-          } catch (err) {
-            await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) });
-            this.options.onError(err, `job ${name}`);
-          }
+          await this.runOne(definition, job.id, job.data);
         }
       }
     }

