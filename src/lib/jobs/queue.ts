@@ -89,6 +89,9 @@ export class JobQueue {
   private started = false;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  /** pg-boss's statements in flight and our job batches running: stop() waits for both to end. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private running = 0;
 
   constructor(
     private readonly db: Db,
@@ -97,9 +100,21 @@ export class JobQueue {
     this.boss = this.createBoss();
   }
 
+  /** The runner, counting its statements in flight (a worker's fetch may still be on its way at stop). */
+  private tracked(runner: ReturnType<typeof sqlRunner>): ReturnType<typeof sqlRunner> {
+    return {
+      executeSql: (text, values) => {
+        const p = runner.executeSql(text, values);
+        this.inFlight.add(p);
+        void p.finally(() => this.inFlight.delete(p)).catch(() => undefined);
+        return p;
+      },
+    };
+  }
+
   private createBoss(): PgBoss {
     const boss = new PgBoss({
-      db: sqlRunner(this.db, this.db),
+      db: this.tracked(sqlRunner(this.db, this.db)),
       schema: SCHEMA,
       // Maintenance (expiry, archiving) and the cron clock run only where workers do.
       supervise: this.options.workers,
@@ -151,12 +166,17 @@ export class JobQueue {
         const batchSize = d.batchSize ?? 1;
         let workerId: string | undefined;
         workerId = await this.boss.work(d.name, { pollingIntervalSeconds: d.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2, batchSize }, async (jobs) => {
-          // A full batch: more may be waiting. pg-boss's worker would sleep out the rest of its polling
-          // interval even so (one job per 2 s at batch size 1); woken, it fetches again at once.
-          if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
-          // Each job completes or fails on its own (pg-boss then completes those still active: none).
-          const settled = await Promise.allSettled(jobs.map((job) => this.runOne(d, job.id, job.data)));
-          for (const s of settled) if (s.status === 'rejected') this.options.onError(s.reason, `job ${d.name}: completing it`);
+          this.running += 1;
+          try {
+            // A full batch: more may be waiting. pg-boss's worker would sleep out the rest of its polling
+            // interval even so (one job per 2 s at batch size 1); woken, it fetches again at once.
+            if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
+            // Each job completes or fails on its own (pg-boss then completes those still active: none).
+            const settled = await Promise.allSettled(jobs.map((job) => this.runOne(d, job.id, job.data)));
+            for (const s of settled) if (s.status === 'rejected') this.options.onError(s.reason, `job ${d.name}: completing it`);
+          } finally {
+            this.running -= 1;
+          }
         });
       }
     }
@@ -265,6 +285,13 @@ export class JobQueue {
     if (this.retry) clearTimeout(this.retry);
     if (!this.started) return;
     this.started = false;
+    const deadline = Date.now() + timeoutMs;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as PgBoss.StopOptions);
+    // pg-boss resolves once no job is marked active, but a worker's fetch may still be on its way
+    // and hand its jobs over after that: the database must outlive them.
+    for (let quiet = 0; quiet < 3 && Date.now() < deadline; ) {
+      quiet = this.inFlight.size === 0 && this.running === 0 ? quiet + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 }
