@@ -49,11 +49,12 @@ export class ConcurrencyGate {
 /**
  * Password hashes that run at once. argon2 runs on libuv's thread pool; unbounded, a flood of
  * wrong-password guesses takes every core and every other page waits (p99 up 5x to 48x in the bench).
- * So: one core is left to the event loop (cores - 1 hashes at once, at least one), eight waiting per
- * running hash (under a second at ~50 ms a hash), and beyond that a quick 429.
+ * So: one core is left to the event loop (cores - 1 hashes at once, at least one), 32 waiting per
+ * running hash (about a second at 20 to 30 ms a hash: a burst of members signing in at once waits a
+ * moment rather than being refused; the queue's length costs no CPU), and beyond that a quick 429.
  */
 const cores = os.availableParallelism?.() ?? os.cpus().length;
-export const passwordHashing = new ConcurrencyGate(Math.max(1, cores - 1), 8 * Math.max(1, cores - 1));
+export const passwordHashing = new ConcurrencyGate(Math.max(1, cores - 1), 32 * Math.max(1, cores - 1));
 
 export const hashPassword = (password: string) => passwordHashing.run(() => argon2.hash(password, ARGON2_OPTIONS));
 
