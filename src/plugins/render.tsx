@@ -97,7 +97,9 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /** A small notice with a retry link: a whole document, or for htmx the fragment alone. No database, no React. */
 function noticeHtml(request: FastifyRequest, message: string, fragment: boolean): string {
   const app = request.server;
-  const retryHref = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
+  const again = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
+  // Only a path of ours: `//host/…` or `/\host` would be a link to another site.
+  const retryHref = /^\/(?![/\\])/.test(again) ? again : `${app.config.basePath}/`;
   const section =
     `<section class="notice-page" role="alert"><h1>${escapeText(app.t('errors.generic.title'))}</h1><p>${escapeText(message)}</p>` +
     `<p><a class="button" href="${escapeAttr(retryHref)}">${escapeText(app.t('errors.generic.tryAgain'))}</a></p></section>`;
@@ -173,7 +175,9 @@ export default fp(
         return reply.code(status).send({ error: { code, message, ...(error?.fields ? { fields: error.fields } : {}) } });
       }
       if (status === 404) return reply.page({ title: app.t('errors.notFound.title'), body: <NotFoundPage />, status });
-      const retryHref = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
+      const again = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
+      // Only a path of ours: `//host/…` or `/\host` would be a link to another site.
+      const retryHref = /^\/(?![/\\])/.test(again) ? again : `${app.config.basePath}/`;
       const body = <ErrorNoticePage message={message} retryHref={retryHref} reference={status >= 500 ? request.id : undefined} />;
       if (isHtmx(request)) return reply.fragment(body, status);
       return reply.page({ title: app.t('errors.generic.title'), body, status });
