@@ -63,13 +63,13 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   const outbox = new Outbox(config.env === 'test' ? null : path.resolve(config.dataDir, 'outbox'));
   app.decorate('outbox', outbox);
   // The durable job queue (pg-boss on this database): mail, SMS and timed work survive a crash.
-  const sealer = new Sealer(config.cookieSecret);
   const jobs = new JobQueue(db, {
+    sealer: new Sealer(config.cookieSecret),
     workers: jobWorkers ?? config.jobWorkers,
     onError: (err, context) => app.log.error({ err }, `${context} failed`),
   });
   app.decorate('jobs', jobs);
-  app.decorate('messages', new Messages(jobs, sealer));
+  app.decorate('messages', new Messages(jobs));
   if (!config.smtpUrl && config.isProduction) app.log.warn('SMTP_URL is not set: mail goes to the local outbox only');
   app.decorate('mailer', mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(outbox)));
   app.decorate(
@@ -123,6 +123,6 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   for (const area of AREAS) {
     for (const routes of area.routes) await app.register(routes, { prefix: base });
   }
-  await app.register(jobsPlugin, { areas: AREAS, sealer });
+  await app.register(jobsPlugin, { areas: AREAS });
   return app;
 }

@@ -113,7 +113,7 @@ async function measure(backend: 'pglite' | 'postgres'): Promise<JobsResult> {
   const sink = await startSink();
   const database = await openDatabase(backend);
   // The mail queue's worker settings, as its definition states them (the queue's defaults otherwise).
-  const definition = messageJobs({ mailer: { send: async () => {} }, sms: { send: async () => {} } }, null as never).find((d) => d.name === MAIL_JOB) as {
+  const definition = messageJobs({ mailer: { send: async () => {} }, sms: { send: async () => {} } }).find((d) => d.name === MAIL_JOB) as {
     pollingIntervalSeconds?: number;
     batchSize?: number;
   };

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Area } from '#src/features/areas.ts';
 import { messageJobs } from '#src/lib/messaging/outgoing.ts';
-import type { Sealer } from '#src/lib/jobs/sealed.ts';
 
 /**
  * The durable queue's jobs: the platform's messages (mail, SMS) and each area's own. The queue starts
@@ -9,8 +8,8 @@ import type { Sealer } from '#src/lib/jobs/sealed.ts';
  * running jobs finish, before the database closes.
  */
 export default fp(
-  async (app, opts: { areas: readonly Area[]; sealer: Sealer }) => {
-    app.jobs.define(...messageJobs(app, opts.sealer), ...opts.areas.flatMap((area) => area.jobs?.(app) ?? []));
+  async (app, opts: { areas: readonly Area[] }) => {
+    app.jobs.define(...messageJobs(app), ...opts.areas.flatMap((area) => area.jobs?.(app) ?? []));
     app.addHook('onReady', async () => app.jobs.start());
     app.addHook('onClose', async () => {
       await app.jobs.stop();

@@ -105,9 +105,11 @@ export default fp(
       // The refresh cookie counts: it alone can mint a new auth cookie (token refresh).
       const carriesCookies =
         request.cookies[AUTH_COOKIE] !== undefined || request.cookies[REFRESH_COOKIE] !== undefined || request.cookies._csrf !== undefined;
+      // A client with its bearer token: no browser adds an Authorization header by itself (cross-site
+      // it needs a preflight, never granted), so this is the client's own request, whatever cookies
+      // its HTTP stack keeps and sends back (mobile cookie jars do). The bearer is its identity too.
+      if (bearerToken(request)) return;
       if (!carriesCookies) {
-        // No ambient credentials: a client with its bearer token (no browser adds one by itself).
-        if (bearerToken(request)) return;
         // The cookie-less JSON calls (sign-in, GraphQL) work without a page first. Login CSRF stays
         // closed: a cross-site page can send JSON only after a preflight, which is never granted, and
         // a cross-site request that says where it comes from is refused outright.

@@ -55,6 +55,9 @@ t.test('the durable queue', async (t) => {
     t.match(forMember.body, 'Check your inbox');
     t.match(forStranger.body, 'Check your inbox');
     t.equal(mailer.sent.length, 0, 'answered with the work still queued');
+    const queued = await sql<{ data: unknown }>`select data from pgboss.job where name = 'auth.password-reset'`.execute(db);
+    t.equal(queued.rows.length, 2, 'one reset job per request');
+    t.notMatch(JSON.stringify(queued.rows), /@/, 'the jobs hold no address in clear: their data is sealed');
     await app.jobs.drain();
     t.same(mailer.sent.map((m) => m.to), [member.email], 'then the member gets the link, the stranger nothing');
     t.match(mailer.sent[0]!.text, /\/password\/reset\?token=/);
@@ -186,4 +189,18 @@ t.test('processes starting at once on a fresh database all start (pg-boss create
   );
   const rows = await sql<{ name: string }>`select name from pgboss.queue order by name`.execute(db);
   t.same(rows.rows.map((r) => r.name), [...names].sort(), 'each queue exists once');
+
+  await t.test('a queue that has not started refuses work as a database outage, and stops cleanly', async (t) => {
+    const { JobQueue } = await import('#src/lib/jobs/queue.ts');
+    const queue = new JobQueue(db, { workers: false, onError: () => undefined });
+    queue.define({ name: 'test.nothing', handler: async () => undefined });
+    const refused = await queue.enqueue(db, 'test.nothing', {}).then(
+      () => 'queued',
+      (e: { code?: string }) => e.code,
+    );
+    t.equal(refused, 'ServiceUnavailable.Database', 'a 503, not work lost in silence');
+    await queue.stop();
+    await queue.start();
+    t.equal(await queue.enqueue(db, 'test.nothing', {}).then(() => 'queued', () => 'refused'), 'refused', 'a stopped queue does not start again');
+  });
 });

@@ -1,6 +1,8 @@
 import PgBoss from 'pg-boss';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
 import { pgliteOf, type Db } from '#src/db/index.ts';
+import type { Sealer } from './sealed.ts';
 
 /** Anything that runs SQL: the app's database or an open transaction (to enqueue with its writes). */
 export type Executor = Pick<Kysely<any>, 'executeQuery'>;
@@ -37,6 +39,8 @@ export type JobQueueOptions = {
   workers: boolean;
   pollingIntervalSeconds?: number;
   onError: (err: unknown, context: string) => void;
+  /** Seals every job's data (AES-GCM): the queue's tables hold no address, code or link in clear. */
+  sealer?: Sealer;
 };
 
 const SCHEMA = 'pgboss';
@@ -55,8 +59,15 @@ function sqlRunner(db: Executor, appDb?: Db) {
         // PGlite runs those only through exec (the simple protocol), holding Kysely's one connection.
         if (pglite) {
           return appDb.connection().execute(async () => {
-            const results = await pglite.exec(text);
-            return { rows: results.at(-1)?.rows ?? [] };
+            try {
+              const results = await pglite.exec(text);
+              return { rows: results.at(-1)?.rows ?? [] };
+            } catch (err) {
+              // A script that opened a transaction and failed half-way must not leave the one
+              // connection of the whole app inside an aborted transaction.
+              await pglite.exec('rollback').catch(() => undefined);
+              throw err;
+            }
           });
         }
         // On PostgreSQL, a script that opens a transaction (BEGIN; …; COMMIT) and fails half-way
@@ -89,6 +100,7 @@ export class JobQueue {
   private started = false;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  private starting: Promise<void> | null = null;
   /** pg-boss's statements in flight and our job batches running: stop() waits for both to end. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private running = 0;
@@ -121,6 +133,9 @@ export class JobQueue {
       schedule: this.options.workers,
       cronMonitorIntervalSeconds: 10,
       maintenanceIntervalSeconds: 60,
+      // Finished jobs move to the archive after an hour and leave it after a day.
+      archiveCompletedAfterSeconds: 60 * 60,
+      deleteAfterHours: 24,
     } as ConstructorParameters<typeof PgBoss>[0]);
     boss.on('error', (err) => this.options.onError(err, 'job queue'));
     return boss;
@@ -144,9 +159,11 @@ export class JobQueue {
    */
   async start(): Promise<void> {
     if (this.started || this.closed) return;
+    this.starting = this.startOnce();
     try {
-      await this.startOnce();
+      await this.starting;
     } catch (err) {
+      if (this.closed) return;
       this.options.onError(err, 'job queue start (trying again in 5 s)');
       // A pg-boss whose start failed never starts again: stop whatever it began, and make another.
       await this.boss.stop({ graceful: false, close: false, wait: false } as PgBoss.StopOptions).catch(() => undefined);
@@ -158,6 +175,7 @@ export class JobQueue {
 
   private async startOnce(): Promise<void> {
     await this.exclusively(() => this.setUp());
+    if (this.closed) return; // the app closed while the queue was being set up
     if (this.options.workers) {
       // A process that starts runs each scheduled job once at once: what fell due while no process
       // was up (a deploy, an outage) does not wait for the next period. The jobs are idempotent.
@@ -193,7 +211,11 @@ export class JobQueue {
   private async exclusively(fn: () => Promise<void>): Promise<void> {
     if (pgliteOf(this.db)) return fn();
     await this.db.connection().execute(async (conn) => {
+      // A process stuck holding the lock must not keep every other from starting: give up after
+      // a while and try again later (start's retry).
+      await conn.executeQuery(CompiledQuery.raw("set lock_timeout = '20s'", []));
       await conn.executeQuery(CompiledQuery.raw('select pg_advisory_lock($1)', [SETUP_LOCK_KEY]));
+      await conn.executeQuery(CompiledQuery.raw('reset lock_timeout', []));
       try {
         await fn();
       } finally {
@@ -213,7 +235,7 @@ export class JobQueue {
         retryDelay: retry.delaySeconds,
         retryBackoff: retry.backoff,
         expireInSeconds: d.expireInSeconds ?? 15 * 60,
-        // Finished jobs (whose data may hold a sealed message) leave the queue table within a day.
+        // A job still waiting after a day is given up (a sign-in code expired long before).
         retentionMinutes: 24 * 60,
       };
       if (await this.boss.getQueue(d.name)) await this.boss.updateQueue(d.name, queue);
@@ -225,7 +247,7 @@ export class JobQueue {
   /** Runs one job and completes it, or fails it into its retry policy if the handler throws. */
   private async runOne(definition: JobDefinition, id: string, data: unknown): Promise<boolean> {
     try {
-      await definition.handler(data);
+      await definition.handler(this.open(data));
     } catch (err) {
       await this.boss.fail(definition.name, id, { message: err instanceof Error ? err.message : String(err) });
       this.options.onError(err, `job ${definition.name}`);
@@ -242,8 +264,22 @@ export class JobQueue {
   async enqueue(executor: Executor, name: string, data: object, options: { startAfter?: Date; singletonKey?: string } = {}): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`Unknown job ${name}`);
-    await this.boss.send(name, data, { ...options, db: sqlRunner(executor) } as PgBoss.SendOptions);
+    // Until the queue is set up (its database did not answer at start), work cannot be queued: the
+    // request that would cause it is refused as the database outage it is, not half done.
+    if (!this.started) throw new AppError('ServiceUnavailable.Database', { cause: new Error('the job queue has not started') });
+    const sealed = this.options.sealer ? { sealed: this.options.sealer.seal(data) } : data;
+    const id = await this.boss.send(name, sealed, { ...options, db: sqlRunner(executor) } as PgBoss.SendOptions);
+    // pg-boss answers null when it inserted nothing: a singleton already queued is fine, anything
+    // else (the queue's row missing) would lose the job silently.
+    if (id === null && !options.singletonKey) throw new Error(`Job ${name} was not queued`);
   }
+
+  /** A job's data as its handler expects it: opened if it was sealed (scheduled runs carry `{}`). */
+  private open(data: unknown): unknown {
+    const sealed = (data as { sealed?: unknown } | null)?.sealed;
+    return this.options.sealer && typeof sealed === 'string' ? this.options.sealer.open(sealed) : data;
+  }
+
 
   /**
    * Runs every job that is due now in this process, until none is left (tests, and a shutdown that
@@ -283,7 +319,12 @@ export class JobQueue {
   async stop(timeoutMs = 10_000): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
-    if (!this.started) return;
+    // A start under way finishes (or fails) first: it must not set workers going on a closed database.
+    await this.starting?.catch(() => undefined);
+    if (!this.started) {
+      await this.boss.stop({ graceful: false, close: false, wait: false } as PgBoss.StopOptions).catch(() => undefined);
+      return;
+    }
     this.started = false;
     const deadline = Date.now() + timeoutMs;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false } as PgBoss.StopOptions);
