@@ -15,7 +15,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /** What node-postgres and its pool say when the connection goes away or cannot be had. */
-const MESSAGES = [/Connection terminated/i, /is not queryable/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i, /Cannot use a pool after calling end/i];
+const MESSAGES = [/Connection terminated/i, /is not currently accepting connections/i, /the database system is (starting up|shutting down|in recovery mode)/i, /is not queryable/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i, /Cannot use a pool after calling end/i];
 
 function matches(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

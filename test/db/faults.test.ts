@@ -23,6 +23,7 @@ t.test('errors that mean the database is out of reach, and errors that do not', 
   t.ok(isDatabaseUnavailable(pgError('57P03', 'the database system is starting up')), 'cannot_connect_now');
   t.ok(isDatabaseUnavailable(pgError('08006')), 'connection failure (class 08)');
   t.ok(isDatabaseUnavailable(new Error('Connection terminated unexpectedly')), 'connection terminated');
+  t.ok(isDatabaseUnavailable(pgError('55000', 'database "community" is not currently accepting connections')), 'connections refused for a moment (a restart, maintenance)');
   t.ok(isDatabaseUnavailable(new Error('wrapped', { cause: pgError('ECONNRESET') })), 'a wrapped cause');
   t.ok(isDatabaseUnavailable(new AggregateError([pgError('ECONNREFUSED')], 'all attempts failed')), 'an AggregateError of refusals');
   t.notOk(isDatabaseUnavailable(pgError('23505', 'duplicate key value violates unique constraint')), 'a unique violation is the query’s own');

@@ -107,11 +107,16 @@ t.test(
     try {
       await sleep(1500);
       for (let round = 0; round < 4; round++) {
+        // As in a restart, the database refuses new connections for a moment while its backends go:
+        // without that the pool may reconnect between two queries and nobody notices the outage.
+        await killer.query(`alter database ${name} allow_connections false`);
         const { rows } = await killer.query<{ n: number }>(
           'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
           [name],
         );
         terminated += rows[0]!.n;
+        await sleep(400);
+        await killer.query(`alter database ${name} allow_connections true`);
         await sleep(700);
       }
       await sleep(1500);
