@@ -59,6 +59,8 @@ t.test('signing in with a password in a browser', async (t) => {
       t.ok(await page.getByRole('link', { name: 'Forgot password?' }).isVisible(), 'offers Forgot password?');
       t.ok(await page.getByRole('button', { name: 'Email me a sign-in code instead' }).isVisible(), 'offers a code instead');
       if (javaScriptEnabled) {
+        // htmx moves the focus to [autofocus] when it settles the swapped step, a moment after the field appears.
+        await page.waitForFunction(() => document.activeElement?.id === 'password', null, { timeout: 5000 }).catch(() => undefined);
         t.equal(await page.evaluate(() => document.activeElement?.id), 'password', 'the password field has the focus');
         await expectNoAxeViolations(t, page, 'the password step');
       }
