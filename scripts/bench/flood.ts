@@ -57,7 +57,7 @@ export const floodModule: BenchModule = {
 // ---- the server (child) ---------------------------------------------------------------------------
 
 async function serve(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { seedDemo }, { AUTH_COOKIE, startSession }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { seedDemo }, { AUTH_COOKIE }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
     import('#src/db/index.ts'),
@@ -85,14 +85,8 @@ async function serve(target: string): Promise<void> {
   const app = await buildApp({ config, db, ownsDb: true });
   await app.listen({ host: HOST, port: 0 });
   const community = await db.selectFrom('communities').selectAll().where('code', '=', DEMO_COMMUNITY).executeTakeFirstOrThrow();
-  const member = await db
-    .selectFrom('users')
-    .innerJoin('memberships', 'memberships.user_id', 'users.id')
-    .select(['users.id', 'memberships.roles', 'memberships.gate'])
-    .where('users.email', '=', DEMO_MEMBER_EMAIL)
-    .where('memberships.community_id', '=', community.id)
-    .executeTakeFirstOrThrow();
-  const { token } = await startSession(db, app.sessionTokens, app.clock, { userId: member.id, community, roles: member.roles, gate: member.gate, basePath: '' });
+  const { sessionTokenFor } = await import('./sessions.ts');
+  const token = await sessionTokenFor(app, community, DEMO_MEMBER_EMAIL);
   const shutdown = () => {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();

@@ -27,6 +27,7 @@ export async function serve(target: string): Promise<void> {
     import('#src/features/auth/sessions.ts'),
     import('#src/features/articles/service.ts'),
   ]);
+  const { sessionTokenFor } = await import('./sessions.ts');
 
   const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-')) : undefined;
   const removeDir = () => {
@@ -72,35 +73,9 @@ export async function serve(target: string): Promise<void> {
 
   // The signed-in cookie, made the way test/helpers/factories.ts `signIn` makes it.
   const community = await db.selectFrom('communities').selectAll().where('code', '=', DEMO_COMMUNITY).executeTakeFirstOrThrow();
-  const member = await db
-    .selectFrom('users')
-    .innerJoin('memberships', 'memberships.user_id', 'users.id')
-    .select(['users.id', 'memberships.roles', 'memberships.gate'])
-    .where('users.email', '=', DEMO_MEMBER_EMAIL)
-    .where('memberships.community_id', '=', community.id)
-    .executeTakeFirstOrThrow();
-  const { token } = await startSession(db, load.sessionTokens, load.clock, {
-    userId: member.id,
-    community,
-    roles: member.roles,
-    gate: member.gate,
-    basePath: config.basePath,
-  });
+  const token = await sessionTokenFor(load, community, DEMO_MEMBER_EMAIL);
   // The demo admin's session, the same way, for the admin pages.
-  const admin = await db
-    .selectFrom('users')
-    .innerJoin('memberships', 'memberships.user_id', 'users.id')
-    .select(['users.id', 'memberships.roles', 'memberships.gate'])
-    .where('users.email', '=', DEMO_ADMIN.email)
-    .where('memberships.community_id', '=', community.id)
-    .executeTakeFirstOrThrow();
-  const adminSession = await startSession(db, load.sessionTokens, load.clock, {
-    userId: admin.id,
-    community,
-    roles: admin.roles,
-    gate: admin.gate,
-    basePath: config.basePath,
-  });
+  const adminToken = await sessionTokenFor(load, community, DEMO_ADMIN.email);
 
   // The members whose sign-ins are measured, one per connection: DEMO_MEMBER_EMAIL first, then other
   // demo members of the community with the demo password; never the flood's member.
@@ -199,7 +174,7 @@ export async function serve(target: string): Promise<void> {
     probePort: portOf(probe),
     loadPort: portOf(load),
     cookie: `${AUTH_COOKIE}=${token}`,
-    adminCookie: `${AUTH_COOKIE}=${adminSession.token}`,
+    adminCookie: `${AUTH_COOKIE}=${adminToken}`,
     startupMs: Math.round(performance.now() - started),
     signInEmails,
     editorCookies,
