@@ -1,13 +1,10 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import t, { type Test } from 'tap';
-import type { Page, Route } from 'playwright-core';
+import type { Route } from 'playwright-core';
 import { acceptProductAgreement, saveByline } from '#src/features/articles/service.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, recordScripts, brotliBytes, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
-const BUILD_DIR = path.resolve(import.meta.dirname, '../../static/build');
 const KIB = 1024;
 /** Issue 10's budget for every page but the article editor: JS on the wire (brotli). */
 const JS_BUDGET = 100 * KIB;
@@ -15,27 +12,11 @@ const JS_BUDGET = 100 * KIB;
 /** A script of ProseMirror's view: it names its own CSS classes. */
 const isProseMirror = (source: string) => source.includes('ProseMirror-hideselection');
 
-/** Every script the page receives from now on: its address and its source. */
-function recordScripts(page: Page) {
-  const scripts: { url: string; source: string }[] = [];
-  page.on('response', (res) => {
-    if (res.request().resourceType() !== 'script') return;
-    void res.text().then(
-      (source) => scripts.push({ url: res.url(), source }),
-      () => scripts.push({ url: res.url(), source: '' }),
-    );
-  });
-  return scripts;
-}
-
 /** The ProseMirror scripts recorded, once their bodies are read (the recording lags the page a little). */
 async function proseMirrorScripts(scripts: { source: string }[], atLeast = 1) {
   for (let i = 0; i < 50 && scripts.filter((s) => isProseMirror(s.source)).length < atLeast; i++) await new Promise((r) => setTimeout(r, 100));
   return scripts.filter((s) => isProseMirror(s.source)).length;
 }
-
-/** The brotli copy of a built script beside it: what the server sends a browser that accepts br. */
-const brotliBytes = (url: string) => statSync(path.join(BUILD_DIR, new URL(url).pathname.replace(/^\/static\/build\//, '')) + '.br').size;
 
 t.test('the byline editor loads ProseMirror only when the member starts editing', async (t) => {
   const browserReady = launchBrowser(t);

@@ -1,30 +1,10 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
-import type { Page } from 'playwright-core';
 import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, recordScripts, brotliBytes, pathOf, serveApp } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
-
-const BUILD_DIR = path.resolve(import.meta.dirname, '../../static/build');
 
 /** React's element tag: in any script that carries React. */
 const isReact = (source: string) => source.includes('react.transitional.element') || source.includes('react.element');
-
-function recordScripts(page: Page) {
-  const scripts: { url: string; source: string }[] = [];
-  page.on('response', (res) => {
-    if (res.request().resourceType() !== 'script') return;
-    void res.text().then(
-      (source) => scripts.push({ url: res.url(), source }),
-      () => scripts.push({ url: res.url(), source: '' }),
-    );
-  });
-  return scripts;
-}
-
-/** The brotli copy of a built script: what the server sends a browser that accepts br. */
-const brotliBytes = (url: string) => statSync(path.join(BUILD_DIR, new URL(url).pathname.replace(/^\/static\/build\//, '')) + '.br').size;
 
 t.test('the bell, the only island of most member pages, works without React', async (t) => {
   const browserReady = launchBrowser(t);

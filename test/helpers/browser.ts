@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Test } from 'tap';
@@ -179,3 +180,21 @@ export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: B
 
 /** The path of the page's URL, without origin or query. */
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** Every script the page receives from now on: its address and its source (recorded once its body is read). */
+export function recordScripts(page: Page): { url: string; source: string }[] {
+  const scripts: { url: string; source: string }[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    void res.text().then(
+      (source) => scripts.push({ url: res.url(), source }),
+      () => scripts.push({ url: res.url(), source: '' }),
+    );
+  });
+  return scripts;
+}
+
+const BUILD_DIR = path.resolve(import.meta.dirname, '../../static/build');
+
+/** The size of a built script's brotli copy: what the server sends a browser that accepts br. */
+export const brotliBytes = (url: string) => statSync(path.join(BUILD_DIR, new URL(url).pathname.replace(/^\/static\/build\//, '')) + '.br').size;
