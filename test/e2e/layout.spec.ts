@@ -2,7 +2,7 @@ import t from 'tap';
 import { acceptProductAgreement, autosaveRevision, saveByline } from '#src/features/articles/service.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { DESKTOP, collectPageProblems, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createAds, createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 /** Layout at desktop and phone widths: the editor's measure, where ads go, the masthead's legibility, underline. */
 t.test('page layout', async (t) => {
@@ -10,13 +10,7 @@ t.test('page layout', async (t) => {
   const db = await setupDatabase(t);
   const clock = testClock();
   const alpha = await createCommunity(db, { code: 'alpha', article_terms: 'You keep the rights.', article_guidelines: 'Write from your own experience.' });
-  await db
-    .insertInto('ads')
-    .values([
-      { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
-      { community_id: alpha.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Spring retreat' },
-    ])
-    .execute();
+  await createAds(db, alpha);
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
   const member = await createMember(db, alpha, { firstName: 'Ada' });

@@ -18,7 +18,7 @@ import {
   openContext,
   serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createAds, createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 /**
  * WCAG 1.4.10 Reflow: no page scrolls sideways at 320 px (nor at 375 px, a common phone). Every page
@@ -80,13 +80,7 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     article_terms: 'You keep the rights.\n\nWe may edit and publish.',
     article_guidelines: 'Write from your own experience.',
   });
-  await db
-    .insertInto('ads')
-    .values([
-      { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
-      { community_id: alpha.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Spring retreat' },
-    ])
-    .execute();
+  await createAds(db, alpha);
   const { app, baseUrl } = await serveApp(t, db);
   const browser: Browser = await browserReady;
 

@@ -89,3 +89,17 @@ export async function csrfFor(app: FastifyInstance, cookie = '', url = '/') {
   const jar = [cookie, csrfCookie].filter(Boolean).join('; ');
   return { token, cookie: jar };
 }
+
+/**
+ * The demo's two ads for a community: the masthead (whose long text must stay clear of its button at
+ * every width) and the medium square of the side rail.
+ */
+export async function createAds(db: Db, community: Community) {
+  await db
+    .insertInto('ads')
+    .values([
+      { community_id: community.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
+      { community_id: community.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Spring retreat' },
+    ])
+    .execute();
+}
