@@ -24,7 +24,11 @@ export function servesPage(app: FastifyInstance, path: string): boolean {
   return app.hasRoute({ method: 'GET', url: `${app.config.basePath}${path}` });
 }
 
-/** Every admin area, each marked built or not. */
+const known = new WeakMap<FastifyInstance, AdminArea[]>();
+
+/** Every admin area, each marked built or not: asked of the router once (routes are fixed once the app is ready). */
 export function adminAreas(app: FastifyInstance): AdminArea[] {
-  return ADMIN_AREAS.map((area) => ({ ...area, built: servesPage(app, area.path) }));
+  let areas = known.get(app);
+  if (!areas) known.set(app, (areas = ADMIN_AREAS.map((area) => ({ ...area, built: servesPage(app, area.path) }))));
+  return areas;
 }
