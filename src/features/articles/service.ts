@@ -197,6 +197,7 @@ const cursorOf = (row: { status_updated_at: Date | string; id: number }) => `${n
  * query that joins the current revision and the author as `author`: the board, its count, the export.
  */
 function boardFilters(query: BoardQuery) {
+  ensureText({ q: query.q }); // the search words reach SQL: no NUL or other control character
   return <T extends { where: (...args: any[]) => T }>(qb: T): T => {
     let r = qb;
     if (query.status) r = r.where('articles.status', '=', query.status);
@@ -215,7 +216,6 @@ function boardFilters(query: BoardQuery) {
 /** The editors' board: filters, search, sort and keyset pagination over the community's articles. */
 export async function searchBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
   ensureEditor(person);
-  ensureText({ q: query.q });
   const newest = query.sort !== 'oldest';
   let q = articlesQuery(deps)
     .innerJoin('users as author', 'author.id', 'articles.author_id')
@@ -838,7 +838,6 @@ export const BOARD_EXPORT_MAX = 5000;
  */
 export async function exportBoard(deps: ArticleDeps, person: Person, query: BoardQuery) {
   ensureEditor(person);
-  ensureText({ q: query.q });
   const direction = query.sort === 'oldest' ? 'asc' : 'desc';
   let q = articlesQuery(deps)
     .innerJoin('users as author', 'author.id', 'articles.author_id')
