@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileMigrationProvider, Kysely, Migrator, PostgresDialect, type Dialect, type LogEvent } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './types.ts';
@@ -60,6 +61,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
     pglite = await PGlite.create({
       dataDir: options.dataDir,
       loadDataDir: options.loadDataDir,
+      // The directory's typo-tolerant search (migration 0006).
+      extensions: { pg_trgm },
       parsers: { 20: (v: string) => Number.parseInt(v, 10), 1082: (v: string) => v },
     });
     dialect = new PGliteDialect(pglite);

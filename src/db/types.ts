@@ -84,6 +84,26 @@ export interface MembershipsTable {
   membership_tier: string | null;
   joined_at: DefaultTimestamp;
   last_accessed_at: Timestamp | null;
+  industry: string | null;
+  company_description: string | null;
+  company_area_of_focus: string | null;
+  company_employee_count: number | null;
+  link_linkedin: string | null;
+  link_twitter: string | null;
+  link_facebook: string | null;
+  link_instagram: string | null;
+  link_crunchbase: string | null;
+  link_angellist: string | null;
+  link_website: string | null;
+  /** The stored avatar (avatar_images.key); avatar_url is then its default-size address. */
+  avatar_key: string | null;
+  profile_updated_at: Timestamp | null;
+  /** Kept by a trigger (migration 0006): lower(last first), the directory's order. */
+  sort_name: ColumnType<string, never, never>;
+  /** Kept by a trigger: what the trigram search compares. */
+  search_text: ColumnType<string, never, never>;
+  /** Kept by a trigger: the weighted full-text document (name A, company B, title C, location and industry D). */
+  search_vector: ColumnType<string, never, never>;
 }
 
 export interface SessionsTable {
@@ -96,6 +116,8 @@ export interface SessionsTable {
   refresh_token_hash: string | null;
   previous_refresh_token_hash: string | null;
   refreshed_at: Timestamp | null;
+  /** Written at most every few minutes per session (the admin's "last accessed on any device"). */
+  last_accessed_at: Timestamp | null;
 }
 
 export type OtcChannel = 'EMAIL' | 'SMS';
@@ -265,6 +287,51 @@ export interface NotificationsTable {
   viewed_at: Timestamp | null;
 }
 
+export interface AvatarImagesTable {
+  key: string;
+  size: number;
+  community_id: number;
+  user_id: number;
+  content_type: string;
+  bytes: Buffer;
+  created_at: DefaultTimestamp;
+}
+
+export type IntroductionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';
+
+export interface IntroductionRequestsTable {
+  id: Generated<number>;
+  community_id: number;
+  requester_id: number;
+  target_id: number;
+  reason: string;
+  status: ColumnType<IntroductionStatus, IntroductionStatus | undefined, IntroductionStatus>;
+  reviewer_id: number | null;
+  /** The approval's optional note, or the decline's reason. */
+  review_note: string | null;
+  created_at: DefaultTimestamp;
+  reviewed_at: Timestamp | null;
+}
+
+export interface MemberNotesTable {
+  id: Generated<number>;
+  community_id: number;
+  member_id: number;
+  author_id: number | null;
+  body: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface StaffActionsTable {
+  id: Generated<number>;
+  community_id: number;
+  actor_id: number | null;
+  member_id: number | null;
+  action: string;
+  detail: string | null;
+  created_at: DefaultTimestamp;
+}
+
 export interface Database {
   communities: CommunitiesTable;
   community_hosts: CommunityHostsTable;
@@ -285,6 +352,10 @@ export interface Database {
   blackout_windows: BlackoutWindowsTable;
   copy_scans: CopyScansTable;
   notifications: NotificationsTable;
+  avatar_images: AvatarImagesTable;
+  introduction_requests: IntroductionRequestsTable;
+  member_notes: MemberNotesTable;
+  staff_actions: StaffActionsTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;

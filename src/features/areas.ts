@@ -14,8 +14,11 @@ import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
 
-/** An area's part of a GraphQL schema: SDL that extends Query and Mutation, and their resolvers. */
-export type GraphQLPart = { typeDefs: string; resolvers: { Query?: Record<string, unknown>; Mutation?: Record<string, unknown> } };
+/**
+ * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
+ * types such as Me), and resolvers keyed by type name, merged field by field across areas.
+ */
+export type GraphQLPart = { typeDefs: string; resolvers: Record<string, Record<string, unknown>> };
 
 /** What an area adds to the app. */
 export type Area = {

@@ -53,7 +53,12 @@ const shared = /* GraphQL */ `
 /** Each area's part of one schema, in the order of the list of areas. */
 const parts = (side: 'member' | 'admin'): GraphQLPart[] => AREAS.flatMap((area) => (area.graphql?.[side] ? [area.graphql[side]] : []));
 const typeDefsOf = (side: 'member' | 'admin') => parts(side).map((p) => p.typeDefs).join('\n');
-const resolversOf = (side: 'member' | 'admin', kind: 'Query' | 'Mutation') => Object.assign({}, ...parts(side).map((p) => p.resolvers[kind] ?? {}));
+const resolversOf = (side: 'member' | 'admin', kind: string): Record<string, unknown> => Object.assign({}, ...parts(side).map((p) => p.resolvers[kind] ?? {}));
+/** Resolvers of the other types the areas declare or extend (Me, User, ...), merged by type. */
+const typeResolversOf = (side: 'member' | 'admin'): Record<string, Record<string, unknown>> => {
+  const types = new Set(parts(side).flatMap((p) => Object.keys(p.resolvers)).filter((k) => k !== 'Query' && k !== 'Mutation'));
+  return Object.fromEntries([...types].map((type) => [type, resolversOf(side, type)]));
+};
 
 export const memberSchema = /* GraphQL */ `
   ${shared}
@@ -125,7 +130,8 @@ export const memberResolvers: IResolvers = {
     ...resolversOf('member', 'Query'),
   },
   Mutation: resolversOf('member', 'Mutation'),
-  Me: meResolvers,
+  ...typeResolversOf('member'),
+  Me: { ...meResolvers, ...resolversOf('member', 'Me') },
 };
 
 export const adminResolvers: IResolvers = {
@@ -146,5 +152,6 @@ export const adminResolvers: IResolvers = {
     ...resolversOf('admin', 'Query'),
   },
   Mutation: resolversOf('admin', 'Mutation'),
-  Me: meResolvers,
+  ...typeResolversOf('admin'),
+  Me: { ...meResolvers, ...resolversOf('admin', 'Me') },
 };

@@ -1,0 +1,99 @@
+import type { Db } from '#src/db/index.ts';
+import type { CommunityRef } from '#src/db/tenancy.ts';
+import { AVATAR_SIZES, COMPANY_SIZES, type AvatarPreset, type CompanySize, type MemberSnapshot } from './types.ts';
+
+/** The address of a stored avatar at one preset (served by the profile area's avatar route). */
+export function avatarPath(key: string, preset: AvatarPreset = 'default'): string {
+  return `/avatars/${key}/${AVATAR_SIZES[preset]}.webp`;
+}
+
+/** The employee-count range of a company-size bucket: [min, max] inclusive, max null for open-ended. */
+export function companySizeRange(size: CompanySize): [number, number | null] {
+  const [lo, hi] = size.endsWith('+') ? [size.slice(0, -1), null] : size.split('-');
+  return [Number(lo), hi == null ? null : Number(hi)];
+}
+
+export function companySizeOf(count: number | null): CompanySize | null {
+  if (count == null || count < 1) return null;
+  return COMPANY_SIZES.find((s) => {
+    const [lo, hi] = companySizeRange(s);
+    return count >= lo && (hi == null || count <= hi);
+  })!;
+}
+
+/**
+ * The columns of a member snapshot, for `selectFrom('memberships').innerJoin('users', ...)`. Every
+ * query reading members goes through memberSnapshots (below) or selects these columns, so the
+ * snapshot is the same everywhere.
+ */
+export const SNAPSHOT_COLUMNS = [
+  'users.id as user_id',
+  'users.first_name',
+  'users.last_name',
+  'users.is_active as user_active',
+  'memberships.is_active',
+  'memberships.is_moderator',
+  'memberships.company_name',
+  'memberships.avatar_url',
+  'memberships.avatar_key',
+  'memberships.job_title',
+  'memberships.location_name',
+  'memberships.pronouns',
+  'memberships.display_pronouns',
+  'memberships.industry',
+] as const;
+
+export type SnapshotRow = {
+  user_id: number;
+  first_name: string;
+  last_name: string;
+  user_active: boolean;
+  is_active: boolean;
+  is_moderator: boolean;
+  company_name: string | null;
+  avatar_url: string | null;
+  avatar_key: string | null;
+  job_title: string | null;
+  location_name: string | null;
+  pronouns: string | null;
+  display_pronouns: boolean;
+  industry: string | null;
+};
+
+export function toSnapshot(row: SnapshotRow): MemberSnapshot {
+  return {
+    id: row.user_id,
+    name: `${row.first_name} ${row.last_name}`.trim(),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    isModerator: row.is_moderator,
+    companyName: row.company_name,
+    avatar: row.avatar_key ? avatarPath(row.avatar_key) : row.avatar_url,
+    jobTitle: row.job_title,
+    location: row.location_name,
+    isActive: row.is_active && row.user_active,
+    pronouns: row.pronouns,
+    displayPronouns: row.display_pronouns,
+    industry: row.industry,
+  };
+}
+
+/** Members of one community joined to their users: the base of every member query (tenant-scoped). */
+export function membersOf(db: Db, community: CommunityRef) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .where('memberships.community_id', '=', community.id);
+}
+
+/** Only members others may see: active in the community and as a user. */
+export function activeMembersOf(db: Db, community: CommunityRef) {
+  return membersOf(db, community).where('memberships.is_active', '=', true).where('users.is_active', '=', true);
+}
+
+/** One member's snapshot in a community, or undefined (another community's, or not a member). */
+export async function findSnapshot(db: Db, community: CommunityRef, userId: number, { activeOnly = true } = {}): Promise<MemberSnapshot | undefined> {
+  const q = (activeOnly ? activeMembersOf(db, community) : membersOf(db, community)).select(SNAPSHOT_COLUMNS).where('users.id', '=', userId);
+  const row = await q.executeTakeFirst();
+  return row ? toSnapshot(row) : undefined;
+}
