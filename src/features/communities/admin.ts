@@ -399,7 +399,9 @@ function changedFields(before: Community | null, beforeHosts: string[], after: V
     if ((now ?? null) !== was) changed.push(field);
   }
   if ((before?.forum_enabled ?? false) !== after.columns.forum_enabled) changed.push('forumEnabled');
-  if (JSON.stringify(before?.nav_more ?? []) !== JSON.stringify(after.nav)) changed.push('nav');
+  // jsonb keeps its own key order: compare the rows as [label, link] pairs.
+  const rows = (nav: NavLink[]) => JSON.stringify(nav.map((n) => [n.label, n.link]));
+  if (rows(before?.nav_more ?? []) !== rows(after.nav)) changed.push('nav');
   if ([...beforeHosts].sort().join('\n') !== [...after.hosts].sort().join('\n')) changed.push('hosts');
   return changed;
 }
