@@ -15,6 +15,7 @@ import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
 import siteAdminRoutes from './communities/admin-routes.tsx';
 import communityChanges from './communities/changes.ts';
+import { siteAdminResolvers, siteAdminTypeDefs } from './communities/admin-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -50,5 +51,5 @@ export const AREAS: readonly Area[] = [
     },
   },
   { name: 'settings', routes: [settingsRoutes] },
-  { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges] },
+  { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
 ];

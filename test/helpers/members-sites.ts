@@ -32,3 +32,25 @@ export function siteFields(code: string, overrides: Record<string, string> = {})
     ...overrides,
   };
 }
+
+/** The same site as the GraphQL SiteInput (hosts and navMore as lists). */
+export function siteInput(code: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const { code: _code, hosts, forumEnabled, ...rest } = siteFields(code);
+  const input: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('nav.')));
+  return {
+    ...input,
+    hosts: hosts!.split('\n'),
+    forumEnabled: forumEnabled === 'on',
+    navMore: [
+      { label: 'Events', link: 'https://example.com/events' },
+      { label: 'Articles', link: '/articles' },
+    ],
+    ...overrides,
+  };
+}
+
+export const SITE_UPDATE = /* GraphQL */ `
+  mutation ($code: String!, $input: SiteInput!) {
+    siteUpdate(code: $code, input: $input) { code name appName hosts forumEnabled navMore { label link } memberCount }
+  }
+`;
