@@ -1,7 +1,7 @@
 import t from 'tap';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
-import { siteFields } from '#test/helpers/members-sites.ts';
+import { SITE_UPDATE, siteFields, siteInput } from '#test/helpers/members-sites.ts';
 
 const html = { accept: 'text/html' };
 
@@ -246,5 +246,42 @@ t.test('sites: the admin area of brands as data', async (t) => {
     const home = await get(adaSession.cookie, '/admin');
     t.equal(home.statusCode, 200);
     t.match(home.body, 'href="/admin/sites"', 'the admin home links the sites area');
+  });
+  await t.test('GraphQL (staff schema): sites, siteUpdate and siteCreate with the cookie and CSRF token, or a bearer token', async (t) => {
+    const gql = (query: string, variables: object, headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/graphqlAdmin', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query, variables }) });
+    const cookieClient = { cookie: adaSession.cookie, 'x-csrf-token': adaSession.token };
+    const list = await gql('{ sites { code hosts memberCount forumEnabled } }', {}, cookieClient);
+    t.equal(list.statusCode, 200, list.body);
+    const codes = list.json().data.sites.map((s: { code: string }) => s.code);
+    t.ok(codes.includes('alpha') && codes.includes('beta') && codes.includes('delta'), 'administered sites');
+    t.notOk(codes.includes('gamma'), 'not gamma');
+    const noCsrf = await gql('{ sites { code } }', {}, { cookie: adaSession.cookie });
+    t.equal(noCsrf.statusCode, 403, 'a cookie client without the CSRF token is refused');
+
+    const updated = await gql(SITE_UPDATE, { code: 'delta', input: siteInput('delta', { name: 'Delta by GraphQL', hosts: ['delta.example.test'] }) }, cookieClient);
+    t.match(updated.json().data.siteUpdate, { code: 'delta', name: 'Delta by GraphQL', hosts: ['delta.example.test'], forumEnabled: true, navMore: [{ label: 'Events' }, { label: 'Articles' }] });
+
+    const bad = await gql(SITE_UPDATE, { code: 'delta', input: siteInput('delta', { colorPrimary: '#eeeeee', conciergeEmail: 'nope' }) }, cookieClient);
+    const error = bad.json().errors[0];
+    t.equal(error.extensions.code, 'BadRequest.Validation');
+    t.same(Object.keys(error.extensions.fields).sort(), ['colorPrimary', 'conciergeEmail']);
+    const other = await gql(SITE_UPDATE, { code: 'gamma', input: siteInput('gamma') }, cookieClient);
+    t.equal(other.json().errors[0].extensions.code, 'NotFound', 'another community’s site is not found');
+    const hostile = await gql(SITE_UPDATE, { code: 'delta\u0000', input: siteInput('delta', { name: 'x\u0000y' }) }, cookieClient);
+    t.ok(hostile.statusCode < 500, `hostile: ${hostile.statusCode}`);
+    t.ok(hostile.json().errors?.length, 'refused');
+
+    // A bearer client: the admin sign-in's token, no cookie, no CSRF token.
+    const { token } = await signIn(app, ada, alpha, ['ADMIN', 'MEMBER']);
+    const created = await gql(
+      'mutation ($code: String!, $input: SiteInput!) { siteCreate(code: $code, input: $input) { code name memberCount } }',
+      { code: 'eta', input: siteInput('eta', { name: 'Eta by bearer', hosts: ['eta.example.test'] }) },
+      { authorization: `Bearer ${token}` },
+    );
+    t.same(created.json().data?.siteCreate, { code: 'eta', name: 'Eta by bearer', memberCount: 1 }, created.body);
+    const memberToken = (await signIn(app, member, alpha)).token;
+    const refused = await gql('{ sites { code } }', {}, { authorization: `Bearer ${memberToken}` });
+    t.equal(refused.statusCode, 403, 'a member’s token is refused on the staff schema');
   });
 });
