@@ -114,11 +114,11 @@ export function SiteFormPage({ mode, form, errors, contrast, navRows, notice, na
     const c = contrast[field];
     const noteId = `${field}-contrast`;
     const note = c ? (
-      <p className={c.ok ? 'field-hint' : 'field-hint field-error'} id={noteId}>
-        {t(c.ok ? 'sites.fields.contrastOk' : 'sites.fields.contrastLow', { color: form[field].trim(), ratio: c.ratio })}
+      <p className="field-hint" id={noteId}>
+        {t(c.ok ? 'sites.fields.contrastOk' : field === 'colorAccent' ? 'sites.fields.contrastLowAccent' : 'sites.fields.contrastLow', { color: form[field].trim(), ratio: c.ratio })}
       </p>
     ) : null;
-    return text(field, { hint: t('sites.fields.colorHint'), required: true, extra: note, extraId: c ? noteId : undefined });
+    return text(field, { hint: t(field === 'colorPrimary' ? 'sites.fields.colorHint' : 'sites.fields.accentHint'), required: true, extra: note, extraId: c ? noteId : undefined });
   };
 
   const rows = Array.from({ length: navRows }, (_, i) => form.nav[i] ?? { label: '', link: '' });

@@ -108,6 +108,7 @@ t.test('sites: the admin area of brands as data', async (t) => {
       name: '',
       colorPrimary: '#ffff00',
       colorAccent: 'blue',
+      authTextColor: 'white',
       conciergeEmail: 'not-an-email',
       conciergePhone: '12',
       linkTerms: 'ftp://example.com/terms',
@@ -126,6 +127,7 @@ t.test('sites: the admin area of brands as data', async (t) => {
     t.match(messageFor('name'), 'Enter a value');
     t.match(messageFor('colorPrimary'), /contrast of 1\.0\d:1; WCAG AA needs at least 4\.5:1/);
     t.match(messageFor('colorAccent'), '#rrggbb');
+    t.match(messageFor('authTextColor'), '#rrggbb');
     t.match(messageFor('conciergeEmail'), 'valid email');
     t.match(messageFor('conciergePhone'), 'valid phone');
     t.match(messageFor('linkTerms'), 'https://');
@@ -247,6 +249,16 @@ t.test('sites: the admin area of brands as data', async (t) => {
     t.equal(home.statusCode, 200);
     t.match(home.body, 'href="/admin/sites"', 'the admin home links the sites area');
   });
+  await t.test('the accent (borders only) may be below 4.5:1: saved, and the note says so; the primary may not', async (t) => {
+    const res = await post(adaSession, '/admin/sites/delta', siteFields('delta', { colorAccent: '#b5651d' }));
+    t.equal(res.statusCode, 303);
+    const page = await get(adaSession.cookie, '/admin/sites/delta');
+    t.match(page.body, /id="colorAccent-contrast"[^>]*>White text on #b5651d: contrast 4\.33:1, below WCAG AA \(4\.5:1\)\. Allowed for the accent/);
+    const primary = await post(adaSession, '/admin/sites/delta', siteFields('delta', { colorPrimary: '#b5651d' }));
+    t.equal(primary.statusCode, 400);
+    t.match(primary.body, /id="colorPrimary-error"[^>]*>White text on this colour has a contrast of 4\.33:1/);
+  });
+
   await t.test('GraphQL (staff schema): sites, siteUpdate and siteCreate with the cookie and CSRF token, or a bearer token', async (t) => {
     const gql = (query: string, variables: object, headers: Record<string, string>) =>
       app.inject({ method: 'POST', url: '/graphqlAdmin', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query, variables }) });
