@@ -141,6 +141,7 @@ export function contrastWithWhite(hex: string): number {
 const HTTP_URL = (v: string) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v) && v.length <= URL_MAX && ['http:', 'https:'].includes(new URL(v).protocol);
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const isHostName = (h: string) => h.length <= 253 && h.split('.').every((label) => HOST_LABEL.test(label));
+const RESERVED_CODES: readonly string[] = ['new'];
 export const CODE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 const IMAGE_EXTENSIONS = /\.(svg|png|jpe?g|webp|gif|ico)$/i;
 
@@ -181,6 +182,8 @@ export function validateSite(form: SiteForm): ValidSite {
   const ok = (f: SiteTextField) => !fields[f];
 
   if (ok('code') && !CODE_PATTERN.test(v.code)) fields.code = invalid('sites.errors.code');
+  // /admin/sites/new is the creation form: no site may take that address.
+  else if (ok('code') && RESERVED_CODES.includes(v.code)) fields.code = invalid('sites.errors.codeReserved');
   for (const f of REQUIRED) if (ok(f) && !v[f]) fields[f] = invalid('sites.errors.required');
   for (const f of ['name', 'appName', 'familiarName', 'copyrightHolder', 'authSlug'] as const) {
     if (ok(f) && v[f].length > TEXT_MAX) fields[f] = invalid('sites.errors.tooLong');

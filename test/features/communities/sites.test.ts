@@ -154,6 +154,8 @@ t.test('sites: the admin area of brands as data', async (t) => {
     t.equal(dupHost.statusCode, 400);
     t.match(dupHost.body, /id="hosts-error"[^>]*>Another community already uses this host name: gamma\.example\.test/);
     t.notOk(await db.selectFrom('communities').select('id').where('code', '=', 'epsilon').executeTakeFirst());
+    const reserved = await post(adaSession, '/admin/sites/new', siteFields('new', { hosts: '' }));
+    t.match(reserved.body, /id="code-error"[^>]*>This code is reserved/, 'not the address of the creation form');
     const editDup = await post(adaSession, '/admin/sites/beta', siteFields('beta', { name: 'Beta Guild', hosts: 'beta.example.test\ngamma.example.test' }));
     t.equal(editDup.statusCode, 400);
     t.match(editDup.body, 'Another community already uses this host name: gamma.example.test');
