@@ -46,7 +46,7 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.match(JSON.parse(of('{ me { id email')), { data: { me: { email: 'amara.okafor@summit-demo.example.com', name: { formatted: 'Amara Okafor' }, communityCode: 'summit' } } }, 'the bearer signs the member in on GraphQL');
   const inFlight = JSON.parse(of('articleInFlight'));
   t.ok(inFlight.data && 'articleInFlight' in inFlight.data && !inFlight.errors, 'a GET query with the bearer answers a member’s query');
-  t.match(JSON.parse(of('available-communities')), { availableCommunities: [{ code: 'harbor' }, { code: 'summit' }] }, 'a REST call');
+  t.match(JSON.parse(of('available-communities')), { availableCommunities: [{ code: 'harbor' }, { code: 'admin' }, { code: 'summit' }] }, 'a REST call');
   t.same(JSON.parse(of('PAIR=$(curl -sS --fail-with-body "$BASE/rest/token-refresh"')), { user: 'Amara Okafor', roles: ['MEMBER'] }, 'the refresh answers a pair');
   t.equal(of('/rest/logout').split('\n')[0], 'signed out: 204');
   t.same(JSON.parse(of('/rest/logout').split('\n')[1]!), { data: { me: null } }, 'after sign-out the token signs no one in');

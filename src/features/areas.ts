@@ -13,6 +13,9 @@ import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
+import siteAdminRoutes from './communities/admin-routes.tsx';
+import communityChanges from './communities/changes.ts';
+import { siteAdminResolvers, siteAdminTypeDefs } from './communities/admin-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -48,4 +51,5 @@ export const AREAS: readonly Area[] = [
     },
   },
   { name: 'settings', routes: [settingsRoutes] },
+  { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
 ];

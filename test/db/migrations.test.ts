@@ -16,11 +16,11 @@ t.test(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, async (t) =
     t.same(await migrateToLatest(db), []);
   });
 
-  await t.test('the demo seed creates two communities, an admin and members, and only once', async (t) => {
+  await t.test('the demo seed creates two communities (and the staff one), an admin and members, and only once', async (t) => {
     t.equal(await seedDemo(db, { production: false }), true);
     t.equal(await seedDemo(db, { production: false }), false);
     const communities = await db.selectFrom('communities').select(['code']).orderBy('code').execute();
-    t.same(communities.map((c) => c.code), ['harbor', 'summit']);
+    t.same(communities.map((c) => c.code), ['admin', 'harbor', 'summit'], 'the two brands and the network staff community');
     const counts = await db
       .selectFrom('memberships')
       .innerJoin('communities', 'communities.id', 'memberships.community_id')
@@ -34,7 +34,7 @@ t.test(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, async (t) =
     t.match(admin.password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/, 'argon2id with OWASP parameters');
     t.ok(await verifyPassword(admin.password_hash!, DEMO_ADMIN.password));
     const roles = await db.selectFrom('memberships').select('roles').where('user_id', '=', admin.id).execute();
-    t.same(roles.map((r) => r.roles), [['ADMIN', 'MEMBER'], ['ADMIN', 'MEMBER']]);
+    t.same(roles.map((r) => r.roles), [['ADMIN', 'MEMBER'], ['ADMIN', 'MEMBER'], ['ADMIN', 'MEMBER']]);
   });
 
   await t.test('the demo seed is refused in production', async (t) => {

@@ -17,6 +17,11 @@ export function AdminHome() {
           </li>
         ))}
       </ul>
+      {built.some((a) => a.key === 'sites') ? (
+        <p>
+          <a href={href('/admin/dashboards')}>{t('sites.dashboardsLink')}</a>
+        </p>
+      ) : null}
       <p className="actions">
         <a className="button" href={href('/')}>
           {t('admin.home.toApp')}
