@@ -91,7 +91,7 @@ export default function enhanceIntroduce(_island: HTMLElement, { labels }: Intro
     try {
       const res = await fetch(fragmentUrl(link.href), { headers: { accept: 'text/html' }, credentials: 'same-origin' });
       // A page that is not the form (signed out, not found) is better seen whole.
-      if (res.redirected || (!res.ok && res.status !== 400)) throw new Error(String(res.status));
+      if (res.redirected || !res.ok) throw new Error(String(res.status));
       show(await res.text());
     } catch {
       failure(link.href);
@@ -110,7 +110,7 @@ export default function enhanceIntroduce(_island: HTMLElement, { labels }: Intro
         body: data.toString(),
         credentials: 'same-origin',
       });
-      if (res.redirected || res.status >= 500 || res.status === 401 || res.status === 403) throw new Error(String(res.status));
+      if (res.redirected || !res.ok) throw new Error(String(res.status));
       show(await res.text());
     } catch {
       failure(form.action.replace(/\?.*$/, ''));

@@ -50,8 +50,12 @@ export default async function introductionRoutes(app: FastifyInstance) {
     return id;
   };
 
+  /**
+   * The page, or for the dialog its fragment. A fragment that carries field messages answers 200: the
+   * dialog shows whatever markup comes back, and a 4xx would only add a console error in the browser.
+   */
   async function respond(request: FastifyRequest, reply: FastifyReply, title: string, page: ReactNode, fragment: ReactNode, status = 200) {
-    if (wantsFragment(request)) return reply.fragment(fragment, status);
+    if (wantsFragment(request)) return reply.fragment(fragment, 200);
     return reply.page({ title, body: page, status });
   }
 
