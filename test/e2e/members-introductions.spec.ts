@@ -94,6 +94,13 @@ t.test('introductions in the browser: the dialog, the page, the staff queue', as
     await expectNoAxeViolations(t, page, 'the dialog’s confirmation');
     await page.getByRole('button', { name: 'Close' }).last().click();
     await dialog.waitFor({ state: 'hidden' });
+    // Asked again before the team reviewed it: the dialog says so, with no form.
+    await link.click();
+    await dialog.getByText('You already asked to be introduced to Pat Prior').waitFor();
+    t.equal(await dialog.locator('textarea').count(), 0, 'no form while a request is open');
+    await expectNoAxeViolations(t, page, 'the dialog with an open request');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     t.same(problems, [], 'no script errors');
   });
 

@@ -107,7 +107,7 @@ function Reviewed({ r }: { r: IntroductionItem }) {
       <p className="muted">{t('introductions.admin.requestedAt', { date: formatDate(r.createdAt), time: time(r.createdAt) })}</p>
       <p className="intro-label">{t('introductions.admin.reason')}</p>
       <p className="intro-text">{r.reason}</p>
-      <p className="intro-label">{t(r.status === 'DECLINED' ? 'introductions.mine.declineReason' : 'introductions.admin.staffNote')}</p>
+      <p className="intro-label">{t(r.status === 'DECLINED' ? 'introductions.admin.declinedBecause' : 'introductions.admin.staffNote')}</p>
       <p className="intro-text">{r.reviewNote ?? t('introductions.admin.noNote')}</p>
     </li>
   );

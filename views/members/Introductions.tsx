@@ -77,23 +77,47 @@ export function IntroduceForm({
   error,
   limits,
   inDialog = false,
+  openMessage,
 }: {
   target: MemberSnapshot;
   reason: string;
   error?: string;
   limits: ReasonLimits;
   inDialog?: boolean;
+  /** A request between the two is open already: this message and a link to the requests, no form. */
+  openMessage?: string;
 }) {
   const { t } = usePage();
   const href = useHref();
   const Heading = inDialog ? 'h2' : 'h1';
-  const described = ['reason-hint', error ? 'reason-error' : null].filter(Boolean).join(' ');
   return (
     <div className="introduce">
       <Heading id="introduce-heading">{t('introductions.request.heading', { name: target.name })}</Heading>
       <p>
         <MemberLine member={target} link={!inDialog} />
       </p>
+      {openMessage ? (
+        <>
+          <Alert kind="info">{openMessage}</Alert>
+          <p>
+            <a href={href('/members/introductions')} data-introduce-focus="">
+              {t('introductions.request.seeRequests')}
+            </a>
+          </p>
+        </>
+      ) : (
+        <IntroduceFormBody target={target} reason={reason} error={error} limits={limits} inDialog={inDialog} />
+      )}
+    </div>
+  );
+}
+
+function IntroduceFormBody({ target, reason, error, limits, inDialog }: { target: MemberSnapshot; reason: string; error?: string; limits: ReasonLimits; inDialog: boolean }) {
+  const { t } = usePage();
+  const href = useHref();
+  const described = ['reason-hint', error ? 'reason-error' : null].filter(Boolean).join(' ');
+  return (
+    <>
       <p>{t('introductions.request.intro', { firstName: target.firstName })}</p>
       <form method="post" action={href(`/profile/${target.id}/introduce`)} className="stack" noValidate data-introduce-form="">
         <CsrfField />
@@ -133,12 +157,12 @@ export function IntroduceForm({
           )}
         </div>
       </form>
-    </div>
+    </>
   );
 }
 
 /** The request page (works without JavaScript); `formError` is a message for the whole request (limits). */
-export function IntroducePage({ target, reason, error, limits }: { target: MemberSnapshot; reason: string; error?: string; limits: ReasonLimits }) {
+export function IntroducePage({ target, reason, error, limits, openMessage }: { target: MemberSnapshot; reason: string; error?: string; limits: ReasonLimits; openMessage?: string }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -146,7 +170,7 @@ export function IntroducePage({ target, reason, error, limits }: { target: Membe
       <p>
         <a href={href(`/profile/${target.id}`)}>{t('introductions.request.backToProfile', { name: target.name })}</a>
       </p>
-      <IntroduceForm target={target} reason={reason} error={error} limits={limits} />
+      <IntroduceForm target={target} reason={reason} error={error} limits={limits} openMessage={openMessage} />
     </section>
   );
 }
@@ -203,8 +227,8 @@ export function MyIntroductions({ requests, notice, askAgain }: { requests: Intr
       {requests.length === 0 ? <p>{t('introductions.mine.empty')}</p> : null}
       <ul className="plain intro-list">
         {requests.map((r) => {
-          // One "Ask again" per member: on their newest reviewed request, when no request is open.
-          const offerAgain = r.status !== 'PENDING' && again.has(r.target.id) && !shownAgain.has(r.target.id);
+          // One "Ask again" per member: on the newest request to them, when it was declined and none is open.
+          const offerAgain = r.status === 'DECLINED' && again.has(r.target.id) && !shownAgain.has(r.target.id);
           if (offerAgain) shownAgain.add(r.target.id);
           return (
             <li key={r.id} className="card intro-card">

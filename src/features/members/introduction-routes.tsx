@@ -12,6 +12,7 @@ import {
   introductionTarget,
   listMyIntroductions,
   openPartners,
+  openRequestBetween,
   REASON_MAX,
   REASON_MIN,
   requestIntroduction,
@@ -70,12 +71,17 @@ export default async function introductionRoutes(app: FastifyInstance) {
       const body = <IntroduceRefused message={t(e.key)} />;
       return respond(request, reply, t('introductions.request.title'), body, body, 400);
     }
+    // A request between the two is already with the team: say so rather than offer a form that would be refused.
+    const open = await openRequestBetween(deps, me, target.id);
+    const openMessage = open
+      ? t(open.requesterId === me ? 'introductions.errors.openRequest' : 'introductions.errors.openRequestReverse', { name: target.name })
+      : undefined;
     return respond(
       request,
       reply,
       t('introductions.request.title'),
-      <IntroducePage target={target} reason="" limits={LIMITS} />,
-      <IntroduceForm target={target} reason="" limits={LIMITS} inDialog />,
+      <IntroducePage target={target} reason="" limits={LIMITS} openMessage={openMessage} />,
+      <IntroduceForm target={target} reason="" limits={LIMITS} inDialog openMessage={openMessage} />,
     );
   });
 
@@ -116,8 +122,10 @@ export default async function introductionRoutes(app: FastifyInstance) {
     const [requests, open] = await Promise.all([listMyIntroductions(deps, me), openPartners(deps, me)]);
     const sentId = positiveId((request.query as Record<string, unknown>).sent);
     const sent = sentId ? requests.find((r) => r.id === sentId) : undefined;
-    // "Ask again" for members whose last request was reviewed, with nothing open between the two now.
-    const askAgain = [...new Set(requests.filter((r) => r.status !== 'PENDING' && r.target.isActive && !open.has(r.target.id)).map((r) => r.target.id))];
+    // "Ask again" where the newest request to a member was declined and nothing is open between the two now.
+    const newestTo = new Map<number, (typeof requests)[number]>();
+    for (const r of requests) if (!newestTo.has(r.target.id)) newestTo.set(r.target.id, r);
+    const askAgain = [...newestTo.values()].filter((r) => r.status === 'DECLINED' && r.target.isActive && !open.has(r.target.id)).map((r) => r.target.id);
     return reply.page({
       title: t('introductions.mine.title'),
       body: <MyIntroductions requests={requests} askAgain={askAgain} notice={sent ? t('introductions.request.sent', { name: sent.target.name }) : undefined} />,

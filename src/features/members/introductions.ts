@@ -251,6 +251,19 @@ export async function openPartners(deps: Pick<IntroDeps, 'db' | 'community'>, us
   return new Set(rows.map((r) => (r.requester_id === userId ? r.target_id : r.requester_id)));
 }
 
+/** The open request between two members, either direction: who asked, or undefined. */
+export async function openRequestBetween(deps: Pick<IntroDeps, 'db' | 'community'>, a: number, b: number): Promise<{ requesterId: number } | undefined> {
+  const row = await deps.db
+    .selectFrom('introduction_requests')
+    .select('requester_id')
+    .where('community_id', '=', deps.community.id)
+    .where('status', '=', 'PENDING')
+    .where('requester_id', 'in', [a, b])
+    .where('target_id', 'in', [a, b])
+    .executeTakeFirst();
+  return row ? { requesterId: row.requester_id } : undefined;
+}
+
 /** The staff queue: pending requests oldest first, then the most recently reviewed. */
 export async function introductionQueue(deps: Pick<IntroDeps, 'db' | 'community'>): Promise<{ pending: IntroductionView[]; reviewed: IntroductionView[] }> {
   const [pending, reviewed] = await Promise.all([

@@ -108,8 +108,8 @@ t.test('introductions', async (t) => {
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     t.equal((lost.reason as AppError).code, 'Introductions.AlreadyReviewed');
     const row = await db.selectFrom('introduction_requests').selectAll().where('id', '=', open!.id).executeTakeFirstOrThrow();
+    await app.jobs.drain();
     if (row.status === 'APPROVED') {
-      await app.jobs.drain();
       const toAda = app.outbox.latestTo(ada.email, 'email')!;
       const toBob = app.outbox.latestTo(bob.email, 'email')!;
       t.match(toAda.subject, 'meet Bob Builder');
@@ -124,11 +124,13 @@ t.test('introductions', async (t) => {
       t.match(toBob.text, 'You asked for this introduction');
     } else {
       t.equal(row.status, 'DECLINED');
+      t.match(app.outbox.latestTo(ada.email, 'email')?.text, 'no', 'the decline mail went out instead');
     }
   });
 
   await t.test('approve sends two introduction mails and records the action', async (t) => {
     const req = await requestIntroduction(deps, cy.id, { targetId: bob.id, reason: REASON });
+    await app.jobs.drain();
     const before = app.outbox.messages.length;
     await approveIntroduction(deps, staff.id, req.id, '');
     await app.jobs.drain();
@@ -226,6 +228,13 @@ t.test('introductions', async (t) => {
     t.equal(mine.statusCode, 200);
     t.match(mine.body, 'Your request to meet Eve Target was sent to the community team.');
     t.match(mine.body, 'Pending');
+
+    const openPage = await app.inject({ url: `/profile/${eve.id}/introduce`, headers: { cookie: as.cookie, accept: 'text/html' } });
+    t.match(openPage.body, 'You already asked to be introduced to Eve Target', 'the page says a request is open');
+    t.notMatch(openPage.body, '<textarea', 'and offers no form');
+    const eveSide = await csrfFor(app, (await signIn(app, eve, alpha)).cookie, `/profile/${dan.id}/introduce`);
+    const reverse = await app.inject({ url: `/profile/${dan.id}/introduce?fragment=1`, headers: { cookie: eveSide.cookie, accept: 'text/html' } });
+    t.match(reverse.body, 'Dan Page has already asked to be introduced to you', 'the other side is told too');
 
     const twice = await post(eve.id, { reason: REASON });
     t.equal(twice.statusCode, 409);
