@@ -151,6 +151,19 @@ t.test('introductions', async (t) => {
     t.equal(declined.status, 'DECLINED', 'it can still be declined');
   });
 
+  await t.test('two requests of a pair at once (both directions): one is stored, the other is told why', async (t) => {
+    const kim = await createMember(db, alpha, { firstName: 'Kim', lastName: 'Race' });
+    const lou = await createMember(db, alpha, { firstName: 'Lou', lastName: 'Race' });
+    const results = await Promise.allSettled([
+      requestIntroduction(deps, kim.id, { targetId: lou.id, reason: REASON }),
+      requestIntroduction(deps, lou.id, { targetId: kim.id, reason: REASON }),
+    ]);
+    t.equal(results.filter((r) => r.status === 'fulfilled').length, 1, 'one request is stored');
+    const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    t.equal((lost.reason as AppError).code, 'Introductions.OpenRequest', 'the other gets the open-request message');
+    t.equal((lost.reason as AppError).status, 409);
+  });
+
   await t.test('the daily cap: at most DAILY_CAP requests in a rolling 24 hours, with when to ask again', async (t) => {
     const asker = await createMember(db, alpha, { firstName: 'Capped', lastName: 'Asker' });
     const targets = await Promise.all(Array.from({ length: DAILY_CAP + 1 }, (_, i) => createMember(db, alpha, { firstName: `T${i}`, lastName: 'Target' })));
