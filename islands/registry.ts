@@ -10,6 +10,7 @@ import NewPasswordFields from './NewPasswordFields.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
 import AssignEditor from './AssignEditor.tsx';
+import IntroduceDialog from './IntroduceDialog.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -25,6 +26,7 @@ export const islandComponents = {
   AgreementDialog,
   RichTextForm,
   AssignEditor,
+  IntroduceDialog,
 };
 
 export type IslandName = keyof typeof islandComponents;

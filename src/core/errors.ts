@@ -51,6 +51,12 @@ export const serverErrors = {
   'Articles.OtherInFlight': { status: 409, key: 'articles.errors.otherInFlight' },
   'Articles.ApplicationRequired': { status: 403, key: 'articles.errors.applicationRequired' },
   'Articles.ChangedSinceOpened': { status: 409, key: 'articles.errors.changedSinceOpened' },
+  'Introductions.Invalid': { status: 400, key: 'introductions.errors.invalid' },
+  'Introductions.Self': { status: 400, key: 'introductions.errors.self' },
+  'Introductions.OpenRequest': { status: 409, key: 'introductions.errors.openRequest' },
+  'Introductions.DailyCap': { status: 429, key: 'introductions.errors.dailyCap' },
+  'Introductions.AlreadyReviewed': { status: 409, key: 'introductions.errors.alreadyReviewed' },
+  'Introductions.MemberInactive': { status: 409, key: 'introductions.errors.memberInactive' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

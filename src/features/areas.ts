@@ -16,6 +16,8 @@ import settingsRoutes from './settings/routes.tsx';
 import siteAdminRoutes from './communities/admin-routes.tsx';
 import communityChanges from './communities/changes.ts';
 import { siteAdminResolvers, siteAdminTypeDefs } from './communities/admin-graphql.ts';
+import introductionRoutes from './members/introduction-routes.tsx';
+import { introductionAdminGraphQL, introductionMemberGraphQL } from './members/introduction-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -52,4 +54,5 @@ export const AREAS: readonly Area[] = [
   },
   { name: 'settings', routes: [settingsRoutes] },
   { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
+  { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
 ];
