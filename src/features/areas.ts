@@ -13,6 +13,8 @@ import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
+import profileRoutes from './members/profile-routes.tsx';
+import { profileMemberResolvers, profileMemberTypeDefs } from './members/profile-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -48,4 +50,5 @@ export const AREAS: readonly Area[] = [
     },
   },
   { name: 'settings', routes: [settingsRoutes] },
+  { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
 ];
