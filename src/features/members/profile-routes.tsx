@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, notFound } from '#src/core/errors.ts';
+import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { ProfilePage } from '#views/members/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#views/members/ProfileEdit.tsx';
@@ -42,17 +42,33 @@ export default async function profileRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
 
-  // Uploads, in this area only: one file, a few small fields. The file is read into memory (at most
-  // the limit) before the CSRF check, which for multipart bodies runs once they are parsed.
+  // Uploads, in this area only: one file, a few small fields. The body is read here, before the CSRF
+  // check (which for multipart bodies runs once they are parsed), the file into memory up to the limit.
   await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
     throwFileSizeLimit: false,
     limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6, headerPairs: 50 },
-    async onFile(part) {
-      const buffer = await part.toBuffer();
-      if (part.file.truncated) tooLarge.add(this);
-      (part as unknown as { _buf: Buffer })._buf = buffer;
-    },
+  });
+  app.addHook('preValidation', async (request) => {
+    if (!request.isMultipart()) return;
+    const body: Record<string, unknown> = Object.create(null);
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const bytes = await part.toBuffer();
+          if (part.file.truncated) tooLarge.add(request);
+          body[part.fieldname] = bytes;
+        } else {
+          body[part.fieldname] = part.value;
+        }
+      }
+    } catch (e) {
+      // The library's refusals (too many files or fields) carry their 4xx; a body that ends early or
+      // is not multipart at all is the request's fault too.
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status && status >= 400 && status < 500) throw e;
+      throw new AppError('BadRequest.Validation', { cause: e });
+    }
+    request.body = body;
   });
 
   /** The signed-in member's id when it is the {userId} of the path; otherwise 404 (see the report: not 403). */
