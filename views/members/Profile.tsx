@@ -1,6 +1,8 @@
 import { formatDate } from '#src/core/format.ts';
-import { SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle } from '#src/features/members/types.ts';
+import { AVATAR_SIZES, SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle } from '#src/features/members/types.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+
+const AVATAR_PIXELS = [...new Set(Object.values(AVATAR_SIZES))].sort((a, b) => a - b);
 
 /** The initials of a name, drawn when a member has no photo. */
 export function initialsOf(name: string): string {
@@ -16,9 +18,15 @@ export function initialsOf(name: string): string {
 export function ProfileAvatar({ name, url, size }: { name: string; url: string | null; size: number }) {
   const href = useHref();
   if (url) {
-    // Stored avatars are ours (through the path prefix) at the preset nearest the size shown.
-    const src = url.startsWith('/avatars/') ? href(url.replace(/\/\d+\.webp$/, `/${size >= 200 ? 300 : 150}.webp`)) : url;
-    return <img className="profile-avatar" src={src} alt="" width={size} height={size} />;
+    // Stored avatars are ours (through the path prefix): the preset of the size shown, and twice it
+    // (or the largest) for dense screens.
+    if (url.startsWith('/avatars/')) {
+      const at = (px: number) => href(url.replace(/\/\d+\.webp$/, `/${px}.webp`));
+      const one = AVATAR_PIXELS.find((px) => px >= size) ?? 450;
+      const two = AVATAR_PIXELS.find((px) => px >= size * 2) ?? 450;
+      return <img className="profile-avatar" src={at(one)} srcSet={`${at(one)} 1x, ${at(two)} 2x`} alt="" width={size} height={size} />;
+    }
+    return <img className="profile-avatar" src={url} alt="" width={size} height={size} />;
   }
   return (
     <span className="profile-avatar profile-initials" aria-hidden="true">

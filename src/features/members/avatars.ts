@@ -50,7 +50,7 @@ export async function renderAvatar(bytes: Buffer): Promise<Map<number, Buffer>> 
 }
 
 /** The presets of a sharp pipeline: a centred square at the largest size, the others resized from it. */
-export async function renderSquares(image: Sharp): Promise<Map<number, Buffer>> {
+export async function renderSquares(image: Sharp, { effort = 4 }: { effort?: number } = {}): Promise<Map<number, Buffer>> {
   const [largest, ...rest] = AVATAR_PIXELS as [number, ...number[]];
   let base: { data: Buffer; info: OutputInfo };
   try {
@@ -61,8 +61,8 @@ export async function renderSquares(image: Sharp): Promise<Map<number, Buffer>> 
   }
   const raw = { width: base.info.width, height: base.info.height, channels: base.info.channels };
   const out = new Map<number, Buffer>();
-  out.set(largest, await sharp(base.data, { raw }).webp({ quality: 82 }).toBuffer());
-  await Promise.all(rest.map(async (size) => out.set(size, await sharp(base.data, { raw }).resize(size, size).webp({ quality: 82 }).toBuffer())));
+  out.set(largest, await sharp(base.data, { raw }).webp({ quality: 82, effort }).toBuffer());
+  await Promise.all(rest.map(async (size) => out.set(size, await sharp(base.data, { raw }).resize(size, size).webp({ quality: 82, effort }).toBuffer())));
   return out;
 }
 

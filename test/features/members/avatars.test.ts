@@ -165,6 +165,6 @@ t.test('avatars: upload, every preset, serving, refusals', async (t) => {
     t.not(visitor.statusCode, 200, 'signed out cannot fetch it');
 
     const page = await app.inject({ url: `/profile/${ada.id}`, headers: { cookie: graceSession.cookie, accept: 'text/html' } });
-    t.match(page.body, `<img class="profile-avatar" src="/avatars/${key}/150.webp" alt="" width="150" height="150"/>`);
+    t.match(page.body, `<img class="profile-avatar" src="/avatars/${key}/150.webp" srcSet="/avatars/${key}/150.webp 1x, /avatars/${key}/300.webp 2x" alt="" width="150" height="150"/>`);
   });
 });
