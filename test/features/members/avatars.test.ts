@@ -2,6 +2,7 @@ import t from 'tap';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { AVATAR_PIXELS } from '#src/features/members/avatars.ts';
+import { seedAvatars } from '#src/features/members/seed-avatars.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
 import { multipartBody } from '#test/helpers/members-profiles.ts';
@@ -166,5 +167,20 @@ t.test('avatars: upload, every preset, serving, refusals', async (t) => {
 
     const page = await app.inject({ url: `/profile/${ada.id}`, headers: { cookie: graceSession.cookie, accept: 'text/html' } });
     t.match(page.body, `<img class="profile-avatar" src="/avatars/${key}/150.webp" srcSet="/avatars/${key}/150.webp 1x, /avatars/${key}/300.webp 2x" alt="" width="150" height="150"/>`);
+  });
+
+  await t.test('demo avatars: every member without a photo gets their initials, at every preset; photos stay', async (t) => {
+    const kept = (await membership()).avatar_key!;
+    const seeded = await db.transaction().execute((trx) => seedAvatars(trx));
+    t.equal(seeded, 2, 'Grace and Bea');
+    t.equal((await membership()).avatar_key, kept, 'an uploaded photo is kept');
+    for (const [user, community] of [[grace, alpha], [bea, beta]] as const) {
+      const row = await db.selectFrom('memberships').select(['avatar_key', 'avatar_url']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      t.equal(row.avatar_url, `/avatars/${row.avatar_key}/200.webp`);
+      const sizes = await db.selectFrom('avatar_images').select(['size', 'community_id']).where('key', '=', row.avatar_key!).orderBy('size').execute();
+      t.same(sizes.map((r) => r.size), [...AVATAR_PIXELS].sort((a, b) => a - b));
+      t.ok(sizes.every((r) => r.community_id === community.id), 'stored in the member’s community');
+    }
+    t.equal(await db.transaction().execute((trx) => seedAvatars(trx)), 0, 'running again changes nothing');
   });
 });
