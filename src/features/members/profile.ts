@@ -178,7 +178,10 @@ export function checkLink(network: SocialNetwork, typed: string): { value: strin
 const TEXT_FIELDS = ['pronouns', 'jobTitle', 'companyName', 'location', 'areaOfFocus', 'companyDescription'] as const;
 
 /** Why each field is refused (locale keys), or the clean values. Empty text is null (the field is cleared). */
-export function checkProfile(input: Partial<Record<keyof ProfileDraft, unknown>>): { values: Partial<ProfileInput>; errors: FieldErrors } {
+export function checkProfile(
+  input: Partial<Record<keyof ProfileDraft, unknown>>,
+  { currentIndustry = null }: { currentIndustry?: string | null } = {},
+): { values: Partial<ProfileInput>; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const values: Partial<ProfileInput> = {};
   const refuse = (field: string, key: string, extra: Record<string, unknown> = {}) => {
@@ -204,7 +207,8 @@ export function checkProfile(input: Partial<Record<keyof ProfileDraft, unknown>>
   if ('industry' in input && input.industry !== undefined) {
     const industry = typeof input.industry === 'string' ? input.industry.trim() : input.industry;
     if (industry === null || industry === '') values.industry = null;
-    else if (typeof industry === 'string' && (INDUSTRIES as readonly string[]).includes(industry)) values.industry = industry;
+    // The list, or the member's industry as it is (one set before the list, or by staff) kept unchanged.
+    else if (typeof industry === 'string' && ((INDUSTRIES as readonly string[]).includes(industry) || industry === currentIndustry)) values.industry = industry;
     else refuse('industry', 'profile.errors.industry');
   }
   if ('employeeCount' in input && input.employeeCount !== undefined) {
@@ -244,7 +248,9 @@ export function checkProfile(input: Partial<Record<keyof ProfileDraft, unknown>>
  * fields throw BadRequest.Validation naming each, and nothing is saved.
  */
 export async function updateProfile(deps: ProfileDeps, userId: number, input: Partial<Record<keyof ProfileDraft, unknown>>): Promise<MemberProfile> {
-  const { values, errors } = checkProfile(input);
+  const current = await findProfile(deps, userId);
+  if (!current) throw new AppError('NotFound');
+  const { values, errors } = checkProfile(input, { currentIndustry: current.industry });
   if (Object.keys(errors).length) {
     const invalidCharacters = Object.values(errors).some((e) => e.code === INVALID_CHARACTERS_CODE) && Object.values(errors).every((e) => e.code === INVALID_CHARACTERS_CODE);
     throw new AppError(invalidCharacters ? INVALID_CHARACTERS_CODE : 'BadRequest.Validation', { fields: errors });

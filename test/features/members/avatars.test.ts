@@ -92,6 +92,15 @@ t.test('avatars: upload, every preset, serving, refusals', async (t) => {
     t.equal((await membership()).avatar_key, key, 'the avatar is unchanged by refusals');
   });
 
+  await t.test('a photo of nearly 5 MB is taken', async (t) => {
+    const noise = Buffer.alloc(1200 * 1100 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+    const bytes = await sharp(noise, { raw: { width: 1200, height: 1100, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    t.ok(bytes.length > 3.5 * 1024 * 1024 && bytes.length < 5 * 1024 * 1024, `${(bytes.length / 1024 / 1024).toFixed(1)} MB`);
+    const res = await upload({ filename: 'big.png', type: 'image/png', bytes });
+    t.equal(res.statusCode, 303);
+  });
+
   await t.test('no file, a too-big file, an image bomb: refused cleanly with the field’s message', async (t) => {
     const none = await upload(null);
     t.equal(none.statusCode, 400);

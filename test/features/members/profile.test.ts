@@ -210,6 +210,15 @@ t.test('profiles: the page, one’s own profile, GraphQL', async (t) => {
     t.same(after, before, 'nothing saved');
   });
 
+  await t.test('an industry outside the list, set before it (or by staff), is kept when saved unchanged', async (t) => {
+    await db.updateTable('memberships').set({ industry: 'Aerospace' }).where('user_id', '=', grace.id).execute();
+    const page = await get(`/profile/${grace.id}/self`, graceSession.cookie);
+    t.match(page.body, '<option value="Aerospace" selected="">Aerospace</option>');
+    t.equal((await save({ ...full, industry: 'Aerospace' })).statusCode, 303);
+    t.equal((await save({ ...full, industry: 'Shipbuilding' })).statusCode, 400, 'another value outside the list is refused');
+    t.equal((await save({ ...full, displayPronouns: '' })).statusCode, 303);
+  });
+
   await t.test('the link rules', async (t) => {
     const ok = (n: Parameters<typeof checkLink>[0], v: string) => 'value' in checkLink(n, v);
     t.ok(ok('linkedin', 'https://www.linkedin.com/company/acme/'));
