@@ -12,7 +12,7 @@ export type ProfileEditState = {
   errors: Record<string, string>;
   avatarError?: string;
   notice?: string;
-  limits: { companyDescription: number; maxUploadMb: number };
+  limits: { companyDescription: number; maxUploadMb: number; maxSide: number };
 };
 
 const LINK_EXAMPLES: Record<SocialNetwork, string> = {
@@ -98,7 +98,7 @@ export function ProfileEditPage({ state }: { state: ProfileEditState }) {
               aria-invalid={state.avatarError ? true : undefined}
               aria-describedby={describedBy('profile-avatar', state.avatarError, 'hint')}
             />
-            <FieldNotes id="profile-avatar" error={state.avatarError} hint={t('profile.avatar.hint')} />
+            <FieldNotes id="profile-avatar" error={state.avatarError} hint={t('profile.avatar.hint', { mb: state.limits.maxUploadMb, side: state.limits.maxSide })} />
           </div>
           <button className="button" type="submit">
             {t('profile.avatar.upload')}

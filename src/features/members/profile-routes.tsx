@@ -4,7 +4,7 @@ import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { ProfilePage } from '#views/members/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#views/members/ProfileEdit.tsx';
-import { AVATAR_MAX_BYTES, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
 import { draftOf, findProfile, PROFILE_LIMITS, publishedArticles, updateProfile, type ProfileDeps, type ProfileDraft } from './profile.ts';
 import { SOCIAL_NETWORKS } from './types.ts';
 
@@ -85,7 +85,7 @@ export default async function profileRoutes(app: FastifyInstance) {
       profile,
       draft: draftOf(profile),
       errors: {},
-      limits: { companyDescription: PROFILE_LIMITS.companyDescription, maxUploadMb: AVATAR_MAX_BYTES / 1024 / 1024 },
+      limits: { companyDescription: PROFILE_LIMITS.companyDescription, maxUploadMb: AVATAR_MAX_BYTES / 1024 / 1024, maxSide: AVATAR_MAX_SIDE },
       ...overrides,
     };
     return reply.page({ title: t('profile.editTitle'), body: <ProfileEditPage state={state} />, status });
@@ -124,7 +124,8 @@ export default async function profileRoutes(app: FastifyInstance) {
 
   app.post('/profile/:userId/self/avatar', member, async (request, reply) => {
     const id = ownId(request);
-    const refuse = (key: string, status = 400) => renderEdit(request, reply, id, { avatarError: t(key) }, status);
+    const limits = { mb: AVATAR_MAX_BYTES / 1024 / 1024, side: AVATAR_MAX_SIDE, megapixels: AVATAR_MAX_PIXELS / 1_000_000 };
+    const refuse = (key: string, status = 400) => renderEdit(request, reply, id, { avatarError: t(key, limits) }, status);
     if (tooLarge.has(request)) return refuse('profile.avatar.errors.tooLarge', 413);
     if (!request.isMultipart()) return refuse('profile.avatar.errors.form');
     const file = (request.body as Record<string, unknown> | undefined)?.avatar;
