@@ -95,9 +95,11 @@ t.test('profiles in the browser: edit one’s profile, upload a photo, view a pr
       await page.getByLabel('Choose a photo').setInputFiles(photo);
       await page.getByRole('button', { name: 'Upload photo' }).click();
       await page.getByText('Your profile photo is saved.').waitFor();
-      const img = page.locator('.profile-photo img.profile-avatar');
-      await img.waitFor();
-      t.ok(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), 'the stored photo loads');
+      const loaded = await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>('.profile-photo img.profile-avatar');
+        return img && img.complete && img.naturalWidth > 0 ? img.naturalWidth : null;
+      });
+      t.equal(await loaded.jsonValue(), 80, 'the stored photo loads (the 80 px preset)');
 
       await page.getByRole('link', { name: 'View my profile' }).click();
       await page.getByRole('heading', { name: /Ada Lovelace/ }).waitFor();
