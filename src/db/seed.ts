@@ -3,6 +3,7 @@ import type { Db } from './index.ts';
 import type { NewCommunity, Role } from './types.ts';
 import { seedSites } from '#src/features/members/seed-sites.ts';
 import { seedIntroductions } from '#src/features/members/seed-introductions.ts';
+import { seedAvatars } from '#src/features/members/seed-avatars.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -192,6 +193,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await addMembers('harbor', 'harbor-demo.example.com', HARBOR_MEMBERS, new Date('2025-01-15T00:00:00Z'));
     await seedSites(trx, { adminId: admin.id });
     await seedIntroductions(trx, { communityId: byCode.summit!, staffId: admin.id });
+    await seedAvatars(trx);
 
     await trx
       .insertInto('ads')

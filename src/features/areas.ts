@@ -18,6 +18,8 @@ import communityChanges from './communities/changes.ts';
 import { siteAdminResolvers, siteAdminTypeDefs } from './communities/admin-graphql.ts';
 import introductionRoutes from './members/introduction-routes.tsx';
 import { introductionAdminGraphQL, introductionMemberGraphQL } from './members/introduction-graphql.ts';
+import profileRoutes from './members/profile-routes.tsx';
+import { profileMemberResolvers, profileMemberTypeDefs } from './members/profile-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -55,4 +57,5 @@ export const AREAS: readonly Area[] = [
   { name: 'settings', routes: [settingsRoutes] },
   { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
   { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
+  { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
 ];

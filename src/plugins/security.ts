@@ -100,7 +100,16 @@ export default fp(
     // Verified here rather than with the plugin's csrfProtection, which answers by itself: this way a
     // failure is the catalogue's BadRequest.Csrf, rendered like every other error (page, JSON, GraphQL).
     const tokens = new CsrfTokens() as unknown as { verify(secret: string, token: string): boolean };
+    // A multipart body (an upload) is read by its area's parser in a later preValidation hook: its
+    // token is checked once that has run (preHandler), from the parsed `_csrf` field or the header.
+    const isMultipart = (request: FastifyRequest) => /^multipart\/form-data\b/i.test(String(request.headers['content-type'] ?? ''));
     app.addHook('preValidation', async (request) => {
+      if (!isMultipart(request)) await verifyCsrf(request);
+    });
+    app.addHook('preHandler', async (request) => {
+      if (isMultipart(request)) await verifyCsrf(request);
+    });
+    async function verifyCsrf(request: FastifyRequest) {
       if (!UNSAFE.has(request.method) || !request.routeOptions.url) return;
       // The refresh cookie counts: it alone can mint a new auth cookie (token refresh).
       const carriesCookies =
@@ -124,7 +133,7 @@ export default fp(
       if (!secret?.valid || !secret.value || !token || !tokens.verify(secret.value, token)) {
         throw new AppError('BadRequest.Csrf');
       }
-    });
+    }
   },
   { name: 'security' },
 );

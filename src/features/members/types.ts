@@ -66,3 +66,35 @@ export const AVATAR_SIZES = { xs: 24, mini: 35, tiny: 80, small: 150, default: 2
 export type AvatarPreset = keyof typeof AVATAR_SIZES;
 
 export type IntroductionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';
+
+/** The industries a member picks from on their own profile (the profiles area; the directory may filter by them). */
+export const INDUSTRIES = [
+  'Accounting',
+  'Advertising & Marketing',
+  'Agriculture',
+  'Architecture & Design',
+  'Biotechnology',
+  'Construction',
+  'Consulting',
+  'Consumer Goods',
+  'Education',
+  'Energy',
+  'Entertainment & Media',
+  'Financial Services',
+  'Food & Beverage',
+  'Government & Nonprofit',
+  'Healthcare',
+  'Hospitality & Travel',
+  'Insurance',
+  'Legal',
+  'Logistics & Transportation',
+  'Manufacturing',
+  'Real Estate',
+  'Retail & E-commerce',
+  'Software & Technology',
+  'Telecommunications',
+  'Other',
+] as const;
+
+/** A published article as a profile lists it. */
+export type ProfileArticle = { id: number; title: string; publishedDate: Date | null; articleUrl: string | null };

@@ -1,0 +1,159 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError, notFound } from '#src/core/errors.ts';
+import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { ProfilePage } from '#views/members/Profile.tsx';
+import { ProfileEditPage, type ProfileEditState } from '#views/members/ProfileEdit.tsx';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
+import { draftOf, findProfile, PROFILE_LIMITS, publishedArticles, updateProfile, type ProfileDeps, type ProfileDraft } from './profile.ts';
+import { SOCIAL_NETWORKS } from './types.ts';
+
+export function profileDeps(request: FastifyRequest): ProfileDeps {
+  return { db: request.server.db, clock: request.server.clock, community: request.community };
+}
+
+/** What a form shows again: C0 controls (refused anyway) are dropped so that the page stays clean. */
+const shown = (v: unknown) => str(v).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** The form's fields as typed. */
+function draftFromBody(body: Body): ProfileDraft {
+  return {
+    pronouns: shown(body.pronouns),
+    displayPronouns: body.displayPronouns === 'on' || body.displayPronouns === 'true',
+    jobTitle: shown(body.jobTitle),
+    companyName: shown(body.companyName),
+    location: shown(body.location),
+    industry: shown(body.industry),
+    companyDescription: shown(body.companyDescription),
+    areaOfFocus: shown(body.areaOfFocus),
+    employeeCount: shown(body.employeeCount),
+    ...(Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, shown(body[n])])) as Record<(typeof SOCIAL_NETWORKS)[number], string>),
+  };
+}
+
+/** Set by the upload's onFile when the file is larger than the limit (the rest is not read). */
+const tooLarge = new WeakSet<FastifyRequest>();
+
+/**
+ * The profiles area: /profile/{userId}, one's own profile at /profile/{userId}/self with its photo,
+ * and the stored avatars at /avatars/{key}/{size}.webp.
+ */
+export default async function profileRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+
+  // Uploads, in this area only: one file, a few small fields. The body is read here, before the CSRF
+  // check (which for multipart bodies runs once they are parsed), the file into memory up to the limit.
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6, headerPairs: 50 },
+  });
+  app.addHook('preValidation', async (request) => {
+    if (!request.isMultipart()) return;
+    const body: Record<string, unknown> = Object.create(null);
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const bytes = await part.toBuffer();
+          if (part.file.truncated) tooLarge.add(request);
+          body[part.fieldname] = bytes;
+        } else {
+          body[part.fieldname] = part.value;
+        }
+      }
+    } catch (e) {
+      // The library's refusals (too many files or fields) carry their 4xx; a body that ends early or
+      // is not multipart at all is the request's fault too.
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status && status >= 400 && status < 500) throw e;
+      throw new AppError('BadRequest.Validation', { cause: e });
+    }
+    request.body = body;
+  });
+
+  /** The signed-in member's id when it is the {userId} of the path; otherwise 404 (see the report: not 403). */
+  function ownId(request: FastifyRequest): number {
+    const id = positiveId((request.params as { userId?: string }).userId);
+    if (id === null || id !== request.guardian.userId) throw notFound();
+    return id;
+  }
+
+  async function renderEdit(request: FastifyRequest, reply: FastifyReply, userId: number, overrides: Partial<ProfileEditState> = {}, status = 200) {
+    const profile = await findProfile(profileDeps(request), userId);
+    if (!profile) throw notFound();
+    const state: ProfileEditState = {
+      profile,
+      draft: draftOf(profile),
+      errors: {},
+      limits: { companyDescription: PROFILE_LIMITS.companyDescription, maxUploadMb: AVATAR_MAX_BYTES / 1024 / 1024, maxSide: AVATAR_MAX_SIDE },
+      ...overrides,
+    };
+    return reply.page({ title: t('profile.editTitle'), body: <ProfileEditPage state={state} />, status });
+  }
+
+  app.get('/profile/:userId', member, async (request, reply) => {
+    const id = positiveId((request.params as { userId: string }).userId);
+    if (id === null) throw notFound();
+    const deps = profileDeps(request);
+    const [profile, articles] = await Promise.all([findProfile(deps, id), publishedArticles(deps, id)]);
+    if (!profile) throw notFound();
+    return reply.page({ title: profile.name, body: <ProfilePage profile={profile} articles={articles} isSelf={id === request.guardian.userId} /> });
+  });
+
+  app.get('/profile/:userId/self', member, async (request, reply) => {
+    const id = ownId(request);
+    const q = request.query as Record<string, unknown>;
+    const notice = q.saved === '1' ? t('profile.form.saved') : q.avatar === 'saved' ? t('profile.avatar.saved') : q.avatar === 'removed' ? t('profile.avatar.removed') : undefined;
+    return renderEdit(request, reply, id, { notice });
+  });
+
+  app.post('/profile/:userId/self', member, async (request, reply) => {
+    const id = ownId(request);
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const draft = draftFromBody(body);
+    try {
+      await updateProfile(profileDeps(request), id, { ...body, displayPronouns: draft.displayPronouns } as Record<string, unknown>);
+      return reply.redirectTo(`/profile/${id}/self?saved=1`);
+    } catch (e) {
+      if (!isAppError(e) || !e.fields) throw e;
+      // Nothing typed is lost: the form comes back with every value and a message next to each field.
+      const errors = Object.fromEntries(Object.entries(e.fields).map(([field, f]) => [field, t(f.key, f.values)]));
+      return renderEdit(request, reply, id, { draft, errors }, e.status);
+    }
+  });
+
+  app.post('/profile/:userId/self/avatar', member, async (request, reply) => {
+    const id = ownId(request);
+    const limits = { mb: AVATAR_MAX_BYTES / 1024 / 1024, side: AVATAR_MAX_SIDE, megapixels: AVATAR_MAX_PIXELS / 1_000_000 };
+    const refuse = (key: string, status = 400) => renderEdit(request, reply, id, { avatarError: t(key, limits) }, status);
+    if (tooLarge.has(request)) return refuse('profile.avatar.errors.tooLarge', 413);
+    if (!request.isMultipart()) return refuse('profile.avatar.errors.form');
+    const file = (request.body as Record<string, unknown> | undefined)?.avatar;
+    if (!Buffer.isBuffer(file) || file.length === 0) return refuse('profile.avatar.errors.missing');
+    try {
+      await saveAvatar(request.server.db, request.community, id, file);
+    } catch (e) {
+      const key = isAppError(e) ? e.fields?.avatar?.key : undefined;
+      if (!key) throw e;
+      return refuse(key);
+    }
+    return reply.redirectTo(`/profile/${id}/self?avatar=saved`);
+  });
+
+  app.post('/profile/:userId/self/avatar/remove', member, async (request, reply) => {
+    const id = ownId(request);
+    await removeAvatar(request.server.db, request.community, id);
+    return reply.redirectTo(`/profile/${id}/self?avatar=removed`);
+  });
+
+  app.get('/avatars/:key/:file', member, async (request, reply) => {
+    const { key, file } = request.params as { key: string; file: string };
+    const size = /^(\d{1,3})\.webp$/.exec(file)?.[1];
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(key) || !size || !AVATAR_PIXELS.includes(Number(size))) throw notFound();
+    const image = await readAvatar(request.server.db, request.community, key, Number(size));
+    if (!image) throw notFound();
+    // A key is never reused: a new photo gets a new key, so a stored size never changes.
+    return reply.header('content-type', image.content_type).header('cache-control', 'private, max-age=31536000, immutable').send(image.bytes);
+  });
+}
+
