@@ -1,6 +1,7 @@
 import { formatDate } from '#src/core/format.ts';
 import { AVATAR_SIZES, SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle } from '#src/features/members/types.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { IntroduceLink } from '#views/members/Introductions.tsx';
 
 const AVATAR_PIXELS = [...new Set(Object.values(AVATAR_SIZES))].sort((a, b) => a - b);
 
@@ -81,9 +82,7 @@ export function ProfilePage({ profile, articles, isSelf }: { profile: MemberProf
                 {t('profile.edit')}
               </a>
             ) : (
-              <a className="button" href={href(`/profile/${profile.id}/introduce`)} data-introduce={String(profile.id)}>
-                {t('profile.introduce')}
-              </a>
+              <IntroduceLink userId={profile.id} name={profile.name} />
             )}
           </p>
         </div>

@@ -60,7 +60,9 @@ t.test('profiles: the page, one’s own profile, GraphQL', async (t) => {
     t.match(body, 'href="https://ada.example.com/"');
     t.match(body, 'Notes on the Engine');
     t.notMatch(body, 'A draft in review', 'only published articles');
-    t.match(body, new RegExp(`<a class="button" href="/profile/${ada.id}/introduce" data-introduce="${ada.id}">Request introduction</a>`));
+    // The introductions area's link: a page without JavaScript, a native dialog with it.
+    t.match(body, new RegExp(`<a class="button button-secondary" href="/profile/${ada.id}/introduce" data-introduce="">Request introduction<span class="visually-hidden">`));
+    t.match(body, /IntroduceDialog/, 'the dialog script is on the page');
     t.notMatch(body, 'Edit profile');
   });
 
