@@ -13,6 +13,8 @@ import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
+import adminMembersRoutes from './members/admin-routes.tsx';
+import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -48,4 +50,5 @@ export const AREAS: readonly Area[] = [
     },
   },
   { name: 'settings', routes: [settingsRoutes] },
+  { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
 ];
