@@ -255,7 +255,7 @@ export function MemberDetail({ member, notes, history, notice, password, errors 
         ))}
       </dl>
       <h2>{t('adminMembers.actions.heading')}</h2>
-      <ul className="board-links">
+      <ul className="member-actions">
         <li>{action('password-reset', t('adminMembers.actions.sendReset'))}</li>
         <li>{action('password', t('adminMembers.actions.generate'))}</li>
         {member.isActive ? (
