@@ -67,6 +67,13 @@ export function MembersTable({
     <section>
       <h1>{t('adminMembers.heading')}</h1>
       <p className="muted">{t('adminMembers.intro')}</p>
+      {Object.entries(errors)
+        .filter(([field]) => field !== 'q')
+        .map(([field, message]) => (
+          <Alert key={field} kind="error">
+            {message}
+          </Alert>
+        ))}
       <form method="get" action={href('/admin/members')} className="filters" aria-label={t('adminMembers.filters')}>
         <div className={errors.q ? 'field field-invalid' : 'field'}>
           <label htmlFor="m-q">{t('adminMembers.search')}</label>

@@ -210,6 +210,9 @@ t.test('the staff’s members area', async (t) => {
     t.equal(hostile.statusCode, 400);
     const huge = await b.get(`/admin/members?q=${'%00'.repeat(5)}`);
     t.equal(huge.statusCode, 400, 'a search with a control character is a 400 with the message');
+    const badFilter = await b.get('/admin/members?standing=Good%01');
+    t.equal(badFilter.statusCode, 400, 'a filter with a control character is a 400');
+    t.match(badFilter.body, 'role="alert"', 'with the message shown');
     t.equal((await b.get(`/admin/members?q=${'y'.repeat(5000)}&standing=${'z'.repeat(5000)}`)).statusCode, 200, 'huge values are cut, not a 5xx');
     t.equal((await b.get('/admin/members/alpha/99999999999')).statusCode, 404);
     t.equal((await b.get('/admin/members/%00/1')).statusCode, 404);
