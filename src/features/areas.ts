@@ -20,6 +20,8 @@ import introductionRoutes from './members/introduction-routes.tsx';
 import { introductionAdminGraphQL, introductionMemberGraphQL } from './members/introduction-graphql.ts';
 import profileRoutes from './members/profile-routes.tsx';
 import { profileMemberResolvers, profileMemberTypeDefs } from './members/profile-graphql.ts';
+import adminMembersRoutes from './members/admin-routes.tsx';
+import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -58,4 +60,5 @@ export const AREAS: readonly Area[] = [
   { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
   { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
+  { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
 ];

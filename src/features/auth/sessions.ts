@@ -248,6 +248,35 @@ export async function revokeSession(db: Db, clock: Clock, sessionId: string): Pr
     .execute();
 }
 
+/** How often a session's last access is written: at most once per window (no write per request). */
+export const ACCESS_WRITE_WINDOW_MS = 5 * 60_000;
+
+/**
+ * Records that a session was used now (the staff's "last accessed on any device"), but only when the
+ * stored time, which the session look-up has just read, is older than the window: one write per
+ * session every few minutes at most, whatever the number of requests. The membership's time follows.
+ */
+async function recordAccess(db: Db, clock: Clock, input: { sessionHash: string; userId: number; communityId: number; last: Date | string | null }) {
+  const now = clock.now();
+  if (input.last !== null && now.getTime() - new Date(input.last).getTime() < ACCESS_WRITE_WINDOW_MS) return;
+  const since = new Date(now.getTime() - ACCESS_WRITE_WINDOW_MS);
+  // The condition is repeated in SQL: two nodes (or two requests) racing write once.
+  const updated = await db
+    .updateTable('sessions')
+    .set({ last_accessed_at: now })
+    .where('id', '=', input.sessionHash)
+    .where((eb) => eb.or([eb('last_accessed_at', 'is', null), eb('last_accessed_at', '<', since)]))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return;
+  await db
+    .updateTable('memberships')
+    .set({ last_accessed_at: now })
+    .where('user_id', '=', input.userId)
+    .where('community_id', '=', input.communityId)
+    .where((eb) => eb.or([eb('last_accessed_at', 'is', null), eb('last_accessed_at', '<', now)]))
+    .execute();
+}
+
 /**
  * Derives the identity of a request exactly as spec section 6 says: an invalid or missing cookie is
  * public and logged out; the audience gives MEMBER or ADMIN; logged in only when the subject starts
@@ -293,6 +322,7 @@ export async function deriveIdentity(
       'memberships.location_familiar_name',
       'memberships.public_url',
       'memberships.is_moderator',
+      'sessions.last_accessed_at',
     ])
     .where('sessions.id', '=', sha256(claims.sid))
     .where('sessions.user_id', '=', userId)
@@ -303,6 +333,7 @@ export async function deriveIdentity(
     .where('memberships.is_active', '=', true)
     .executeTakeFirst();
   if (!row) return PUBLIC_IDENTITY;
+  await recordAccess(db, clock, { sessionHash: sha256(claims.sid), userId, communityId: community.id, last: row.last_accessed_at });
 
   // The audience may only narrow what the roles grant: an ADMIN cookie of a demoted user is a MEMBER.
   const effective: 'MEMBER' | 'ADMIN' = kind === 'ADMIN' && row.roles.includes('ADMIN') ? 'ADMIN' : 'MEMBER';
