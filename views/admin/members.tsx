@@ -122,6 +122,9 @@ export function MembersTable({
             {t('adminMembers.exportCsv')}
           </a>
         </li>
+        <li>
+          <a href={href('/admin/members/introductions')}>{t('adminMembers.introductions')}</a>
+        </li>
       </ul>
       <p className="muted" role="status">
         {t('adminMembers.count', { n: total })}
