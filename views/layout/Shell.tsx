@@ -82,7 +82,15 @@ function SignOutForm({ className }: { className?: string }) {
   );
 }
 
+/** A stored avatar's address at another preset (the stored address is the 200 px one). */
+const avatarAt = (url: string, size: number) => url.replace(/^(\/avatars\/[^/]+\/)\d+(\.webp)$/, `$1${size}$2`);
+
 function Avatar({ name, url }: { name: string; url: string | null }) {
+  const href = useHref();
+  if (url?.startsWith('/avatars/')) {
+    // 32 px on screen: the 35 px preset, the 80 px one on dense screens (not the 200 px default).
+    return <img className="avatar" src={href(avatarAt(url, 35))} srcSet={`${href(avatarAt(url, 80))} 2x`} alt="" width={32} height={32} />;
+  }
   if (url) return <img className="avatar" src={url} alt="" width={32} height={32} />;
   const initials = name
     .split(/\s+/)

@@ -72,6 +72,12 @@ t.test('avatars: upload, every preset, serving, refusals', async (t) => {
     });
   }
 
+  await t.test('the user menu shows the small presets (35 px, 80 px on dense screens), not the 200 px default', async (t) => {
+    const { avatar_key: key } = await membership();
+    const res = await app.inject({ method: 'GET', url: '/members', headers: { cookie: session.cookie, accept: 'text/html' } });
+    t.match(res.body, `<img class="avatar" src="/avatars/${key}/35.webp" srcSet="/avatars/${key}/80.webp 2x"`);
+  });
+
   await t.test('the type comes from the bytes: a PNG named .jpg sent as text/plain is taken; text named .png is refused', async (t) => {
     const res = await upload({ filename: 'photo.jpg', type: 'text/plain', bytes: await image('png', 300, 900) });
     t.equal(res.statusCode, 303);
