@@ -13,6 +13,8 @@ import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
+import directoryRoutes from './members/directory-routes.tsx';
+import { directoryMemberResolvers, directoryMemberTypeDefs } from './members/directory-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -48,4 +50,5 @@ export const AREAS: readonly Area[] = [
     },
   },
   { name: 'settings', routes: [settingsRoutes] },
+  { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];
