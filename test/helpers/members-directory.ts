@@ -31,7 +31,7 @@ export async function createDirectoryMember(db: Db, community: Community, firstN
       is_founding: p.founding ?? false,
       pronouns: p.pronouns ?? null,
       display_pronouns: p.displayPronouns ?? false,
-      ...(p.joinedAt ? { joined_at: p.joinedAt } : {}),
+      joined_at: p.joinedAt ?? new Date('2025-01-15T00:00:00Z'),
     })
     .where('user_id', '=', user.id)
     .where('community_id', '=', community.id)
