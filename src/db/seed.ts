@@ -1,6 +1,7 @@
 import { hashPassword } from '#src/core/passwords.ts';
 import type { Db } from './index.ts';
 import type { NewCommunity, Role } from './types.ts';
+import { seedDirectory } from '#src/features/members/seed-directory.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -188,6 +189,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     };
     await addMembers('summit', 'summit-demo.example.com', SUMMIT_MEMBERS, new Date('2024-03-01T00:00:00Z'));
     await addMembers('harbor', 'harbor-demo.example.com', HARBOR_MEMBERS, new Date('2025-01-15T00:00:00Z'));
+    await seedDirectory(trx, { communities: byCode, passwordHash: memberHash });
 
     await trx
       .insertInto('ads')
