@@ -188,38 +188,56 @@ async function alphabeticalPage({ db, community }: DirectoryDeps, query: Directo
 
 /**
  * A search: full-text matches (the weighted tsvector: name A, company B, title C, location and industry
- * D) first, by ts_rank; then members only a trigram similarity finds (a typo, a prefix), by
- * word_similarity. Both use the GIN indexes of migration 0006.
+ * D) first, by ts_rank; then the members only a trigram similarity finds (a typo, a word begun), by
+ * word_similarity. Each tier is one statement on its GIN index (migration 0006); the trigram tier runs
+ * only when the page is not yet full of full-text matches, so a search whose words are found costs
+ * one statement, and one that needs the typo tolerance two.
  */
-async function searchPage({ db, community }: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
+async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
   const key = decodeCursor(query.after ?? query.before ?? '');
-  const backwards = query.before !== null;
-  const q = query.q.toLowerCase();
-  const tsq = sql`websearch_to_tsquery('simple', ${q})`;
-  const fts = sql<boolean>`memberships.search_vector @@ ${tsq}`;
-  const inner = applyFilters(activeMembersOf(db, community), query)
-    .where(sql<SqlBool>`(${fts} or ${q} <% memberships.search_text)`)
-    .select([
-      ...SNAPSHOT_COLUMNS,
-      'memberships.id as mid',
-      sql<number>`case when ${fts} then 2 else 1 end`.as('tier'),
-      sql<string>`round((case when ${fts} then ts_rank(memberships.search_vector, ${tsq}) else word_similarity(${q}, memberships.search_text) end)::numeric, 6)`.as('score'),
-    ]);
-  let outer = db.selectFrom(inner.as('r')).selectAll();
-  if (key?.kind === 'r') {
-    const [t, s, i] = [key.tier, key.score, key.id];
-    outer = backwards
-      ? outer.where(sql<SqlBool>`(r.tier > ${t} or (r.tier = ${t} and (r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))))`)
-      : outer.where(sql<SqlBool>`(r.tier < ${t} or (r.tier = ${t} and (r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))))`);
+  const rankKey = key?.kind === 'r' ? key : null;
+  const backwards = rankKey !== null && query.before !== null;
+  const want = query.first + 1;
+  // In the direction of reading: forwards full text then trigram; backwards trigram then full text.
+  const order: (1 | 2)[] = backwards ? [1, 2] : [2, 1];
+  const rows: RankedRow[] = [];
+  for (const tier of order) {
+    if (rows.length >= want) break;
+    // A cursor in a tier skips the tiers before it (in the direction of reading).
+    if (rankKey && (backwards ? tier < rankKey.tier : tier > rankKey.tier)) continue;
+    const from = rankKey && rankKey.tier === tier ? rankKey : null;
+    rows.push(...(await tierRows(deps, query, tier, from, backwards, want - rows.length)));
   }
-  const [down, up] = backwards ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
-  const rows = (await outer.orderBy('r.tier', down).orderBy('r.score', down).orderBy('r.mid', up).limit(query.first + 1).execute()) as unknown as RankedRow[];
   return pageOf(
-    rows.map((r) => ({ ...r, tier: Number(r.tier), score: String(r.score) })),
-    key?.kind === 'r' ? query : { ...query, after: null, before: null },
+    rows,
+    rankKey ? query : { ...query, after: null, before: null },
     (r) => ({ kind: 'r', tier: r.tier, score: normaliseScore(r.score), id: r.mid }),
     true,
   );
+}
+
+/** One tier of a search, after (or before) a position, in the order of reading. */
+async function tierRows({ db, community }: DirectoryDeps, query: DirectoryQuery, tier: 1 | 2, from: RankKey | null, backwards: boolean, limit: number): Promise<RankedRow[]> {
+  const q = query.q.toLowerCase();
+  const tsq = sql`websearch_to_tsquery('simple', ${q})`;
+  const fts = sql<SqlBool>`memberships.search_vector @@ ${tsq}`;
+  const score =
+    tier === 2
+      ? sql<string>`round(ts_rank(memberships.search_vector, ${tsq})::numeric, 6)`
+      : sql<string>`round(word_similarity(${q}, memberships.search_text)::numeric, 6)`;
+  let inner = applyFilters(activeMembersOf(db, community), query);
+  inner = tier === 2 ? inner.where(fts) : inner.where(sql<SqlBool>`${q} <% memberships.search_text`).where(sql<SqlBool>`not (${fts})`);
+  const ranked = inner.select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', score.as('score')]);
+  let outer = db.selectFrom(ranked.as('r')).selectAll();
+  if (from) {
+    const [s, i] = [from.score, from.id];
+    outer = backwards
+      ? outer.where(sql<SqlBool>`(r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))`)
+      : outer.where(sql<SqlBool>`(r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))`);
+  }
+  const [down, up] = backwards ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
+  const rows = (await outer.orderBy('r.score', down).orderBy('r.mid', up).limit(limit).execute()) as unknown as Omit<RankedRow, 'tier'>[];
+  return rows.map((r) => ({ ...r, tier, score: String(r.score) }));
 }
 
 /** A numeric as the database printed it ("0.607927", "1.000000"), as the cursor keeps it. */

@@ -220,6 +220,34 @@ t.test('the member directory', async (t) => {
     t.same(gqlSeen, alphabetical.seen);
   });
 
+  await t.test('a search’s pages cross from full-text to trigram matches, forwards and back, each member once', async (t) => {
+    const tiers = await createCommunity(db, { code: 'tiers' });
+    const exact: number[] = [];
+    const close: number[] = [];
+    for (let i = 0; i < 10; i++) exact.push((await createDirectoryMember(db, tiers, 'Ari', `Exact${i}`, { company: 'Lumen Analytics' })).id);
+    // "Analytic" is not the word "analytics": only the trigram similarity finds these.
+    for (let i = 0; i < 15; i++) close.push((await createDirectoryMember(db, tiers, 'Bo', `Close${i}`, { company: 'Lumen Analytic' })).id);
+    const tdeps: DirectoryDeps = { db, community: tiers, clock };
+    const pages: { ids: number[]; next: string | null; previous: string | null }[] = [];
+    let after: string | undefined;
+    for (let n = 0; n < 10; n++) {
+      const p = await listDirectory(tdeps, parseDirectoryQuery({ q: 'Lumen Analytics', first: 4, after }));
+      pages.push({ ids: p.members.map((m) => m.id), next: p.next, previous: p.previous });
+      if (!p.next) break;
+      after = p.next;
+    }
+    const seen = pages.flatMap((p) => p.ids);
+    t.equal(seen.length, 25);
+    t.equal(new Set(seen).size, 25);
+    t.same(seen.slice(0, 10).sort((a, b) => a - b), exact, 'the full-text matches first');
+    t.same(seen.slice(10).sort((a, b) => a - b), close, 'then the close spellings');
+    // Back from each page: the page before it.
+    for (let i = 1; i < pages.length; i++) {
+      const back = await listDirectory(tdeps, parseDirectoryQuery({ q: 'Lumen Analytics', first: 4, before: pages[i]!.previous! }));
+      t.same(back.members.map((m) => m.id), pages[i - 1]!.ids, `page ${i + 1} back to page ${i}`);
+    }
+  });
+
   await t.test('Discover suggests by industry, city and newness, with the reason, never oneself or someone contacted', async (t) => {
     const suggestions = await listSuggestions(deps, me.id);
     const byId = new Map(suggestions.map((s) => [s.member.id, s]));
