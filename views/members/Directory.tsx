@@ -10,8 +10,6 @@ export type DirectoryMode = 'directory' | 'results' | 'browse' | 'discover';
 /** The directory's query as typed (kept on the page, also when refused). */
 export type DirectoryForm = { q: string; location: string; industry: string; size: string; founding: boolean; letter: string };
 
-export const emptyDirectoryForm: DirectoryForm = { q: '', location: '', industry: '', size: '', founding: false, letter: '' };
-
 export type DirectoryProps = {
   mode: DirectoryMode;
   form: DirectoryForm;
