@@ -19,6 +19,7 @@ import { signInModule } from './auth.ts';
 import { floodModule } from './flood.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { jobsModule } from './jobs.ts';
+import { membersModule } from './members.ts';
 import { nodesModule } from './nodes.ts';
 import { BUDGETS, LOAD, AUTOSAVE, POSTGRES_ADMIN_URL, RESULTS_DIR, ROOT, availableCores, errorMessage, table, type BenchContext, type BenchModule, type Section } from './lib.ts';
 import { pagesModule } from './pages.ts';
@@ -37,6 +38,7 @@ const MODULES: BenchModule[] = [
   nodesModule,
   pagesModule,
   throughputModule,
+  membersModule,
   bearerModule,
   signInModule,
   floodModule,

@@ -56,6 +56,7 @@ const PAGES: PageSpec[] = [
   { key: 'login-admin', label: 'Admin sign in  /login-admin', path: '/login-admin', who: 'visitor', expectStatus: 200 },
   { key: 'not-found', label: '404  /no-such-page', path: '/no-such-page', who: 'visitor', expectStatus: 404 },
   { key: 'home-signed-in', label: 'Home, signed in  / (bell)', path: '/', who: 'member', expectStatus: 200 },
+  { key: 'members-directory', label: 'Member directory  /members', path: '/members', who: 'member', expectStatus: 200 },
   { key: 'articles-agreement', label: 'Product agreement  /articles/agreement', path: '/articles/agreement', who: 'member', expectStatus: 200 },
   { key: 'articles-guidelines', label: 'Guidelines  /articles/guidelines', path: '/articles/guidelines', who: 'member', expectStatus: 200 },
   // As the demo member after accepting the product agreement (POST /articles/agreement).

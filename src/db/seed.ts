@@ -5,6 +5,7 @@ import { seedSites } from '#src/features/members/seed-sites.ts';
 import { seedIntroductions } from '#src/features/members/seed-introductions.ts';
 import { seedAvatars } from '#src/features/members/seed-avatars.ts';
 import { seedAdminMembers } from '#src/features/members/seed-admin-members.ts';
+import { seedDirectory } from '#src/features/members/seed-directory.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -196,6 +197,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedIntroductions(trx, { communityId: byCode.summit!, staffId: admin.id });
     await seedAvatars(trx);
     await seedAdminMembers(trx, { byCode, adminId: admin.id });
+    await seedDirectory(trx, { communities: byCode, passwordHash: memberHash });
 
     await trx
       .insertInto('ads')

@@ -22,6 +22,8 @@ import profileRoutes from './members/profile-routes.tsx';
 import { profileMemberResolvers, profileMemberTypeDefs } from './members/profile-graphql.ts';
 import adminMembersRoutes from './members/admin-routes.tsx';
 import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-graphql.ts';
+import directoryRoutes from './members/directory-routes.tsx';
+import { directoryMemberResolvers, directoryMemberTypeDefs } from './members/directory-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -61,4 +63,5 @@ export const AREAS: readonly Area[] = [
   { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
+  { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];

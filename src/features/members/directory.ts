@@ -1,0 +1,349 @@
+import { sql, type SqlBool } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
+import { ensureText } from '#src/core/fields.ts';
+import type { Clock } from '#src/core/clock.ts';
+import type { Db } from '#src/db/index.ts';
+import type { CommunityRef } from '#src/db/tenancy.ts';
+import { activeMembersOf, companySizeRange, SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from './queries.ts';
+import { COMPANY_SIZES, type CompanySize, type MemberSnapshot } from './types.ts';
+
+/**
+ * The member directory (issue 11): every active member of one community, alphabetical by last name or
+ * ranked by a search, narrowed by filters, in keyset pages; and the Discover suggestions. Every query
+ * starts from activeMembersOf (tenant-scoped, active membership and active user), and each page is one
+ * SQL statement whatever the size of the community.
+ */
+
+export type DirectoryDeps = { db: Db; community: CommunityRef; clock: Clock };
+
+export const PAGE_SIZE = 24;
+/** The longest search or filter value taken (a longer one is refused with a message, not cut). */
+export const QUERY_MAX = 200;
+export const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
+
+export type DirectoryFilters = {
+  location: string | null;
+  industry: string | null;
+  size: CompanySize | null;
+  founding: boolean;
+  /** A last-name initial, A to Z (browse). */
+  letter: string | null;
+};
+
+export type DirectoryQuery = DirectoryFilters & {
+  q: string;
+  after: string | null;
+  before: string | null;
+  first: number;
+};
+
+export type DirectoryPage = {
+  members: (MemberSnapshot & { cursor: string })[];
+  /** The cursor to pass as `after` for the next page; null on the last page. */
+  next: string | null;
+  /** The cursor to pass as `before` for the previous page; null on the first page. */
+  previous: string | null;
+  /** Whether the order is a search's ranking (else alphabetical by last name). */
+  ranked: boolean;
+};
+
+/** The raw inputs of a page or a GraphQL call: strings as typed, anything else ignored. */
+export type DirectoryInput = Partial<Record<'q' | 'location' | 'industry' | 'size' | 'founding' | 'letter' | 'after' | 'before', unknown>> & { first?: unknown };
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+/**
+ * Parses a directory query. Text with control characters, or longer than QUERY_MAX, is refused
+ * (catalogue 150 or BadRequest.Validation, naming the field); an unknown size or letter, or a cursor
+ * that is not one of ours, is refused too, so a shared address never silently shows something else.
+ */
+export function parseDirectoryQuery(input: DirectoryInput): DirectoryQuery {
+  const q = text(input.q);
+  const location = text(input.location);
+  const industry = text(input.industry);
+  ensureText({ q, location, industry });
+  const tooLong = Object.entries({ q, location, industry }).filter(([, v]) => v.length > QUERY_MAX);
+  if (tooLong.length) {
+    throw new AppError('BadRequest.Validation', { fields: Object.fromEntries(tooLong.map(([k]) => [k, { code: 'BadRequest.Validation' as const, key: 'directory.errors.tooLong' }])) });
+  }
+  const sizeText = text(input.size);
+  if (sizeText && !(COMPANY_SIZES as readonly string[]).includes(sizeText)) throw new AppError('BadRequest.Validation', { fields: { size: { code: 'BadRequest.Validation' as const, key: 'directory.errors.size' } } });
+  const letterText = text(input.letter).toUpperCase();
+  if (letterText && !LETTERS.includes(letterText)) throw new AppError('BadRequest.Validation', { fields: { letter: { code: 'BadRequest.Validation' as const, key: 'directory.errors.letter' } } });
+  const foundingText = text(input.founding);
+  const founding = input.founding === true || foundingText === 'true' || foundingText === 'on' || foundingText === '1';
+  const after = text(input.after) || null;
+  const before = after ? null : text(input.before) || null;
+  const cursor = after ?? before;
+  if (cursor !== null && !decodeCursor(cursor)) throw new AppError('BadRequest.Validation', { fields: { after: { code: 'BadRequest.Validation' as const, key: 'directory.errors.cursor' } } });
+  let first = PAGE_SIZE;
+  if (typeof input.first === 'number' && Number.isInteger(input.first)) first = Math.min(Math.max(input.first, 1), 100);
+  return {
+    q,
+    location: location || null,
+    industry: industry || null,
+    size: (sizeText as CompanySize) || null,
+    founding,
+    letter: letterText || null,
+    after,
+    before,
+    first,
+  };
+}
+
+/**
+ * A page position: alphabetical [sort_name, membership id], or ranked [tier, score, membership id]
+ * (tier 2 a full-text match, 1 a trigram one; score a numeric with 6 decimals, kept as text so that
+ * it compares exactly).
+ */
+type AlphaKey = { kind: 'a'; sortName: string; id: number };
+type RankKey = { kind: 'r'; tier: number; score: string; id: number };
+type Key = AlphaKey | RankKey;
+
+export function encodeCursor(key: Key): string {
+  const parts = key.kind === 'a' ? ['a', key.sortName, key.id] : ['r', key.tier, key.score, key.id];
+  return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2_147_483_647;
+
+export function decodeCursor(cursor: string): Key | null {
+  if (cursor.length > 1200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parts)) return null;
+  if (parts[0] === 'a' && parts.length === 3 && typeof parts[1] === 'string' && parts[1].length <= 600 && !parts[1].includes('\u0000') && isId(parts[2])) {
+    return { kind: 'a', sortName: parts[1], id: parts[2] };
+  }
+  if (parts[0] === 'r' && parts.length === 4 && (parts[1] === 1 || parts[1] === 2) && typeof parts[2] === 'string' && /^\d{1,6}(\.\d{1,6})?$/.test(parts[2]) && isId(parts[3])) {
+    return { kind: 'r', tier: parts[1], score: parts[2], id: parts[3] };
+  }
+  return null;
+}
+
+type Members = ReturnType<typeof activeMembersOf>;
+
+function applyFilters(q: Members, f: DirectoryFilters): Members {
+  let out = q;
+  if (f.location) out = out.where('memberships.location_name', '=', f.location);
+  if (f.industry) out = out.where('memberships.industry', '=', f.industry);
+  if (f.size) {
+    const [lo, hi] = companySizeRange(f.size);
+    out = out.where('memberships.company_employee_count', '>=', lo);
+    if (hi !== null) out = out.where('memberships.company_employee_count', '<=', hi);
+  }
+  if (f.founding) out = out.where('memberships.is_founding', '=', true);
+  if (f.letter) {
+    // sort_name is lower(last first): a range on it uses the directory index.
+    const lo = f.letter.toLowerCase();
+    out = out.where('memberships.sort_name', '>=', lo).where('memberships.sort_name', '<', String.fromCharCode(lo.charCodeAt(0) + 1));
+  }
+  return out;
+}
+
+type Row = SnapshotRow & { mid: number; sort_name: string };
+type RankedRow = SnapshotRow & { mid: number; tier: number; score: string };
+
+function pageOf<R extends SnapshotRow>(rows: R[], query: DirectoryQuery, keyOf: (r: R) => Key, ranked: boolean): DirectoryPage {
+  const backwards = query.before !== null;
+  const more = rows.length > query.first;
+  const slice = rows.slice(0, query.first);
+  if (backwards) slice.reverse();
+  const members = slice.map((r) => ({ ...toSnapshot(r), cursor: encodeCursor(keyOf(r)) }));
+  const firstCursor = members[0]?.cursor ?? null;
+  const lastCursor = members.at(-1)?.cursor ?? null;
+  return {
+    members,
+    next: backwards ? lastCursor : more ? lastCursor : null,
+    previous: backwards ? (more ? firstCursor : null) : query.after !== null ? firstCursor : null,
+    ranked,
+  };
+}
+
+/** One page of the directory: a search's ranking when `q` is given, else alphabetical by last name. */
+export async function listDirectory(deps: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
+  return query.q ? searchPage(deps, query) : alphabeticalPage(deps, query);
+}
+
+async function alphabeticalPage({ db, community }: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
+  const key = decodeCursor(query.after ?? query.before ?? '');
+  const backwards = query.before !== null;
+  let q = applyFilters(activeMembersOf(db, community), query).select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', 'memberships.sort_name']);
+  // A ranked cursor on an alphabetical list (the search was cleared): start again from the top.
+  if (key?.kind === 'a') {
+    q = q.where((eb) => eb(eb.refTuple('memberships.sort_name', 'memberships.id'), backwards ? '<' : '>', eb.tuple(key.sortName, key.id)));
+  }
+  const dir = backwards ? 'desc' : 'asc';
+  const rows = (await q
+    .orderBy('memberships.sort_name', dir)
+    .orderBy('memberships.id', dir)
+    .limit(query.first + 1)
+    .execute()) as Row[];
+  return pageOf(rows, key?.kind === 'a' ? query : { ...query, after: null, before: null }, (r) => ({ kind: 'a', sortName: r.sort_name, id: r.mid }), false);
+}
+
+/**
+ * A search: full-text matches (the weighted tsvector: name A, company B, title C, location and industry
+ * D) first, by ts_rank; then the members only a trigram similarity finds (a typo, a word begun), by
+ * word_similarity. Each tier is one statement on its GIN index (migration 0006); the trigram tier runs
+ * only when the page is not yet full of full-text matches, so a search whose words are found costs
+ * one statement, and one that needs the typo tolerance two.
+ */
+async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
+  const key = decodeCursor(query.after ?? query.before ?? '');
+  const rankKey = key?.kind === 'r' ? key : null;
+  const backwards = rankKey !== null && query.before !== null;
+  const want = query.first + 1;
+  // In the direction of reading: forwards full text then trigram; backwards trigram then full text.
+  const order: (1 | 2)[] = backwards ? [1, 2] : [2, 1];
+  const rows: RankedRow[] = [];
+  for (const tier of order) {
+    if (rows.length >= want) break;
+    // A cursor in a tier skips the tiers before it (in the direction of reading).
+    if (rankKey && (backwards ? tier < rankKey.tier : tier > rankKey.tier)) continue;
+    const from = rankKey && rankKey.tier === tier ? rankKey : null;
+    rows.push(...(await tierRows(deps, query, tier, from, backwards, want - rows.length)));
+  }
+  return pageOf(
+    rows,
+    rankKey ? query : { ...query, after: null, before: null },
+    (r) => ({ kind: 'r', tier: r.tier, score: normaliseScore(r.score), id: r.mid }),
+    true,
+  );
+}
+
+/** One tier of a search, after (or before) a position, in the order of reading. */
+async function tierRows({ db, community }: DirectoryDeps, query: DirectoryQuery, tier: 1 | 2, from: RankKey | null, backwards: boolean, limit: number): Promise<RankedRow[]> {
+  const q = query.q.toLowerCase();
+  const tsq = sql`websearch_to_tsquery('simple', ${q})`;
+  const fts = sql<SqlBool>`memberships.search_vector @@ ${tsq}`;
+  const score =
+    tier === 2
+      ? sql<string>`round(ts_rank(memberships.search_vector, ${tsq})::numeric, 6)`
+      : sql<string>`round(word_similarity(${q}, memberships.search_text)::numeric, 6)`;
+  let inner = applyFilters(activeMembersOf(db, community), query);
+  inner = tier === 2 ? inner.where(fts) : inner.where(sql<SqlBool>`${q} <% memberships.search_text`).where(sql<SqlBool>`not (${fts})`);
+  const ranked = inner.select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', score.as('score')]);
+  let outer = db.selectFrom(ranked.as('r')).selectAll();
+  if (from) {
+    const [s, i] = [from.score, from.id];
+    outer = backwards
+      ? outer.where(sql<SqlBool>`(r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))`)
+      : outer.where(sql<SqlBool>`(r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))`);
+  }
+  const [down, up] = backwards ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
+  const rows = (await outer.orderBy('r.score', down).orderBy('r.mid', up).limit(limit).execute()) as unknown as Omit<RankedRow, 'tier'>[];
+  return rows.map((r) => ({ ...r, tier, score: String(r.score) }));
+}
+
+/** A numeric as the database printed it ("0.607927", "1.000000"), as the cursor keeps it. */
+const normaliseScore = (s: string) => (/^\d{1,6}(\.\d{1,6})?$/.test(s) ? s : Number(s).toFixed(6));
+
+/** The values the filters offer: the community's locations and industries, and the size buckets. */
+export type FilterOptions = { locations: string[]; industries: string[]; sizes: readonly CompanySize[] };
+
+/**
+ * The option lists change only when a profile changes, yet every directory page shows them: they are
+ * read with one statement at most once a minute per community and process (a new location shows up
+ * within the minute on every node).
+ */
+const OPTIONS_TTL_MS = 60_000;
+const optionsCache = new Map<string, { at: number; value: Promise<FilterOptions>; db: Db }>();
+
+export function filterOptions({ db, community, clock }: DirectoryDeps): Promise<FilterOptions> {
+  const cacheKey = `${community.id}`;
+  const now = clock.now().getTime();
+  const hit = optionsCache.get(cacheKey);
+  if (hit && hit.db === db && now - hit.at < OPTIONS_TTL_MS && now >= hit.at) return hit.value;
+  const value = sql<{ locations: string[] | null; industries: string[] | null }>`
+    select
+      array(select distinct m.location_name from memberships m join users u on u.id = m.user_id
+            where m.community_id = ${community.id} and m.is_active and u.is_active and m.location_name is not null and m.location_name <> ''
+            order by 1) as locations,
+      array(select distinct m.industry from memberships m join users u on u.id = m.user_id
+            where m.community_id = ${community.id} and m.is_active and u.is_active and m.industry is not null and m.industry <> ''
+            order by 1) as industries`
+    .execute(db)
+    .then(({ rows }) => ({ locations: rows[0]?.locations ?? [], industries: rows[0]?.industries ?? [], sizes: COMPANY_SIZES }));
+  value.catch(() => optionsCache.delete(cacheKey));
+  optionsCache.set(cacheKey, { at: now, value, db });
+  return value;
+}
+
+/** Forget the cached option lists (a profile changed on this node; tests). */
+export function forgetFilterOptions(community?: CommunityRef) {
+  if (community) optionsCache.delete(`${community.id}`);
+  else optionsCache.clear();
+}
+
+export type SuggestionReason = 'industry' | 'city' | 'new';
+export type Suggestion = { member: MemberSnapshot; reason: SuggestionReason; /** The industry or the city named by the reason. */ detail: string | null };
+
+/** How many suggestions of each reason Discover shows. */
+export const SUGGESTIONS_PER_REASON = 8;
+/** A member who joined within this many days is new. */
+export const NEW_MEMBER_DAYS = 90;
+
+/**
+ * Members to meet: those in the member's industry, then in the member's city, then the newest, each
+ * once (with its first reason), never oneself nor anyone the member has asked to meet or been asked
+ * by (any introduction request between the two, whatever its state). One statement.
+ */
+export async function listSuggestions({ db, community, clock }: DirectoryDeps, userId: number): Promise<Suggestion[]> {
+  const since = new Date(clock.now().getTime() - NEW_MEMBER_DAYS * 86_400_000);
+  const me = db
+    .selectFrom('memberships')
+    .select(['industry', 'location_name'])
+    .where('community_id', '=', community.id)
+    .where('user_id', '=', userId);
+  const reasoned = activeMembersOf(db, community)
+    .leftJoin(me.as('me'), (join) => join.onTrue())
+    .where('users.id', '<>', userId)
+    .where(
+      sql<SqlBool>`not exists (select 1 from introduction_requests ir where ir.community_id = ${community.id}
+        and ((ir.requester_id = ${userId} and ir.target_id = users.id) or (ir.target_id = ${userId} and ir.requester_id = users.id)))`,
+    )
+    .select([
+      ...SNAPSHOT_COLUMNS,
+      'memberships.location_familiar_name',
+      'memberships.joined_at',
+      'memberships.id as mid',
+      sql<SuggestionReason | null>`case
+        when memberships.industry is not null and memberships.industry = me.industry then 'industry'
+        when memberships.location_name is not null and memberships.location_name = me.location_name then 'city'
+        when memberships.joined_at >= ${since} then 'new'
+      end`.as('reason'),
+    ]);
+  const ranked = db
+    .selectFrom(reasoned.as('s'))
+    .selectAll()
+    .select(sql<number>`row_number() over (partition by s.reason order by s.joined_at desc, s.mid)`.as('n'))
+    .where('s.reason', 'is not', null);
+  const rows = await db
+    .selectFrom(ranked.as('x'))
+    .selectAll()
+    .where('x.n', '<=', SUGGESTIONS_PER_REASON)
+    .orderBy(sql`case x.reason when 'industry' then 1 when 'city' then 2 else 3 end`)
+    .orderBy('x.n')
+    .execute();
+  return rows.map((r) => {
+    const reason = r.reason as SuggestionReason;
+    const row = r as unknown as SnapshotRow & { location_familiar_name: string | null };
+    return {
+      member: toSnapshot(row),
+      reason,
+      detail: reason === 'industry' ? row.industry : reason === 'city' ? (row.location_familiar_name ?? row.location_name) : null,
+    };
+  });
+}
+
+/** `user(id)`: a member of this community others may see, or null (another community's, deactivated). */
+export async function findVisibleMember({ db, community }: DirectoryDeps, userId: number): Promise<MemberSnapshot | null> {
+  const row = await activeMembersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', '=', userId).executeTakeFirst();
+  return row ? toSnapshot(row) : null;
+}
+
