@@ -193,11 +193,12 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     };
     await addMembers('summit', 'summit-demo.example.com', SUMMIT_MEMBERS, new Date('2024-03-01T00:00:00Z'));
     await addMembers('harbor', 'harbor-demo.example.com', HARBOR_MEMBERS, new Date('2025-01-15T00:00:00Z'));
+    // Each area's demo, in the order they build on each other; the avatars last (every member gets one).
     await seedSites(trx, { adminId: admin.id });
+    await seedDirectory(trx, { communities: byCode, passwordHash: memberHash });
+    await seedAdminMembers(trx, { byCode, adminId: admin.id });
     await seedIntroductions(trx, { communityId: byCode.summit!, staffId: admin.id });
     await seedAvatars(trx);
-    await seedAdminMembers(trx, { byCode, adminId: admin.id });
-    await seedDirectory(trx, { communities: byCode, passwordHash: memberHash });
 
     await trx
       .insertInto('ads')
