@@ -72,22 +72,25 @@ export function MemberCard({ member, reason }: { member: MemberSnapshot; reason?
   );
 }
 
-function Tabs({ mode }: { mode: DirectoryMode }) {
+/** The members area's tabs: the directory, Discover, and one's introduction requests. */
+export function Tabs({ mode }: { mode: DirectoryMode | 'introductions' }) {
   const { t } = usePage();
   const href = useHref();
+  const tabs: Array<[string, string, boolean]> = [
+    ['/members', t('directory.tabs.directory'), mode !== 'discover' && mode !== 'introductions'],
+    ['/members?tab=discover', t('directory.tabs.discover'), mode === 'discover'],
+    ['/members/introductions', t('directory.tabs.introductions'), mode === 'introductions'],
+  ];
   return (
     <nav aria-label={t('directory.tabs.label')} className="subnav">
       <ul>
-        <li>
-          <a href={href('/members')} aria-current={mode !== 'discover' ? 'page' : undefined}>
-            {t('directory.tabs.directory')}
-          </a>
-        </li>
-        <li>
-          <a href={href('/members?tab=discover')} aria-current={mode === 'discover' ? 'page' : undefined}>
-            {t('directory.tabs.discover')}
-          </a>
-        </li>
+        {tabs.map(([path, label, current]) => (
+          <li key={path}>
+            <a href={href(path)} aria-current={current ? 'page' : undefined}>
+              {label}
+            </a>
+          </li>
+        ))}
       </ul>
     </nav>
   );

@@ -2,6 +2,7 @@ import { formatDate } from '#src/core/format.ts';
 import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/types.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
+import { Tabs } from '#views/members/Directory.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** A request as the pages show it (the service's IntroductionView: types only here). */
@@ -222,6 +223,7 @@ export function MyIntroductions({ requests, notice, askAgain }: { requests: Intr
   const shownAgain = new Set<number>();
   return (
     <section className="narrow">
+      <Tabs mode="introductions" />
       <h1>{t('introductions.mine.heading')}</h1>
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {requests.length === 0 ? <p>{t('introductions.mine.empty')}</p> : null}
