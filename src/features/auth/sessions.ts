@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { sql } from 'kysely';
 import type { Clock } from '#src/core/clock.ts';
 import { randomToken, sha256 } from '#src/core/ids.ts';
 import type { Identity, IdentityKind } from '#src/core/identity.ts';
@@ -260,21 +261,16 @@ async function recordAccess(db: Db, clock: Clock, input: { sessionHash: string; 
   const now = clock.now();
   if (input.last !== null && now.getTime() - new Date(input.last).getTime() < ACCESS_WRITE_WINDOW_MS) return;
   const since = new Date(now.getTime() - ACCESS_WRITE_WINDOW_MS);
-  // The condition is repeated in SQL: two nodes (or two requests) racing write once.
-  const updated = await db
-    .updateTable('sessions')
-    .set({ last_accessed_at: now })
-    .where('id', '=', input.sessionHash)
-    .where((eb) => eb.or([eb('last_accessed_at', 'is', null), eb('last_accessed_at', '<', since)]))
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return;
-  await db
-    .updateTable('memberships')
-    .set({ last_accessed_at: now })
-    .where('user_id', '=', input.userId)
-    .where('community_id', '=', input.communityId)
-    .where((eb) => eb.or([eb('last_accessed_at', 'is', null), eb('last_accessed_at', '<', now)]))
-    .execute();
+  // One statement for both rows. The condition is repeated in SQL: two nodes (or two requests)
+  // racing write once.
+  await sql`
+    with s as (
+      update sessions set last_accessed_at = ${now}
+      where id = ${input.sessionHash} and (last_accessed_at is null or last_accessed_at < ${since})
+      returning user_id, community_id
+    )
+    update memberships m set last_accessed_at = ${now} from s
+    where m.user_id = s.user_id and m.community_id = s.community_id and (m.last_accessed_at is null or m.last_accessed_at < ${now})`.execute(db);
 }
 
 /**
