@@ -125,9 +125,14 @@ t.test('profiles in the browser: edit one’s profile, upload a photo, view a pr
     await page.goto(`/profile/${ada.id}`);
     const link = page.getByRole('link', { name: 'Request introduction' });
     t.equal(await link.getAttribute('href'), `/profile/${ada.id}/introduce`);
-    t.equal(await link.getAttribute('data-introduce'), String(ada.id));
     t.equal(await page.getByRole('link', { name: 'Edit profile' }).count(), 0);
     await page.getByRole('link', { name: 'Notes on the Analytical Engine' }).waitFor();
+    // With JavaScript the link opens the introductions area's dialog on the profile itself.
+    await link.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox').waitFor();
+    t.equal(new URL(page.url()).pathname, `/profile/${ada.id}`, 'still on the profile');
+    await expectNoAxeViolations(t, page, 'the profile with the introduction dialog open');
   });
 
   await t.test('no sideways scroll at 320 and 375 px, JavaScript on and off; axe without JavaScript', async (t) => {
