@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { displayName } from '#src/core/identity.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#src/lib/assets.ts';
+import { avatarAt } from '#views/members/avatar.ts';
 import { Island } from './Island.tsx';
 import { useHref, usePage } from './page-context.tsx';
 
@@ -81,9 +82,6 @@ function SignOutForm({ className }: { className?: string }) {
     </form>
   );
 }
-
-/** A stored avatar's address at another preset (the stored address is the 200 px one). */
-const avatarAt = (url: string, size: number) => url.replace(/^(\/avatars\/[^/]+\/)\d+(\.webp)$/, `$1${size}$2`);
 
 function Avatar({ name, url }: { name: string; url: string | null }) {
   const href = useHref();

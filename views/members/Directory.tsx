@@ -2,6 +2,7 @@ import type { DirectoryPage, FilterOptions, Suggestion } from '#src/features/mem
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { Alert } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { avatarAt } from '#views/members/avatar.ts';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 
@@ -41,8 +42,10 @@ const initialsOf = (m: MemberSnapshot) => `${m.firstName.charAt(0)}${m.lastName.
 function Avatar({ member }: { member: MemberSnapshot }) {
   const href = useHref();
   if (member.avatar) {
-    const src = member.avatar.startsWith('/') ? href(member.avatar) : member.avatar;
-    return <img className="member-avatar" src={src} alt="" width={64} height={64} loading="lazy" decoding="async" />;
+    if (!member.avatar.startsWith('/')) return <img className="member-avatar" src={member.avatar} alt="" width={64} height={64} loading="lazy" decoding="async" />;
+    // 64 px on screen: the 80 px preset, the 150 px one on dense screens.
+    const src = href(avatarAt(member.avatar, 80));
+    return <img className="member-avatar" src={src} srcSet={`${href(avatarAt(member.avatar, 150))} 2x`} alt="" width={64} height={64} loading="lazy" decoding="async" />;
   }
   return (
     <span className="member-avatar member-initials" aria-hidden="true">

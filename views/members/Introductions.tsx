@@ -52,7 +52,7 @@ export function MemberLine({ member, link = true }: { member: MemberSnapshot; li
   const href = useHref();
   const work = [member.jobTitle, member.companyName].filter(Boolean).join(', ');
   return (
-    <span className="member-line">
+    <span className="intro-member">
       {member.avatar ? (
         <img className="avatar" src={member.avatar} alt="" width={40} height={40} />
       ) : (
@@ -61,8 +61,8 @@ export function MemberLine({ member, link = true }: { member: MemberSnapshot; li
       <span>
         {link ? <a href={href(`/profile/${member.id}`)}>{member.name}</a> : <strong>{member.name}</strong>}
         {member.displayPronouns && member.pronouns ? <span className="muted"> ({member.pronouns})</span> : null}
-        {work ? <span className="member-line-work">{work}</span> : null}
-        {member.location ? <span className="member-line-work muted">{member.location}</span> : null}
+        {work ? <span className="intro-member-work">{work}</span> : null}
+        {member.location ? <span className="intro-member-work muted">{member.location}</span> : null}
       </span>
     </span>
   );
