@@ -166,7 +166,13 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
   // The generated password is in this answer only (no redirect: nothing keeps it after the page).
   app.post('/admin/members/:code/:userId/password', admin, async (request, reply) => {
     const { community, userId, staff } = await target(request);
-    const password = await setGeneratedPassword(adminMembersDeps(request), staff, community, userId);
+    let password: string;
+    try {
+      password = await setGeneratedPassword(adminMembersDeps(request), staff, community, userId);
+    } catch (e) {
+      if (!isAppError(e) || !e.fields?.password) throw e;
+      return detail(request, reply, { errors: { form: t(e.fields.password.key) }, status: e.status });
+    }
     return detail(request, reply, { password });
   });
 

@@ -445,6 +445,19 @@ export function generatePassword(length = GENERATED_PASSWORD_LENGTH): string {
  */
 export async function setGeneratedPassword(deps: AdminMembersDeps, staff: Staff, community: StaffCommunity, userId: number): Promise<string> {
   await membershipOf(deps.db, community, userId);
+  // A user's password is one for every community. Showing a new one to the staff of one community
+  // must not hand them the member's place in another they do not run, nor another admin's account:
+  // for those, the reset link (mailed to the member) is the way.
+  if (userId !== staff.userId) {
+    const [theirs, mine] = await Promise.all([
+      deps.db.selectFrom('memberships').select(['community_id', 'roles']).where('user_id', '=', userId).execute(),
+      staffCommunities(deps, staff),
+    ]);
+    const administered = new Set(mine.map((c) => c.id));
+    if (theirs.some((m) => m.roles.includes('ADMIN') || !administered.has(m.community_id))) {
+      throw new AppError('Forbidden', { fields: { password: { code: 'Forbidden', key: 'adminMembers.actions.passwordElsewhere' } } });
+    }
+  }
   const password = generatePassword();
   const hash = await hashPassword(password);
   const now = deps.clock.now();

@@ -316,4 +316,19 @@ t.test('the staff’s members area', async (t) => {
     const refused = await gql(USER, { id: String(alan.id) }, { authorization: `Bearer ${member.token}` });
     t.not(refused.statusCode, 200, 'a member cannot use the admin schema');
   });
+  await t.test('no generated password for an admin, or for a member of a community the staff do not run (the reset link instead)', async (t) => {
+    // Another admin of alpha; and a member of alpha who also belongs to gamma, which the boss does not administer.
+    const coAdmin = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Cora', lastName: 'Coadmin' });
+    const twoPlaces = await createMember(db, alpha, { firstName: 'Tess', lastName: 'Twoplaces' });
+    await db.insertInto('memberships').values({ community_id: gamma.id, user_id: twoPlaces.id, roles: ['MEMBER'] }).execute();
+    for (const who of [coAdmin, twoPlaces]) {
+      const before = await db.selectFrom('users').select('password_hash').where('id', '=', who.id).executeTakeFirstOrThrow();
+      const res = await b.post(`/admin/members/alpha/${who.id}/password`, {}, '/admin/members');
+      t.equal(res.statusCode, 403, `${who.firstName}: refused`);
+      t.match(res.body, 'send them a reset link instead');
+      t.notMatch(res.body, 'data-testid="generated-password"');
+      const after = await db.selectFrom('users').select('password_hash').where('id', '=', who.id).executeTakeFirstOrThrow();
+      t.equal(after.password_hash, before.password_hash, 'the password is unchanged');
+    }
+  });
 });
