@@ -109,6 +109,8 @@ function decodeCursor(sort: MemberSort, value: string | null | undefined): { key
     const [s, key, id] = parsed as unknown[];
     if (s !== sort || typeof key !== 'string' || typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
     if (sort === 'name') return key.length <= 1000 && !/[\u0000]/.test(key) ? { key, id } : null;
+    // Only the form encodeCursor writes (a forged year 10000 or -1 would reach SQL as an error).
+    if (!/^(19[7-9]\d|[2-9]\d{3})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(key)) return null;
     const at = new Date(key);
     return Number.isNaN(at.getTime()) ? null : { key: at, id };
   } catch {

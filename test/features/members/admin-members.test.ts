@@ -80,6 +80,12 @@ t.test('the staff’s members area', async (t) => {
     t.notMatch(filtered.body, 'Grace Hopper');
     t.match(filtered.body, /<option value="deactivated" selected="">/, 'the filter keeps its value');
     t.equal((await b.get('/admin/members?after=not-a-cursor&sort=bogus')).statusCode, 200, 'a bad cursor or sort is the first page');
+    for (const key of ['10000-01-01', '-000001-01-01T00:00:00.000Z', '1969-12-31T23:59:59.000Z']) {
+      for (const sort of ['joined', 'lastAccess']) {
+        const forged = Buffer.from(JSON.stringify([sort, key, 5])).toString('base64url');
+        t.equal((await b.get(`/admin/members?sort=${sort}&after=${forged}`)).statusCode, 200, `a forged ${sort} cursor (${key}) is the first page`);
+      }
+    }
   });
 
   await t.test('the CSV export follows the filters and guards against formulas', async (t) => {
