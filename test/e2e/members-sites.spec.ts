@@ -34,6 +34,9 @@ t.test('sites: edit at phone and desktop width; every page axe-clean, no sideway
   const beta = await createCommunity(db, { code: 'beta', name: 'Beta Guild', hosts: ['beta.example.test'], concierge_phone: '+1 401 555 0199' });
   const admin = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Ada' });
   await db.insertInto('memberships').values({ community_id: beta.id, user_id: admin.id, roles: ['ADMIN', 'MEMBER'] }).execute();
+  // Platform staff (an admin of the `admin` community): the one who may create sites.
+  const platform = await createCommunity(db, { code: 'admin', name: 'Network Staff' });
+  await db.insertInto('memberships').values({ community_id: platform.id, user_id: admin.id, roles: ['ADMIN', 'MEMBER'] }).execute();
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
 

@@ -4,7 +4,7 @@ import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The sites an admin administers (spec section 2, /admin/sites). */
-export function SitesList({ sites, notice }: { sites: SiteRow[]; notice?: string }) {
+export function SitesList({ sites, notice, canCreate = false }: { sites: SiteRow[]; notice?: string; canCreate?: boolean }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -13,9 +13,11 @@ export function SitesList({ sites, notice }: { sites: SiteRow[]; notice?: string
       <h1>{t('sites.heading')}</h1>
       <p className="lead">{t('sites.intro')}</p>
       <p className="actions">
-        <a className="button" href={href('/admin/sites/new')}>
-          {t('sites.create')}
-        </a>
+        {canCreate ? (
+          <a className="button" href={href('/admin/sites/new')}>
+            {t('sites.create')}
+          </a>
+        ) : null}
         <a className="button button-secondary" href={href('/admin/dashboards')}>
           {t('sites.dashboardsLink')}
         </a>

@@ -85,6 +85,8 @@ export const siteAdminTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
+const siteDepsOf = (ctx: GraphQLContext) => ({ db: ctx.db, publicHost: new URL(ctx.request.server.config.publicUrl).hostname.toLowerCase() });
+
 function actorOf(ctx: GraphQLContext): SiteActor {
   const user = ctx.identity.user;
   if (!user || ctx.identity.kind !== 'ADMIN') throw new AppError('Forbidden');
@@ -106,7 +108,7 @@ function formOf(code: unknown, input: unknown): SiteForm {
 }
 
 async function siteOut(ctx: GraphQLContext, actor: SiteActor, code: string) {
-  const { community, hosts } = await getSite({ db: ctx.db }, actor, code);
+  const { community, hosts } = await getSite(siteDepsOf(ctx), actor, code);
   const count = await ctx.db
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -153,7 +155,7 @@ export const siteAdminResolvers = {
     sites: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
       const actor = actorOf(ctx);
       // Two statements whatever the number of sites: the list (hosts, counts) and their rows.
-      const rows = await listSites({ db: ctx.db }, actor);
+      const rows = await listSites(siteDepsOf(ctx), actor);
       if (!rows.length) return [];
       const communities = await ctx.db.selectFrom('communities').selectAll().where('id', 'in', rows.map((r) => r.id)).execute();
       const byId = new Map(communities.map((c) => [c.id, c]));
@@ -164,14 +166,14 @@ export const siteAdminResolvers = {
   Mutation: {
     siteCreate: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const actor = actorOf(ctx);
-      const created = await createSite({ db: ctx.db }, actor, formOf(args.code, args.input));
+      const created = await createSite(siteDepsOf(ctx), actor, formOf(args.code, args.input));
       ctx.request.server.communities.invalidate();
       return siteOut(ctx, actor, created.code);
     },
     siteUpdate: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const actor = actorOf(ctx);
       const code = str(args.code).slice(0, CODE_MAX);
-      const { changed } = await updateSite({ db: ctx.db }, actor, code, formOf(code, args.input));
+      const { changed } = await updateSite(siteDepsOf(ctx), actor, code, formOf(code, args.input));
       if (changed.length) ctx.request.server.communities.invalidate();
       return siteOut(ctx, actor, code);
     },

@@ -15,13 +15,14 @@ import {
   siteFormFromBody,
   siteFormOf,
   updateSite,
+  isPlatformStaff,
   type SiteActor,
   type SiteDeps,
   type SiteForm,
 } from './admin.ts';
 
 export function siteDeps(request: FastifyRequest): SiteDeps {
-  return { db: request.server.db };
+  return { db: request.server.db, publicHost: new URL(request.server.config.publicUrl).hostname.toLowerCase() };
 }
 
 export function siteActor(request: FastifyRequest): SiteActor {
@@ -73,11 +74,15 @@ export default async function siteAdminRoutes(app: FastifyInstance) {
   const fieldErrors = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key, v.values)]));
 
   app.get('/admin/sites', admin, async (request, reply) => {
-    const sites = await listSites(siteDeps(request), siteActor(request));
-    return reply.page({ title: t('sites.title'), body: <SitesList sites={sites} notice={noticeOf(request)} /> });
+    const [sites, canCreate] = await Promise.all([listSites(siteDeps(request), siteActor(request)), isPlatformStaff(app.db, siteActor(request).userId)]);
+    return reply.page({ title: t('sites.title'), body: <SitesList sites={sites} canCreate={canCreate} notice={noticeOf(request)} /> });
   });
 
-  app.get('/admin/sites/new', admin, async (_request, reply) => formPage(reply, { mode: 'new', form: blankSiteForm() }));
+  // Only platform staff (admins of the `admin` community) create sites.
+  app.get('/admin/sites/new', admin, async (request, reply) => {
+    if (!(await isPlatformStaff(app.db, siteActor(request).userId))) throw new AppError('Forbidden');
+    return formPage(reply, { mode: 'new', form: blankSiteForm() });
+  });
 
   app.post('/admin/sites/new', admin, async (request, reply) => {
     const form = siteFormFromBody((request.body ?? {}) as Record<string, unknown>);

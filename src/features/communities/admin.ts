@@ -15,7 +15,8 @@ import { STATIC_DIR } from '#src/lib/assets.ts';
  * transaction tells every other node (see changes.ts).
  */
 
-export type SiteDeps = { db: Db };
+/** publicHost: the host of the app's public address (PUBLIC_URL), which no site may take. */
+export type SiteDeps = { db: Db; publicHost?: string };
 /** Who acts: a signed-in user (their ADMIN memberships decide which sites they may see and edit). */
 export type SiteActor = { userId: number };
 
@@ -286,6 +287,25 @@ function administered(db: Db | Transaction<Database>, userId: number) {
   return db.selectFrom('memberships').select('memberships.community_id').where('memberships.user_id', '=', userId).where('memberships.is_active', '=', true).where(isAdminOf);
 }
 
+/** The code of the platform staff's own community (spec section 2: its admins land on the sites page). */
+export const PLATFORM_CODE = 'admin';
+
+/**
+ * Whether the user is platform staff: an admin of the `admin` community. Only they create sites or
+ * change host names: a host name not yet mapped is served as the default community, so a brand's
+ * admin who could claim one could put their pages (and sign-in) on the deployment's own address.
+ */
+export async function isPlatformStaff(db: Db | Transaction<Database>, userId: number): Promise<boolean> {
+  const row = await administered(db, userId)
+    .innerJoin('communities', 'communities.id', 'memberships.community_id')
+    .where('communities.code', '=', PLATFORM_CODE)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** A host name that is an IP address (v4 or v6) is never a site's: it reaches whatever the server answers. */
+const isIpLiteral = (host: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(':') || host.startsWith('[');
+
 export type SiteRow = { id: number; code: string; name: string; hosts: string[]; forumEnabled: boolean; memberCount: number; colorPrimary: string };
 
 /** The sites this admin administers, by name, with their hosts and active member counts. */
@@ -363,7 +383,9 @@ async function record(trx: Transaction<Database>, communityId: number, actor: Si
  * carry it). The creating admin becomes an ADMIN member of it, so they can administer it.
  */
 export async function createSite(deps: SiteDeps, actor: SiteActor, form: SiteForm): Promise<{ id: number; code: string }> {
+  if (!(await isPlatformStaff(deps.db, actor.userId))) throw new AppError('Forbidden');
   const site = validateSite(form);
+  refuseReservedHosts(deps, site.hosts);
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const fields: FieldErrors = {};
@@ -387,6 +409,12 @@ export async function createSite(deps: SiteDeps, actor: SiteActor, form: SiteFor
     if (isUniqueViolation(e)) throw uniqueError(e);
     throw e;
   }
+}
+
+/** The deployment's own host and IP literals are never a site's host name. */
+function refuseReservedHosts(deps: SiteDeps, hosts: string[]) {
+  const reserved = hosts.filter((h) => isIpLiteral(h) || (deps.publicHost && h === deps.publicHost));
+  if (reserved.length) throw new AppError('BadRequest.Validation', { fields: { hosts: invalid('sites.errors.hostReserved', { hosts: reserved.join(', ') }) } });
 }
 
 function uniqueError(e: unknown): AppError {
@@ -419,6 +447,10 @@ function changedFields(before: Community | null, beforeHosts: string[], after: V
 export async function updateSite(deps: SiteDeps, actor: SiteActor, code: string, form: SiteForm): Promise<{ id: number; changed: string[] }> {
   const { community, hosts: beforeHosts } = await getSite(deps, actor, code);
   const site = validateSite({ ...form, code: community.code });
+  if ([...beforeHosts].sort().join('\n') !== [...site.hosts].sort().join('\n')) {
+    if (!(await isPlatformStaff(deps.db, actor.userId))) throw new AppError('BadRequest.Validation', { fields: { hosts: invalid('sites.errors.hostsPlatformOnly') } });
+    refuseReservedHosts(deps, site.hosts.filter((h) => !beforeHosts.includes(h)));
+  }
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const taken = await takenHosts(trx, site.hosts, community.id);

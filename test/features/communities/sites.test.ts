@@ -18,6 +18,9 @@ t.test('sites: the admin area of brands as data', async (t) => {
   await db.insertInto('memberships').values({ community_id: gamma.id, user_id: ada.id, roles: ['MEMBER'] }).execute();
   const bob = await createMember(db, gamma, { roles: ['ADMIN', 'MEMBER'], firstName: 'Bob' });
   const member = await createMember(db, alpha, { firstName: 'Mia' });
+  // Ada is platform staff too (an admin of the `admin` community): only they create sites or change host names.
+  const platform = await createCommunity(db, { code: 'admin', name: 'Network Staff', hosts: ['admin.example.test'] });
+  await db.insertInto('memberships').values({ community_id: platform.id, user_id: ada.id, roles: ['ADMIN', 'MEMBER'] }).execute();
 
   const adaSession = await csrfFor(app, (await signIn(app, ada, alpha, ['ADMIN', 'MEMBER'])).cookie, '/admin/sites');
   const post = (as: { cookie: string; token: string }, url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -39,6 +42,32 @@ t.test('sites: the admin area of brands as data', async (t) => {
     t.match(res.body, /data-site="alpha"[\s\S]*?<td>2<\/td>/, 'alpha: two active members (Ada and Mia)');
     t.match(res.body, 'href="/admin/sites/new"');
     t.match(res.body, 'href="/admin/dashboards"');
+  });
+
+  await t.test('a brand admin (not platform staff) cannot create a site nor change host names; nobody takes the app\'s own host or an IP', async (t) => {
+    const bobCookie = (await signIn(app, bob, gamma, ['ADMIN', 'MEMBER'])).cookie;
+    const onGamma = { host: 'gamma.example.test' };
+    const list = await get(bobCookie, '/admin/sites', onGamma);
+    const token = /<meta name="csrf-token" content="([^"]+)"/.exec(list.body)![1]!;
+    const bobSession = { token, cookie: `${bobCookie}; _csrf=${list.cookies.find((c) => c.name === '_csrf')!.value}` };
+    t.equal(list.statusCode, 200);
+    t.notMatch(list.body, 'href="/admin/sites/new"', 'no Create link');
+    t.equal((await get(bobSession.cookie, '/admin/sites/new', onGamma)).statusCode, 403);
+    t.equal((await post(bobSession, '/admin/sites/new', siteFields('evil'), onGamma)).statusCode, 403);
+    t.notOk(await db.selectFrom('communities').select('id').where('code', '=', 'evil').executeTakeFirst(), 'nothing created');
+    const form = await get(bobSession.cookie, '/admin/sites/gamma', onGamma);
+    t.equal(form.statusCode, 200);
+    const fields = { ...siteFields('gamma'), hosts: 'gamma.example.test\nlocalhost' };
+    const refused = await post(bobSession, '/admin/sites/gamma', fields, onGamma);
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, 'Host names are changed by the platform staff');
+    t.same((await db.selectFrom('community_hosts').select('host').where('community_id', '=', gamma.id).execute()).map((h) => h.host), ['gamma.example.test']);
+    for (const host of ['localhost', '127.0.0.1', '10.0.0.7']) {
+      const res = await post(adaSession, '/admin/sites/new', { ...siteFields('zeta'), hosts: host });
+      t.equal(res.statusCode, 400, `${host}: refused`);
+      t.match(res.body, 'cannot belong to a community');
+    }
+    t.equal((await post(adaSession, '/admin/sites/new', { ...siteFields('zeta'), hosts: '[::1]' })).statusCode, 400, '[::1]: not a host name');
   });
 
   await t.test('a member who is not an admin is refused (sent to sign-in, or 403 for JSON)', async (t) => {
@@ -241,7 +270,7 @@ t.test('sites: the admin area of brands as data', async (t) => {
   });
 
   await t.test('GET /admin sends an admin of the community coded `admin` to the sites page; others get the admin home', async (t) => {
-    const network = await createCommunity(db, { code: 'admin', name: 'Network Staff', hosts: ['admin.example.test'] });
+    const network = platform;
     const staff = await createMember(db, network, { roles: ['ADMIN', 'MEMBER'] });
     const cookie = (await signIn(app, staff, network, ['ADMIN', 'MEMBER'])).cookie;
     const res = await app.inject({ url: '/admin', headers: { ...html, cookie, host: 'admin.example.test' } });
