@@ -41,6 +41,7 @@ export const serverErrors = {
   'NotFound': { status: 404, key: 'errors.notFound.text' },
   'RateLimited': { status: 429, key: 'errors.server.rateLimited' },
   'Busy.PasswordChecks': { status: 429, key: 'errors.server.busy' },
+  'Busy.Uploads': { status: 429, key: 'errors.server.busy' },
   'ServiceUnavailable.Database': { status: 503, key: 'errors.server.unavailable' },
   'UnknownError': { status: 500, key: 'errors.generic.title' },
   'Articles.AgreementRequired': { status: 403, key: 'articles.errors.agreementRequired' },

@@ -16,6 +16,8 @@ export class ConcurrencyGate {
   constructor(
     readonly concurrency: number,
     readonly queueLimit: number,
+    /** The refusal when the queue is full (a 429). */
+    private readonly busy: () => AppError = () => new AppError('Busy.PasswordChecks'),
   ) {}
 
   /** Whether a task started now would run or wait rather than be refused. */
@@ -34,7 +36,7 @@ export class ConcurrencyGate {
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running < this.concurrency) this.running += 1;
     else if (this.waiting.length < this.queueLimit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else throw new AppError('Busy.PasswordChecks');
+    else throw this.busy();
     try {
       return await task();
     } finally {

@@ -329,7 +329,10 @@ export async function deriveIdentity(
     .where('memberships.is_active', '=', true)
     .executeTakeFirst();
   if (!row) return PUBLIC_IDENTITY;
-  await recordAccess(db, clock, { sessionHash: sha256(claims.sid), userId, communityId: community.id, last: row.last_accessed_at });
+  // A bookkeeping write: if it fails (a lock, a failover), the request goes on without it.
+  await recordAccess(db, clock, { sessionHash: sha256(claims.sid), userId, communityId: community.id, last: row.last_accessed_at }).catch((e: unknown) =>
+    console.warn(`Could not record a session's last access: ${(e as Error).message}`),
+  );
 
   // The audience may only narrow what the roles grant: an ADMIN cookie of a demoted user is a MEMBER.
   const effective: 'MEMBER' | 'ADMIN' = kind === 'ADMIN' && row.roles.includes('ADMIN') ? 'ADMIN' : 'MEMBER';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { AppError } from '#src/core/errors.ts';
+import { ConcurrencyGate } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import { deleteInCommunity, selectInCommunity, updateInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
 import { avatarPath } from './queries.ts';
@@ -46,8 +47,15 @@ export async function renderAvatar(bytes: Buffer): Promise<Map<number, Buffer>> 
   const height = meta.pageHeight ?? meta.height ?? 0;
   if (!width || !height) throw refuse('profile.avatar.errors.type');
   if (width > AVATAR_MAX_SIDE || height > AVATAR_MAX_SIDE || width * height > AVATAR_MAX_PIXELS) throw refuse('profile.avatar.errors.dimensions');
-  return renderSquares(sharp(bytes, { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' }).rotate());
+  return avatarRendering.run(() => renderSquares(sharp(bytes, { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' }).rotate()));
 }
+
+/**
+ * Uploads rendered at once per process: a large photo costs a core for a fraction of a second, so
+ * a burst of uploads waits its turn (a few queued, then a 429) instead of taking every core from the
+ * pages. The upload route is also rate-limited per address.
+ */
+const avatarRendering = new ConcurrencyGate(1, 8, () => new AppError('Busy.Uploads'));
 
 /** The presets of a sharp pipeline: a centred square at the largest size, the others resized from it. */
 export async function renderSquares(image: Sharp, { effort = 4 }: { effort?: number } = {}): Promise<Map<number, Buffer>> {

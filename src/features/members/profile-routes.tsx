@@ -122,7 +122,7 @@ export default async function profileRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post('/profile/:userId/self/avatar', member, async (request, reply) => {
+  app.post('/profile/:userId/self/avatar', { config: { ...member.config, rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request, reply) => {
     const id = ownId(request);
     const limits = { mb: AVATAR_MAX_BYTES / 1024 / 1024, side: AVATAR_MAX_SIDE, megapixels: AVATAR_MAX_PIXELS / 1_000_000 };
     const refuse = (key: string, status = 400) => renderEdit(request, reply, id, { avatarError: t(key, limits) }, status);

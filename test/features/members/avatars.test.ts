@@ -198,4 +198,11 @@ t.test('avatars: upload, every preset, serving, refusals', async (t) => {
     }
     t.equal(await db.transaction().execute((trx) => seedAvatars(trx)), 0, 'running again changes nothing');
   });
+
+  await t.test('uploads are rate-limited: a flood gets 429s, not every core', async (t) => {
+    const codes: number[] = [];
+    for (let i = 0; i < 32; i++) codes.push((await upload({ filename: 'x.png', type: 'image/png', bytes: Buffer.from('not an image') })).statusCode);
+    t.ok(codes.includes(429), `429 after the limit (${[...new Set(codes)].join(', ')})`);
+    t.ok(codes.every((c) => c < 500), 'never a 5xx');
+  });
 });

@@ -1,0 +1,5 @@
+/**
+ * A stored avatar's address at another preset: the stored address is the 200 px default
+ * (`/avatars/{key}/200.webp`); other addresses (an outside URL) are returned as they are.
+ */
+export const avatarAt = (url: string, size: number) => url.replace(/^(\/avatars\/[^/]+\/)\d+(\.webp)$/, `$1${size}$2`);
