@@ -42,7 +42,7 @@ type PageSpec = {
   /** This page's JS budget; BUDGETS.jsMaxBytes when not given. */
   jsMaxBytes?: number;
   /** Taken as the demo member just before this page is measured (the pages are measured in this order). */
-  before?: 'accept-agreement' | 'save-draft';
+  before?: 'accept-agreement' | 'save-draft' | 'find-profile';
   /** A page of the articles area: warn when it renders the product-agreement gate instead. */
   articles?: boolean;
   /** Text the page must contain (a warning otherwise). */
@@ -57,6 +57,16 @@ const PAGES: PageSpec[] = [
   { key: 'not-found', label: '404  /no-such-page', path: '/no-such-page', who: 'visitor', expectStatus: 404 },
   { key: 'home-signed-in', label: 'Home, signed in  / (bell)', path: '/', who: 'member', expectStatus: 200 },
   { key: 'members-directory', label: 'Member directory  /members', path: '/members', who: 'member', expectStatus: 200 },
+  // Another member's profile: the first card of the directory (its Request introduction opens a dialog).
+  {
+    key: 'members-profile',
+    label: 'A member profile  /profile/{id}',
+    path: (shared) => (shared.get('profileId') ? `/profile/${shared.get('profileId')}` : null),
+    who: 'member',
+    expectStatus: 200,
+    before: 'find-profile',
+    expectText: 'Request introduction',
+  },
   { key: 'articles-agreement', label: 'Product agreement  /articles/agreement', path: '/articles/agreement', who: 'member', expectStatus: 200 },
   { key: 'articles-guidelines', label: 'Guidelines  /articles/guidelines', path: '/articles/guidelines', who: 'member', expectStatus: 200 },
   // As the demo member after accepting the product agreement (POST /articles/agreement).
@@ -258,7 +268,12 @@ export const pagesModule: BenchModule = {
     try {
       for (const [i, spec] of PAGES.entries()) {
         const pageWarnings: string[] = [];
-        if (spec.before) {
+        if (spec.before === 'find-profile') {
+          const directory = (await get(info.probePort, '/members', { cookie: info.cookie, accept: 'text/html' })).body.toString('utf8');
+          const id = /href="\/profile\/(\d+)"/.exec(directory)?.[1];
+          if (id) shared.set('profileId', id);
+          else pageWarnings.push('no profile link on /members');
+        } else if (spec.before) {
           const prep = await prepareArticlePage(info.probePort, info.cookie, csrf, spec.before);
           pageWarnings.push(...prep.warnings);
           autosaveSql ??= prep.autosaveSql;
