@@ -216,7 +216,14 @@ async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<D
   );
 }
 
-/** One tier of a search, after (or before) a position, in the order of reading. */
+/**
+ * One tier of a search, after (or before) a position, in the order of reading. The page is chosen on
+ * `memberships` alone (the match on the tier's GIN index, the filters, the score, the cursor, the
+ * limit) with the user's `is_active` read per match through the users primary key (a subquery, so
+ * that the planner never reads the whole `users` table to hash-join it); only the page's rows are
+ * then joined to their users for the snapshot. Its cost follows the community's matches, never its
+ * size.
+ */
 async function tierRows({ db, community }: DirectoryDeps, query: DirectoryQuery, tier: 1 | 2, from: RankKey | null, backwards: boolean, limit: number): Promise<RankedRow[]> {
   const q = query.q.toLowerCase();
   const tsq = sql`websearch_to_tsquery('simple', ${q})`;
@@ -225,18 +232,31 @@ async function tierRows({ db, community }: DirectoryDeps, query: DirectoryQuery,
     tier === 2
       ? sql<string>`round(ts_rank(memberships.search_vector, ${tsq})::numeric, 6)`
       : sql<string>`round(word_similarity(${q}, memberships.search_text)::numeric, 6)`;
-  let inner = applyFilters(activeMembersOf(db, community), query);
-  inner = tier === 2 ? inner.where(fts) : inner.where(sql<SqlBool>`${q} <% memberships.search_text`).where(sql<SqlBool>`not (${fts})`);
-  const ranked = inner.select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', score.as('score')]);
-  let outer = db.selectFrom(ranked.as('r')).selectAll();
+  let matches = db
+    .selectFrom('memberships')
+    .where('memberships.community_id', '=', community.id)
+    .where('memberships.is_active', '=', true)
+    .where(sql<SqlBool>`(select users.is_active from users where users.id = memberships.user_id)`);
+  matches = applyFilters(matches as unknown as Members, query) as unknown as typeof matches;
+  matches = tier === 2 ? matches.where(fts) : matches.where(sql<SqlBool>`${q} <% memberships.search_text`).where(sql<SqlBool>`not (${fts})`);
+  let page = db.selectFrom(matches.select(['memberships.id as mid', score.as('score')]).as('r')).select(['r.mid', 'r.score']);
   if (from) {
     const [s, i] = [from.score, from.id];
-    outer = backwards
-      ? outer.where(sql<SqlBool>`(r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))`)
-      : outer.where(sql<SqlBool>`(r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))`);
+    page = backwards
+      ? page.where(sql<SqlBool>`(r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))`)
+      : page.where(sql<SqlBool>`(r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))`);
   }
   const [down, up] = backwards ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
-  const rows = (await outer.orderBy('r.score', down).orderBy('r.mid', up).limit(limit).execute()) as unknown as Omit<RankedRow, 'tier'>[];
+  page = page.orderBy('r.score', down).orderBy('r.mid', up).limit(limit);
+  const rows = (await db
+    .selectFrom(page.as('p'))
+    .innerJoin('memberships', 'memberships.id', 'p.mid')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .where('memberships.community_id', '=', community.id)
+    .select([...SNAPSHOT_COLUMNS, 'p.mid', 'p.score'])
+    .orderBy('p.score', down)
+    .orderBy('p.mid', up)
+    .execute()) as unknown as Omit<RankedRow, 'tier'>[];
   return rows.map((r) => ({ ...r, tier, score: String(r.score) }));
 }
 
