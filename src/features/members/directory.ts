@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Clock } from '#src/core/clock.ts';
@@ -244,16 +244,23 @@ function candidates({ db, community }: DirectoryDeps, query: DirectoryQuery) {
 
 type PageKeyRow = { mid: number; score: string; cls: FtsClass | null; sort_name: string };
 
-/** The snapshots of a tier's page (a derived table `p` of membership ids and their keys), in order. */
-async function pageRows({ db, community }: DirectoryDeps, page: ReturnType<Db['selectFrom']> | any, order: (qb: any) => any, tier: 1 | 2): Promise<RankedRow[]> {
-  const rows = (await order(
-    db
-      .selectFrom(page.as('p'))
-      .innerJoin('memberships', 'memberships.id', 'p.mid')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .where('memberships.community_id', '=', community.id)
-      .select([...SNAPSHOT_COLUMNS, 'p.mid', 'p.score', 'p.cls', 'p.sort_name']),
-  ).execute()) as (SnapshotRow & PageKeyRow)[];
+/** The snapshots of a tier's page (membership ids and their keys, as the derived table `p`), in order. */
+async function pageRows(
+  { db, community }: DirectoryDeps,
+  page: SelectQueryBuilder<any, any, PageKeyRow>,
+  order: [`p.${keyof PageKeyRow}`, 'asc' | 'desc'][],
+  limit: number | null,
+  tier: 1 | 2,
+): Promise<RankedRow[]> {
+  let q = db
+    .selectFrom(page.as('p'))
+    .innerJoin('memberships', 'memberships.id', 'p.mid')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .where('memberships.community_id', '=', community.id)
+    .select([...SNAPSHOT_COLUMNS, 'p.mid', 'p.score', 'p.cls', 'p.sort_name']);
+  for (const [column, dir] of order) q = q.orderBy(column, dir);
+  if (limit !== null) q = q.limit(limit);
+  const rows = (await q.execute()) as (SnapshotRow & PageKeyRow)[];
   return rows.map((r) => ({ ...r, tier, score: String(r.score) }));
 }
 
@@ -293,7 +300,7 @@ async function textRows(deps: DirectoryDeps, query: DirectoryQuery, from: TextKe
   let all = branches[0]!;
   for (const b of branches.slice(1)) all = all.unionAll(b);
   const clsDir = backwards ? 'asc' : 'desc';
-  return pageRows(deps, all, (qb) => qb.orderBy('p.cls', clsDir).orderBy('p.sort_name', dir).orderBy('p.mid', dir).limit(limit), 2);
+  return pageRows(deps, all, [['p.cls', clsDir], ['p.sort_name', dir], ['p.mid', dir]], limit, 2);
 }
 
 /**
@@ -316,7 +323,7 @@ async function trigramRows(deps: DirectoryDeps, query: DirectoryQuery, from: Ran
   }
   const [down, up] = backwards ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
   page = page.orderBy('r.score', down).orderBy('r.mid', up).limit(limit);
-  return pageRows(deps, page, (qb) => qb.orderBy('p.score', down).orderBy('p.mid', up), 1);
+  return pageRows(deps, page, [['p.score', down], ['p.mid', up]], null, 1);
 }
 
 /** A numeric as the database printed it ("0.607927", "1.000000"), as the cursor keeps it. */
