@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Clock } from '#src/core/clock.ts';
@@ -92,16 +92,20 @@ export function parseDirectoryQuery(input: DirectoryInput): DirectoryQuery {
 }
 
 /**
- * A page position: alphabetical [sort_name, membership id], or ranked [tier, score, membership id]
- * (tier 2 a full-text match, 1 a trigram one; score a numeric with 6 decimals, kept as text so that
- * it compares exactly).
+ * A page position: alphabetical [sort_name, membership id]; in a search's full-text tier
+ * ["f", class, sort_name, membership id] (class 3 a name match, 2 a company match, 1 any other);
+ * in its trigram tier ["r", 1, score, membership id] (score a numeric with 6 decimals, kept as text
+ * so that it compares exactly). ["r", 2, …], the full-text position of an earlier version, is still
+ * read: such a search starts again from the top.
  */
 type AlphaKey = { kind: 'a'; sortName: string; id: number };
 type RankKey = { kind: 'r'; tier: number; score: string; id: number };
-type Key = AlphaKey | RankKey;
+type TextKey = { kind: 'f'; cls: FtsClass; sortName: string; id: number };
+type Key = AlphaKey | RankKey | TextKey;
+type FtsClass = 1 | 2 | 3;
 
 export function encodeCursor(key: Key): string {
-  const parts = key.kind === 'a' ? ['a', key.sortName, key.id] : ['r', key.tier, key.score, key.id];
+  const parts = key.kind === 'a' ? ['a', key.sortName, key.id] : key.kind === 'f' ? ['f', key.cls, key.sortName, key.id] : ['r', key.tier, key.score, key.id];
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
 }
 
@@ -118,6 +122,9 @@ export function decodeCursor(cursor: string): Key | null {
   if (!Array.isArray(parts)) return null;
   if (parts[0] === 'a' && parts.length === 3 && typeof parts[1] === 'string' && parts[1].length <= 600 && !parts[1].includes('\u0000') && isId(parts[2])) {
     return { kind: 'a', sortName: parts[1], id: parts[2] };
+  }
+  if (parts[0] === 'f' && parts.length === 4 && (parts[1] === 1 || parts[1] === 2 || parts[1] === 3) && typeof parts[2] === 'string' && parts[2].length <= 600 && !parts[2].includes('\u0000') && isId(parts[3])) {
+    return { kind: 'f', cls: parts[1], sortName: parts[2], id: parts[3] };
   }
   if (parts[0] === 'r' && parts.length === 4 && (parts[1] === 1 || parts[1] === 2) && typeof parts[2] === 'string' && /^\d{1,6}(\.\d{1,6})?$/.test(parts[2]) && isId(parts[3])) {
     return { kind: 'r', tier: parts[1], score: parts[2], id: parts[3] };
@@ -146,7 +153,7 @@ function applyFilters(q: Members, f: DirectoryFilters): Members {
 }
 
 type Row = SnapshotRow & { mid: number; sort_name: string };
-type RankedRow = SnapshotRow & { mid: number; tier: number; score: string };
+type RankedRow = SnapshotRow & { mid: number; tier: number; score: string; cls: FtsClass | null; sort_name: string };
 
 function pageOf<R extends SnapshotRow>(rows: R[], query: DirectoryQuery, keyOf: (r: R) => Key, ranked: boolean): DirectoryPage {
   const backwards = query.before !== null;
@@ -188,15 +195,18 @@ async function alphabeticalPage({ db, community }: DirectoryDeps, query: Directo
 
 /**
  * A search: full-text matches (the weighted tsvector: name A, company B, title C, location and industry
- * D) first, by ts_rank; then the members only a trigram similarity finds (a typo, a word begun), by
- * word_similarity. Each tier is one statement on its GIN index (migration 0006); the trigram tier runs
- * only when the page is not yet full of full-text matches, so a search whose words are found costs
- * one statement, and one that needs the typo tolerance two.
+ * D) first, then the members only a trigram similarity finds (a typo, a word begun), by
+ * word_similarity. The full-text matches come in three classes: a word of the search in the name,
+ * else in the company, else anywhere else (title, location, industry), each class alphabetical by
+ * last name, so that no statement scores every match (decision 0018). Each tier is one statement;
+ * the trigram tier runs only when the page is not yet full of full-text matches, so a search whose
+ * words are found costs one statement, and one that needs the typo tolerance two.
  */
 async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
   const key = decodeCursor(query.after ?? query.before ?? '');
-  const rankKey = key?.kind === 'r' ? key : null;
-  const backwards = rankKey !== null && query.before !== null;
+  // A position in this search: a full-text one (tier 2) or a trigram one (tier 1).
+  const at = key?.kind === 'f' ? { tier: 2 as const, key } : key?.kind === 'r' && key.tier === 1 ? { tier: 1 as const, key } : null;
+  const backwards = at !== null && query.before !== null;
   const want = query.first + 1;
   // In the direction of reading: forwards full text then trigram; backwards trigram then full text.
   const order: (1 | 2)[] = backwards ? [1, 2] : [2, 1];
@@ -204,40 +214,116 @@ async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<D
   for (const tier of order) {
     if (rows.length >= want) break;
     // A cursor in a tier skips the tiers before it (in the direction of reading).
-    if (rankKey && (backwards ? tier < rankKey.tier : tier > rankKey.tier)) continue;
-    const from = rankKey && rankKey.tier === tier ? rankKey : null;
-    rows.push(...(await tierRows(deps, query, tier, from, backwards, want - rows.length)));
+    if (at && (backwards ? tier < at.tier : tier > at.tier)) continue;
+    const limit = want - rows.length;
+    if (tier === 2) rows.push(...(await textRows(deps, query, at?.key.kind === 'f' ? at.key : null, backwards, limit)));
+    else rows.push(...(await trigramRows(deps, query, at?.key.kind === 'r' ? at.key : null, backwards, limit)));
   }
   return pageOf(
     rows,
-    rankKey ? query : { ...query, after: null, before: null },
-    (r) => ({ kind: 'r', tier: r.tier, score: normaliseScore(r.score), id: r.mid }),
+    at ? query : { ...query, after: null, before: null },
+    (r): Key => (r.tier === 2 ? { kind: 'f', cls: r.cls!, sortName: r.sort_name, id: r.mid } : { kind: 'r', tier: 1, score: normaliseScore(r.score), id: r.mid }),
     true,
   );
 }
 
-/** One tier of a search, after (or before) a position, in the order of reading. */
-async function tierRows({ db, community }: DirectoryDeps, query: DirectoryQuery, tier: 1 | 2, from: RankKey | null, backwards: boolean, limit: number): Promise<RankedRow[]> {
+/**
+ * The members of the community a tier may show, on `memberships` alone: active, their user active
+ * (read per row through the users primary key, a subquery, so that the planner never reads the whole
+ * `users` table to hash-join it), the filters. A tier picks its page from these and joins only the
+ * page's rows to their users (pageRows), so its cost follows its matches, never the community's size.
+ */
+function candidates({ db, community }: DirectoryDeps, query: DirectoryQuery) {
+  const q = db
+    .selectFrom('memberships')
+    .where('memberships.community_id', '=', community.id)
+    .where('memberships.is_active', '=', true)
+    .where(sql<SqlBool>`(select users.is_active from users where users.id = memberships.user_id)`);
+  return applyFilters(q as unknown as Members, query) as unknown as typeof q;
+}
+
+type PageKeyRow = { mid: number; score: string; cls: FtsClass | null; sort_name: string };
+
+/** The snapshots of a tier's page (membership ids and their keys, as the derived table `p`), in order. */
+async function pageRows(
+  { db, community }: DirectoryDeps,
+  page: SelectQueryBuilder<any, any, PageKeyRow>,
+  order: [`p.${keyof PageKeyRow}`, 'asc' | 'desc'][],
+  limit: number | null,
+  tier: 1 | 2,
+): Promise<RankedRow[]> {
+  let q = db
+    .selectFrom(page.as('p'))
+    .innerJoin('memberships', 'memberships.id', 'p.mid')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .where('memberships.community_id', '=', community.id)
+    .select([...SNAPSHOT_COLUMNS, 'p.mid', 'p.score', 'p.cls', 'p.sort_name']);
+  for (const [column, dir] of order) q = q.orderBy(column, dir);
+  if (limit !== null) q = q.limit(limit);
+  const rows = (await q.execute()) as (SnapshotRow & PageKeyRow)[];
+  return rows.map((r) => ({ ...r, tier, score: String(r.score) }));
+}
+
+/**
+ * The full-text tier: `search_vector @@ websearch_to_tsquery('simple', q)` (its GIN index), in three
+ * classes, each one branch of a UNION ALL taking at most a page, alphabetical by (sort_name, id):
+ * 3 when a word of the search is in the name (`ts_filter(search_vector, '{a}')`, its own GIN index:
+ * a small set), 2 when one is in the company (`'{b}'`, likewise), 1 otherwise. A branch of many
+ * matches walks the directory index (community, sort_name, id) and stops after a page; one of few
+ * reads them from its GIN index and sorts them. No match is scored.
+ */
+async function textRows(deps: DirectoryDeps, query: DirectoryQuery, from: TextKey | null, backwards: boolean, limit: number): Promise<RankedRow[]> {
   const q = query.q.toLowerCase();
   const tsq = sql`websearch_to_tsquery('simple', ${q})`;
-  const fts = sql<SqlBool>`memberships.search_vector @@ ${tsq}`;
-  const score =
-    tier === 2
-      ? sql<string>`round(ts_rank(memberships.search_vector, ${tsq})::numeric, 6)`
-      : sql<string>`round(word_similarity(${q}, memberships.search_text)::numeric, 6)`;
-  let inner = applyFilters(activeMembersOf(db, community), query);
-  inner = tier === 2 ? inner.where(fts) : inner.where(sql<SqlBool>`${q} <% memberships.search_text`).where(sql<SqlBool>`not (${fts})`);
-  const ranked = inner.select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', score.as('score')]);
-  let outer = db.selectFrom(ranked.as('r')).selectAll();
+  // Any word of the search (its & made |): which field a match is in decides its class.
+  const anyWord = sql`replace(websearch_to_tsquery('simple', ${q})::text, ' & ', ' | ')::tsquery`;
+  const inName = sql<SqlBool>`ts_filter(memberships.search_vector, '{a}') @@ ${anyWord}`;
+  const inCompany = sql<SqlBool>`ts_filter(memberships.search_vector, '{b}') @@ ${anyWord}`;
+  const dir = backwards ? 'desc' : 'asc';
+  // In the direction of reading: forwards 3, 2, 1; backwards 1, 2, 3; a cursor skips the classes before its own.
+  const classes = ([3, 2, 1] as FtsClass[]).filter((c) => !from || (backwards ? c >= from.cls : c <= from.cls));
+  const branches = classes.map((cls) => {
+    let b = candidates(deps, query).where(sql<SqlBool>`memberships.search_vector @@ ${tsq}`);
+    if (cls === 3) b = b.where(inName);
+    else if (cls === 2) b = b.where(sql<SqlBool>`not (${inName})`).where(inCompany);
+    else b = b.where(sql<SqlBool>`not (${inName})`).where(sql<SqlBool>`not (${inCompany})`);
+    if (from && from.cls === cls) {
+      b = b.where((eb) => eb(eb.refTuple('memberships.sort_name', 'memberships.id'), backwards ? '<' : '>', eb.tuple(from.sortName, from.id)));
+    }
+    const page = b
+      .select(['memberships.id as mid', 'memberships.sort_name', sql<string>`'0'::text`.as('score'), sql<FtsClass>`${sql.lit(cls)}::int`.as('cls')])
+      .orderBy('memberships.sort_name', dir)
+      .orderBy('memberships.id', dir)
+      .limit(limit);
+    return deps.db.selectFrom(page.as(`c${cls}`)).selectAll();
+  });
+  let all = branches[0]!;
+  for (const b of branches.slice(1)) all = all.unionAll(b);
+  const clsDir = backwards ? 'asc' : 'desc';
+  return pageRows(deps, all, [['p.cls', clsDir], ['p.sort_name', dir], ['p.mid', dir]], limit, 2);
+}
+
+/**
+ * The trigram tier: the members only `q <% search_text` finds (its GIN index), by word_similarity
+ * then membership id.
+ */
+async function trigramRows(deps: DirectoryDeps, query: DirectoryQuery, from: RankKey | null, backwards: boolean, limit: number): Promise<RankedRow[]> {
+  const q = query.q.toLowerCase();
+  const fts = sql<SqlBool>`memberships.search_vector @@ websearch_to_tsquery('simple', ${q})`;
+  const score = sql<string>`round(word_similarity(${q}, memberships.search_text)::numeric, 6)`;
+  const matches = candidates(deps, query).where(sql<SqlBool>`${q} <% memberships.search_text`).where(sql<SqlBool>`not (${fts})`);
+  let page = deps.db
+    .selectFrom(matches.select(['memberships.id as mid', 'memberships.sort_name', score.as('score'), sql<null>`null::int`.as('cls')]).as('r'))
+    .selectAll();
   if (from) {
     const [s, i] = [from.score, from.id];
-    outer = backwards
-      ? outer.where(sql<SqlBool>`(r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))`)
-      : outer.where(sql<SqlBool>`(r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))`);
+    page = backwards
+      ? page.where(sql<SqlBool>`(r.score > ${s}::numeric or (r.score = ${s}::numeric and r.mid < ${i}))`)
+      : page.where(sql<SqlBool>`(r.score < ${s}::numeric or (r.score = ${s}::numeric and r.mid > ${i}))`);
   }
   const [down, up] = backwards ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const);
-  const rows = (await outer.orderBy('r.score', down).orderBy('r.mid', up).limit(limit).execute()) as unknown as Omit<RankedRow, 'tier'>[];
-  return rows.map((r) => ({ ...r, tier, score: String(r.score) }));
+  page = page.orderBy('r.score', down).orderBy('r.mid', up).limit(limit);
+  return pageRows(deps, page, [['p.score', down], ['p.mid', up]], null, 1);
 }
 
 /** A numeric as the database printed it ("0.607927", "1.000000"), as the cursor keeps it. */

@@ -252,6 +252,36 @@ t.test('the member directory', async (t) => {
     }
   });
 
+  await t.test('a full-text search reads name matches, then company matches, then the rest, each alphabetical, forwards and back', async (t) => {
+    const classes = await createCommunity(db, { code: 'classes' });
+    const make = (first: string, last: string, p: { company?: string; title?: string; location?: string; industry?: string }) =>
+      createDirectoryMember(db, classes, first, last, { company: 'Other Co', title: 'Founder', location: 'Denver, CO', ...p });
+    // Created out of alphabetical order, so that the id does not give the order away.
+    const names = [await make('Ada', 'Quill', {}), await make('Quill', 'Baker', {}), await make('Zed', 'Quill', { company: 'Quill Works' })];
+    const companies = [await make('Mia', 'Young', { company: 'Quill Labs' }), await make('Li', 'Abbot', { company: 'Quill Press' })];
+    const rest = [await make('Jo', 'Stone', { industry: 'Quill' }), await make('Al', 'Cole', { title: 'Quill Keeper' }), await make('Ed', 'Mart', { location: 'Quill, ME' })];
+    const expected = [
+      ...[names[1]!, names[0]!, names[2]!], // Baker Quill, Quill Ada, Quill Zed
+      ...[companies[1]!, companies[0]!], // Abbot, Young
+      ...[rest[1]!, rest[2]!, rest[0]!], // Cole, Mart, Stone
+    ].map((u) => u.id);
+    const cdeps: DirectoryDeps = { db, community: classes, clock };
+    const pages: { ids: number[]; previous: string | null }[] = [];
+    let after: string | undefined;
+    for (let n = 0; n < 10; n++) {
+      const p = await listDirectory(cdeps, parseDirectoryQuery({ q: 'quill', first: 3, after }));
+      t.ok(p.ranked);
+      pages.push({ ids: p.members.map((m) => m.id), previous: p.previous });
+      if (!p.next) break;
+      after = p.next;
+    }
+    t.same(pages.flatMap((p) => p.ids), expected, 'names, then companies, then the rest; alphabetical by last name in each');
+    for (let i = 1; i < pages.length; i++) {
+      const back = await listDirectory(cdeps, parseDirectoryQuery({ q: 'quill', first: 3, before: pages[i]!.previous! }));
+      t.same(back.members.map((m) => m.id), pages[i - 1]!.ids, `page ${i + 1} back to page ${i}`);
+    }
+  });
+
   await t.test('Discover suggests by industry, city and newness, with the reason, never oneself or someone contacted', async (t) => {
     const suggestions = await listSuggestions(deps, me.id);
     const byId = new Map(suggestions.map((s) => [s.member.id, s]));
