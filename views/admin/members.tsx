@@ -1,5 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
-import type { MemberNote, MemberRow, MemberSearch, StaffActionEntry, StaffCommunity } from '#src/features/members/admin.ts';
+import type { MemberRow, MemberSearch, StaffCommunity } from '#src/features/members/admin.ts';
+import type { MemberNote, StaffActionEntry } from '#src/features/members/admin-actions.ts';
 import type { MemberAdminView } from '#src/features/members/types.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

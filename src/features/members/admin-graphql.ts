@@ -3,21 +3,8 @@ import { ensureText } from '#src/core/fields.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/areas.ts';
 import { str } from '#src/lib/form.ts';
-import {
-  ACTIVE_STATES,
-  addNote,
-  adminView,
-  searchMembers,
-  sendPasswordReset,
-  setActive,
-  setGeneratedPassword,
-  setModerator,
-  staffCommunity,
-  type AdminMembersDeps,
-  type MemberRow,
-  type Staff,
-  type StaffCommunity,
-} from './admin.ts';
+import { ACTIVE_STATES, adminView, searchMembers, staffCommunity, type AdminMembersDeps, type MemberRow, type Staff, type StaffCommunity } from './admin.ts';
+import { addNote, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';
 import type { MemberAdminView } from './types.ts';
 
 /**

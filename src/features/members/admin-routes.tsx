@@ -3,26 +3,8 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { MemberDetail, MembersTable, memberPath } from '#views/admin/members.tsx';
-import {
-  ACTIVE_STATES,
-  MEMBER_SORTS,
-  addNote,
-  adminView,
-  exportMembers,
-  filterChoices,
-  listNotes,
-  listStaffActions,
-  searchMembers,
-  sendPasswordReset,
-  setActive,
-  setGeneratedPassword,
-  setModerator,
-  staffCommunity,
-  type AdminMembersDeps,
-  type MemberSearch,
-  type Staff,
-  type StaffCommunity,
-} from './admin.ts';
+import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type AdminMembersDeps, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
+import { addNote, listNotes, listStaffActions, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';
 
 /** The services' plain dependencies for a request. */
 export function adminMembersDeps(request: FastifyRequest): AdminMembersDeps {
