@@ -3,7 +3,7 @@ import { formatDate } from '#src/core/format.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rules.ts';
 import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
 import { cleanRichText, type ArticleRow, type BoardQuery, type listFeedback } from '#src/features/articles/service.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { Alert, CsrfField, Field, FieldNotes } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -101,19 +101,7 @@ export function ArticlesBoard({
             <EditorOptions editors={editors} />
           </select>
         </div>
-        <div className={errors.q ? 'field field-invalid' : 'field'}>
-          <label htmlFor="f-q">{t('admin.articles.search')}</label>
-          <input
-            id="f-q"
-            name="q"
-            type="search"
-            defaultValue={query.q ?? ''}
-            maxLength={200}
-            aria-invalid={errors.q ? true : undefined}
-            aria-describedby={errors.q ? 'f-q-error' : undefined}
-          />
-          <FieldMessage id="f-q" error={errors.q} />
-        </div>
+        <Field id="f-q" name="q" type="search" label={t('admin.articles.search')} error={errors.q} defaultValue={query.q ?? ''} maxLength={200} />
         <div className="field">
           <label htmlFor="f-sort">{t('admin.articles.sort')}</label>
           <select id="f-sort" name="sort" defaultValue={query.sort ?? 'newest'}>
@@ -196,14 +184,6 @@ export type DiffView = { from: number | null; to: number | null; result: Revisio
 export type TextForm = { editable: boolean; title: string; body: string; content: string; revisionId: number | null };
 /** The feedback thread: one page of remarks, the cursor for older ones, and the typed remark. */
 export type FeedbackView = { remarks: Remark[]; older: string | null; paged: boolean; value: string };
-
-function FieldMessage({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p className="field-error" id={`${id}-error`}>
-      {error}
-    </p>
-  ) : null;
-}
 
 /** Insertions in <ins>, deletions in <del>; hidden words tell screen-reader users which is which. */
 function DiffText({ parts }: { parts: DiffPart[] }) {
@@ -385,7 +365,7 @@ function FeedbackSection({ articleId, feedback, error }: { articleId: number; fe
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? 'feedback-text-error' : undefined}
           />
-          <FieldMessage id="feedback-text" error={error} />
+          <FieldNotes id="feedback-text" error={error} />
         </div>
         <button type="submit" className="button button-secondary">
           {t('admin.articles.feedback.send')}
@@ -476,7 +456,7 @@ export function ArticleDetail({
             <div className={errors.note ? 'field field-invalid' : 'field'}>
               <label htmlFor="note">{t('admin.articles.note')}</label>
               <input id="note" name="note" maxLength={500} defaultValue={move.note} aria-invalid={errors.note ? true : undefined} aria-describedby={errors.note ? 'note-error' : undefined} />
-              <FieldMessage id="note" error={errors.note} />
+              <FieldNotes id="note" error={errors.note} />
             </div>
             <button type="submit" className="button">
               {t('admin.articles.moveSave')}
@@ -622,12 +602,12 @@ export function BlackoutWindows({
         <div className={errors.startsOn ? 'field field-invalid' : 'field'}>
           <label htmlFor="bw-startsOn">{t('admin.articles.blackouts.startsOn')}</label>
           <input {...field('startsOn')} />
-          <FieldMessage id="bw-startsOn" error={errors.startsOn} />
+          <FieldNotes id="bw-startsOn" error={errors.startsOn} />
         </div>
         <div className={errors.endsBefore ? 'field field-invalid' : 'field'}>
           <label htmlFor="bw-endsBefore">{t('admin.articles.blackouts.endsBefore')}</label>
           <input {...field('endsBefore')} />
-          <FieldMessage id="bw-endsBefore" error={errors.endsBefore} />
+          <FieldNotes id="bw-endsBefore" error={errors.endsBefore} />
         </div>
         <button type="submit" className="button">
           {t('admin.articles.blackouts.add')}

@@ -2,20 +2,12 @@ import { formatDate } from '#src/core/format.ts';
 import type { MemberRow, MemberSearch, StaffCommunity } from '#src/features/members/admin.ts';
 import type { MemberNote, StaffActionEntry } from '#src/features/members/admin-actions.ts';
 import type { MemberAdminView } from '#src/features/members/types.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { Alert, CsrfField, Field, FieldNotes } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** "Nov 23, 2026, 18:40 UTC": a date with the time of day (staff compare accesses by the minute). */
 function dateTime(value: Date): string {
   return `${formatDate(value)}, ${value.toISOString().slice(11, 16)} UTC`;
-}
-
-function FieldMessage({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p className="field-error" id={`${id}-error`}>
-      {error}
-    </p>
-  ) : null;
 }
 
 /** The query string of a search (the table's next page and the CSV export share it). */
@@ -76,19 +68,7 @@ export function MembersTable({
           </Alert>
         ))}
       <form method="get" action={href('/admin/members')} className="filters" aria-label={t('adminMembers.filters')}>
-        <div className={errors.q ? 'field field-invalid' : 'field'}>
-          <label htmlFor="m-q">{t('adminMembers.search')}</label>
-          <input
-            id="m-q"
-            name="q"
-            type="search"
-            defaultValue={query.q ?? ''}
-            maxLength={200}
-            aria-invalid={errors.q ? true : undefined}
-            aria-describedby={errors.q ? 'm-q-error' : undefined}
-          />
-          <FieldMessage id="m-q" error={errors.q} />
-        </div>
+        <Field id="m-q" name="q" type="search" label={t('adminMembers.search')} error={errors.q} defaultValue={query.q ?? ''} maxLength={200} />
         {select('m-community', 'community', t('adminMembers.community'), query.community ?? '', [
           ['', t('adminMembers.anyCommunity')],
           ...choices.communities.map((c): [string, string] => [c.code, c.name]),
@@ -296,7 +276,7 @@ export function MemberDetail({ member, notes, history, notice, password, errors 
             aria-invalid={errors.body ? true : undefined}
             aria-describedby={errors.body ? 'note-body-hint note-body-error' : 'note-body-hint'}
           />
-          <FieldMessage id="note-body" error={errors.body} />
+          <FieldNotes id="note-body" error={errors.body} />
         </div>
         <button type="submit" className="button">
           {t('adminMembers.notes.save')}

@@ -3,19 +3,15 @@ import { usePage } from '#views/layout/page-context.tsx';
 
 export type FieldError = string | undefined;
 
-/** A labelled input with its error next to it, tied by aria-describedby. */
-export function Field({
-  id,
-  label,
-  error,
-  hint,
-  ...input
-}: { id: string; label: string; error?: FieldError; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+/** The ids a field's aria-describedby names: its message when there is one, its hint when it has one. */
+export function describedBy(id: string, error?: FieldError, hint?: string): string | undefined {
+  return [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+}
+
+/** A field's hint and its message, with the ids describedBy names (for inputs, selects and textareas alike). */
+export function FieldNotes({ id, error, hint }: { id: string; error?: FieldError; hint?: string }) {
   return (
-    <div className={error ? 'field field-invalid' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+    <>
       {hint ? (
         <p className="field-hint" id={`${id}-hint`}>
           {hint}
@@ -26,6 +22,23 @@ export function Field({
           {error}
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** A labelled input with its error next to it, tied by aria-describedby. */
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  ...input
+}: { id: string; label: string; error?: FieldError; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className={error ? 'field field-invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...input} />
+      <FieldNotes id={id} error={error} hint={hint} />
     </div>
   );
 }

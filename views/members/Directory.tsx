@@ -1,6 +1,6 @@
 import type { DirectoryPage, FilterOptions, Suggestion } from '#src/features/members/directory.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
-import { Alert } from '#views/auth/parts.tsx';
+import { Alert, FieldNotes } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt } from '#views/members/avatar.ts';
 
@@ -99,14 +99,6 @@ export function Tabs({ mode }: { mode: DirectoryMode | 'introductions' }) {
   );
 }
 
-function FieldMessage({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p className="field-error" id={`${id}-error`}>
-      {error}
-    </p>
-  ) : null;
-}
-
 function SelectField({ id, name, label, any, value, values, error, format }: { id: string; name: string; label: string; any: string; value: string; values: readonly string[]; error?: string; format?: (v: string) => string }) {
   // A value from a shared address that no member has any more stays selectable (and selected).
   const all = value && !values.includes(value) ? [value, ...values] : values;
@@ -121,7 +113,7 @@ function SelectField({ id, name, label, any, value, values, error, format }: { i
           </option>
         ))}
       </select>
-      <FieldMessage id={id} error={error} />
+      <FieldNotes id={id} error={error} />
     </div>
   );
 }
@@ -151,7 +143,7 @@ function SearchForm({ mode, form, options, errors }: { mode: DirectoryMode; form
           <p className="field-hint" id="directory-q-hint">
             {t('directory.search.hint')}
           </p>
-          <FieldMessage id="directory-q" error={errors.q} />
+          <FieldNotes id="directory-q" error={errors.q} />
         </div>
       )}
       <div className="filters">

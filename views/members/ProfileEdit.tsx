@@ -1,6 +1,6 @@
 import type { ProfileDraft } from '#src/features/members/profile.ts';
 import { INDUSTRIES, SOCIAL_NETWORKS, type MemberProfile, type SocialNetwork } from '#src/features/members/types.ts';
-import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
+import { Alert, CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ProfileAvatar } from './Profile.tsx';
 
@@ -24,27 +24,6 @@ const LINK_EXAMPLES: Record<SocialNetwork, string> = {
   angellist: 'https://wellfound.com/u/your-name',
   website: 'https://example.com',
 };
-
-function describedBy(id: string, error?: string, hint?: string) {
-  return [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
-}
-
-function FieldNotes({ id, error, hint }: { id: string; error?: string; hint?: string }) {
-  return (
-    <>
-      {hint ? (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
 
 /** /profile/{userId}/self: the member's own profile, its photo, and the spec's notices (section 9). */
 export function ProfileEditPage({ state }: { state: ProfileEditState }) {
