@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { Alert, CsrfField, FieldNotes, describedBy } from '#views/auth/parts.tsx';
 import { usePage, useHref } from '#views/layout/page-context.tsx';
 import { MemberLine, StatusBadge, type IntroductionItem } from '#views/members/Introductions.tsx';
 
@@ -7,6 +7,39 @@ import { MemberLine, StatusBadge, type IntroductionItem } from '#views/members/I
 export type ReviewForm = { id: number; note?: string; reason?: string; errors: { note?: string; reason?: string; form?: string } };
 
 const time = (d: Date) => d.toISOString().slice(11, 16);
+
+/** Who asked to meet whom (the pending and the reviewed requests alike). */
+function People({ r }: { r: IntroductionItem }) {
+  const { t } = usePage();
+  return (
+    <dl className="intro-people">
+      <div>
+        <dt>{t('introductions.admin.requester')}</dt>
+        <dd>
+          <MemberLine member={r.requester} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('introductions.admin.target')}</dt>
+        <dd>
+          <MemberLine member={r.target} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** When the request was made, and why. */
+function Requested({ r }: { r: IntroductionItem }) {
+  const { t } = usePage();
+  return (
+    <>
+      <p className="muted">{t('introductions.admin.requestedAt', { date: formatDate(r.createdAt), time: time(r.createdAt) })}</p>
+      <p className="intro-label">{t('introductions.admin.reason')}</p>
+      <p className="intro-text">{r.reason}</p>
+    </>
+  );
+}
 
 function Pending({ r, form }: { r: IntroductionItem; form?: ReviewForm }) {
   const { t } = usePage();
@@ -18,34 +51,15 @@ function Pending({ r, form }: { r: IntroductionItem; form?: ReviewForm }) {
     <li className="card intro-card" id={`request-${r.id}`}>
       <h3 className="visually-hidden">{`${r.requester.name} → ${r.target.name}`}</h3>
       {errors.form ? <Alert kind="error">{errors.form}</Alert> : null}
-      <dl className="intro-people">
-        <div>
-          <dt>{t('introductions.admin.requester')}</dt>
-          <dd>
-            <MemberLine member={r.requester} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('introductions.admin.target')}</dt>
-          <dd>
-            <MemberLine member={r.target} />
-          </dd>
-        </div>
-      </dl>
-      <p className="muted">{t('introductions.admin.requestedAt', { date: formatDate(r.createdAt), time: time(r.createdAt) })}</p>
-      <p className="intro-label">{t('introductions.admin.reason')}</p>
-      <p className="intro-text">{r.reason}</p>
+      <People r={r} />
+      <Requested r={r} />
       <div className="intro-review">
         <form method="post" action={href(`/admin/members/introductions/${r.id}/approve`)} className="stack" noValidate>
           <CsrfField />
           <div className={errors.note ? 'field field-invalid' : 'field'}>
             <label htmlFor={noteId}>{t('introductions.admin.note')}</label>
-            <textarea id={noteId} name="note" rows={3} defaultValue={form?.note ?? ''} aria-invalid={errors.note ? true : undefined} aria-describedby={errors.note ? `${noteId}-error` : undefined} />
-            {errors.note ? (
-              <p className="field-error" id={`${noteId}-error`}>
-                {errors.note}
-              </p>
-            ) : null}
+            <textarea id={noteId} name="note" rows={3} defaultValue={form?.note ?? ''} aria-invalid={errors.note ? true : undefined} aria-describedby={describedBy(noteId, errors.note)} />
+            <FieldNotes id={noteId} error={errors.note} />
           </div>
           <button type="submit" className="button">
             {t('introductions.admin.approve')}
@@ -62,13 +76,9 @@ function Pending({ r, form }: { r: IntroductionItem; form?: ReviewForm }) {
               required
               defaultValue={form?.reason ?? ''}
               aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? `${reasonId}-error` : undefined}
+              aria-describedby={describedBy(reasonId, errors.reason)}
             />
-            {errors.reason ? (
-              <p className="field-error" id={`${reasonId}-error`}>
-                {errors.reason}
-              </p>
-            ) : null}
+            <FieldNotes id={reasonId} error={errors.reason} />
           </div>
           <button type="submit" className="button button-secondary">
             {t('introductions.admin.decline')}
@@ -86,27 +96,12 @@ function Reviewed({ r }: { r: IntroductionItem }) {
   return (
     <li className="card intro-card">
       <h3 className="visually-hidden">{`${r.requester.name} → ${r.target.name}`}</h3>
-      <dl className="intro-people">
-        <div>
-          <dt>{t('introductions.admin.requester')}</dt>
-          <dd>
-            <MemberLine member={r.requester} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('introductions.admin.target')}</dt>
-          <dd>
-            <MemberLine member={r.target} />
-          </dd>
-        </div>
-      </dl>
+      <People r={r} />
       <p>
         <StatusBadge status={r.status} />{' '}
         <span className="muted">{r.reviewer ? t('introductions.admin.reviewedBy', { status, name: r.reviewer.name, date }) : t('introductions.admin.reviewedByNobody', { status, date })}</span>
       </p>
-      <p className="muted">{t('introductions.admin.requestedAt', { date: formatDate(r.createdAt), time: time(r.createdAt) })}</p>
-      <p className="intro-label">{t('introductions.admin.reason')}</p>
-      <p className="intro-text">{r.reason}</p>
+      <Requested r={r} />
       <p className="intro-label">{t(r.status === 'DECLINED' ? 'introductions.admin.declinedBecause' : 'introductions.admin.staffNote')}</p>
       <p className="intro-text">{r.reviewNote ?? t('introductions.admin.noNote')}</p>
     </li>
