@@ -1,15 +1,10 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { Page } from 'playwright-core';
 import { setupDatabase } from '#test/helpers/app.ts';
-import { DESKTOP, PHONE, collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
+import { DESKTOP, PHONE, collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 /** No sideways scroll of the page itself (a wide table scrolls inside its own box). */
-async function expectNoSidewaysScroll(t: Test, page: Page, what: string) {
-  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})`);
-}
-
 /** Clicks a button that submits a form and waits for the page it leads to. */
 async function submitBy(page: Page, name: string) {
   await Promise.all([page.waitForEvent('framenavigated'), page.getByRole('button', { name, exact: true }).click()]);

@@ -1,16 +1,10 @@
-import t, { type Test } from 'tap';
-import type { Page } from 'playwright-core';
+import t from 'tap';
 import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, launchBrowser, openContext, PHONE, serveApp } from '#test/helpers/browser.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext, PHONE, serveApp } from '#test/helpers/browser.ts';
 import { createCommunity, signIn } from '#test/helpers/factories.ts';
 import { createDirectoryMember } from '#test/helpers/members-directory.ts';
 
 /** WCAG 1.4.10: the page does not scroll sideways at this width. */
-async function noSidewaysScroll(t: Test, page: Page, what: string) {
-  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})`);
-}
-
 t.test('the member directory in a browser', async (t) => {
   const browserReady = launchBrowser(t);
   const db = await setupDatabase(t);
@@ -88,7 +82,7 @@ t.test('the member directory in a browser', async (t) => {
           const res = await page.goto(path);
           t.equal(res?.status(), 200, path);
           const what = `${path} at ${width}px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
-          await noSidewaysScroll(t, page, what);
+          await expectNoSidewaysScroll(t, page, what);
           // axe once per page and mode (at 320 px, the narrowest).
           if (width === 320) {
             if (javaScriptEnabled) await expectNoAxeViolations(t, page, what);

@@ -1,5 +1,4 @@
-import t, { type Test } from 'tap';
-import type { Page } from 'playwright-core';
+import t from 'tap';
 import { declineIntroduction, requestIntroduction, type IntroDeps } from '#src/features/members/introductions.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import {
@@ -12,15 +11,11 @@ import {
   pathOf,
   PHONE,
   serveApp,
+  expectNoSidewaysScroll,
 } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 const REASON = 'We both sell to hospital groups in the Midwest and could share what works with procurement.';
-
-async function expectNoSidewaysScroll(t: Test, page: Page, what: string) {
-  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})`);
-}
 
 t.test('introductions in the browser: the dialog, the page, the staff queue', async (t) => {
   const browserReady = launchBrowser(t);

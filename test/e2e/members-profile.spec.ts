@@ -1,9 +1,8 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Page } from 'playwright-core';
 import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
@@ -15,14 +14,10 @@ import {
   PHONE,
   pathOf,
   serveApp,
+  expectNoSidewaysScroll,
 } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 import { createArticle } from '#test/helpers/members-profiles.ts';
-
-async function noSidewaysScroll(t: Test, page: Page, what: string) {
-  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})`);
-}
 
 t.test('profiles in the browser: edit one’s profile, upload a photo, view a profile', async (t) => {
   const browserReady = launchBrowser(t);
@@ -144,7 +139,7 @@ t.test('profiles in the browser: edit one’s profile, upload a photo, view a pr
         for (const url of [`/profile/${ada.id}`, `/profile/${ada.id}/self`]) {
           await page.goto(url);
           const what = `${url} at ${width} px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
-          await noSidewaysScroll(t, page, what);
+          await expectNoSidewaysScroll(t, page, what);
           if (!javaScriptEnabled && width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
         }
         await context.close();

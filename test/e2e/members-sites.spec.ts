@@ -1,7 +1,7 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { Page } from 'playwright-core';
 import { setupDatabase } from '#test/helpers/app.ts';
-import { DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, launchBrowser, openContext, PHONE, serveApp } from '#test/helpers/browser.ts';
+import { DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext, PHONE, serveApp } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 /**
@@ -10,11 +10,6 @@ import { createCommunity, createMember, signIn } from '#test/helpers/factories.t
  * sideways at 320 and 375 px, with JavaScript on and off.
  */
 t.setTimeout(120_000);
-
-async function expectNoSidewaysScroll(t: Test, page: Page, what: string) {
-  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})`);
-}
 
 async function submit(page: Page, click: () => Promise<void>) {
   await Promise.all([page.waitForEvent('framenavigated'), click()]);

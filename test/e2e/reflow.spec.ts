@@ -1,4 +1,4 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import {
   acceptProductAgreement,
@@ -14,6 +14,7 @@ import { setPassword, setPhone } from '#test/helpers/auth.ts';
 import {
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
+  expectNoSidewaysScroll,
   launchBrowser,
   openContext,
   serveApp,
@@ -32,31 +33,6 @@ const LONG_URL = 'https://news.example.com/2026/11/articles/what-the-night-shift
 
 type Visit = { path: string; name: string; /** Opens a state of the page worth checking (a menu, a step of a flow). */ then?: (page: Page) => Promise<void> };
 
-async function scrollWidth(page: Page) {
-  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-}
-
-/** The outermost elements that stick out past the right edge, to say what to fix. */
-async function overflowing(page: Page) {
-  return page.evaluate(() => {
-    const inner = window.innerWidth;
-    const out: string[] = [];
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= inner + 0.5) continue;
-      const parent = el.parentElement?.getBoundingClientRect();
-      if (parent && parent.right > inner + 0.5) continue;
-      out.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} (right ${Math.round(r.right)})`);
-    }
-    return out.slice(0, 5);
-  });
-}
-
-async function expectNoSidewaysScroll(t: Test, page: Page, what: string) {
-  const { scroll, inner } = await scrollWidth(page);
-  const culprits = scroll > inner ? await overflowing(page) : [];
-  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})${culprits.length ? `: ${culprits.join(', ')}` : ''}`);
-}
 
 /** Clicks and waits for the navigation a form post makes (works with JavaScript off too). */
 async function submit(page: Page, click: () => Promise<void>) {

@@ -198,3 +198,30 @@ const BUILD_DIR = path.resolve(import.meta.dirname, '../../static/build');
 
 /** The size of a built script's brotli copy: what the server sends a browser that accepts br. */
 export const brotliBytes = (url: string) => statSync(path.join(BUILD_DIR, new URL(url).pathname.replace(/^\/static\/build\//, '')) + '.br').size;
+
+async function scrollWidth(page: Page) {
+  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+}
+
+/** The outermost elements that stick out past the right edge, to say what to fix. */
+async function overflowing(page: Page) {
+  return page.evaluate(() => {
+    const inner = window.innerWidth;
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= inner + 0.5) continue;
+      const parent = el.parentElement?.getBoundingClientRect();
+      if (parent && parent.right > inner + 0.5) continue;
+      out.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} (right ${Math.round(r.right)})`);
+    }
+    return out.slice(0, 5);
+  });
+}
+
+/** WCAG 1.4.10 Reflow: the page does not scroll sideways; a failure names what sticks out. */
+export async function expectNoSidewaysScroll(t: Test, page: Page, what: string) {
+  const { scroll, inner } = await scrollWidth(page);
+  const culprits = scroll > inner ? await overflowing(page) : [];
+  t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})${culprits.length ? `: ${culprits.join(', ')}` : ''}`);
+}
