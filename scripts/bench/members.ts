@@ -5,19 +5,17 @@
 // name: the full-text path), on 10,000 the 50th page (reached by following the pages' next links), and
 // the profile page when the profile area exists. Requests/s, p50/p99, SQL statements per request, and
 // p99 at 10,000 against p99 at 100 (target: at most 1.3x, at most 5 statements).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import {
   HOST,
   LOAD,
   POSTGRES_ADMIN_URL,
-  ROOT,
   cannon,
   errorMessage,
   get,
@@ -30,7 +28,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { children, stopServer } from './server.ts';
+import { spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SIZES = [100, 10_000] as const;
@@ -170,31 +168,8 @@ async function serveMembers(target: string): Promise<void> {
   process.stdout.write(`MEMBERS_READY ${JSON.stringify({ sides, seedMs } satisfies ChildInfo)}\n`);
 }
 
-async function startChild(target: string): Promise<{ child: ChildProcess; info: ChildInfo }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, target], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', BENCH_COOKIE_SECRET: randomSecret() },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let errText = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    errText = (errText + d.toString()).slice(-8000);
-  });
-  const info = await new Promise<ChildInfo>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the members server did not start within ${START_TIMEOUT_MS / 1000} s.\n${errText}`)), START_TIMEOUT_MS);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('MEMBERS_READY ')) return;
-      clearTimeout(timer);
-      resolve(JSON.parse(line.slice('MEMBERS_READY '.length)) as ChildInfo);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the members server exited before it was ready (code ${code}, signal ${signal}).\n${errText}`));
-    });
-  });
-  return { child, info };
+function startChild(target: string): Promise<{ child: ChildProcess; info: ChildInfo }> {
+  return spawnUntilReady<ChildInfo>(SCRIPT, target, 'MEMBERS_READY', START_TIMEOUT_MS, 'the members server');
 }
 
 // ---- the bench side ------------------------------------------------------------------------------

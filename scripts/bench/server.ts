@@ -185,8 +185,18 @@ export async function serve(target: string): Promise<void> {
 
 export const children = new Set<ChildProcess>();
 
-export async function startServer(target: string): Promise<{ child: ChildProcess; info: ServerInfo; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, target], {
+/**
+ * Starts `script target` as a production-mode child and waits for the line `<marker> <json>` it prints
+ * when ready; fails with its last stderr if it exits first or takes longer than `timeoutMs`.
+ */
+export async function spawnUntilReady<T>(
+  script: string,
+  target: string,
+  marker: string,
+  timeoutMs: number,
+  what: string,
+): Promise<{ child: ChildProcess; info: T; stderr: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, target], {
     cwd: ROOT,
     // NODE_ENV=production also selects React's production server renderer.
     env: { ...process.env, NODE_ENV: 'production', BENCH_COOKIE_SECRET: randomSecret() },
@@ -198,20 +208,23 @@ export async function startServer(target: string): Promise<{ child: ChildProcess
   child.stderr!.on('data', (d: Buffer) => {
     errText = (errText + d.toString()).slice(-8000);
   });
-  const info = await new Promise<ServerInfo>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start within ${SERVER_START_TIMEOUT_MS / 1000} s.\n${errText}`)), SERVER_START_TIMEOUT_MS);
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      if (!line.startsWith('BENCH_READY ')) return;
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within ${timeoutMs / 1000} s.\n${errText}`)), timeoutMs);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith(`${marker} `)) return;
       clearTimeout(timer);
-      resolve(JSON.parse(line.slice('BENCH_READY '.length)) as ServerInfo);
+      resolve(JSON.parse(line.slice(marker.length + 1)) as T);
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`The server exited before it was ready (code ${code}, signal ${signal}).\n${errText}`));
+      reject(new Error(`${what} exited before it was ready (code ${code}, signal ${signal}).\n${errText}`));
     });
   });
   return { child, info, stderr: () => errText };
+}
+
+export function startServer(target: string): Promise<{ child: ChildProcess; info: ServerInfo; stderr: () => string }> {
+  return spawnUntilReady<ServerInfo>(SCRIPT, target, 'BENCH_READY', SERVER_START_TIMEOUT_MS, 'The server');
 }
 
 export function stopServer(child: ChildProcess): Promise<void> {
