@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { displayName } from '#src/core/identity.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#src/lib/assets.ts';
-import { avatarAt } from '#views/members/avatar.ts';
+import { avatarAt, initialsOf } from '#views/members/avatar.ts';
 import { Island } from './Island.tsx';
 import { useHref, usePage } from './page-context.tsx';
 
@@ -90,12 +90,7 @@ function Avatar({ name, url }: { name: string; url: string | null }) {
     return <img className="avatar" src={href(avatarAt(url, 35))} srcSet={`${href(avatarAt(url, 80))} 2x`} alt="" width={32} height={32} />;
   }
   if (url) return <img className="avatar" src={url} alt="" width={32} height={32} />;
-  const initials = name
-    .split(/\s+/)
-    .map((p) => p[0] ?? '')
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
+  const initials = initialsOf(name);
   // The initials are drawn by CSS (::before), so they are a picture of the member rather than text:
   // as text they would be part of the menu's visible label without being in its accessible name
   // (WCAG 2.5.3 Label in Name).

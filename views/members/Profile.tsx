@@ -1,19 +1,11 @@
 import { formatDate } from '#src/core/format.ts';
 import { AVATAR_SIZES, SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle } from '#src/features/members/types.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { avatarAt, initialsOf } from '#views/members/avatar.ts';
 import { IntroduceLink } from '#views/members/Introductions.tsx';
 
 const AVATAR_PIXELS = [...new Set(Object.values(AVATAR_SIZES))].sort((a, b) => a - b);
 
-/** The initials of a name, drawn when a member has no photo. */
-export function initialsOf(name: string): string {
-  return name
-    .split(/\s+/)
-    .map((p) => p[0] ?? '')
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
-}
 
 /** A member's photo at a size, or their initials; decorative (the name is next to it). */
 export function ProfileAvatar({ name, url, size }: { name: string; url: string | null; size: number }) {
@@ -22,7 +14,7 @@ export function ProfileAvatar({ name, url, size }: { name: string; url: string |
     // Stored avatars are ours (through the path prefix): the preset of the size shown, and twice it
     // (or the largest) for dense screens.
     if (url.startsWith('/avatars/')) {
-      const at = (px: number) => href(url.replace(/\/\d+\.webp$/, `/${px}.webp`));
+      const at = (px: number) => href(avatarAt(url, px));
       const one = AVATAR_PIXELS.find((px) => px >= size) ?? 450;
       const two = AVATAR_PIXELS.find((px) => px >= size * 2) ?? 450;
       return <img className="profile-avatar" src={at(one)} srcSet={`${at(one)} 1x, ${at(two)} 2x`} alt="" width={size} height={size} />;
