@@ -1,22 +1,13 @@
 import { formatDate } from '#src/core/format.ts';
+import type { IntroductionView } from '#src/features/members/introductions.ts';
 import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/types.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { Tabs } from '#views/members/Directory.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
-/** A request as the pages show it (the service's IntroductionView: types only here). */
-export type IntroductionItem = {
-  id: number;
-  status: IntroductionStatus;
-  reason: string;
-  reviewNote: string | null;
-  createdAt: Date;
-  reviewedAt: Date | null;
-  requester: MemberSnapshot;
-  target: MemberSnapshot;
-  reviewer: { id: number; name: string } | null;
-};
+/** A request as the pages show it: the service's IntroductionView. */
+export type IntroductionItem = IntroductionView;
 
 export type ReasonLimits = { min: number; max: number };
 
