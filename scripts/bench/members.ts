@@ -28,7 +28,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { spawnUntilReady, stopServer } from './server.ts';
+import { exitWithParent, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SIZES = [100, 10_000] as const;
@@ -148,23 +148,9 @@ async function serveMembers(target: string): Promise<void> {
     sides.push({ size, probePort: port(probe), loadPort: port(load), cookie: `${AUTH_COOKIE}=${token}`, profileId: other.id, surname: other.last_name });
   }
 
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    setTimeout(() => process.exit(1), 10_000).unref();
-    try {
-      for (const app of apps) await app.close();
-    } finally {
-      removeDir();
-      process.exit(0);
-    }
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  process.stdin.on('end', shutdown);
-  process.stdin.on('close', shutdown);
-  process.stdin.resume();
+  exitWithParent(async () => {
+    for (const app of apps) await app.close();
+  }, removeDir);
   process.stdout.write(`MEMBERS_READY ${JSON.stringify({ sides, seedMs } satisfies ChildInfo)}\n`);
 }
 

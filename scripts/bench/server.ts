@@ -149,26 +149,10 @@ export async function serve(target: string): Promise<void> {
     editorCookies.push(`${AUTH_COOKIE}=${session.token}`);
   }
 
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    try {
-      await probe.close();
-      await load.close(); // destroys the database (ownsDb)
-    } finally {
-      removeDir();
-      process.exit(0);
-    }
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  // If the parent goes away, so do we.
-  process.stdin.on('end', shutdown);
-  process.stdin.on('close', shutdown);
-  process.stdin.resume();
+  exitWithParent(async () => {
+    await probe.close();
+    await load.close(); // destroys the database (ownsDb)
+  }, removeDir);
 
   const info: ServerInfo = {
     probePort: portOf(probe),
@@ -181,6 +165,30 @@ export async function serve(target: string): Promise<void> {
     editorsCreated,
   };
   process.stdout.write(`BENCH_READY ${JSON.stringify(info)}\n`);
+}
+
+/**
+ * How a bench server child ends: on SIGTERM or SIGINT, or when its parent goes away (its stdin
+ * closes), it closes (at most 10 s), removes its directory and exits.
+ */
+export function exitWithParent(close: () => Promise<void>, removeDir: () => void): void {
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await close();
+    } finally {
+      removeDir();
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  process.stdin.on('end', shutdown);
+  process.stdin.on('close', shutdown);
+  process.stdin.resume();
 }
 
 export const children = new Set<ChildProcess>();
