@@ -11,6 +11,7 @@ import NotificationBell from './NotificationBell.tsx';
 import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
 import AssignEditor from './AssignEditor.tsx';
 import IntroduceDialog from './IntroduceDialog.tsx';
+import AlertBanner from './AlertBanner.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -27,6 +28,7 @@ export const islandComponents = {
   RichTextForm,
   AssignEditor,
   IntroduceDialog,
+  AlertBanner,
 };
 
 export type IslandName = keyof typeof islandComponents;

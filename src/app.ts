@@ -21,6 +21,7 @@ import jobsPlugin from './plugins/jobs.ts';
 import { AREAS } from './features/areas.ts';
 import { JobQueue } from './lib/jobs/queue.ts';
 import { Sealer } from './lib/jobs/sealed.ts';
+import { Notifier } from './features/notifications/notifier.ts';
 import { Messages } from './lib/messaging/outgoing.ts';
 import { HostedCopyScanner, LocalCopyScanner, type CopyScanner } from './features/articles/copy-scan.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
@@ -70,6 +71,7 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   });
   app.decorate('jobs', jobs);
   app.decorate('messages', new Messages(jobs));
+  app.decorate('notifications', new Notifier(jobs));
   if (!config.smtpUrl && config.isProduction) app.log.warn('SMTP_URL is not set: mail goes to the local outbox only');
   app.decorate('mailer', mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new OutboxMailer(outbox)));
   app.decorate(

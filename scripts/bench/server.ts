@@ -135,7 +135,7 @@ export async function serve(target: string): Promise<void> {
       .execute();
     editors.push({ id: user.id, roles: ['MEMBER'], gate: 'app' });
   }
-  const articleDeps = { db, clock: load.clock, community, t: load.t };
+  const articleDeps = { db, clock: load.clock, community, t: load.t, notifier: load.notifications };
   const editorCookies: string[] = [];
   for (const editor of editors) {
     const session = await startSession(db, load.sessionTokens, load.clock, {

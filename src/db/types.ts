@@ -118,6 +118,8 @@ export interface SessionsTable {
   refreshed_at: Timestamp | null;
   /** Written at most every few minutes per session (the admin's "last accessed on any device"). */
   last_accessed_at: Timestamp | null;
+  /** The browser or app that signed in (its User-Agent), for the member's list of sessions. */
+  user_agent: string | null;
 }
 
 export type OtcChannel = 'EMAIL' | 'SMS';
@@ -285,6 +287,75 @@ export interface NotificationsTable {
   created_at: Timestamp;
   read_at: Timestamp | null;
   viewed_at: Timestamp | null;
+  /** The preference option it belongs to (src/features/notifications/kinds.ts). */
+  kind: ColumnType<string, string | undefined, string>;
+  /** Whether it shows in the list and the bell: the member's web channel for its kind. */
+  shown: Generated<boolean>;
+}
+
+export type NotificationChannel = 'email' | 'web' | 'push';
+
+export interface NotificationPreferencesTable {
+  community_id: number;
+  user_id: number;
+  option: string;
+  channel: NotificationChannel;
+  selected: boolean;
+  updated_at: DefaultTimestamp;
+}
+
+export interface NotificationSettingsTable {
+  community_id: number;
+  user_id: number;
+  email_digest: Generated<boolean>;
+  digest_sent_at: Timestamp | null;
+  updated_at: DefaultTimestamp;
+}
+
+export type DeliveryStatus = 'sent' | 'digest' | 'failed';
+
+export interface NotificationDeliveriesTable {
+  notification_id: number;
+  channel: string;
+  target: string;
+  community_id: number;
+  user_id: number;
+  status: DeliveryStatus;
+  created_at: DefaultTimestamp;
+  sent_at: Timestamp | null;
+}
+
+export type PushPlatform = 'ios' | 'fcm' | 'web';
+
+export interface PushTokensTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  /** The device token (ios, fcm) or the Web Push subscription's endpoint (web). */
+  token: string;
+  platform: PushPlatform;
+  /** A Web Push subscription's keys (p256dh, auth). */
+  keys: ColumnType<{ p256dh: string; auth: string } | null, string | null | undefined, string | null>;
+  created_at: DefaultTimestamp;
+  last_used_at: Timestamp | null;
+}
+
+export type SupportContactType = 'ea' | 'pr';
+
+export interface SupportContactsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  type: SupportContactType;
+  name: string;
+  email: string | null;
+  mobile_country_code: string | null;
+  mobile_number: string | null;
+  office_country_code: string | null;
+  office_number: string | null;
+  office_extension: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 export interface AvatarImagesTable {
@@ -356,6 +427,11 @@ export interface Database {
   introduction_requests: IntroductionRequestsTable;
   member_notes: MemberNotesTable;
   staff_actions: StaffActionsTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_settings: NotificationSettingsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  push_tokens: PushTokensTable;
+  support_contacts: SupportContactsTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;

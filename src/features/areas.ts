@@ -24,6 +24,7 @@ import adminMembersRoutes from './members/admin-routes.tsx';
 import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-graphql.ts';
 import directoryRoutes from './members/directory-routes.tsx';
 import { directoryMemberResolvers, directoryMemberTypeDefs } from './members/directory-graphql.ts';
+import { deliveryJobs } from './notifications/delivery.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -63,5 +64,6 @@ export const AREAS: readonly Area[] = [
   { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
+  { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];

@@ -13,6 +13,7 @@ import { PageContext, type PageContextValue } from '#views/layout/page-context.t
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';
 import { isHtmx, wantsJson } from '#src/lib/negotiation.ts';
 import { assetUrl } from '#src/lib/assets.ts';
+import { alertFor } from '#src/lib/alerts.ts';
 import type { PageOptions } from './types.ts';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -35,6 +36,7 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
     now: app.clock.now(),
     ads: identity.loggedIn && !inAdmin ? await pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
     adminAreas: inAdmin ? adminAreas(app) : null,
+    alert: alertFor((request.query as Record<string, unknown> | undefined)?.alert, app.t),
     islands: new Set(),
   };
 }

@@ -12,6 +12,7 @@ import type { Assets } from '#src/lib/assets.ts';
 import type { Mailer, Outbox } from '#src/lib/messaging/mail.ts';
 import type { SmsSender } from '#src/lib/messaging/sms.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
+import type { Notifier } from '#src/features/notifications/notifier.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import type { CopyScanner } from '#src/features/articles/copy-scan.ts';
 
@@ -43,6 +44,8 @@ declare module 'fastify' {
     copyScanner: CopyScanner;
     jobs: JobQueue;
     messages: Messages;
+    /** The one way anything notifies a member (src/features/notifications/notifier.ts). */
+    notifications: Notifier;
   }
   interface FastifyRequest {
     community: Community;

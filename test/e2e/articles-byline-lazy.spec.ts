@@ -24,7 +24,7 @@ t.test('the byline editor loads ProseMirror only when the member starts editing'
   const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle', article_terms: 'Terms.', article_guidelines: 'Write well.' });
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
-  const deps = { db, clock: app.clock, community: alpha, t: app.t };
+  const deps = { db, clock: app.clock, community: alpha, t: app.t, notifier: app.notifications };
 
   async function settingsPage(t: Test) {
     const member = await createMember(db, alpha);

@@ -21,7 +21,7 @@ t.test('the rich-text editor island in a browser', async (t) => {
   const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle', article_terms: 'Terms.', article_guidelines: 'Write well.' });
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
-  const deps = { db, clock: app.clock, community: alpha, t: app.t };
+  const deps = { db, clock: app.clock, community: alpha, t: app.t, notifier: app.notifications };
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] });
 
   async function memberPage(t: Test, options: { agreement?: boolean; byline?: boolean } = {}) {

@@ -13,7 +13,7 @@ t.test('the member’s editor when things change under them, in a browser', asyn
   const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle', article_terms: 'Terms.', article_guidelines: 'Write from your own experience.\n\nKeep it short.' });
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
-  const deps = { db, clock: app.clock, community: alpha, t: app.t };
+  const deps = { db, clock: app.clock, community: alpha, t: app.t, notifier: app.notifications };
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Ed' });
   const editor = { userId: editorUser.id, isStaff: true };
 

@@ -190,8 +190,8 @@ t.test('article review without JavaScript: the member and the editor, from draft
     const scheduled = await db.selectFrom('articles').select('scheduled_date').where('id', '=', articleId).executeTakeFirstOrThrow();
     t.equal(new Date(scheduled.scheduled_date!).toISOString(), at.toISOString(), 'the date was stored as UTC');
 
-    t.same(await publishDueArticles(db, fixedClock(new Date(at.getTime() - 60_000)), app.t), [], 'a minute early, the job publishes nothing');
-    t.same(await publishDueArticles(db, fixedClock(new Date(at.getTime() + 60_000)), app.t), [articleId], 'a minute after, the job publishes the article');
+    t.same(await publishDueArticles(db, fixedClock(new Date(at.getTime() - 60_000)), app.t, app.notifications), [], 'a minute early, the job publishes nothing');
+    t.same(await publishDueArticles(db, fixedClock(new Date(at.getTime() + 60_000)), app.t, app.notifications), [articleId], 'a minute after, the job publishes the article');
     t.equal((await statusOf()).status, 'PUBLISHED', 'the article is PUBLISHED in the database');
     const { published_date } = await db.selectFrom('articles').select('published_date').where('id', '=', articleId).executeTakeFirstOrThrow();
     t.equal(new Date(published_date!).toISOString(), new Date(at.getTime() + 60_000).toISOString(), "the publication date is the job's time");
@@ -229,7 +229,7 @@ t.test('article review without JavaScript: the member and the editor, from draft
 
   await t.test('the CSV export, and the external application form', async (t) => {
     const other = await createMember(db, alpha, { firstName: 'Grace', lastName: 'Hopper' });
-    const deps = { db, clock: app.clock, community: alpha, t: app.t };
+    const deps = { db, clock: app.clock, community: alpha, t: app.t, notifier: app.notifications };
     await acceptProductAgreement(deps, other.id);
     await autosaveRevision(deps, other.id, { title: 'Notes on compilers', content: '<p>Short draft.</p>' });
 
@@ -253,7 +253,7 @@ t.test('article review without JavaScript: the member and the editor, from draft
     // A community with an external application form sends members with no article in flight there.
     const { app: betaApp, baseUrl: betaUrl } = await serveApp(t, db, { DEFAULT_COMMUNITY: 'beta' });
     const applicant = await createMember(db, beta, { firstName: 'Kay', lastName: 'Applicant' });
-    await acceptProductAgreement({ db, clock: betaApp.clock, community: beta, t: betaApp.t }, applicant.id);
+    await acceptProductAgreement({ db, clock: betaApp.clock, community: beta, t: betaApp.t, notifier: betaApp.notifications }, applicant.id);
     const betaContext = await openContext(t, browser, betaUrl, { javaScriptEnabled: false, token: (await signIn(betaApp, applicant, beta)).token });
     const page = await betaContext.newPage();
     const response = await page.request.get(`${betaUrl}/articles/edit`, { maxRedirects: 0 });

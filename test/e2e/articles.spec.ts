@@ -15,7 +15,7 @@ t.test('the articles pages in a browser: the journey and axe on every page', asy
   const author = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Byron' });
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] });
   const editor = { userId: editorUser.id, isStaff: true };
-  const deps = { db, clock: app.clock, community: alpha, t: app.t };
+  const deps = { db, clock: app.clock, community: alpha, t: app.t, notifier: app.notifications };
 
   for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     await t.test(`at ${label} width`, async (t) => {

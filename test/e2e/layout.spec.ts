@@ -15,7 +15,7 @@ t.test('page layout', async (t) => {
   const browser = await browserReady;
   const member = await createMember(db, alpha, { firstName: 'Ada' });
   const staff = await createMember(db, alpha, { firstName: 'Ed', roles: ['ADMIN', 'MEMBER'] });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   await acceptProductAgreement(deps, member.id);
   await saveByline(deps, member.id, '<p>Founder of Acme</p>');
   const draft = await autosaveRevision(deps, member.id, { title: 'Draft', content: '<p>An <u>underlined</u> word, and an older <span style="text-decoration:underline">styled</span> one.</p>' });

@@ -65,7 +65,7 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
   await setPassword(db, member.id);
   await setPhone(db, member.id);
   const staff = await createMember(db, alpha, { firstName: 'Bartholomew', lastName: 'Featherstonehaugh', roles: ['ADMIN', 'MEMBER'] });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const editor = { userId: staff.id, isStaff: true };
   await acceptProductAgreement(deps, member.id);
   await saveByline(deps, member.id, '<p>Founder of <a href="https://example.com">Acme</a></p>');

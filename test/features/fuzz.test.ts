@@ -91,7 +91,7 @@ t.test('hostile input gets a 4xx or a page, never a 5xx, on every route, form, R
   const clock = testClock();
   const alpha = await createCommunity(db, { code: 'alpha' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
 
   const member = await createMember(db, alpha, { firstName: 'Mona', lastName: 'Member' });
   const writer = await createMember(db, alpha, { firstName: 'Walt', lastName: 'Writer' });

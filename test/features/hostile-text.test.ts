@@ -64,7 +64,7 @@ t.test('hostile text through the forms, REST and GraphQL', async (t) => {
   const clock = testClock();
   const alpha = await createCommunity(db, { code: 'alpha' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const member = await createMember(db, alpha, { firstName: 'Mona', lastName: 'Member' });
   const admin = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] });
   await setPassword(db, admin.id);

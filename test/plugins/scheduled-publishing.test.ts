@@ -12,8 +12,8 @@ t.test('the job queue publishes scheduled articles by itself, without a page loa
   const editor = { userId: (await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] })).id, isStaff: true };
   const config = testConfig({ DEFAULT_COMMUNITY: 'alpha' });
   const probe = await buildApp({ config, db, clock });
-  const deps = { db, clock, community: alpha, t: probe.t };
-  await probe.close();
+  await probe.ready();
+  const deps = { db, clock, community: alpha, t: probe.t, notifier: probe.notifications };
   await acceptProductAgreement(deps, author.id);
   await saveByline(deps, author.id, '<p>Author</p>');
   const words = `<p>${Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ')}</p>`;
@@ -22,6 +22,7 @@ t.test('the job queue publishes scheduled articles by itself, without a page loa
   for (const to of ['FIRST_ROUND_EDIT', 'FINAL_EDIT', 'READY_TO_APPROVE'] as const) await moveArticle(deps, editor, { articleId: a.id, to });
   await approveForPublishing(deps, author.id, { articleId: a.id, agreed: true });
   await moveArticle(deps, editor, { articleId: a.id, to: 'SCHEDULED', scheduledDate: '2026-11-21T12:00:30Z' });
+  await probe.close();
   clock.advance(60_000);
 
   // Workers are on outside tests; build an app with them on the same database and clock: on start it

@@ -123,6 +123,13 @@ function UserMenu() {
   );
 }
 
+/** The alert after an action (src/lib/alerts.ts), above the page's content. */
+function PageAlert() {
+  const { alert, t } = usePage();
+  if (!alert) return null;
+  return <Island name="AlertBanner" props={{ displayType: alert.displayType, title: alert.title, message: alert.message, ttl: alert.ttl, dismissLabel: t('shell.alerts.dismiss') }} />;
+}
+
 function Bell() {
   const { t } = usePage();
   const href = useHref();
@@ -280,6 +287,7 @@ export function Shell({ children, wide, rail = true }: { children: ReactNode; wi
         <AdSlot ad={ads.masthead} shape="masthead" />
         <div className="page-columns">
           <main id="main" tabIndex={-1}>
+            <PageAlert />
             {children}
           </main>
           {rail ? <AdSlot ad={ads.mediumSquare} shape="medium-square" /> : null}
@@ -335,6 +343,7 @@ export function AdminShell({ children }: { children: ReactNode }) {
       </header>
       <div className="page page-admin">
         <main id="main" tabIndex={-1}>
+          <PageAlert />
           {children}
         </main>
       </div>

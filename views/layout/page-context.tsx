@@ -4,6 +4,7 @@ import type { Translate } from '#src/core/i18n.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Ad, Community } from '#src/db/types.ts';
 import type { AdminArea } from '#src/features/admin/areas.ts';
+import type { AlertView } from '#src/lib/alerts.ts';
 
 export type PageContextValue = {
   t: Translate;
@@ -19,6 +20,8 @@ export type PageContextValue = {
   ads: { masthead: Ad | null; mediumSquare: Ad | null };
   /** On the admin area's pages (routes with access 'admin'): its areas. Such pages get the admin shell. */
   adminAreas: AdminArea[] | null;
+  /** The alert after an action (`?alert=<id>`, src/lib/alerts.ts), if any. */
+  alert: AlertView | null;
   /** Islands rendered on this page, filled while rendering. */
   islands: Set<string>;
 };

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 export const SETTINGS_SECTIONS = ['security', 'notifications', 'team', 'billing'] as const;
@@ -5,26 +6,39 @@ export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 /** The side menu lists security, team and billing; notifications is reachable by its address (spec section 2). */
 const MENU: SettingsSection[] = ['security', 'team', 'billing'];
 
-export function SettingsPage({ section }: { section: SettingsSection }) {
-  const { t, identity, currentPath } = usePage();
+/** Every settings page: the heading, the side menu (security, team, billing) and the section. */
+export function SettingsLayout({ section, children }: { section: SettingsSection; children: ReactNode }) {
+  const { t, currentPath } = usePage();
   const href = useHref();
   return (
-    <section>
+    <section className="settings">
       <h1>{t('settings.title')}</h1>
-      <nav aria-label={t('settings.menuLabel')} className="subnav">
-        <ul>
-          {MENU.map((s) => {
-            const current = currentPath === `/settings/${s}` || (s === 'security' && currentPath === '/settings');
-            return (
-              <li key={s}>
-                <a href={href(`/settings/${s}`)} aria-current={current ? 'page' : undefined}>
-                  {t(`settings.sections.${s}`)}
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <div className="settings-columns">
+        <nav aria-label={t('settings.menuLabel')} className="subnav settings-menu">
+          <ul>
+            {MENU.map((s) => {
+              const current = section === s || currentPath.startsWith(`/settings/${s}/`) || (s === 'security' && currentPath === '/settings');
+              return (
+                <li key={s}>
+                  <a href={href(`/settings/${s}`)} aria-current={current ? 'page' : undefined}>
+                    {t(`settings.sections.${s}`)}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="settings-section">{children}</div>
+      </div>
+    </section>
+  );
+}
+
+/** A section not built yet says so (decision 0010) instead of the user menu's link ending on a 404. */
+export function SettingsPage({ section }: { section: SettingsSection }) {
+  const { t, identity } = usePage();
+  return (
+    <SettingsLayout section={section}>
       <h2>{t(`settings.sections.${section}`)}</h2>
       {section === 'security' && identity.user ? (
         <dl>
@@ -37,6 +51,6 @@ export function SettingsPage({ section }: { section: SettingsSection }) {
         </dl>
       ) : null}
       <p>{t('settings.notYet')}</p>
-    </section>
+    </SettingsLayout>
   );
 }

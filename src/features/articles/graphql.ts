@@ -201,7 +201,7 @@ function cursorOf(v: unknown): number | null {
 
 function depsOf(ctx: GraphQLContext): ArticleDeps {
   const app = ctx.request.server;
-  return { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t };
+  return { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t, notifier: app.notifications };
 }
 
 /** The signed-in member (any role) asking on the member schema. */

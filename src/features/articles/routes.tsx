@@ -32,7 +32,7 @@ export function linkify(escaped: string): string {
 
 export function articleDeps(request: FastifyRequest): ArticleDeps {
   const app = request.server;
-  return { db: app.db, clock: app.clock, community: request.community, t: app.t };
+  return { db: app.db, clock: app.clock, community: request.community, t: app.t, notifier: app.notifications };
 }
 
 export function personOf(request: FastifyRequest): Person {

@@ -16,6 +16,7 @@ import { ensureText } from '#src/core/fields.ts';
 import { positiveId } from '#src/lib/form.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
+import type { Notifier } from '#src/features/notifications/notifier.ts';
 import { deleteInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import {
@@ -37,7 +38,7 @@ import {
   type BlackoutWindow,
 } from './rules.ts';
 
-export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate };
+export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier };
 /** Who acts: the member, and whether they are staff (ADMIN) of the community. */
 export type Person = ArticlePerson;
 
@@ -371,16 +372,14 @@ const NOTIFICATION_URL: Partial<Record<string, string>> = { NEEDS_REVISION: '/ar
  */
 async function notifyAuthor(db: Db, deps: Omit<ArticleDeps, 'db'>, article: Pick<ArticleRow, 'author_id' | 'title'>, key: string, values: Record<string, unknown> = {}) {
   const title = article.title?.trim() || deps.t('articles.notifications.untitled');
-  await db
-    .insertInto('notifications')
-    .values({
-      community_id: deps.community.id,
-      user_id: article.author_id,
-      url: NOTIFICATION_URL[key] ?? '/articles',
-      message: deps.t(`articles.notifications.${key}`, { title, ...values }),
-      created_at: deps.clock.now(),
-    })
-    .execute();
+  await deps.notifier.notify(db, {
+    communityId: deps.community.id,
+    userId: article.author_id,
+    kind: key === 'feedback' ? 'article_feedback' : 'article_progress',
+    url: NOTIFICATION_URL[key] ?? '/articles',
+    message: deps.t(`articles.notifications.${key}`, { title, ...values }),
+    createdAt: deps.clock.now(),
+  });
 }
 
 /** articleCreate: the member's new draft (one in flight at a time). */
@@ -723,7 +722,7 @@ export async function listStatusEvents(deps: ArticleDeps, person: Person, articl
  * The scheduler's job: every SCHEDULED article whose time has come becomes PUBLISHED, in every
  * community. Run by the job runner, never by a page load. Returns the ids it published.
  */
-export async function publishDueArticles(db: Db, clock: Clock, t: Translate): Promise<number[]> {
+export async function publishDueArticles(db: Db, clock: Clock, t: Translate, notifier: Notifier): Promise<number[]> {
   const due = await db
     .selectFrom('articles')
     .innerJoin('communities', 'communities.id', 'articles.community_id')
@@ -740,7 +739,7 @@ export async function publishDueArticles(db: Db, clock: Clock, t: Translate): Pr
     try {
       await db.transaction().execute(async (trx) => {
         await moveInTransaction(trx as unknown as Db, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() });
-        await notifyAuthor(trx as unknown as Db, { clock, community, t }, article, 'PUBLISHED');
+        await notifyAuthor(trx as unknown as Db, { clock, community, t, notifier }, article, 'PUBLISHED');
       });
     } catch (e) {
       if (e instanceof AppError && e.code === 'Articles.TransitionRefused') continue; // moved meanwhile
@@ -799,12 +798,15 @@ export async function createFeedback(deps: ArticleDeps, person: Person, input: {
   const remark = typeof input.feedback === 'string' ? input.feedback.trim() : '';
   if (!remark) throw invalid('feedback', 'articles.errors.feedbackEmpty');
   if (remark.length > FEEDBACK_MAX_CHARS) throw invalid('feedback', 'articles.errors.feedbackTooLong');
-  const row = await deps.db
-    .insertInto('article_feedback')
-    .values({ community_id: deps.community.id, article_id: article.id, author_id: person.userId, remark, created_at: deps.clock.now() })
-    .returning(['id', 'created_at'])
-    .executeTakeFirstOrThrow();
-  if (person.userId !== article.author_id) await notifyAuthor(deps.db, deps, article, 'feedback');
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const written = await trx
+      .insertInto('article_feedback')
+      .values({ community_id: deps.community.id, article_id: article.id, author_id: person.userId, remark, created_at: deps.clock.now() })
+      .returning(['id', 'created_at'])
+      .executeTakeFirstOrThrow();
+    if (person.userId !== article.author_id) await notifyAuthor(trx as unknown as Db, deps, article, 'feedback');
+    return written;
+  });
   return { id: row.id, remark, createdAt: row.created_at };
 }
 

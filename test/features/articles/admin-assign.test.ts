@@ -11,7 +11,7 @@ t.test('the assign route answers JSON to the board’s assign-editor modal', asy
   const alpha = await createCommunity(db, { code: 'alpha' });
   const beta = await createCommunity(db, { code: 'beta' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const edna = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Edna', lastName: 'Editor' });
   const eve = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Eve', lastName: 'Reviewer' });
   const author = await createMember(db, alpha, { firstName: 'Grace', lastName: 'Writer' });

@@ -15,7 +15,7 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
   const alpha = await createCommunity(db, { code: 'alpha' });
   const beta = await createCommunity(db, { code: 'beta' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const betaDeps = { ...deps, community: beta };
   const editor = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Edna', lastName: 'Editor' });
   const otherEditor = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Otto', lastName: 'Editor' });

@@ -13,7 +13,7 @@ t.test('the editors’ board in the admin area, without JavaScript', async (t) =
   const alpha = await createCommunity(db, { code: 'alpha' });
   const beta = await createCommunity(db, { code: 'beta' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Edna', lastName: 'Editor' });
   const ids: number[] = [];
   for (const [i, name] of ['Grace', 'Alan', 'Ada'].entries()) {

@@ -9,7 +9,7 @@ t.test('the editors’ board pages forward and back, in both sorts, and says how
   const clock = testClock();
   const alpha = await createCommunity(db, { code: 'alpha' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Edna' });
   const editor = { userId: editorUser.id, isStaff: true };
   const count = BOARD_PAGE_SIZE * 2 + 10;

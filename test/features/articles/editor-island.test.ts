@@ -14,7 +14,7 @@ t.test('the editor page with its islands', async (t) => {
   const { app } = await startApp(t, db, { clock });
   const author = await createMember(db, alpha);
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   await acceptProductAgreement(deps, author.id);
   const b = new FormBrowser(app);
   b.cookies.set('auth', (await signIn(app, author, alpha)).token);

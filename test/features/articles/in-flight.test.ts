@@ -10,7 +10,7 @@ t.test('one article in flight per member, even when two first saves race', async
   const clock = testClock();
   const alpha = await createCommunity(db, { code: 'alpha' });
   const { app } = await startApp(t, db, { clock });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const editor = { userId: (await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'] })).id, isStaff: true };
   const member = await createMember(db, alpha);
   await acceptProductAgreement(deps, member.id);

@@ -22,7 +22,7 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
   const author = await createMember(db, alpha, { firstName: 'Ada' });
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Ed' });
   const editor = { userId: editorUser.id, isStaff: true };
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const b = new FormBrowser(app);
   b.cookies.set('auth', (await signIn(app, author, alpha)).token);
 
@@ -140,7 +140,7 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     await moveArticle(deps, editor, { articleId, to: 'SCHEDULED', scheduledDate: '2026-11-28T09:00:00Z' });
     t.match((await b.get('/articles')).body, 'Scheduled for Nov 28, 2026');
     clock.set('2026-11-28T09:00:01Z');
-    t.same(await publishDueArticles(db, clock, app.t), [articleId]);
+    t.same(await publishDueArticles(db, clock, app.t, app.notifications), [articleId]);
     const published = await b.get('/articles/published');
     t.match(published.body, 'Lessons, shorter');
     t.match(published.body, 'Nov 28, 2026');
@@ -176,7 +176,7 @@ t.test('the member’s side when things change under them, without JavaScript', 
   const { app } = await startApp(t, db, { clock });
   const editorUser = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Ed' });
   const editor = { userId: editorUser.id, isStaff: true };
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
 
   /** A member who accepted the agreement and saved a byline, in a browser without JavaScript. */
   async function writer(firstName = 'Ada') {

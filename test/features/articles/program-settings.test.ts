@@ -46,7 +46,7 @@ t.test('the publishing program settings: terms, guidelines, the external applica
     const gate = await m.get('/articles');
     t.match(gate.body, 'New terms.');
     t.match(gate.body, 'Second paragraph.');
-    await acceptProductAgreement({ db, clock, community: alpha, t: app.t }, member.id);
+    await acceptProductAgreement({ db, clock, community: alpha, t: app.t, notifier: app.notifications }, member.id);
     const edit = await m.get('/articles/edit');
     t.equal(edit.headers.location, 'https://apply.example/form');
     const row = await db.selectFrom('communities').select(['article_terms', 'article_guidelines', 'article_application_url']).where('id', '=', alpha.id).executeTakeFirstOrThrow();

@@ -12,7 +12,7 @@ t.test("a published article's live address is a link on /articles/published", as
   const { app } = await startApp(t, db, { clock });
   const author = await createMember(db, alpha, { firstName: 'Ada' });
   const staff = await createMember(db, alpha, { firstName: 'Ed', roles: ['ADMIN', 'MEMBER'] });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   const editor = { userId: staff.id, isStaff: true };
   await acceptProductAgreement(deps, author.id);
   await saveByline(deps, author.id, '<p>Founder of Acme</p>');

@@ -37,8 +37,8 @@ t.test('articles: the member writes, the editors review, the member approves, it
   const alpha = await createCommunity(db, { code: 'alpha' });
   const beta = await createCommunity(db, { code: 'beta' });
   const { app } = await startApp(t, db, { clock });
-  const deps: ArticleDeps = { db, clock, community: alpha, t: app.t };
-  const betaDeps: ArticleDeps = { db, clock, community: beta, t: app.t };
+  const deps: ArticleDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
+  const betaDeps: ArticleDeps = { db, clock, community: beta, t: app.t, notifier: app.notifications };
 
   const author = await createMember(db, alpha);
   const other = await createMember(db, alpha);
@@ -167,9 +167,9 @@ t.test('articles: the member writes, the editors review, the member approves, it
     const article = (await listPublished(deps, author.id))[0] ?? (await db.selectFrom('articles').select('id').where('author_id', '=', author.id).executeTakeFirstOrThrow());
     t.equal(await code(moveArticle(deps, editor, { articleId: article.id, to: 'SCHEDULED', scheduledDate: '2026-11-01T00:00:00Z' })), 'Articles.Invalid', 'not in the past');
     await moveArticle(deps, editor, { articleId: article.id, to: 'SCHEDULED', scheduledDate: '2026-12-01T09:00:00Z' });
-    t.same(await publishDueArticles(db, clock, app.t), [], 'not yet');
+    t.same(await publishDueArticles(db, clock, app.t, app.notifications), [], 'not yet');
     clock.set('2026-12-01T09:00:00Z');
-    t.same(await publishDueArticles(db, clock, app.t), [article.id]);
+    t.same(await publishDueArticles(db, clock, app.t, app.notifications), [article.id]);
     const published = await getArticle(deps, stranger, article.id);
     t.equal(published.status, 'PUBLISHED');
     t.same(published.published_date, new Date('2026-12-01T09:00:00Z'));

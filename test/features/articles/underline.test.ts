@@ -21,7 +21,7 @@ t.test('a revision stored with an underlined span shows underlined', async (t) =
   const { app } = await startApp(t, db, { clock });
   const author = await createMember(db, alpha, { firstName: 'Ada' });
   const admin = await createMember(db, alpha, { firstName: 'Ed', roles: ['ADMIN', 'MEMBER'] });
-  const deps = { db, clock, community: alpha, t: app.t };
+  const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
   await acceptProductAgreement(deps, author.id);
   const article = await autosaveRevision(deps, author.id, { title: 'Old', content: '<p>plain</p>' });
   // What an older version of the app stored.

@@ -91,8 +91,8 @@ t.test('the review workflow keeps the member’s submission and approval meaning
   const alpha = await createCommunity(db, { code: 'alpha' });
   const beta = await createCommunity(db, { code: 'beta' });
   const { app } = await startApp(t, db, { clock });
-  const deps: ArticleDeps = { db, clock, community: alpha, t: app.t };
-  const betaDeps: ArticleDeps = { db, clock, community: beta, t: app.t };
+  const deps: ArticleDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
+  const betaDeps: ArticleDeps = { db, clock, community: beta, t: app.t, notifier: app.notifications };
   const edith = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Edith', lastName: 'Editor' });
   const otto = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Otto', lastName: 'Other' });
   const editor: Person = { userId: edith.id, isStaff: true };
@@ -202,7 +202,7 @@ t.test('the review workflow keeps the member’s submission and approval meaning
     await approveForPublishing(deps, a.who.id, { articleId: id, agreed: true });
     await moveArticle(deps, editor, { articleId: id, to: 'SCHEDULED', scheduledDate: new Date(clock.now().getTime() + 60_000) });
     clock.advance(120_000);
-    t.same(await publishDueArticles(db, clock, app.t), [id]);
+    t.same(await publishDueArticles(db, clock, app.t, app.notifications), [id]);
     const notes = await db.selectFrom('notifications').select(['url', 'message', 'read_at', 'created_at', 'community_id']).where('user_id', '=', a.who.id).orderBy('id').execute();
     t.same(
       notes.map((n) => [n.url, n.message]),
@@ -239,7 +239,7 @@ t.test('the review workflow keeps the member’s submission and approval meaning
 
   await t.test('a community with an external application form starts no article here', async (t) => {
     const gamma = await createCommunity(db, { code: 'gamma', article_application_url: 'https://apply.example.com/form' });
-    const gammaDeps: ArticleDeps = { db, clock, community: gamma, t: app.t };
+    const gammaDeps: ArticleDeps = { db, clock, community: gamma, t: app.t, notifier: app.notifications };
     const who = await createMember(db, gamma);
     await acceptProductAgreement(gammaDeps, who.id);
     t.equal(await code(createArticle(gammaDeps, who.id)), 'Articles.ApplicationRequired');

@@ -1,0 +1,47 @@
+import type { Db } from '#src/db/index.ts';
+import { CHANNELS, kindOf } from './kinds.ts';
+import type { Choices, MemberRef } from './types.ts';
+
+
+/**
+ * A member's choices for one kind: the catalogue's defaults, overridden by what they changed. An
+ * unknown kind (an old row) is shown on the web and sent nowhere else.
+ */
+export async function choicesFor(db: Db, member: MemberRef, kind: string): Promise<Choices> {
+  const def = kindOf(kind);
+  const choices: Choices = { ...(def?.defaults ?? { email: false, web: true, push: false }) };
+  if (!def) return choices;
+  const rows = await db
+    .selectFrom('notification_preferences')
+    .select(['channel', 'selected'])
+    .where('community_id', '=', member.communityId)
+    .where('user_id', '=', member.userId)
+    .where('option', '=', kind)
+    .execute();
+  for (const r of rows) if (CHANNELS.includes(r.channel)) choices[r.channel] = r.selected;
+  return choices;
+}
+
+/** Every stored choice of a member (the preferences page fills the rest from the catalogue). */
+export async function storedChoices(db: Db, member: MemberRef): Promise<Map<string, Partial<Choices>>> {
+  const rows = await db
+    .selectFrom('notification_preferences')
+    .select(['option', 'channel', 'selected'])
+    .where('community_id', '=', member.communityId)
+    .where('user_id', '=', member.userId)
+    .execute();
+  const map = new Map<string, Partial<Choices>>();
+  for (const r of rows) map.set(r.option, { ...map.get(r.option), [r.channel]: r.selected });
+  return map;
+}
+
+/** Whether the member gathers their notification email into a daily digest. */
+export async function wantsDigest(db: Db, member: MemberRef): Promise<boolean> {
+  const row = await db
+    .selectFrom('notification_settings')
+    .select('email_digest')
+    .where('community_id', '=', member.communityId)
+    .where('user_id', '=', member.userId)
+    .executeTakeFirst();
+  return row?.email_digest ?? false;
+}

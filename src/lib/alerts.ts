@@ -1,0 +1,30 @@
+/**
+ * Alerts after an action (spec section 3 "Alert": id, displayType, title, message, ttl; section 7
+ * "Local alert show and dismiss"). The action redirects to a page with `?alert=<id>`; the shell renders
+ * that alert on the server (so it shows without JavaScript, and is announced: role status or alert),
+ * and in the browser the AlertBanner island dismisses it after its ttl or on its close button. Only
+ * ids listed here render: an address cannot make the page say anything else. An area adds one line
+ * per alert it uses (its message in its locale file).
+ */
+export type AlertDisplayType = 'success' | 'error';
+
+export type AlertView = { id: string; displayType: AlertDisplayType; title: string | null; message: string; ttl: number };
+
+/** Spec section 9 gives 1000 ms in one reading and 5000 in another: 5000, long enough to read. */
+export const ALERT_TTL_MS = 5000;
+
+export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
+  'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
+};
+
+export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {
+  if (typeof id !== 'string' || !Object.hasOwn(ALERTS, id)) return null;
+  const a = ALERTS[id]!;
+  return { id, displayType: a.displayType, title: null, message: t(a.messageKey), ttl: ALERT_TTL_MS };
+}
+
+/** The path with the alert to show after the redirect. */
+export function withAlert(path: string, id: keyof typeof ALERTS & string): string {
+  const [base, hash] = path.split('#', 2) as [string, string | undefined];
+  return `${base}${base.includes('?') ? '&' : '?'}alert=${encodeURIComponent(id)}${hash ? `#${hash}` : ''}`;
+}
