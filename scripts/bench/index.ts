@@ -20,6 +20,7 @@ import { floodModule } from './flood.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { jobsModule } from './jobs.ts';
 import { membersModule } from './members.ts';
+import { notificationsModule } from './notifications.ts';
 import { nodesModule } from './nodes.ts';
 import { BUDGETS, LOAD, AUTOSAVE, POSTGRES_ADMIN_URL, RESULTS_DIR, ROOT, availableCores, errorMessage, table, type BenchContext, type BenchModule, type Section } from './lib.ts';
 import { pagesModule } from './pages.ts';
@@ -39,6 +40,7 @@ const MODULES: BenchModule[] = [
   pagesModule,
   throughputModule,
   membersModule,
+  notificationsModule,
   bearerModule,
   signInModule,
   floodModule,

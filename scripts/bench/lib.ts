@@ -202,18 +202,31 @@ type Autocannon = (opts: {
   timeout?: number;
   /** Called once per connection as it is made; `setBody` gives that connection its own body. */
   setupClient?: (client: { setBody(body: string): void }) => void;
+  /** Per request: `setupRequest` may change each request before it is sent (its headers). */
+  requests?: { setupRequest: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> } }[];
 }) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-export type LoadRequest = { method?: 'GET' | 'POST'; body?: string; headers: Record<string, string>; bodies?: string[] };
+export type LoadRequest = {
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers: Record<string, string>;
+  bodies?: string[];
+  /** Request i adds headerSets[i % length] to the headers (many members' sessions over few connections). */
+  headerSets?: Record<string, string>[];
+};
 
 /** Starts one autocannon run, stopped by a timer if it outlives its duration (plus slack); `stop` ends it early. */
 export function startCannon(url: string | string[], seconds: number, request: LoadRequest): { done: Promise<AutocannonResult>; stop: () => void } {
-  const { bodies, ...rest } = request;
+  const { bodies, headerSets, ...rest } = request;
   // With `bodies`, connection i sends bodies[i % bodies.length] for the whole run.
   let next = 0;
   const setupClient = bodies?.length ? (client: { setBody(body: string): void }) => client.setBody(bodies[next++ % bodies.length]!) : undefined;
-  const instance = autocannon({ url, connections: LOAD.connections, duration: seconds, timeout: 10, ...rest, ...(setupClient ? { setupClient } : {}) });
+  let sent = 0;
+  const requests = headerSets?.length
+    ? [{ setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...rest.headers, ...headerSets[sent++ % headerSets.length] } }) }]
+    : undefined;
+  const instance = autocannon({ url, connections: LOAD.connections, duration: seconds, timeout: 10, ...rest, ...(setupClient ? { setupClient } : {}), ...(requests ? { requests } : {}) });
   const guard = setTimeout(() => instance.stop(), (seconds + 15) * 1000);
   const done = Promise.resolve(instance).finally(() => clearTimeout(guard));
   return { done, stop: () => instance.stop() };

@@ -67,6 +67,12 @@ const PAGES: PageSpec[] = [
     before: 'find-profile',
     expectText: 'Request introduction',
   },
+  { key: 'notifications', label: 'Notifications  /notifications', path: '/notifications', who: 'member', expectStatus: 200 },
+  { key: 'settings-security', label: 'Settings, security  /settings', path: '/settings', who: 'member', expectStatus: 200 },
+  { key: 'settings-notifications', label: 'Settings, notifications  /settings/notifications', path: '/settings/notifications', who: 'member', expectStatus: 200 },
+  { key: 'settings-devices', label: 'Settings, push devices  /settings/notifications/devices', path: '/settings/notifications/devices', who: 'member', expectStatus: 200 },
+  { key: 'settings-team', label: 'Settings, team  /settings/team', path: '/settings/team', who: 'member', expectStatus: 200 },
+  { key: 'settings-billing', label: 'Settings, billing  /settings/billing', path: '/settings/billing', who: 'member', expectStatus: 200 },
   { key: 'articles-agreement', label: 'Product agreement  /articles/agreement', path: '/articles/agreement', who: 'member', expectStatus: 200 },
   { key: 'articles-guidelines', label: 'Guidelines  /articles/guidelines', path: '/articles/guidelines', who: 'member', expectStatus: 200 },
   // As the demo member after accepting the product agreement (POST /articles/agreement).
