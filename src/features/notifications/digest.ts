@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#src/db/index.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
+import { kindOf } from './kinds.ts';
 import { digestMail, mailContext, type DigestItem, type MailContext } from './email-delivery.ts';
 
 export const DIGEST_JOB = 'notifications.digest';
@@ -47,6 +48,15 @@ export async function sendDigests(db: Db, ctx: MailContext, enqueue: (trx: Db, m
     .orderBy('n.created_at', 'desc')
     .execute();
 
+  // Email turned off for a kind since its row began to wait (an unsubscribe link, the settings): that
+  // row is dropped, not sent. One query for every member's stored email choices.
+  const userIds = [...new Set(rows.map((r) => r.user_id))];
+  const prefs = userIds.length
+    ? await db.selectFrom('notification_preferences').select(['community_id', 'user_id', 'option', 'selected']).where('channel', '=', 'email').where('user_id', 'in', userIds).execute()
+    : [];
+  const stored = new Map(prefs.map((p) => [`${p.community_id}:${p.user_id}:${p.option}`, p.selected]));
+  const wanted = (r: Pending) => stored.get(`${r.community_id}:${r.user_id}:${r.kind}`) ?? kindOf(r.kind)?.defaults.email ?? false;
+
   const members = new Map<string, Pending[]>();
   for (const r of rows) {
     const key = `${r.community_id}:${r.user_id}:${r.target}`;
@@ -67,9 +77,13 @@ export async function sendDigests(db: Db, ctx: MailContext, enqueue: (trx: Db, m
         .where('notification_id', 'in', group.map((r) => r.notification_id))
         .returning('notification_id')
         .execute();
-      if (claimed.length === 0) return;
       const ids = new Set(claimed.map((c) => c.notification_id));
-      const items: DigestItem[] = group.filter((r) => ids.has(r.notification_id)).map((r) => ({ kind: r.kind, message: r.message, url: r.url, createdAt: new Date(r.created_at) }));
+      const unwanted = group.filter((r) => ids.has(r.notification_id) && !wanted(r)).map((r) => r.notification_id);
+      if (unwanted.length) {
+        await trx.deleteFrom('notification_deliveries').where('channel', '=', 'email').where('target', '=', first.target).where('notification_id', 'in', unwanted).execute();
+      }
+      const items: DigestItem[] = group.filter((r) => ids.has(r.notification_id) && wanted(r)).map((r) => ({ kind: r.kind, message: r.message, url: r.url, createdAt: new Date(r.created_at) }));
+      if (items.length === 0) return;
       await trx
         .insertInto('notification_settings')
         .values({ community_id: first.community_id, user_id: first.user_id, digest_sent_at: now, updated_at: now })

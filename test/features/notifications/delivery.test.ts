@@ -140,4 +140,22 @@ t.test('email delivery', async (t) => {
     t.notMatch(mails[0]!.text, 'Alpha');
     t.equal(mailsTo(bob).length, 2, 'Bob got nothing more');
   });
+
+  await t.test('a kind whose email was turned off while its rows waited is dropped from the digest', async (t) => {
+    const cy = await member(alpha, 'Cy');
+    const ref = { communityId: alpha.id, userId: cy.id };
+    await setEmailDigest(db, ref, true, clock.now());
+    await notify(app, alpha, cy, 'article_progress', 'Progress for Cy.');
+    await notify(app, alpha, cy, 'article_feedback', 'Feedback for Cy.');
+    await app.jobs.drain();
+    await selectPreference(db, ref, 'article_progress:email', false, clock.now());
+    await runDigest();
+    const mails = mailsTo(cy);
+    t.equal(mails.length, 1);
+    t.equal(mails[0]!.subject, 'Alpha Council: your daily digest (1 notification)');
+    t.match(mails[0]!.text, 'Feedback for Cy.');
+    t.notMatch(mails[0]!.text, 'Progress for Cy.');
+    const left = await db.selectFrom('notification_deliveries').select('status').where('user_id', '=', cy.id).execute();
+    t.same(left.map((r) => r.status), ['sent'], 'the dropped row no longer waits');
+  });
 });
