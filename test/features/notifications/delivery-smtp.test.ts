@@ -1,7 +1,10 @@
 import t from 'tap';
 import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { SmtpMailer } from '#src/lib/messaging/mail.ts';
+import { Outbox, OutboxMailer, SmtpMailer } from '#src/lib/messaging/mail.ts';
 import { unsubscribeHeaders } from '#src/features/notifications/email-delivery.ts';
 
 /** The SMTP adapter against a local SMTP sink: the List-Unsubscribe headers reach the wire. */
@@ -40,4 +43,17 @@ t.test('SmtpMailer sends the one-click unsubscribe headers to an SMTP server', a
   t.match(raw, /^List-Unsubscribe: <https:\/\/community\.example\.com\/notifications\/unsubscribe\?token=aaa\.bbb\.ccc>\r?$/m);
   t.match(raw, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
   t.match(raw, /^Subject: Alpha Council: Editor feedback\r?$/m);
+});
+
+t.test('the local outbox keeps the headers in its .eml and its record', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'outbox-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const outbox = new Outbox(dir);
+  const link = 'http://localhost:3000/notifications/unsubscribe?token=aaa.bbb.ccc';
+  await new OutboxMailer(outbox).send({ to: 'ada@example.com', from: 'no-reply@example.com', subject: 'Hello', text: 'Hi', headers: unsubscribeHeaders(link) });
+  t.same(outbox.messages[0]!.headers, { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+  const [file] = await readdir(dir);
+  const raw = (await readFile(path.join(dir, file!), 'utf8')).replace(/\r?\n[ \t]+/g, ' ');
+  t.match(raw, `List-Unsubscribe: <${link}>`);
+  t.match(raw, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click');
 });
