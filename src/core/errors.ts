@@ -58,6 +58,8 @@ export const serverErrors = {
   'Introductions.DailyCap': { status: 429, key: 'introductions.errors.dailyCap' },
   'Introductions.AlreadyReviewed': { status: 409, key: 'introductions.errors.alreadyReviewed' },
   'Introductions.MemberInactive': { status: 409, key: 'introductions.errors.memberInactive' },
+  'Notifications.UnknownPreference': { status: 400, key: 'preferences.errors.unknownPreference' },
+  'Notifications.InvalidUnsubscribeLink': { status: 400, key: 'preferences.errors.invalidUnsubscribeLink' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -25,6 +25,9 @@ import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-gra
 import directoryRoutes from './members/directory-routes.tsx';
 import { directoryMemberResolvers, directoryMemberTypeDefs } from './members/directory-graphql.ts';
 import { deliveryJobs } from './notifications/delivery.ts';
+import preferenceRoutes from './notifications/preferences-routes.tsx';
+import { preferenceMemberGraphQL } from './notifications/preferences-graphql.ts';
+import { preferenceJobs } from './notifications/digest.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -65,5 +68,6 @@ export const AREAS: readonly Area[] = [
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
   { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
+  { name: 'notification-preferences', routes: [preferenceRoutes], graphql: { member: preferenceMemberGraphQL }, jobs: preferenceJobs },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];

@@ -15,6 +15,7 @@ export const ALERT_TTL_MS = 5000;
 
 export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
   'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
+  'notification-preferences-saved': { displayType: 'success', messageKey: 'preferences.alerts.saved' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

@@ -111,6 +111,9 @@ export default fp(
     });
     async function verifyCsrf(request: FastifyRequest) {
       if (!UNSAFE.has(request.method) || !request.routeOptions.url) return;
+      // A signed link is its own authority (plugins/types.ts, `csrf: 'signed-link'`): the route refuses
+      // any request without a valid token and acts only on the token's subject, never on a session.
+      if (request.routeOptions.config?.csrf === 'signed-link') return;
       // The refresh cookie counts: it alone can mint a new auth cookie (token refresh).
       const carriesCookies =
         request.cookies[AUTH_COOKIE] !== undefined || request.cookies[REFRESH_COOKIE] !== undefined || request.cookies._csrf !== undefined;

@@ -69,7 +69,12 @@ declare module 'fastify' {
     /**
      * No CSRF token for a call that carries none of our cookies (sign-in calls, GraphQL), provided it
      * is JSON and not cross-site (Sec-Fetch-Site, Origin). With our cookies the token is required.
+     *
+     * 'signed-link': no CSRF token at all, cookies or not. Only for a route whose one authority is a
+     * signed token in its own address, which acts on that token's subject and never on the caller's
+     * session: the one-click unsubscribe (RFC 8058) that mail providers POST without cookies or a
+     * page. A request without a valid token is refused by the route itself (4xx).
      */
-    csrf?: false;
+    csrf?: false | 'signed-link';
   }
 }

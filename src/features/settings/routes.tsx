@@ -7,7 +7,6 @@ import { SettingsPage, type SettingsSection } from '#views/settings/SettingsPage
  */
 const NOT_YET: SettingsSection[] = [
   'security',
-  'notifications',
   'team',
   'billing',
 ];

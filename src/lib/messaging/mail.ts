@@ -2,8 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 
-export type OutgoingMail = { to: string; from: string; subject: string; text: string; html?: string };
-export type SentMessage = { id: string; channel: 'email' | 'sms'; to: string; subject?: string; text: string; at: Date };
+/**
+ * `headers`: extra header lines (e.g. List-Unsubscribe and List-Unsubscribe-Post, RFC 8058), passed to
+ * nodemailer as they are: SMTP sends them, the outbox keeps them in its .eml and its record.
+ */
+export type OutgoingMail = { to: string; from: string; subject: string; text: string; html?: string; headers?: Record<string, string> };
+export type SentMessage = { id: string; channel: 'email' | 'sms'; to: string; subject?: string; text: string; at: Date; headers?: Record<string, string> };
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
@@ -62,6 +66,7 @@ export class OutboxMailer implements Mailer {
   async send(mail: OutgoingMail): Promise<void> {
     const info = await this.transport.sendMail(mail);
     const id = `${Date.now().toString(36)}${(this.counter++).toString(36)}`;
-    await this.outbox.keep({ id, channel: 'email', to: mail.to, subject: mail.subject, text: mail.text, at: new Date() }, info.message as Buffer, 'eml');
+    const headers = mail.headers ? { ...mail.headers } : undefined;
+    await this.outbox.keep({ id, channel: 'email', to: mail.to, subject: mail.subject, text: mail.text, at: new Date(), ...(headers ? { headers } : {}) }, info.message as Buffer, 'eml');
   }
 }

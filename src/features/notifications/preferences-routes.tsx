@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '#src/core/errors.ts';
+import { withAlert } from '#src/lib/alerts.ts';
+import { NotificationPreferences } from '#views/settings/NotificationPreferences.tsx';
+import { UnsubscribeConfirm, UnsubscribeDone, UnsubscribeInvalid } from '#views/notifications/Unsubscribe.tsx';
+import { mailContext, unsubscribePath } from './email-delivery.ts';
+import { preferencesOf, savePreferencesForm, stopEmail } from './preferences.ts';
+import type { UnsubscribeClaims } from './unsubscribe.ts';
+
+/**
+ * The member's notification preferences (/settings/notifications: one form without JavaScript, each
+ * box saved at once through GraphQL with it) and the public unsubscribe links of notification email.
+ */
+export default async function preferenceRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+  // The one-click unsubscribe (RFC 8058) is POSTed by mail providers without cookies or a page: its
+  // authority is the signed token in its address (plugins/types.ts, csrf 'signed-link').
+  const signedLink = { config: { access: 'public' as const, csrf: 'signed-link' as const } };
+  const memberOf = (request: FastifyRequest) => ({ communityId: request.community.id, userId: request.guardian.userId! });
+
+  // RFC 8058 allows the one-click body as multipart/form-data too; its content is not needed (the token
+  // is in the address), so here, and only here, such a body is read up to a small limit and dropped.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, {}));
+
+  app.get('/settings/notifications', member, async (request, reply) => {
+    const view = await preferencesOf(app.db, memberOf(request), t);
+    return reply.page({ title: t('preferences.page.title'), body: <NotificationPreferences view={view} /> });
+  });
+
+  app.post('/settings/notifications', member, async (request, reply) => {
+    await savePreferencesForm(app.db, memberOf(request), (request.body ?? {}) as Record<string, unknown>, app.clock.now());
+    return reply.redirectTo(withAlert('/settings/notifications', 'notification-preferences-saved'));
+  });
+
+  /** The token's claims and community, or the invalid-link page (400). */
+  async function claimsOf(request: FastifyRequest): Promise<(UnsubscribeClaims & { communityName: string }) | null> {
+    const token = (request.query as Record<string, unknown>).token;
+    try {
+      const claims = await mailContext(app).tokens.verify(token);
+      // The member still belongs to the token's community (a link outlives a membership).
+      const row = await app.db
+        .selectFrom('memberships as m')
+        .innerJoin('communities as c', 'c.id', 'm.community_id')
+        .select('c.name')
+        .where('m.community_id', '=', claims.communityId)
+        .where('m.user_id', '=', claims.userId)
+        .executeTakeFirst();
+      if (!row) throw new AppError('Notifications.InvalidUnsubscribeLink');
+      return { ...claims, communityName: row.name };
+    } catch (e) {
+      if (isAppError(e) && e.code === 'Notifications.InvalidUnsubscribeLink') return null;
+      throw e;
+    }
+  }
+
+  const invalid = (reply: FastifyReply) =>
+    reply.page({ title: t('preferences.unsubscribe.invalidTitle'), status: 400, body: <UnsubscribeInvalid message={t('preferences.errors.invalidUnsubscribeLink')} /> });
+
+  const kindName = (kind: string) => t(`notifications.kinds.${kind}.name`);
+
+  app.get('/notifications/unsubscribe', { config: { access: 'public' as const } }, async (request, reply) => {
+    const claims = await claimsOf(request);
+    if (!claims) return invalid(reply);
+    const all = claims.kind === '*';
+    const token = String((request.query as Record<string, unknown>).token);
+    return reply.page({
+      title: t('preferences.unsubscribe.title'),
+      body: (
+        <UnsubscribeConfirm
+          action={unsubscribePath(token)}
+          question={all ? t('preferences.unsubscribe.confirmAll', { community: claims.communityName }) : t('preferences.unsubscribe.confirmKind', { kind: kindName(claims.kind), community: claims.communityName })}
+          explain={t(all ? 'preferences.unsubscribe.explainAll' : 'preferences.unsubscribe.explainKind')}
+        />
+      ),
+    });
+  });
+
+  app.post('/notifications/unsubscribe', signedLink, async (request, reply) => {
+    const claims = await claimsOf(request);
+    if (!claims) return invalid(reply);
+    await stopEmail(app.db, claims, claims.kind, app.clock.now());
+    return reply.page({
+      title: t('preferences.unsubscribe.doneTitle'),
+      body: <UnsubscribeDone message={claims.kind === '*' ? t('preferences.unsubscribe.doneAll') : t('preferences.unsubscribe.doneKind', { kind: kindName(claims.kind) })} />,
+    });
+  });
+}
