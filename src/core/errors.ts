@@ -58,6 +58,8 @@ export const serverErrors = {
   'Introductions.DailyCap': { status: 429, key: 'introductions.errors.dailyCap' },
   'Introductions.AlreadyReviewed': { status: 409, key: 'introductions.errors.alreadyReviewed' },
   'Introductions.MemberInactive': { status: 409, key: 'introductions.errors.memberInactive' },
+  'Push.InvalidToken': { status: 400, key: 'push.errors.invalidToken' },
+  'Push.InvalidSubscription': { status: 400, key: 'push.errors.invalidSubscription' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

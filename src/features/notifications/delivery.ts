@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#src/db/index.ts';
-import type { DeliveryStatus } from '#src/db/types.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { DELIVER_JOB } from './notifier.ts';
 import { choicesFor, wantsDigest } from './queries.ts';
@@ -11,32 +10,8 @@ import { pushSender } from './push-delivery.ts';
 /** The channels, in the order a delivery job runs them. A new channel adds one line. */
 const SENDERS: ((app: FastifyInstance) => ChannelSender)[] = [emailSender, pushSender];
 
-/**
- * Claims one delivery (notification, channel, target): true if this call made the claim, false if a
- * earlier run already did. A sender claims before it sends, so a retried job never sends twice; a
- * sender whose send failed releases its claim (releaseDelivery) so that the retry sends it.
- */
-export async function claimDelivery(
-  db: Db,
-  d: Pick<Delivery, 'notification'>,
-  channel: string,
-  target: string,
-  status: DeliveryStatus,
-  now: Date,
-): Promise<boolean> {
-  const n = d.notification;
-  const row = await db
-    .insertInto('notification_deliveries')
-    .values({ notification_id: n.id, channel, target, community_id: n.community_id, user_id: n.user_id, status, created_at: now, sent_at: status === 'sent' ? now : null })
-    .onConflict((oc) => oc.columns(['notification_id', 'channel', 'target']).doNothing())
-    .returning('notification_id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function releaseDelivery(db: Db, notificationId: number, channel: string, target: string): Promise<void> {
-  await db.deleteFrom('notification_deliveries').where('notification_id', '=', notificationId).where('channel', '=', channel).where('target', '=', target).execute();
-}
+// The claims live in claims.ts (the senders import them from there: no import cycle with SENDERS).
+export { claimDelivery, releaseDelivery } from './claims.ts';
 
 /** Loads what a delivery needs; undefined when the notification or its member is gone (nothing to send). */
 export async function loadDelivery(db: Db, id: number): Promise<Delivery | undefined> {

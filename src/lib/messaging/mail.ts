@@ -3,7 +3,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export type OutgoingMail = { to: string; from: string; subject: string; text: string; html?: string };
-export type SentMessage = { id: string; channel: 'email' | 'sms'; to: string; subject?: string; text: string; at: Date };
+export type SentMessage = { id: string; channel: 'email' | 'sms' | 'push'; to: string; subject?: string; text: string; at: Date };
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
@@ -50,7 +50,7 @@ export class Outbox {
   }
 
   /** The newest message sent to an address (tests and the development page). */
-  latestTo(to: string, channel?: 'email' | 'sms'): SentMessage | undefined {
+  latestTo(to: string, channel?: 'email' | 'sms' | 'push'): SentMessage | undefined {
     return this.messages.find((m) => m.to === to && (!channel || m.channel === channel));
   }
 }
