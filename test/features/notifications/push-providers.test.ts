@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { Outbox } from '#src/lib/messaging/mail.ts';
 import { HttpPushProvider, OutboxPushProvider, PushDeliveryError } from '#src/features/notifications/push/provider.ts';
@@ -60,6 +63,15 @@ t.test('VAPID keys: configured, generated in memory for tests, off in production
   const configured = vapidKeys(testConfig({ VAPID_PUBLIC_KEY: 'pub', VAPID_PRIVATE_KEY: 'priv', VAPID_SUBJECT: 'https://example.com/contact' }));
   t.same(configured, { publicKey: 'pub', privateKey: 'priv', subject: 'https://example.com/contact' });
   t.throws(() => testConfig({ VAPID_SUBJECT: 'http://example.com' }), /VAPID_SUBJECT must be a mailto: address or an https:\/\/ URL/);
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'push-vapid-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const development = testConfig({ NODE_ENV: 'development', DATA_DIR: dataDir });
+  const first = vapidKeys(development);
+  const file = path.join(dataDir, 'vapid.json');
+  t.same(JSON.parse(readFileSync(file, 'utf8')), { publicKey: first?.publicKey, privateKey: first?.privateKey }, 'development: generated once, kept under DATA_DIR');
+  t.equal(statSync(file).mode & 0o777, 0o600, 'readable by the owner only');
+  t.same(vapidKeys(development), first, 'the same pair after a restart (browsers stay subscribed)');
 });
 
 t.test('Web Push (web-push, VAPID) against a local fake push service', async (t) => {
