@@ -13,6 +13,7 @@ import AssignEditor from './AssignEditor.tsx';
 import IntroduceDialog from './IntroduceDialog.tsx';
 import AlertBanner from './AlertBanner.tsx';
 import PreferenceSaver from './PreferenceSaver.tsx';
+import PushSubscribe from './PushSubscribe.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -31,6 +32,7 @@ export const islandComponents = {
   IntroduceDialog,
   AlertBanner,
   PreferenceSaver,
+  PushSubscribe,
 };
 
 export type IslandName = keyof typeof islandComponents;

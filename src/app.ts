@@ -26,6 +26,8 @@ import { Messages } from './lib/messaging/outgoing.ts';
 import { HostedCopyScanner, LocalCopyScanner, type CopyScanner } from './features/articles/copy-scan.ts';
 import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/mail.ts';
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
+import { buildPushServices } from './features/notifications/push/services.ts';
+import type { PushServices } from './features/notifications/push/types.ts';
 import path from 'node:path';
 import './plugins/types.ts';
 
@@ -38,13 +40,15 @@ export type AppOptions = {
   /** Replace the mail or SMS transport (tests of the adapters). */
   mailer?: Mailer;
   sms?: SmsSender;
+  /** Replace mobile push and Web Push (tests of the delivery). */
+  push?: PushServices;
   copyScanner?: CopyScanner;
   /** Run the queue's workers and schedules here (default: config.jobWorkers). */
   jobWorkers?: boolean;
 };
 
 /** Builds the whole application on a database that is already migrated. Tests use it directly. */
-export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, copyScanner, jobWorkers }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, push, copyScanner, jobWorkers }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -78,6 +82,7 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
     'sms',
     sms ?? (config.sms ? new HttpSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid, authToken: config.sms.authToken, from: config.sms.from }) : new OutboxSms(outbox)),
   );
+  app.decorate('push', push ?? buildPushServices(config, outbox, (message) => app.log.warn(message)));
   // The copy scan: a hosted service when configured, else the local comparison with the community's articles.
   app.decorate('copyScanner', copyScanner ?? (config.copyScan ? new HostedCopyScanner({ baseUrl: config.copyScan.url, apiKey: config.copyScan.apiKey }) : new LocalCopyScanner()));
   if (ownsDb) app.addHook('onClose', async () => db.destroy());

@@ -34,6 +34,14 @@ const schema = z
     SMS_ACCOUNT_SID: z.string().optional(),
     SMS_AUTH_TOKEN: z.string().optional(),
     SMS_FROM: z.string().optional(),
+    PUSH_URL: optionalUrl,
+    PUSH_KEY: z.string().optional(),
+    VAPID_PUBLIC_KEY: z.string().optional(),
+    VAPID_PRIVATE_KEY: z.string().optional(),
+    VAPID_SUBJECT: z
+      .string()
+      .optional()
+      .refine((v) => !v || /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), { message: 'must be a mailto: address or an https:// URL' }),
     COPY_SCAN_URL: optionalUrl,
     COPY_SCAN_API_KEY: z.string().optional(),
     DEFAULT_COMMUNITY: z
@@ -77,6 +85,10 @@ export type Config = Readonly<{
   mailFrom: string;
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   copyScan: { url: string; apiKey: string } | undefined;
+  /** The mobile push provider (FCM/APNs-style HTTP API); unset: the local outbox (decision 0019). */
+  push: { url: string; key: string } | undefined;
+  /** Web Push's VAPID keys; unset: generated (development: kept under DATA_DIR; tests: in memory) or Web Push off (production). */
+  vapid: { publicKey: string; privateKey: string; subject: string | undefined } | undefined;
   defaultCommunity: string;
   rateLimitMax: number;
   seedDemo: boolean;
@@ -123,6 +135,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ? { url: e.SMS_PROVIDER_URL, accountSid: e.SMS_ACCOUNT_SID, authToken: e.SMS_AUTH_TOKEN, from: e.SMS_FROM }
         : undefined,
     copyScan: e.COPY_SCAN_URL && e.COPY_SCAN_API_KEY ? { url: e.COPY_SCAN_URL, apiKey: e.COPY_SCAN_API_KEY } : undefined,
+    push: e.PUSH_URL && e.PUSH_KEY ? { url: e.PUSH_URL, key: e.PUSH_KEY } : undefined,
+    vapid: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT || undefined } : undefined,
     defaultCommunity: e.DEFAULT_COMMUNITY,
     rateLimitMax: e.RATE_LIMIT_MAX,
     seedDemo: e.SEED_DEMO,

@@ -60,6 +60,8 @@ export const serverErrors = {
   'Introductions.MemberInactive': { status: 409, key: 'introductions.errors.memberInactive' },
   'Notifications.UnknownPreference': { status: 400, key: 'preferences.errors.unknownPreference' },
   'Notifications.InvalidUnsubscribeLink': { status: 400, key: 'preferences.errors.invalidUnsubscribeLink' },
+  'Push.InvalidToken': { status: 400, key: 'push.errors.invalidToken' },
+  'Push.InvalidSubscription': { status: 400, key: 'push.errors.invalidSubscription' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

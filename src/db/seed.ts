@@ -7,6 +7,7 @@ import { seedAvatars } from '#src/features/members/seed-avatars.ts';
 import { seedAdminMembers } from '#src/features/members/seed-admin-members.ts';
 import { seedDirectory } from '#src/features/members/seed-directory.ts';
 import { seedPreferences } from '#src/features/notifications/seed-preferences.ts';
+import { seedPush } from '#src/features/notifications/push/seed.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -200,6 +201,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedAdminMembers(trx, { byCode, adminId: admin.id });
     await seedIntroductions(trx, { communityId: byCode.summit!, staffId: admin.id });
     await seedPreferences(trx, { communityId: byCode.summit! });
+    await seedPush(trx, { communityId: byCode.summit! });
     await seedAvatars(trx);
 
     await trx

@@ -28,6 +28,8 @@ import { deliveryJobs } from './notifications/delivery.ts';
 import preferenceRoutes from './notifications/preferences-routes.tsx';
 import { preferenceMemberGraphQL } from './notifications/preferences-graphql.ts';
 import { preferenceJobs } from './notifications/digest.ts';
+import pushRoutes from './notifications/push/routes.tsx';
+import { pushMemberGraphQL } from './notifications/push/graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -69,5 +71,6 @@ export const AREAS: readonly Area[] = [
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
   { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
   { name: 'notification-preferences', routes: [preferenceRoutes], graphql: { member: preferenceMemberGraphQL }, jobs: preferenceJobs },
+  { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];

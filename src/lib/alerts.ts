@@ -16,6 +16,9 @@ export const ALERT_TTL_MS = 5000;
 export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
   'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
   'notification-preferences-saved': { displayType: 'success', messageKey: 'preferences.alerts.saved' },
+  'push-device-removed': { displayType: 'success', messageKey: 'push.alerts.removed' },
+  'push-browser-on': { displayType: 'success', messageKey: 'push.alerts.browserOn' },
+  'push-browser-off': { displayType: 'success', messageKey: 'push.alerts.browserOff' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

@@ -14,6 +14,7 @@ import type { SmsSender } from '#src/lib/messaging/sms.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import type { Notifier } from '#src/features/notifications/notifier.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
+import type { PushServices } from '#src/features/notifications/push/types.ts';
 import type { CopyScanner } from '#src/features/articles/copy-scan.ts';
 
 export type PageOptions = {
@@ -41,6 +42,8 @@ declare module 'fastify' {
     outbox: Outbox;
     mailer: Mailer;
     sms: SmsSender;
+    /** Mobile push (provider or outbox) and Web Push (null without VAPID keys): src/features/notifications/push. */
+    push: PushServices;
     copyScanner: CopyScanner;
     jobs: JobQueue;
     messages: Messages;

@@ -28,4 +28,3 @@ export async function claimDelivery(
 export async function releaseDelivery(db: Db, notificationId: number, channel: string, target: string): Promise<void> {
   await db.deleteFrom('notification_deliveries').where('notification_id', '=', notificationId).where('channel', '=', channel).where('target', '=', target).execute();
 }
-

@@ -4,12 +4,8 @@ import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { DELIVER_JOB } from './notifier.ts';
 import { choicesFor, wantsDigest } from './queries.ts';
 import type { ChannelSender, Delivery } from './types.ts';
-import { claimDelivery, releaseDelivery } from './claims.ts';
 import { emailSender } from './email-delivery.ts';
 import { pushSender } from './push-delivery.ts';
-
-// The claims live in claims.ts, so that senders use them without importing this file (no cycle).
-export { claimDelivery, releaseDelivery };
 
 /** The channels, in the order a delivery job runs them. A new channel adds one line. */
 const SENDERS: ((app: FastifyInstance) => ChannelSender)[] = [emailSender, pushSender];

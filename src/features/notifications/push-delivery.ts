@@ -1,12 +1,59 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChannelSender } from './types.ts';
+import { claimDelivery, releaseDelivery } from './claims.ts';
+import type { PushContent, PushResult, PushServices } from './push/types.ts';
+import type { ChannelSender, Delivery } from './types.ts';
 
-/** Mobile and Web Push delivery: built by the push slice of issue 12. */
-export function pushSender(_app: FastifyInstance): ChannelSender {
+/**
+ * Mobile push and Web Push: one push to each of the member's devices and browsers in the
+ * notification's community. Each (notification, token) is claimed before it is sent, so a retried job
+ * never pushes twice to the same device; a push that failed for now releases its claim and, once the
+ * other devices had theirs, the job fails so that its retry sends only what failed. A device the
+ * provider says is gone loses its token.
+ */
+export function pushSender(app: FastifyInstance): ChannelSender {
   return {
     channel: 'push',
-    async send() {
-      throw new Error('push delivery is not built yet');
+    async send(delivery: Delivery) {
+      await sendPushes(app.db, app.push, app.clock.now.bind(app.clock), delivery, `${app.config.publicUrl}${app.config.basePath}`);
     },
   };
+}
+
+export async function sendPushes(
+  db: FastifyInstance['db'],
+  push: PushServices,
+  now: () => Date,
+  delivery: Delivery,
+  publicUrl: string,
+): Promise<void> {
+  const n = delivery.notification;
+  const tokens = await db
+    .selectFrom('push_tokens')
+    .select(['id', 'token', 'platform', 'keys'])
+    .where('community_id', '=', n.community_id)
+    .where('user_id', '=', n.user_id)
+    .orderBy('id')
+    .execute();
+  const content: PushContent = { title: delivery.community.app_name, body: n.message, url: `${publicUrl}${n.url}` };
+  let failure: unknown = null;
+  for (const t of tokens) {
+    if (t.platform === 'web' && !push.web) continue; // Web Push is off: nothing to claim
+    if (!(await claimDelivery(db, delivery, 'push', t.token, 'sent', now()))) continue;
+    let result: PushResult;
+    try {
+      result =
+        t.platform === 'web'
+          ? t.keys
+            ? await push.web!.send({ endpoint: t.token, keys: t.keys }, content)
+            : 'gone'
+          : await push.mobile.send({ ...content, token: t.token, platform: t.platform });
+    } catch (e) {
+      await releaseDelivery(db, n.id, 'push', t.token);
+      failure ??= e;
+      continue;
+    }
+    if (result === 'gone') await db.deleteFrom('push_tokens').where('id', '=', t.id).execute();
+    else await db.updateTable('push_tokens').set({ last_used_at: now() }).where('id', '=', t.id).execute();
+  }
+  if (failure) throw failure;
 }

@@ -7,7 +7,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
  * nodemailer as they are: SMTP sends them, the outbox keeps them in its .eml and its record.
  */
 export type OutgoingMail = { to: string; from: string; subject: string; text: string; html?: string; headers?: Record<string, string> };
-export type SentMessage = { id: string; channel: 'email' | 'sms'; to: string; subject?: string; text: string; at: Date; headers?: Record<string, string> };
+export type SentMessage = { id: string; channel: 'email' | 'sms' | 'push'; to: string; subject?: string; text: string; at: Date; headers?: Record<string, string> };
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
@@ -54,7 +54,7 @@ export class Outbox {
   }
 
   /** The newest message sent to an address (tests and the development page). */
-  latestTo(to: string, channel?: 'email' | 'sms'): SentMessage | undefined {
+  latestTo(to: string, channel?: 'email' | 'sms' | 'push'): SentMessage | undefined {
     return this.messages.find((m) => m.to === to && (!channel || m.channel === channel));
   }
 }
