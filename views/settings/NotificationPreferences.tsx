@@ -25,6 +25,9 @@ export function NotificationPreferences({ view }: { view: PreferencesView }) {
       <p>
         <a href={href('/notifications')}>{t('preferences.page.backToList')}</a>
       </p>
+      <p>
+        <a href={href('/settings/notifications/devices')}>{t('preferences.page.devices')}</a>
+      </p>
       <form method="post" action={href('/settings/notifications')} className="preferences-form" data-preferences-form="">
         <CsrfField />
         {view.groups.map((g) => (
