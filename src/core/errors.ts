@@ -58,6 +58,7 @@ export const serverErrors = {
   'Introductions.DailyCap': { status: 429, key: 'introductions.errors.dailyCap' },
   'Introductions.AlreadyReviewed': { status: 409, key: 'introductions.errors.alreadyReviewed' },
   'Introductions.MemberInactive': { status: 409, key: 'introductions.errors.memberInactive' },
+  'Notifications.BadRequest': { status: 400, key: 'notifications.errors.badRequest' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -25,6 +25,8 @@ import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-gra
 import directoryRoutes from './members/directory-routes.tsx';
 import { directoryMemberResolvers, directoryMemberTypeDefs } from './members/directory-graphql.ts';
 import { deliveryJobs } from './notifications/delivery.ts';
+import notificationRoutes from './notifications/routes.tsx';
+import { notificationMemberGraphQL } from './notifications/graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -65,5 +67,6 @@ export const AREAS: readonly Area[] = [
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
   { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
+  { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];

@@ -15,6 +15,8 @@ export const ALERT_TTL_MS = 5000;
 
 export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
   'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
+  'notification-read': { displayType: 'success', messageKey: 'notifications.alerts.read' },
+  'notifications-read': { displayType: 'success', messageKey: 'notifications.alerts.allRead' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {
