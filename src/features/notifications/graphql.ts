@@ -44,8 +44,12 @@ export const notificationMemberTypeDefs = /* GraphQL */ `
     notifications(first: Int, last: Int, after: String, before: String): NotificationConnection!
   }
   extend type Mutation {
-    "Marks these notifications of the member read (and viewed); returns them. Ids of others change nothing. At most 100 ids."
-    notificationsMarkAsRead(notificationIds: [ID!]!): [Notification!]!
+    """
+    Marks these notifications of the member read (and viewed); returns them. Ids of others change
+    nothing. At most 100 ids; the list is required (declared nullable only to keep argument types two
+    wrappers deep for the schema's depth limit: a missing list is Notifications.BadRequest).
+    """
+    notificationsMarkAsRead(notificationIds: [ID!]): [Notification!]!
     "Marks every notification of the member read (and viewed); returns how many changed."
     notificationsMarkAllAsRead: Int!
     """

@@ -207,6 +207,10 @@ t.test('notifications', async (t) => {
     }
     const badId = await gql('mutation { notificationsMarkAsRead(notificationIds: ["x"]) { id } }', {}, auth);
     t.equal(badId.json().errors?.[0]?.extensions?.code, 'Notifications.BadRequest');
+    const noIds = await gql('mutation { notificationsMarkAsRead { id } }', {}, auth);
+    t.equal(noIds.json().errors?.[0]?.extensions?.code, 'Notifications.BadRequest', 'the ids are required');
+    const tooMany = await gql('mutation M($ids: [ID!]!) { notificationsMarkAsRead(notificationIds: $ids) { id } }', { ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) }, auth);
+    t.equal(tooMany.json().errors?.[0]?.extensions?.code, 'Notifications.BadRequest', 'at most 100 ids');
 
     const marked = await gql('mutation M($ids: [ID!]!) { notificationsMarkAsRead(notificationIds: $ids) { id hasRead } }', { ids: [String(ids[11]), String(othersId)] }, auth);
     t.same(marked.json().data?.notificationsMarkAsRead, [{ id: String(ids[11]), hasRead: true }], 'another member’s id changes nothing');
