@@ -4,7 +4,7 @@ import { formatRelative } from '#src/core/format.ts';
 import { type FormBody, positiveId } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { NotificationsPage, type ListPlace } from '#views/notifications/NotificationsPage.tsx';
-import { hasUnreadNotifications, listNotifications, markAllRead, markRead, openNotification, parseCursor, parseOption, type ListDeps } from './list.ts';
+import { hasUnreadNotifications, LIST_PAGE_SIZE, listNotifications, markAllRead, markRead, openNotification, parseCursor, parseOption, type ListDeps } from './list.ts';
 
 /**
  * The notifications list (/notifications, access member) and its actions, all plain links and forms
@@ -25,9 +25,10 @@ export default async function notificationRoutes(app: FastifyInstance) {
     return id;
   };
 
-  const parseOptionOrNone = (v: unknown) => {
+  /** A value from a form, or undefined where it does not parse (a bad value is dropped, not trusted). */
+  const orNone = <T,>(parse: () => T) => {
     try {
-      return parseOption(v);
+      return parse() ?? undefined;
     } catch {
       return undefined;
     }
@@ -43,19 +44,11 @@ export default async function notificationRoutes(app: FastifyInstance) {
     return s ? `/notifications?${s}` : '/notifications';
   };
 
-  /** The place a form came from, checked again (a bad value is dropped, not trusted). */
-  const placeOf = (body: FormBody): ListPlace => {
-    const safe = <T,>(f: () => T) => {
-      try {
-        return f();
-      } catch {
-        return undefined;
-      }
-    };
-    const option = safe(() => parseOption(body.option));
-    const after = safe(() => parseCursor(body.after));
-    const before = safe(() => parseCursor(body.before));
-    return { option, after: after ? String(after) : undefined, before: before ? String(before) : undefined };
+  /** The place in the list a form came from, checked again. */
+  const placeOf = (body: FormBody) => {
+    const after = orNone(() => parseCursor(body.after));
+    const before = orNone(() => parseCursor(body.before));
+    return { option: orNone(() => parseOption(body.option)), after: after ? String(after) : undefined, before: before ? String(before) : undefined };
   };
 
   app.get('/notifications', member, async (request, reply) => {
@@ -64,7 +57,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
     const after = parseCursor(q.after);
     const before = after === null ? parseCursor(q.before) : null;
     const me = request.guardian.userId!;
-    const page = await listNotifications(depsOf(request), me, before !== null ? { last: 10, before, kind } : { first: 10, after, kind });
+    const page = await listNotifications(depsOf(request), me, before !== null ? { last: LIST_PAGE_SIZE, before, kind } : { first: LIST_PAGE_SIZE, after, kind });
     const now = app.clock.now();
     const items = page.items.map((n) => ({
       id: n.id,
@@ -104,7 +97,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
 
   app.post('/notifications/read-all', member, async (request, reply) => {
     const place = placeOf((request.body ?? {}) as FormBody);
-    await markAllRead(depsOf(request), request.guardian.userId!, parseOptionOrNone(place.option));
+    await markAllRead(depsOf(request), request.guardian.userId!, place.option);
     return reply.redirectTo(withAlert(listPath(place), 'notifications-read'));
   });
 }
