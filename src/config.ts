@@ -85,7 +85,7 @@ export type Config = Readonly<{
   mailFrom: string;
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   copyScan: { url: string; apiKey: string } | undefined;
-  /** The mobile push provider (FCM/APNs-style HTTP API); unset: the local outbox (decision 0019). */
+  /** The mobile push provider (FCM/APNs-style HTTP API); unset: the local outbox (decision 0021). */
   push: { url: string; key: string } | undefined;
   /** Web Push's VAPID keys; unset: generated (development: kept under DATA_DIR; tests: in memory) or Web Push off (production). */
   vapid: { publicKey: string; privateKey: string; subject: string | undefined } | undefined;

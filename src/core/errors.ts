@@ -62,6 +62,7 @@ export const serverErrors = {
   'Notifications.InvalidUnsubscribeLink': { status: 400, key: 'preferences.errors.invalidUnsubscribeLink' },
   'Push.InvalidToken': { status: 400, key: 'push.errors.invalidToken' },
   'Push.InvalidSubscription': { status: 400, key: 'push.errors.invalidSubscription' },
+  'Notifications.BadRequest': { status: 400, key: 'notifications.errors.badRequest' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

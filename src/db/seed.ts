@@ -8,6 +8,7 @@ import { seedAdminMembers } from '#src/features/members/seed-admin-members.ts';
 import { seedDirectory } from '#src/features/members/seed-directory.ts';
 import { seedPreferences } from '#src/features/notifications/seed-preferences.ts';
 import { seedPush } from '#src/features/notifications/push/seed.ts';
+import { seedNotifications } from '#src/features/notifications/seed-notifications.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -203,6 +204,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedPreferences(trx, { communityId: byCode.summit! });
     await seedPush(trx, { communityId: byCode.summit! });
     await seedAvatars(trx);
+    await seedNotifications(trx, { communityIds: [byCode.summit!, byCode.harbor!] });
 
     await trx
       .insertInto('ads')

@@ -30,6 +30,8 @@ import { preferenceMemberGraphQL } from './notifications/preferences-graphql.ts'
 import { preferenceJobs } from './notifications/digest.ts';
 import pushRoutes from './notifications/push/routes.tsx';
 import { pushMemberGraphQL } from './notifications/push/graphql.ts';
+import notificationRoutes from './notifications/routes.tsx';
+import { notificationMemberGraphQL } from './notifications/graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -72,5 +74,6 @@ export const AREAS: readonly Area[] = [
   { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
   { name: 'notification-preferences', routes: [preferenceRoutes], graphql: { member: preferenceMemberGraphQL }, jobs: preferenceJobs },
   { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
+  { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
 ];

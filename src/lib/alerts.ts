@@ -19,6 +19,8 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'push-device-removed': { displayType: 'success', messageKey: 'push.alerts.removed' },
   'push-browser-on': { displayType: 'success', messageKey: 'push.alerts.browserOn' },
   'push-browser-off': { displayType: 'success', messageKey: 'push.alerts.browserOff' },
+  'notification-read': { displayType: 'success', messageKey: 'notifications.alerts.read' },
+  'notifications-read': { displayType: 'success', messageKey: 'notifications.alerts.allRead' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

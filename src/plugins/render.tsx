@@ -8,6 +8,7 @@ import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
 import { adminAreas } from '#src/features/admin/areas.ts';
+import { hasUnviewed } from '#src/features/notifications/queries.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';
@@ -24,6 +25,12 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
   const guardian = request.guardian ?? new Guardian(identity, request.community);
   // The admin area has its own shell and navigation, and no ads.
   const inAdmin = request.routeOptions.config?.access === 'admin' && guardian.isAdmin;
+  const member = identity.loggedIn && !inAdmin ? { communityId: request.community.id, userId: identity.user.id } : null;
+  // The bell's dot, on the server: one probe of an index (notifications_unviewed).
+  const [ads, unviewed] = await Promise.all([
+    member ? pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
+    member ? hasUnviewed(app.db, member) : false,
+  ]);
   return {
     t: app.t,
     community: request.community,
@@ -34,7 +41,8 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
     csrfToken: reply.generateCsrf(),
     nonce: (reply as unknown as { cspNonce: { script: string } }).cspNonce.script,
     now: app.clock.now(),
-    ads: identity.loggedIn && !inAdmin ? await pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
+    ads,
+    hasUnviewed: unviewed,
     adminAreas: inAdmin ? adminAreas(app) : null,
     alert: alertFor((request.query as Record<string, unknown> | undefined)?.alert, app.t),
     islands: new Set(),

@@ -31,6 +31,7 @@ t.test('introductions in the browser: the dialog, the page, the staff queue', as
     messages: app.messages,
     publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
     mailFrom: app.config.mailFrom,
+    notifier: app.notifications,
   };
   const amy = await createMember(db, alpha, { firstName: 'Amy', lastName: 'Asker', companyName: 'Asker Medical' });
   const tom = await createMember(db, alpha, { firstName: 'Tom', lastName: 'Target', companyName: 'Target Health' });

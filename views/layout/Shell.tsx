@@ -131,20 +131,25 @@ function PageAlert() {
 }
 
 function Bell() {
-  const { t } = usePage();
+  const { t, hasUnviewed } = usePage();
   const href = useHref();
   return (
     <Island
       name="NotificationBell"
       props={{
         href: href('/notifications'),
-        unread: false,
+        graphqlUrl: href('/graphql'),
+        unread: hasUnviewed,
         labels: {
-          label: t('shell.bell.label'),
-          labelUnread: t('shell.bell.labelUnread'),
-          heading: t('shell.bell.heading'),
-          empty: t('shell.bell.empty'),
-          seeAll: t('shell.bell.seeAll'),
+          label: t('notifications.bell.label'),
+          labelUnread: t('notifications.bell.labelUnread'),
+          heading: t('notifications.bell.heading'),
+          empty: t('notifications.bell.empty'),
+          seeAll: t('notifications.bell.seeAll'),
+          unread: t('notifications.bell.unread'),
+          loading: t('notifications.bell.loading'),
+          failed: t('notifications.bell.failed'),
+          justNow: t('format.justNow'),
         },
       }}
     />

@@ -18,6 +18,8 @@ export type PageContextValue = {
   nonce: string;
   now: Date;
   ads: { masthead: Ad | null; mediumSquare: Ad | null };
+  /** A signed-in member (outside the admin area) has a notification not yet seen in the bell: its dot. */
+  hasUnviewed: boolean;
   /** On the admin area's pages (routes with access 'admin'): its areas. Such pages get the admin shell. */
   adminAreas: AdminArea[] | null;
   /** The alert after an action (`?alert=<id>`, src/lib/alerts.ts), if any. */

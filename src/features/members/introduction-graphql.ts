@@ -81,6 +81,7 @@ function depsOf(ctx: GraphQLContext): IntroDeps {
     messages: app.messages,
     publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
     mailFrom: app.config.mailFrom,
+    notifier: app.notifications,
   };
 }
 

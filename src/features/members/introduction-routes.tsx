@@ -29,6 +29,7 @@ export function introDeps(request: FastifyRequest): IntroDeps {
     messages: app.messages,
     publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
     mailFrom: app.config.mailFrom,
+    notifier: app.notifications,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
+import type { Notifier } from '#src/features/notifications/notifier.ts';
 import { findSnapshot, membersOf, SNAPSHOT_COLUMNS, toSnapshot } from './queries.ts';
 import type { IntroductionStatus, MemberSnapshot } from './types.ts';
 
@@ -38,6 +39,8 @@ export type IntroDeps = {
   publicUrl: string;
   /** The sender address (config MAIL_FROM). */
   mailFrom: string;
+  /** The requester hears of the outcome in their notifications (issue 12). */
+  notifier: Notifier;
 };
 
 export type IntroductionView = {
@@ -376,6 +379,17 @@ async function review(
         }),
       });
     }
+    // The requester's notification of the outcome, with the status change itself.
+    await deps.notifier.notify(trx, {
+      communityId: c.id,
+      userId: current.requester_id,
+      kind: 'introductions',
+      url: '/members/introductions',
+      message: t(decision.status === 'APPROVED' ? 'introductions.notifications.approved' : 'introductions.notifications.declined', {
+        target: target ? name(target) : '—',
+      }),
+      createdAt: now,
+    });
   });
   return (await findIntroduction(deps, id))!;
 }

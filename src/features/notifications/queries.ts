@@ -45,3 +45,20 @@ export async function wantsDigest(db: Db, member: MemberRef): Promise<boolean> {
     .executeTakeFirst();
   return row?.email_digest ?? false;
 }
+
+/**
+ * Whether the member has a notification in the list they have not seen yet (the bell's dot): one
+ * probe of the partial index notifications_unviewed.
+ */
+export async function hasUnviewed(db: Db, member: MemberRef): Promise<boolean> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('community_id', '=', member.communityId)
+    .where('user_id', '=', member.userId)
+    .where('shown', '=', true)
+    .where('viewed_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -40,6 +40,7 @@ t.test('introductions', async (t) => {
     messages: app.messages,
     publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
     mailFrom: app.config.mailFrom,
+    notifier: app.notifications,
   };
 
   const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Engines' });

@@ -11,7 +11,7 @@ export type VapidKeys = { publicKey: string; privateKey: string; subject: string
 export const WEB_PUSH_TTL = 24 * 60 * 60;
 
 /**
- * The VAPID keys Web Push signs with (decision 0019): VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY when set;
+ * The VAPID keys Web Push signs with (decision 0021): VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY when set;
  * otherwise tests generate a pair in memory and development generates one once and keeps it in
  * DATA_DIR/vapid.json (a browser's subscription is bound to the key it subscribed with, so the key
  * must outlive restarts). In production without keys Web Push is off: null, and the caller warns.

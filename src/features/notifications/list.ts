@@ -1,0 +1,242 @@
+import type { Clock } from '#src/core/clock.ts';
+import { AppError, notFound } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import type { Community } from '#src/db/types.ts';
+import { isNotificationKind, type NotificationKind } from './kinds.ts';
+import { hasUnviewed as probeUnviewed } from './queries.ts';
+import type { MemberRef } from './types.ts';
+
+/**
+ * The member's notifications (issue 12, "Notifications"): the list (newest first, keyset pages on
+ * id, never OFFSET), the bell's compact list and its unviewed dot, and the read/viewed states. Only
+ * rows shown on the web channel (`shown`) of the member in this community ever appear or change.
+ *
+ * Read and viewed differ: a notification is *viewed* once the member has seen it in the bell (the dot
+ * goes), and *read* once they open it or mark it read (it stops looking unread). Reading implies
+ * viewing.
+ */
+
+/** Spec section 9: 10 a page in the list, 7 in the bell. */
+export const LIST_PAGE_SIZE = 10;
+export const BELL_PAGE_SIZE = 7;
+/** The most a client may ask for in one page (`first`/`last`). */
+export const MAX_PAGE_SIZE = 50;
+/** The most ids one mark-as-read call may carry. */
+export const MAX_IDS = 100;
+
+export type ListDeps = { db: Db; clock: Clock; community: Community };
+
+export type NotificationItem = {
+  id: number;
+  kind: string;
+  /** An application path (without the path prefix), always one of ours: see `safeAppPath`. */
+  url: string;
+  message: string;
+  hasRead: boolean;
+  hasViewed: boolean;
+  createdAt: Date;
+};
+
+export type NotificationPage = {
+  items: NotificationItem[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  hasUnviewed: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+};
+
+export type PageRequest = {
+  first?: unknown;
+  last?: unknown;
+  after?: unknown;
+  before?: unknown;
+  /** One kind (preference option) only. */
+  kind?: NotificationKind;
+};
+
+const badRequest = () => new AppError('Notifications.BadRequest');
+const MAX_ID = 2_147_483_647;
+
+/** A cursor is the id of a notification (as text): anything else is a bad request. */
+export function cursorOf(id: number): string {
+  return String(id);
+}
+
+export function parseCursor(value: unknown): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  const s = typeof value === 'number' ? String(value) : value;
+  if (typeof s !== 'string' || !/^[1-9]\d{0,9}$/.test(s) || Number(s) > MAX_ID) throw badRequest();
+  return Number(s);
+}
+
+function pageSize(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_PAGE_SIZE) throw badRequest();
+  return value;
+}
+
+/** A notification id from a client: a positive integer in the database's range, else a bad request. */
+export function parseId(value: unknown): number {
+  const id = parseCursor(value);
+  if (id === null) throw badRequest();
+  return id;
+}
+
+/** The option (kind) a list is narrowed to: a kind of the catalogue, else NotFound (the page answers 404). */
+export function parseOption(value: unknown): NotificationKind | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!isNotificationKind(value)) throw notFound();
+  return value;
+}
+
+/**
+ * Only a path of this application may be a notification's link: it starts with one slash, not two,
+ * and holds no backslash, control character or scheme-like trick. Anything else falls back to the
+ * list, so a notification can never send a member to another site.
+ */
+export function safeAppPath(url: string): string {
+  return /^\/(?![/\\])[^\\\s\u0000-\u001f\u007f]*$/.test(url) ? url : '/notifications';
+}
+
+const member = (deps: ListDeps, userId: number): MemberRef => ({ communityId: deps.community.id, userId });
+
+function mine(deps: Pick<ListDeps, 'db' | 'community'>, userId: number, kind?: string) {
+  let q = deps.db
+    .selectFrom('notifications')
+    .where('community_id', '=', deps.community.id)
+    .where('user_id', '=', userId)
+    .where('shown', '=', true);
+  if (kind) q = q.where('kind', '=', kind);
+  return q;
+}
+
+type Row = { id: number; kind: string; url: string; message: string; read_at: Date | null; viewed_at: Date | null; created_at: Date };
+
+const toItem = (r: Row): NotificationItem => ({
+  id: r.id,
+  kind: r.kind,
+  url: safeAppPath(r.url),
+  message: r.message,
+  hasRead: r.read_at !== null,
+  hasViewed: r.viewed_at !== null,
+  createdAt: new Date(r.created_at),
+});
+
+/**
+ * One page, newest first. Forwards: `first` (default 10) after the cursor `after` (older than it).
+ * Backwards: `last` before the cursor `before` (newer than it, the ones nearest to it). Both cursors
+ * may bound one page; `first` and `last` together are refused.
+ */
+export async function listNotifications(deps: ListDeps, userId: number, request: PageRequest = {}): Promise<NotificationPage> {
+  const first = pageSize(request.first);
+  const last = pageSize(request.last);
+  if (first !== null && last !== null) throw badRequest();
+  const after = parseCursor(request.after);
+  const before = parseCursor(request.before);
+  const backwards = last !== null;
+  const size = (backwards ? last : first) ?? LIST_PAGE_SIZE;
+
+  let q = mine(deps, userId, request.kind).select(['id', 'kind', 'url', 'message', 'read_at', 'viewed_at', 'created_at']);
+  if (after !== null) q = q.where('id', '<', after);
+  if (before !== null) q = q.where('id', '>', before);
+  const rows = size === 0 ? [] : await q.orderBy('id', backwards ? 'asc' : 'desc').limit(size).execute();
+  if (backwards) rows.reverse();
+  const items = rows.map(toItem);
+
+  // Whether anything lies beyond each end of the page, and the bell's dot: one round trip.
+  const newest = items[0]?.id;
+  const oldest = items.at(-1)?.id;
+  const exists = (op: '>' | '<' | '>=' | '<=', id: number) =>
+    mine(deps, userId, request.kind).select('id').where('id', op, id).limit(1).executeTakeFirst().then((r) => r !== undefined);
+  const [hasPreviousPage, hasNextPage, unviewed] = await Promise.all([
+    newest !== undefined ? exists('>', newest) : after !== null ? exists('>=', after) : Promise.resolve(false),
+    oldest !== undefined ? exists('<', oldest) : before !== null ? exists('<=', before) : Promise.resolve(false),
+    probeUnviewed(deps.db, member(deps, userId)),
+  ]);
+  return {
+    items,
+    hasNextPage,
+    hasPreviousPage,
+    hasUnviewed: unviewed,
+    startCursor: newest !== undefined ? cursorOf(newest) : null,
+    endCursor: oldest !== undefined ? cursorOf(oldest) : null,
+  };
+}
+
+/** The bell's dot. */
+export function hasUnviewedNotifications(deps: Pick<ListDeps, 'db' | 'community'>, userId: number): Promise<boolean> {
+  return probeUnviewed(deps.db, { communityId: deps.community.id, userId });
+}
+
+/** Whether the member has an unread notification (of one kind), on any page: offers "Mark all as read". */
+export async function hasUnreadNotifications(deps: Pick<ListDeps, 'db' | 'community'>, userId: number, kind?: string): Promise<boolean> {
+  const row = await mine(deps, userId, kind).select('id').where('read_at', 'is', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Marks the member's notifications among `ids` read (and viewed); others' ids change nothing. Returns them. */
+export async function markRead(deps: ListDeps, userId: number, ids: unknown): Promise<NotificationItem[]> {
+  if (!Array.isArray(ids) || ids.length > MAX_IDS) throw badRequest();
+  const wanted = [...new Set(ids.map(parseId))];
+  if (wanted.length === 0) return [];
+  const now = deps.clock.now();
+  await deps.db
+    .updateTable('notifications')
+    .set((eb) => ({ read_at: now, viewed_at: eb.fn.coalesce('viewed_at', eb.val(now)) }))
+    .where('community_id', '=', deps.community.id)
+    .where('user_id', '=', userId)
+    .where('shown', '=', true)
+    .where('id', 'in', wanted)
+    .where('read_at', 'is', null)
+    .execute();
+  const rows = await mine(deps, userId)
+    .select(['id', 'kind', 'url', 'message', 'read_at', 'viewed_at', 'created_at'])
+    .where('id', 'in', wanted)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toItem);
+}
+
+/** Marks every unread notification of the member read (and viewed); returns how many changed. */
+export async function markAllRead(deps: ListDeps, userId: number, kind?: NotificationKind): Promise<number> {
+  const now = deps.clock.now();
+  let q = deps.db
+    .updateTable('notifications')
+    .set((eb) => ({ read_at: now, viewed_at: eb.fn.coalesce('viewed_at', eb.val(now)) }))
+    .where('community_id', '=', deps.community.id)
+    .where('user_id', '=', userId)
+    .where('shown', '=', true)
+    .where('read_at', 'is', null);
+  if (kind) q = q.where('kind', '=', kind);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Marks the member's notifications viewed (the bell was opened): those up to the newest the bell
+ * showed (`upTo`), so one that arrived meanwhile keeps the dot; without `upTo`, all of them.
+ */
+export async function markViewed(deps: ListDeps, userId: number, upTo?: unknown): Promise<number> {
+  const limit = parseCursor(upTo);
+  let q = deps.db
+    .updateTable('notifications')
+    .set({ viewed_at: deps.clock.now() })
+    .where('community_id', '=', deps.community.id)
+    .where('user_id', '=', userId)
+    .where('shown', '=', true)
+    .where('viewed_at', 'is', null);
+  if (limit !== null) q = q.where('id', '<=', limit);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Opening a notification: marks it read and gives the path to go to (one of ours). Another member's,
+ * another community's or a hidden notification is not found.
+ */
+export async function openNotification(deps: ListDeps, userId: number, id: number): Promise<string> {
+  const [item] = await markRead(deps, userId, [cursorOf(id)]);
+  if (!item) throw notFound();
+  return item.url;
+}
