@@ -65,19 +65,19 @@ t.test('notification preferences in the browser', async (t) => {
     const page = await context.newPage();
     await page.goto('/settings/notifications');
     await page.route('**/graphql', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"errors":[{"message":"down"}]}' }));
-    const box = page.getByRole('group', { name: 'Introductions' }).getByRole('checkbox', { name: 'Email' });
+    const box = page.getByRole('group', { name: 'Article progress' }).getByRole('checkbox', { name: 'Email' });
     t.equal(await box.isChecked(), true);
     await box.click();
     const alert = page.getByRole('alert').filter({ hasText: 'We couldn’t save that change. Please try again.' });
     await alert.waitFor();
     t.equal(await box.isChecked(), true, 'flipped back');
-    t.equal((await choicesFor(db, amyRef, 'introductions')).email, true, 'nothing stored');
+    t.equal((await choicesFor(db, amyRef, 'article_progress')).email, true, 'nothing stored');
     await expectNoAxeViolations(t, page, 'the preferences with the failure message');
     await page.unroute('**/graphql');
     await box.click();
     await page.getByText('Saved.').waitFor();
     t.equal(await alert.count(), 0, 'the message goes once a save works');
-    t.equal((await choicesFor(db, amyRef, 'introductions')).email, false);
+    t.equal((await choicesFor(db, amyRef, 'article_progress')).email, false);
   });
 
   for (const viewport of [PHONE, DESKTOP]) {

@@ -12,12 +12,17 @@ import { SettingsLayout } from './SettingsPage.tsx';
 export function NotificationPreferences({ view }: { view: PreferencesView }) {
   const { t, basePath } = usePage();
   const href = useHref();
-  const box = (entry: PreferenceEntry) => (
-    <label className="preference-channel" key={entry.id}>
-      <input type="checkbox" name={entry.id} defaultChecked={entry.selected} data-preference={entry.id} />
-      <span>{t(`notifications.channels.${entry.channel}`)}</span>
-    </label>
-  );
+  const box = (entry: PreferenceEntry) =>
+    !entry.available ? (
+      <span className="preference-channel preference-unavailable" key={entry.id}>
+        {t('preferences.page.unavailable', { channel: t(`notifications.channels.${entry.channel}`) })}
+      </span>
+    ) : (
+      <label className="preference-channel" key={entry.id}>
+        <input type="checkbox" name={entry.id} defaultChecked={entry.selected} data-preference={entry.id} />
+        <span>{t(`notifications.channels.${entry.channel}`)}</span>
+      </label>
+    );
   return (
     <SettingsLayout section="notifications">
       <h2>{t('preferences.page.title')}</h2>

@@ -9,14 +9,24 @@ import type { NotificationChannel } from '#src/db/types.ts';
  */
 export const CHANNELS: readonly NotificationChannel[] = ['email', 'web', 'push'];
 
-export type NotificationKindDef = { id: string; group: string; defaults: Record<NotificationChannel, boolean> };
+export type NotificationKindDef = {
+  id: string;
+  group: string;
+  defaults: Record<NotificationChannel, boolean>;
+  /**
+   * The channels a member may choose for this kind (all when absent). A kind whose event already
+   * sends its own email (an introduction's outcome mails the introduction itself) offers no email
+   * choice, so that nobody gets the same news twice.
+   */
+  channels?: readonly NotificationChannel[];
+};
 
 const all = { email: true, web: true, push: true };
 
 export const NOTIFICATION_KINDS = [
   { id: 'article_progress', group: 'articles', defaults: all },
   { id: 'article_feedback', group: 'articles', defaults: all },
-  { id: 'introductions', group: 'members', defaults: all },
+  { id: 'introductions', group: 'members', defaults: { email: false, web: true, push: true }, channels: ['web', 'push'] },
   { id: 'account_security', group: 'account', defaults: { email: true, web: true, push: false } },
 ] as const satisfies readonly NotificationKindDef[];
 
@@ -26,6 +36,11 @@ const BY_ID = new Map<string, NotificationKindDef>(NOTIFICATION_KINDS.map((k) =>
 
 export function kindOf(id: string): NotificationKindDef | undefined {
   return BY_ID.get(id);
+}
+
+/** Whether the member may choose this channel for this kind (kinds.ts `channels`). */
+export function offers(def: NotificationKindDef, channel: NotificationChannel): boolean {
+  return !def.channels || def.channels.includes(channel);
 }
 
 export function isNotificationKind(id: unknown): id is NotificationKind {

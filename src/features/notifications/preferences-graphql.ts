@@ -11,8 +11,12 @@ import { wantsDigest } from './queries.ts';
  * notification shows in the list and the bell: changing it affects future notifications only.
  */
 export const preferenceMemberTypeDefs = /* GraphQL */ `
-  "One channel of one option: its id is <kind>:<channel>, e.g. article_feedback:email."
-  type NotificationPreferenceChannel { id: ID!, selected: Boolean! }
+  """
+  One channel of one option: its id is <kind>:<channel>, e.g. article_feedback:email. available is
+  false where the kind offers no choice on the channel (an introduction's outcome always comes by its
+  own email): it stays off and selecting it is Notifications.UnknownPreference.
+  """
+  type NotificationPreferenceChannel { id: ID!, selected: Boolean!, available: Boolean! }
   "A preference option: one kind of notification, with the member's choice per channel."
   type NotificationPreferenceOption {
     id: ID!

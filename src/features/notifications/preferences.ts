@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import type { NotificationChannel } from '#src/db/types.ts';
-import { CHANNELS, kindGroups, kindOf, type NotificationKindDef } from './kinds.ts';
+import { CHANNELS, kindGroups, kindOf, offers, type NotificationKindDef } from './kinds.ts';
 import { storedChoices, wantsDigest } from './queries.ts';
 import type { Choices, MemberRef } from './types.ts';
 
@@ -19,7 +19,8 @@ import type { Choices, MemberRef } from './types.ts';
  * (notifications.shown): changing it affects future notifications only, never the ones already there.
  */
 
-export type PreferenceEntry = { id: string; channel: NotificationChannel; selected: boolean };
+/** `available` false: this kind offers no choice on this channel (kinds.ts `channels`); it stays off. */
+export type PreferenceEntry = { id: string; channel: NotificationChannel; selected: boolean; available: boolean };
 export type PreferenceOption = { id: string; name: string; description: string; email: PreferenceEntry; web: PreferenceEntry; push: PreferenceEntry };
 export type PreferenceGroup = { id: string; group: string; options: PreferenceOption[] };
 export type PreferencesView = { groups: PreferenceGroup[]; emailDigest: boolean };
@@ -31,12 +32,14 @@ export function parseEntryId(id: unknown): { kind: NotificationKindDef; channel:
   const s = typeof id === 'string' ? id : typeof id === 'number' ? String(id) : '';
   const match = s.length <= 100 ? /^([a-z_]{1,60}):(email|web|push)$/.exec(s) : null;
   const kind = match ? kindOf(match[1]!) : undefined;
-  if (!match || !kind) throw new AppError('Notifications.UnknownPreference');
+  if (!match || !kind || !offers(kind, match[2] as NotificationChannel)) throw new AppError('Notifications.UnknownPreference');
   return { kind, channel: match[2] as NotificationChannel };
 }
 
 function effective(def: NotificationKindDef, stored: Partial<Choices> | undefined): Choices {
-  return { ...def.defaults, ...stored };
+  const c = { ...def.defaults, ...stored };
+  for (const channel of CHANNELS) if (!offers(def, channel)) c[channel] = false;
+  return c;
 }
 
 /** The member's groups and options with their names in the member's words, and the email rhythm. */
@@ -47,7 +50,7 @@ export async function preferencesOf(db: Db, member: MemberRef, t: Translate): Pr
     group: t(`notifications.groups.${group}`),
     options: kinds.map((k) => {
       const c = effective(k, stored.get(k.id));
-      const entry = (channel: NotificationChannel): PreferenceEntry => ({ id: entryId(k.id, channel), channel, selected: c[channel] });
+      const entry = (channel: NotificationChannel): PreferenceEntry => ({ id: entryId(k.id, channel), channel, selected: c[channel], available: offers(k, channel) });
       return {
         id: k.id,
         name: t(`notifications.kinds.${k.id}.name`),
@@ -77,7 +80,7 @@ export async function selectPreference(db: Db, member: MemberRef, id: unknown, s
   const { kind, channel } = parseEntryId(id);
   if (typeof selected !== 'boolean') throw new AppError('BadRequest.Validation');
   await storeChoices(db, member, [{ option: kind.id, channel, selected }], now);
-  return { id: entryId(kind.id, channel), channel, selected };
+  return { id: entryId(kind.id, channel), channel, selected, available: true };
 }
 
 /** The email rhythm: true gathers notification email into one daily digest, false sends each at once. */
@@ -108,6 +111,7 @@ export async function savePreferencesForm(db: Db, member: MemberRef, body: Recor
       for (const k of kinds) {
         const current = effective(k, stored.get(k.id));
         for (const channel of CHANNELS) {
+          if (!offers(k, channel)) continue;
           const selected = body[entryId(k.id, channel)] !== undefined;
           if (selected !== current[channel]) changes.push({ option: k.id, channel, selected });
         }
@@ -120,6 +124,6 @@ export async function savePreferencesForm(db: Db, member: MemberRef, body: Recor
 
 /** Email off for one kind, or for every kind ('*'): what an unsubscribe link does. */
 export async function stopEmail(db: Db, member: MemberRef, kind: string, now: Date): Promise<void> {
-  const kinds = kind === '*' ? kindGroups().flatMap((g) => g.kinds.map((k) => k.id)) : [kind];
+  const kinds = kind === '*' ? kindGroups().flatMap((g) => g.kinds.filter((k) => offers(k, 'email')).map((k) => k.id)) : [kind];
   await storeChoices(db, member, kinds.map((option) => ({ option, channel: 'email' as const, selected: false })), now);
 }

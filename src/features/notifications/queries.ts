@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import { CHANNELS, kindOf } from './kinds.ts';
+import { CHANNELS, kindOf, offers } from './kinds.ts';
 import type { Choices, MemberRef } from './types.ts';
 
 
@@ -19,6 +19,7 @@ export async function choicesFor(db: Db, member: MemberRef, kind: string): Promi
     .where('option', '=', kind)
     .execute();
   for (const r of rows) if (CHANNELS.includes(r.channel)) choices[r.channel] = r.selected;
+  for (const channel of CHANNELS) if (!offers(def, channel)) choices[channel] = false;
   return choices;
 }
 

@@ -4,13 +4,13 @@ type Choice = { username: string; option: string; channel: 'email' | 'web' | 'pu
 
 /**
  * Demo notification preferences in the summit community: a few members changed what they get (push
- * off for editor feedback, no email about introductions, account security on their phone too), and
+ * off for editor feedback, no push about introductions, account security on their phone too), and
  * one gathers their email into the daily digest. Members not listed keep the catalogue's defaults.
  */
 const CHOICES: Choice[] = [
   { username: 'amara.okafor', option: 'article_feedback', channel: 'push', selected: false },
   { username: 'amara.okafor', option: 'account_security', channel: 'push', selected: true },
-  { username: 'daniel.reyes', option: 'introductions', channel: 'email', selected: false },
+  { username: 'daniel.reyes', option: 'introductions', channel: 'push', selected: false },
   { username: 'priya.raman', option: 'article_progress', channel: 'push', selected: false },
   { username: 'priya.raman', option: 'article_feedback', channel: 'push', selected: false },
   { username: 'mei.chen', option: 'article_progress', channel: 'email', selected: false },

@@ -62,10 +62,10 @@ t.test('email delivery', async (t) => {
 
   await t.test('each kind and channel is honoured: email off for a kind sends nothing; web off hides it from the list only', async (t) => {
     const ref = { communityId: alpha.id, userId: ada.id };
-    await selectPreference(db, ref, 'introductions:email', false, clock.now());
+    await selectPreference(db, ref, 'article_feedback:email', false, clock.now());
     await selectPreference(db, ref, 'article_progress:web', false, clock.now());
     const before = mailsTo(ada).length;
-    await notify(app, alpha, ada, 'introductions', 'Your introduction to Bob was approved.');
+    await notify(app, alpha, ada, 'article_feedback', 'Your editor left feedback.');
     await app.jobs.drain();
     t.equal(mailsTo(ada).length, before, 'no mail for a kind whose email is off');
     const progressId = await notify(app, alpha, ada, 'article_progress', 'Your article was published.');
@@ -74,6 +74,10 @@ t.test('email delivery', async (t) => {
     t.equal(mailsTo(ada)[0]!.subject, 'Alpha Council: Article progress');
     const row = await db.selectFrom('notifications').select('shown').where('id', '=', progressId).executeTakeFirstOrThrow();
     t.equal(row.shown, false, 'web off: not in the list');
+    await notify(app, alpha, ada, 'introductions', 'Your introduction to Bob was approved.');
+    await app.jobs.drain();
+    t.equal(mailsTo(ada).length, before + 1, 'an introduction outcome never mails through the notification: its own mail carries it');
+    await t.rejects(selectPreference(db, ref, 'introductions:email', true, clock.now()), { code: 'Notifications.UnknownPreference' }, 'no email choice for introductions');
     for (const c of CHANNELS) await selectPreference(db, ref, `account_security:${c}`, c === 'email', clock.now());
   });
 
@@ -115,7 +119,7 @@ t.test('email delivery', async (t) => {
     t.equal(mailsTo(bob).length, 1, 'running again sends nothing more');
 
     clock.advance(2 * HOUR);
-    await notify(app, alpha, bob, 'introductions', 'Third: an introduction was approved.');
+    await notify(app, alpha, bob, 'article_feedback', 'Third: more feedback from your editor.');
     await app.jobs.drain();
     await runDigest();
     t.equal(mailsTo(bob).length, 1, 'within 24 hours of the last digest: it waits');
@@ -124,7 +128,7 @@ t.test('email delivery', async (t) => {
     await runDigest();
     t.equal(mailsTo(bob).length, 2, '24 hours later: the next digest');
     t.equal(mailsTo(bob)[0]!.subject, 'Alpha Council: your daily digest (1 notification)');
-    t.match(mailsTo(bob)[0]!.text, 'Third: an introduction was approved.');
+    t.match(mailsTo(bob)[0]!.text, 'Third: more feedback from your editor.');
     t.notMatch(mailsTo(bob)[0]!.text, 'First:', 'what was sent is not sent again');
   });
 

@@ -40,13 +40,14 @@ t.test('notification preferences', async (t) => {
       id: 'account_security',
       name: 'Account security',
       description: 'When your password or the phone on your account changes.',
-      email: { id: 'account_security:email', channel: 'email', selected: true },
-      web: { id: 'account_security:web', channel: 'web', selected: true },
-      push: { id: 'account_security:push', channel: 'push', selected: false },
+      email: { id: 'account_security:email', channel: 'email', selected: true, available: true },
+      web: { id: 'account_security:web', channel: 'web', selected: true, available: true },
+      push: { id: 'account_security:push', channel: 'push', selected: false, available: true },
     });
+    t.same(view.groups[1]!.options[0]!.email, { id: 'introductions:email', channel: 'email', selected: false, available: false }, 'an introduction comes by its own email: no email choice');
     t.equal(view.emailDigest, false, 'each email at once by default');
 
-    t.same(await selectPreference(db, adaRef, 'article_feedback:push', false, clock.now()), { id: 'article_feedback:push', channel: 'push', selected: false });
+    t.same(await selectPreference(db, adaRef, 'article_feedback:push', false, clock.now()), { id: 'article_feedback:push', channel: 'push', selected: false, available: true });
     t.same(await choicesFor(db, adaRef, 'article_feedback'), { email: true, web: true, push: false });
     await selectPreference(db, adaRef, 'article_feedback:push', true, clock.now());
     t.same(await choicesFor(db, adaRef, 'article_feedback'), { email: true, web: true, push: true }, 'and back on');
@@ -57,7 +58,7 @@ t.test('notification preferences', async (t) => {
   });
 
   await t.test('unknown or hostile ids and values are 400s with a clear code', async (t) => {
-    for (const id of ['nope:email', 'article_feedback:sms', 'article_feedback', '', 'a\u0000:email', 'x'.repeat(10_000), 42, null, { id: 1 }]) {
+    for (const id of ['nope:email', 'introductions:email', 'article_feedback:sms', 'article_feedback', '', 'a\u0000:email', 'x'.repeat(10_000), 42, null, { id: 1 }]) {
       await rejects(t, selectPreference(db, adaRef, id, true, clock.now()), 'Notifications.UnknownPreference', `id ${JSON.stringify(id)?.slice(0, 30)}`);
     }
     await rejects(t, selectPreference(db, adaRef, 'introductions:web', 'yes', clock.now()), 'BadRequest.Validation', 'selected must be a boolean');
@@ -77,9 +78,9 @@ t.test('notification preferences', async (t) => {
     t.equal(groups[1].options[0].name, 'Introductions');
     t.equal(res.json().data.me.notificationEmailDigest, false);
 
-    res = await gql(SELECT, { id: 'introductions:email', selected: false }, auth);
-    t.same(res.json().data.notificationsPreferenceSelection, { id: 'introductions:email', selected: false });
-    t.same(await choicesFor(db, { communityId: alpha.id, userId: bob.id }, 'introductions'), { email: false, web: true, push: true });
+    res = await gql(SELECT, { id: 'introductions:push', selected: false }, auth);
+    t.same(res.json().data.notificationsPreferenceSelection, { id: 'introductions:push', selected: false });
+    t.same(await choicesFor(db, { communityId: alpha.id, userId: bob.id }, 'introductions'), { email: false, web: true, push: false });
 
     res = await gql(SELECT, { id: 'introductions:fax', selected: false }, auth);
     t.equal(res.json().errors[0].extensions.code, 'Notifications.UnknownPreference', 'an unknown id: a clear code');
