@@ -1,6 +1,6 @@
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/areas.ts';
-import { cursorOf, listNotifications, markAllRead, markRead, markViewed, type ListDeps, type NotificationItem } from './list.ts';
+import { cursorOf, hasUnviewedNotifications, listNotifications, markAllRead, markRead, markViewed, parsePageRequest, type ListDeps, type NotificationItem, type NotificationPage, type PageRequest } from './list.ts';
 
 /**
  * The member's notifications on /graphql (spec section 7): the connection the list, the bell and
@@ -80,26 +80,51 @@ const nodeOut = (basePath: string) => (n: NotificationItem) => ({
   createdAt: n.createdAt.toISOString(),
 });
 
+/**
+ * The connection resolves what the query asks, and only that: the bell's poll (`notifications(first:
+ * 1) { pageInfo { hasUnviewed } }`, every 30 s from every open tab) runs the one indexed probe of the
+ * dot, not the page. The arguments are checked at once, so a bad cursor fails the field.
+ */
+type Connection = { page: () => Promise<NotificationPage & { nodes: ReturnType<ReturnType<typeof nodeOut>>[] }>; unviewed: () => Promise<boolean> };
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | null = null;
+  return () => (p ??= fn());
+}
+
 export const notificationMemberGraphQL: GraphQLPart = {
   typeDefs: notificationMemberTypeDefs,
   resolvers: {
     Query: {
-      notifications: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
-        const page = await listNotifications(depsOf(ctx), memberId(ctx), { first: args.first, last: args.last, after: args.after, before: args.before });
+      notifications: (_root: unknown, args: Args, ctx: GraphQLContext): Connection => {
+        const request: PageRequest = { first: args.first, last: args.last, after: args.after, before: args.before };
+        parsePageRequest(request);
+        const deps = depsOf(ctx);
+        const userId = memberId(ctx);
         const out = nodeOut(ctx.request.server.config.basePath);
-        const nodes = page.items.map(out);
         return {
-          nodes,
-          edges: page.items.map((n, i) => ({ cursor: cursorOf(n.id), node: nodes[i] })),
-          pageInfo: {
-            hasNextPage: page.hasNextPage,
-            hasPreviousPage: page.hasPreviousPage,
-            hasUnviewed: page.hasUnviewed,
-            startCursor: page.startCursor,
-            endCursor: page.endCursor,
-          },
+          page: once(async () => {
+            const page = await listNotifications(deps, userId, request);
+            return { ...page, nodes: page.items.map(out) };
+          }),
+          unviewed: once(() => hasUnviewedNotifications(deps, userId)),
         };
       },
+    },
+    NotificationConnection: {
+      nodes: async (c: Connection) => (await c.page()).nodes,
+      edges: async (c: Connection) => {
+        const page = await c.page();
+        return page.items.map((n, i) => ({ cursor: cursorOf(n.id), node: page.nodes[i] }));
+      },
+      pageInfo: (c: Connection) => c,
+    },
+    NotificationPageInfo: {
+      hasNextPage: async (c: Connection) => (await c.page()).hasNextPage,
+      hasPreviousPage: async (c: Connection) => (await c.page()).hasPreviousPage,
+      hasUnviewed: (c: Connection) => c.unviewed(),
+      startCursor: async (c: Connection) => (await c.page()).startCursor,
+      endCursor: async (c: Connection) => (await c.page()).endCursor,
     },
     Mutation: {
       notificationsMarkAsRead: async (_root: unknown, args: Args, ctx: GraphQLContext) =>

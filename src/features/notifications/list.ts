@@ -4,7 +4,6 @@ import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import { isNotificationKind, type NotificationKind } from './kinds.ts';
 import { hasUnviewed as probeUnviewed } from './queries.ts';
-import type { MemberRef } from './types.ts';
 
 /**
  * The member's notifications (issue 12, "Notifications"): the list (newest first, keyset pages on
@@ -41,7 +40,6 @@ export type NotificationPage = {
   items: NotificationItem[];
   hasNextPage: boolean;
   hasPreviousPage: boolean;
-  hasUnviewed: boolean;
   startCursor: string | null;
   endCursor: string | null;
 };
@@ -99,8 +97,6 @@ export function safeAppPath(url: string): string {
   return /^\/(?![/\\])[^\\\s\u0000-\u001f\u007f]*$/.test(url) ? url : '/notifications';
 }
 
-const member = (deps: ListDeps, userId: number): MemberRef => ({ communityId: deps.community.id, userId });
-
 function mine(deps: Pick<ListDeps, 'db' | 'community'>, userId: number, kind?: string) {
   let q = deps.db
     .selectFrom('notifications')
@@ -123,19 +119,24 @@ const toItem = (r: Row): NotificationItem => ({
   createdAt: new Date(r.created_at),
 });
 
+type ParsedPage = { after: number | null; before: number | null; backwards: boolean; size: number };
+
+/** A page request checked (Notifications.BadRequest otherwise), before anything is read. */
+export function parsePageRequest(request: PageRequest): ParsedPage {
+  const first = pageSize(request.first);
+  const last = pageSize(request.last);
+  if (first !== null && last !== null) throw badRequest();
+  const backwards = last !== null;
+  return { after: parseCursor(request.after), before: parseCursor(request.before), backwards, size: (backwards ? last : first) ?? LIST_PAGE_SIZE };
+}
+
 /**
  * One page, newest first. Forwards: `first` (default 10) after the cursor `after` (older than it).
  * Backwards: `last` before the cursor `before` (newer than it, the ones nearest to it). Both cursors
  * may bound one page; `first` and `last` together are refused.
  */
 export async function listNotifications(deps: ListDeps, userId: number, request: PageRequest = {}): Promise<NotificationPage> {
-  const first = pageSize(request.first);
-  const last = pageSize(request.last);
-  if (first !== null && last !== null) throw badRequest();
-  const after = parseCursor(request.after);
-  const before = parseCursor(request.before);
-  const backwards = last !== null;
-  const size = (backwards ? last : first) ?? LIST_PAGE_SIZE;
+  const { after, before, backwards, size } = parsePageRequest(request);
 
   let q = mine(deps, userId, request.kind).select(['id', 'kind', 'url', 'message', 'read_at', 'viewed_at', 'created_at']);
   if (after !== null) q = q.where('id', '<', after);
@@ -144,21 +145,20 @@ export async function listNotifications(deps: ListDeps, userId: number, request:
   if (backwards) rows.reverse();
   const items = rows.map(toItem);
 
-  // Whether anything lies beyond each end of the page, and the bell's dot: one round trip.
+  // Whether anything lies beyond each end of the page. (The bell's dot is its own question:
+  // hasUnviewedNotifications, asked only by whoever wants it.)
   const newest = items[0]?.id;
   const oldest = items.at(-1)?.id;
   const exists = (op: '>' | '<' | '>=' | '<=', id: number) =>
     mine(deps, userId, request.kind).select('id').where('id', op, id).limit(1).executeTakeFirst().then((r) => r !== undefined);
-  const [hasPreviousPage, hasNextPage, unviewed] = await Promise.all([
+  const [hasPreviousPage, hasNextPage] = await Promise.all([
     newest !== undefined ? exists('>', newest) : after !== null ? exists('>=', after) : Promise.resolve(false),
     oldest !== undefined ? exists('<', oldest) : before !== null ? exists('<=', before) : Promise.resolve(false),
-    probeUnviewed(deps.db, member(deps, userId)),
   ]);
   return {
     items,
     hasNextPage,
     hasPreviousPage,
-    hasUnviewed: unviewed,
     startCursor: newest !== undefined ? cursorOf(newest) : null,
     endCursor: oldest !== undefined ? cursorOf(oldest) : null,
   };

@@ -60,7 +60,7 @@ t.test('notifications', async (t) => {
     t.same(first.items.map((n) => n.message).slice(0, 2), ['Note 25', 'Note 24'], 'newest first');
     t.equal(first.hasNextPage, true);
     t.equal(first.hasPreviousPage, false);
-    t.equal(first.hasUnviewed, true);
+    t.equal(await hasUnviewedNotifications(deps, ann.id), true);
     const second = await listNotifications(deps, ann.id, { first: 10, after: first.endCursor });
     t.same(second.items.map((n) => n.message), Array.from({ length: 10 }, (_, i) => `Note ${15 - i}`));
     t.equal(second.hasPreviousPage, true);
