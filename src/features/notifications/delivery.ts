@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
+import type { Community } from '#src/db/types.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { DELIVER_JOB } from './notifier.ts';
-import { choicesFor, wantsDigest } from './queries.ts';
+import { choicesOf } from './queries.ts';
 import type { ChannelSender, Delivery } from './types.ts';
 import { emailSender } from './email-delivery.ts';
 import { pushSender } from './push-delivery.ts';
@@ -10,35 +12,64 @@ import { pushSender } from './push-delivery.ts';
 /** The channels, in the order a delivery job runs them. A new channel adds one line. */
 const SENDERS: ((app: FastifyInstance) => ChannelSender)[] = [emailSender, pushSender];
 
-/** Loads what a delivery needs; undefined when the notification or its member is gone (nothing to send). */
-export async function loadDelivery(db: Db, id: number): Promise<Delivery | undefined> {
+/** Communities change rarely: a delivery reads its community at most once a minute per process. */
+export class CommunityCache {
+  private readonly rows = new Map<number, { community: Community; at: number }>();
+  constructor(private readonly db: Db, private readonly ttlMs = 60_000) {}
+  async get(id: number): Promise<Community> {
+    const hit = this.rows.get(id);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.community;
+    const community = await this.db.selectFrom('communities').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    this.rows.set(id, { community, at: Date.now() });
+    return community;
+  }
+}
+
+/**
+ * Loads what a delivery needs in one statement (the notification, its member, their choices for its
+ * kind and their email rhythm); undefined when the notification or its member is gone or deactivated
+ * (nothing to send).
+ */
+export async function loadDelivery(db: Db, id: number, communities: CommunityCache): Promise<Delivery | undefined> {
   const row = await db
     .selectFrom('notifications as n')
     .innerJoin('users as u', 'u.id', 'n.user_id')
     .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'n.user_id').onRef('m.community_id', '=', 'n.community_id'))
-    .innerJoin('communities as c', 'c.id', 'n.community_id')
     .selectAll('n')
-    .select(['u.email', 'u.first_name', 'u.is_active as user_active', 'm.is_active as member_active'])
+    .select((eb) => [
+      'u.email',
+      'u.first_name',
+      'u.is_active as user_active',
+      'm.is_active as member_active',
+      eb
+        .selectFrom('notification_settings as s')
+        .select('s.email_digest')
+        .whereRef('s.community_id', '=', 'n.community_id')
+        .whereRef('s.user_id', '=', 'n.user_id')
+        .as('email_digest'),
+      sql<{ channel: string; selected: boolean }[] | null>`(select json_agg(json_build_object('channel', p.channel, 'selected', p.selected)) from notification_preferences p
+        where p.community_id = n.community_id and p.user_id = n.user_id and p.option = n.kind)`.as('stored'),
+    ])
     .where('n.id', '=', id)
     .executeTakeFirst();
   if (!row || !row.user_active || !row.member_active) return undefined;
-  const community = await db.selectFrom('communities').selectAll().where('id', '=', row.community_id).executeTakeFirstOrThrow();
   const member = { communityId: row.community_id, userId: row.user_id, email: row.email, firstName: row.first_name };
-  const { email: _e, first_name: _f, user_active: _u, member_active: _m, ...notification } = row;
-  return { notification, member, community, choices: await choicesFor(db, member, row.kind), emailDigest: await wantsDigest(db, member) };
+  const { email: _e, first_name: _f, user_active: _u, member_active: _m, email_digest, stored, ...notification } = row;
+  return { notification, member, community: await communities.get(row.community_id), choices: choicesOf(row.kind, stored ?? []), emailDigest: email_digest ?? false };
 }
 
 /** The delivery job: each channel the member keeps on for the notification's kind, once each. */
 export function deliveryJobs(app: FastifyInstance): JobDefinition[] {
   const senders = SENDERS.map((make) => make(app));
+  const communities = new CommunityCache(app.db);
   return [
     {
       name: DELIVER_JOB,
       retry: { limit: 6, delaySeconds: 10, backoff: true },
-      batchSize: 10,
+      batchSize: 20,
       pollingIntervalSeconds: 0.5,
       handler: async ({ id }: { id: number }) => {
-        const delivery = await loadDelivery(app.db, id);
+        const delivery = await loadDelivery(app.db, id, communities);
         if (!delivery) return;
         for (const sender of senders) if (delivery.choices[sender.channel]) await sender.send(delivery);
       },

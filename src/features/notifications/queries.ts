@@ -1,16 +1,25 @@
 import type { Db } from '#src/db/index.ts';
+import type { NotificationChannel } from '#src/db/types.ts';
 import { CHANNELS, kindOf, offers } from './kinds.ts';
 import type { Choices, MemberRef } from './types.ts';
 
-
 /**
- * A member's choices for one kind: the catalogue's defaults, overridden by what they changed. An
- * unknown kind (an old row) is shown on the web and sent nowhere else.
+ * A member's choices for one kind: the catalogue's defaults, overridden by what they changed
+ * (`stored`), and never a channel the kind does not offer. An unknown kind (an old row) is shown on
+ * the web and sent nowhere else.
  */
-export async function choicesFor(db: Db, member: MemberRef, kind: string): Promise<Choices> {
+export function choicesOf(kind: string, stored: readonly { channel: string; selected: boolean }[]): Choices {
   const def = kindOf(kind);
   const choices: Choices = { ...(def?.defaults ?? { email: false, web: true, push: false }) };
   if (!def) return choices;
+  for (const r of stored) if ((CHANNELS as readonly string[]).includes(r.channel)) choices[r.channel as NotificationChannel] = r.selected;
+  for (const channel of CHANNELS) if (!offers(def, channel)) choices[channel] = false;
+  return choices;
+}
+
+/** choicesOf with the member's stored changes for that kind read from the database. */
+export async function choicesFor(db: Db, member: MemberRef, kind: string): Promise<Choices> {
+  if (!kindOf(kind)) return choicesOf(kind, []);
   const rows = await db
     .selectFrom('notification_preferences')
     .select(['channel', 'selected'])
@@ -18,9 +27,7 @@ export async function choicesFor(db: Db, member: MemberRef, kind: string): Promi
     .where('user_id', '=', member.userId)
     .where('option', '=', kind)
     .execute();
-  for (const r of rows) if (CHANNELS.includes(r.channel)) choices[r.channel] = r.selected;
-  for (const channel of CHANNELS) if (!offers(def, channel)) choices[channel] = false;
-  return choices;
+  return choicesOf(kind, rows);
 }
 
 /** Every stored choice of a member (the preferences page fills the rest from the catalogue). */
