@@ -59,6 +59,8 @@ type ChildInfo = {
   lightCookie: string;
   seedMs: number;
   pollPlan: string;
+  /** EXPLAIN ANALYZE of the list's page query for the member with 10,000, after the fan-out. */
+  pagePlan: string;
   delivery: Delivery | { error: string };
 };
 
@@ -215,6 +217,10 @@ async function serveNotifications(target: string): Promise<void> {
     await new Promise<void>((resolve) => sink.close(() => resolve()));
   }
 
+  const listPlan = await sql<{ 'QUERY PLAN': string }>`explain analyze select id, kind, url, message, read_at, viewed_at, created_at from notifications
+    where community_id = ${c.id} and user_id = ${heavyId} and shown = true order by id desc limit 10`.execute(db);
+  const pagePlan = listPlan.rows.map((r) => r['QUERY PLAN'].trim()).filter((l) => /Scan|Execution|Rows Removed/.test(l)).join(' | ');
+
   const config = loadConfig({ ...base, JOB_WORKERS: 'false' });
   process.env.BENCH_QUERY_COUNT = '1';
   const probe = await buildApp({ config, db });
@@ -250,6 +256,7 @@ async function serveNotifications(target: string): Promise<void> {
     lightCookie: await cookieFor(lightId),
     seedMs,
     pollPlan,
+    pagePlan,
     delivery,
   };
   process.stdout.write(`NOTIFICATIONS_READY ${JSON.stringify(info)}\n`);
@@ -371,6 +378,7 @@ export const notificationsModule: BenchModule = {
           notes: [
             `  The poll's query plan: ${info.pollPlan} (${indexed ? 'pass: an index' : 'over: not an index'}).`,
             ratio === null ? '' : `  List p99 at ${HEAVY.toLocaleString('en-US')} vs ${LIGHT}: ${light!.latencyMs.p99} / ${heavy!.latencyMs.p99} ms = ${ratio.toFixed(2)}x (${ratio <= FLAT_FACTOR ? 'pass' : 'over'}, target at most ${FLAT_FACTOR}x).`,
+            `  The list's page query for the member with ${HEAVY.toLocaleString('en-US')}: ${info.pagePlan}.`,
             `  Seeding: ${(info.seedMs / 1000).toFixed(1)} s.`,
           ].filter(Boolean),
         },

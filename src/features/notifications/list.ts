@@ -138,23 +138,40 @@ export function parsePageRequest(request: PageRequest): ParsedPage {
 export async function listNotifications(deps: ListDeps, userId: number, request: PageRequest = {}): Promise<NotificationPage> {
   const { after, before, backwards, size } = parsePageRequest(request);
 
-  let q = mine(deps, userId, request.kind).select(['id', 'kind', 'url', 'message', 'read_at', 'viewed_at', 'created_at']);
+  // One statement: the page and one more row, which says whether the list goes on in the direction
+  // of travel. The other direction goes on when a cursor brought us here (notifications are never
+  // deleted), as Relay allows; no probe past the page's far end, which could read every row of the
+  // member. The member is matched by a range (user_id between X and X), not an equality, on purpose:
+  // with an equality the planner drops user_id from the ordering and may walk the primary key
+  // backwards instead, skipping every other member's newer rows (15,000 skipped rows, 4 ms, for a
+  // member with 10,000 notifications among 10,000 members); the range keeps user_id in the ordering,
+  // which only notifications_list (community_id, user_id, id desc) gives.
+  let q = deps.db
+    .selectFrom('notifications')
+    .select(['id', 'kind', 'url', 'message', 'read_at', 'viewed_at', 'created_at'])
+    .where('community_id', '=', deps.community.id)
+    .where('user_id', '>=', userId)
+    .where('user_id', '<=', userId)
+    .where('shown', '=', true);
+  if (request.kind) q = q.where('kind', '=', request.kind);
   if (after !== null) q = q.where('id', '<', after);
   if (before !== null) q = q.where('id', '>', before);
-  const rows = size === 0 ? [] : await q.orderBy('id', backwards ? 'asc' : 'desc').limit(size).execute();
-  if (backwards) rows.reverse();
-  const items = rows.map(toItem);
-
-  // Whether anything lies beyond each end of the page. (The bell's dot is its own question:
-  // hasUnviewedNotifications, asked only by whoever wants it.)
+  const rows =
+    size === 0
+      ? []
+      : await q
+          .orderBy('user_id', backwards ? 'desc' : 'asc')
+          .orderBy('id', backwards ? 'asc' : 'desc')
+          .limit(size + 1)
+          .execute();
+  const more = rows.length > size;
+  const page = rows.slice(0, size);
+  if (backwards) page.reverse();
+  const items = page.map(toItem);
   const newest = items[0]?.id;
   const oldest = items.at(-1)?.id;
-  const exists = (op: '>' | '<' | '>=' | '<=', id: number) =>
-    mine(deps, userId, request.kind).select('id').where('id', op, id).limit(1).executeTakeFirst().then((r) => r !== undefined);
-  const [hasPreviousPage, hasNextPage] = await Promise.all([
-    newest !== undefined ? exists('>', newest) : after !== null ? exists('>=', after) : Promise.resolve(false),
-    oldest !== undefined ? exists('<', oldest) : before !== null ? exists('<=', before) : Promise.resolve(false),
-  ]);
+  const hasPreviousPage = backwards ? more : after !== null;
+  const hasNextPage = backwards ? before !== null : more;
   return {
     items,
     hasNextPage,
