@@ -6,6 +6,7 @@ import { seedIntroductions } from '#src/features/members/seed-introductions.ts';
 import { seedAvatars } from '#src/features/members/seed-avatars.ts';
 import { seedAdminMembers } from '#src/features/members/seed-admin-members.ts';
 import { seedDirectory } from '#src/features/members/seed-directory.ts';
+import { seedTeam } from '#src/features/settings/seed-team.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -199,6 +200,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedAdminMembers(trx, { byCode, adminId: admin.id });
     await seedIntroductions(trx, { communityId: byCode.summit!, staffId: admin.id });
     await seedAvatars(trx);
+    await seedTeam(trx, { byCode });
 
     await trx
       .insertInto('ads')

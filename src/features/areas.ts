@@ -25,6 +25,8 @@ import { adminMembersResolvers, adminMembersTypeDefs } from './members/admin-gra
 import directoryRoutes from './members/directory-routes.tsx';
 import { directoryMemberResolvers, directoryMemberTypeDefs } from './members/directory-graphql.ts';
 import { deliveryJobs } from './notifications/delivery.ts';
+import teamRoutes from './settings/team-routes.tsx';
+import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -66,4 +68,5 @@ export const AREAS: readonly Area[] = [
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
   { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
+  { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
 ];

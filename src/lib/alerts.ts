@@ -15,6 +15,8 @@ export const ALERT_TTL_MS = 5000;
 
 export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
   'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
+  'team-saved': { displayType: 'success', messageKey: 'team.alerts.saved' },
+  'team-deleted': { displayType: 'success', messageKey: 'team.alerts.deleted' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

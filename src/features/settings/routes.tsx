@@ -8,8 +8,6 @@ import { SettingsPage, type SettingsSection } from '#views/settings/SettingsPage
 const NOT_YET: SettingsSection[] = [
   'security',
   'notifications',
-  'team',
-  'billing',
 ];
 
 export default async function settingsRoutes(app: FastifyInstance) {
