@@ -49,7 +49,8 @@ export function countryOptions(): CountryOption[] {
 
 type Refusal = { code: FieldErrors[string]['code']; key: string; values?: Record<string, unknown> };
 
-const asText = (v: unknown): string | null | undefined => (v === undefined || v === null ? (v as null | undefined) : typeof v === 'string' ? v : undefined);
+/** A field's text: '' when absent (undefined or null), undefined when it is not text at all (refused). */
+const asText = (v: unknown): string | undefined => (v === undefined || v === null ? '' : typeof v === 'string' ? v : undefined);
 
 /**
  * One phone: empty number means no phone (null); otherwise it must parse as a valid number for its
@@ -60,10 +61,10 @@ function checkPhone(countryRaw: unknown, numberRaw: unknown): { value: ContactPh
   const number = asText(numberRaw);
   const country = asText(countryRaw);
   if (number === undefined || country === undefined) return { error: { code: 110, key: 'errors.client.invalidPhone' } };
-  const typed = (number ?? '').trim();
+  const typed = number.trim();
   if (typed === '') return { value: null };
-  if (hasForbiddenCharacters(typed) || hasForbiddenCharacters(country ?? '')) return { error: { code: INVALID_CHARACTERS_CODE, key: INVALID_CHARACTERS_KEY } };
-  const region = (country ?? '').trim().toUpperCase() || DEFAULT_COUNTRY;
+  if (hasForbiddenCharacters(typed) || hasForbiddenCharacters(country)) return { error: { code: INVALID_CHARACTERS_CODE, key: INVALID_CHARACTERS_KEY } };
+  const region = country.trim().toUpperCase() || DEFAULT_COUNTRY;
   if (typed.length > TEAM_LIMITS.phone || !COUNTRIES.has(region)) return { error: { code: 110, key: 'errors.client.invalidPhone' } };
   const parsed = parsePhoneNumberFromString(typed, region as CountryCode);
   if (!parsed?.isValid()) return { error: { code: 110, key: 'errors.client.invalidPhone' } };
@@ -84,7 +85,7 @@ export function checkContact(input: ContactInput): { values: ContactValues | nul
   let email = '';
   if (typeof emailRaw === 'string' && hasForbiddenCharacters(emailRaw)) errors.email = { code: INVALID_CHARACTERS_CODE, key: INVALID_CHARACTERS_KEY };
   else {
-    const parsed = emailField.safeParse(emailRaw ?? '');
+    const parsed = emailField.safeParse(emailRaw ?? null);
     if (parsed.success) email = parsed.data;
     else errors.email = { code: 130, key: 'errors.client.invalidEmail' };
   }
