@@ -79,14 +79,14 @@ function remove(type: TeamType) {
 }
 
 export const teamMemberResolvers = {
-    Mutation: {
-      myAssistant: save('ea'),
-      myPublicRelations: save('pr'),
-      myAssistantDelete: remove('ea'),
-      myPublicRelationsDelete: remove('pr'),
-    },
-    Me: {
-      assistant: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => out((await findTeam(depsOf(ctx), Number(parent.id))).ea),
-      publicRelations: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => out((await findTeam(depsOf(ctx), Number(parent.id))).pr),
-    },
+  Mutation: {
+    myAssistant: save('ea'),
+    myPublicRelations: save('pr'),
+    myAssistantDelete: remove('ea'),
+    myPublicRelationsDelete: remove('pr'),
+  },
+  Me: {
+    assistant: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => out((await findTeam(depsOf(ctx), Number(parent.id))).ea),
+    publicRelations: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => out((await findTeam(depsOf(ctx), Number(parent.id))).pr),
+  },
 };
