@@ -9,6 +9,7 @@ import { seedDirectory } from '#src/features/members/seed-directory.ts';
 import { seedPreferences } from '#src/features/notifications/seed-preferences.ts';
 import { seedPush } from '#src/features/notifications/push/seed.ts';
 import { seedNotifications } from '#src/features/notifications/seed-notifications.ts';
+import { seedTeam } from '#src/features/settings/seed-team.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -205,6 +206,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedPush(trx, { communityId: byCode.summit! });
     await seedAvatars(trx);
     await seedNotifications(trx, { communityIds: [byCode.summit!, byCode.harbor!] });
+    await seedTeam(trx, { byCode });
 
     await trx
       .insertInto('ads')

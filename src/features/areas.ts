@@ -32,6 +32,8 @@ import pushRoutes from './notifications/push/routes.tsx';
 import { pushMemberGraphQL } from './notifications/push/graphql.ts';
 import notificationRoutes from './notifications/routes.tsx';
 import { notificationMemberGraphQL } from './notifications/graphql.ts';
+import teamRoutes from './settings/team-routes.tsx';
+import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
 
 /**
  * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
@@ -76,4 +78,5 @@ export const AREAS: readonly Area[] = [
   { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
+  { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
 ];

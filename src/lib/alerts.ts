@@ -21,6 +21,8 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'push-browser-off': { displayType: 'success', messageKey: 'push.alerts.browserOff' },
   'notification-read': { displayType: 'success', messageKey: 'notifications.alerts.read' },
   'notifications-read': { displayType: 'success', messageKey: 'notifications.alerts.allRead' },
+  'team-saved': { displayType: 'success', messageKey: 'team.alerts.saved' },
+  'team-deleted': { displayType: 'success', messageKey: 'team.alerts.deleted' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

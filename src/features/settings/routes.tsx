@@ -7,8 +7,6 @@ import { SettingsPage, type SettingsSection } from '#views/settings/SettingsPage
  */
 const NOT_YET: SettingsSection[] = [
   'security',
-  'team',
-  'billing',
 ];
 
 export default async function settingsRoutes(app: FastifyInstance) {
