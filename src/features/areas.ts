@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
+import type { GraphQLPart } from './graphql/part.ts';
 import systemRoutes from './system/routes.ts';
 import homeRoutes from './home/routes.tsx';
 import authRoutes from './auth/routes.tsx';
@@ -34,12 +35,6 @@ import notificationRoutes from './notifications/routes.tsx';
 import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
-
-/**
- * An area's part of a GraphQL schema: SDL that extends Query and Mutation (and may extend shared
- * types such as Me), and resolvers keyed by type name, merged field by field across areas.
- */
-export type GraphQLPart = { typeDefs: string; resolvers: Record<string, Record<string, unknown>> };
 
 /** What an area adds to the app. */
 export type Area = {

@@ -1,7 +1,8 @@
 import type { IResolvers } from 'mercurius';
 import { displayName } from '#src/core/identity.ts';
 import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
-import { AREAS, type GraphQLPart } from '#src/features/areas.ts';
+import { AREAS } from '#src/features/areas.ts';
+import type { GraphQLPart } from './part.ts';
 import { communityClientData } from '#src/features/communities/service.ts';
 import type { GraphQLContext } from './context.ts';
 

@@ -156,14 +156,11 @@ export async function listNotifications(deps: ListDeps, userId: number, request:
   if (request.kind) q = q.where('kind', '=', request.kind);
   if (after !== null) q = q.where('id', '<', after);
   if (before !== null) q = q.where('id', '>', before);
-  const rows =
-    size === 0
-      ? []
-      : await q
-          .orderBy('user_id', backwards ? 'desc' : 'asc')
-          .orderBy('id', backwards ? 'asc' : 'desc')
-          .limit(size + 1)
-          .execute();
+  const rows = await q
+    .orderBy('user_id', backwards ? 'desc' : 'asc')
+    .orderBy('id', backwards ? 'asc' : 'desc')
+    .limit(size + 1)
+    .execute();
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backwards) page.reverse();

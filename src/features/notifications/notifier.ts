@@ -2,6 +2,7 @@ import type { Db } from '#src/db/index.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import type { NotificationKind } from './kinds.ts';
 import { choicesFor } from './queries.ts';
+import { safeAppPath } from './list.ts';
 
 export const DELIVER_JOB = 'notifications.deliver';
 
@@ -32,7 +33,8 @@ export class Notifier {
         community_id: input.communityId,
         user_id: input.userId,
         kind: input.kind,
-        url: input.url,
+        // Only a path of this application: email, push and the list all lead there.
+        url: safeAppPath(input.url),
         message: input.message,
         created_at: input.createdAt,
         shown: choices.web,

@@ -1,4 +1,5 @@
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { preferencesOf, selectPreference, setEmailDigest } from './preferences.ts';
 import { wantsDigest } from './queries.ts';
 
@@ -47,8 +48,7 @@ function memberOf(ctx: GraphQLContext) {
   return { communityId: ctx.community.id, userId: ctx.guardian.userId! };
 }
 
-// Its shape is areas.ts's GraphQLPart (not imported: areas.ts imports this file).
-export const preferenceMemberGraphQL = {
+export const preferenceMemberGraphQL: GraphQLPart = {
   typeDefs: preferenceMemberTypeDefs,
   resolvers: {
     Me: {

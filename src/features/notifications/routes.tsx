@@ -84,6 +84,10 @@ export default async function notificationRoutes(app: FastifyInstance) {
   });
 
   app.get('/notifications/:id/open', member, async (request, reply) => {
+    // A GET that marks read: only a top-level navigation may (a click, in the list, the bell or
+    // anywhere else). An image, script or fetch pointed here from another page changes nothing.
+    const dest = request.headers['sec-fetch-dest'];
+    if (dest !== undefined && dest !== 'document') return reply.redirectTo('/notifications', 303);
     const url = await openNotification(depsOf(request), request.guardian.userId!, idOf(request));
     return reply.redirectTo(url, 303);
   });

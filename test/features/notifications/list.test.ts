@@ -234,6 +234,31 @@ t.test('notifications', async (t) => {
     t.notOk(elsewhere.json().data?.notifications?.nodes?.length, 'nothing of alpha on beta');
   });
 
+  await t.test('a page of none still says whether there are more; a notifier link that is not ours is stored as the list', async (t) => {
+    const zed = await createMember(db, alpha, { firstName: 'Zed' });
+    await give(db, alpha, zed.id, 2, now);
+    const none = await listNotifications(deps, zed.id, { first: 0 });
+    t.same([none.items.length, none.hasNextPage], [0, true]);
+    const id = await db.transaction().execute((trx) =>
+      app.notifications.notify(trx as unknown as Db, { communityId: alpha.id, userId: zed.id, kind: 'account_security', url: 'https://evil.example/x', message: 'm', createdAt: now }),
+    );
+    const row = await db.selectFrom('notifications').select('url').where('id', '=', id).executeTakeFirstOrThrow();
+    t.equal(row.url, '/notifications', 'email, push and the list all get a path of this site');
+  });
+
+  await t.test('opening marks read only on a navigation, not from an image or a fetch of another page', async (t) => {
+    const ivy = await createMember(db, alpha, { firstName: 'Ivy' });
+    const [id] = await give(db, alpha, ivy.id, 1, now, { url: '/articles' });
+    const { cookie } = await signIn(app, ivy, alpha);
+    const asImage = await app.inject({ url: `/notifications/${id}/open`, headers: { cookie, 'sec-fetch-dest': 'image', 'sec-fetch-site': 'cross-site' } });
+    t.equal(asImage.statusCode, 303);
+    t.equal(asImage.headers.location, '/notifications');
+    t.equal((await db.selectFrom('notifications').select('read_at').where('id', '=', id!).executeTakeFirstOrThrow()).read_at, null, 'still unread');
+    const click = await app.inject({ url: `/notifications/${id}/open`, headers: { cookie, 'sec-fetch-dest': 'document', 'sec-fetch-site': 'same-origin' } });
+    t.equal(click.headers.location, '/articles');
+    t.not((await db.selectFrom('notifications').select('read_at').where('id', '=', id!).executeTakeFirstOrThrow()).read_at, null, 'read');
+  });
+
   await t.test('the page without JavaScript: list, open, mark one, mark all, option, paging, hostile input', async (t) => {
     const nia = await createMember(db, alpha, { firstName: 'Nia' });
     const [evil] = await give(db, alpha, nia.id, 1, new Date(now.getTime() - 30 * 24 * HOUR), { url: '//evil.example/x', prefix: 'Old' });
