@@ -12,6 +12,7 @@ import OneTimeCodeBoxes from './OneTimeCodeBoxes.tsx';
 import AssignEditor from './AssignEditor.tsx';
 import IntroduceDialog from './IntroduceDialog.tsx';
 import AlertBanner from './AlertBanner.tsx';
+import ModalDialog from './ModalDialog.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -29,6 +30,7 @@ export const islandComponents = {
   AssignEditor,
   IntroduceDialog,
   AlertBanner,
+  ModalDialog,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -15,6 +15,11 @@ export const ALERT_TTL_MS = 5000;
 
 export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
   'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
+  'password-changed': { displayType: 'success', messageKey: 'settings.security.alerts.passwordChanged' },
+  'phone-saved': { displayType: 'success', messageKey: 'settings.security.alerts.phoneSaved' },
+  'phone-removed': { displayType: 'success', messageKey: 'settings.security.alerts.phoneRemoved' },
+  'session-ended': { displayType: 'success', messageKey: 'settings.security.alerts.sessionEnded' },
+  'other-sessions-ended': { displayType: 'success', messageKey: 'settings.security.alerts.othersEnded' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {
