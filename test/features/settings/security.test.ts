@@ -114,8 +114,7 @@ t.test('settings → security', async (t) => {
     t.equal(notes[0]!.kind, 'account_security');
     t.equal(notes[0]!.community_id, alpha.id);
     t.equal(notes[0]!.message, "Your password was changed on 2026-11-21. If this wasn't you, contact the concierge.");
-    const jobs = await db.selectFrom('jobs').select('name').where('name', '=', 'notifications.deliver').execute().catch(() => null);
-    if (jobs) t.ok(jobs.length >= 1, 'a delivery job is queued with it');
+    t.ok((await app.jobs.drain(['notifications.deliver'])) >= 1, 'a delivery job was queued with it');
   });
 
   await t.test('mobile phone: invalid, valid, removed, hostile', async (t) => {
