@@ -6,7 +6,7 @@ import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#views/settings/Security.tsx';
 import { SettingsPage, type SettingsSection } from '#views/settings/SettingsPage.tsx';
-import { changeMobilePhone, changePassword, countryOptions, securityView, signOutOtherSessions, signOutSession } from './security.ts';
+import { changeMobilePhone, changePassword, countryOptions, currentPhone, securityView, signOutOtherSessions, signOutSession } from './security.ts';
 import type { PasswordFormState, PhoneFormState } from './types.ts';
 
 /**
@@ -72,8 +72,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
   };
 
   app.get('/settings/security/phone', member, async (request, reply) => {
-    const view = await securityView(request);
-    return phonePage(request, reply, { values: { countryCode: view.phone?.countryCode ?? 'US', number: view.phone?.number ?? '' }, errors: {} });
+    return phonePage(request, reply, { values: await currentPhone(request), errors: {} });
   });
 
   app.post('/settings/security/phone', member, async (request, reply) => {

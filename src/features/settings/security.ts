@@ -109,6 +109,13 @@ export async function securityView(request: FastifyRequest): Promise<SecurityVie
   };
 }
 
+/** The member's mobile phone as the edit form starts from (US and empty when none). */
+export async function currentPhone(request: FastifyRequest): Promise<{ countryCode: string; number: string }> {
+  const { userId } = memberOf(request);
+  const user = await request.server.db.selectFrom('users').select(['mobile_country_code', 'mobile_number']).where('id', '=', userId).executeTakeFirstOrThrow();
+  return { countryCode: user.mobile_number ? (user.mobile_country_code ?? 'US').toUpperCase() : 'US', number: user.mobile_number ?? '' };
+}
+
 async function notifySecurity(request: FastifyRequest, trx: Db, userId: number, key: string) {
   const app = request.server;
   const now = app.clock.now();
