@@ -16,7 +16,7 @@ const FIELDS = 'input:not([type="hidden"]):not([disabled]), select:not([disabled
  * to the first invalid field, else the first field; closing returns it to the link. Any failure offers
  * the page itself.
  */
-export default function enhanceModals(_island: HTMLElement, { labels }: ModalDialogProps): void {
+export default function enhanceModals(_island: HTMLElement, { labels, scripts = {} }: ModalDialogProps): void {
   if (installed) return;
   installed = true;
   let dialog: HTMLDialogElement | null = null;
@@ -73,6 +73,12 @@ export default function enhanceModals(_island: HTMLElement, { labels }: ModalDia
     if (heading) {
       if (!heading.id) heading.id = `modal-heading-${++counter}`;
       dialog.setAttribute('aria-labelledby', heading.id);
+    }
+    // Islands inside the fragment: their entry hydrates every instance on the page when it runs, so
+    // a fresh copy of it (a distinct address) runs for each fragment shown.
+    for (const el of body.querySelectorAll<HTMLElement>('[data-island]')) {
+      const src = scripts[el.dataset.island ?? ''];
+      if (src && src.startsWith('/')) void import(/* webpackIgnore: true */ `${src}?dialog=${++counter}`).catch(() => undefined);
     }
     const focus = body.querySelector<HTMLElement>('[aria-invalid="true"]') ?? body.querySelector<HTMLElement>(FIELDS) ?? heading;
     if (focus) {

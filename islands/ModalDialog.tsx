@@ -1,5 +1,10 @@
 export type ModalDialogProps = {
   labels: { close: string; loading: string; failed: string; openPage: string };
+  /**
+   * Islands the dialogs may hold, by name, with their built entry's address: an island in a fragment
+   * is brought to life by loading its entry again once the fragment is shown (e.g. NewPasswordFields).
+   */
+  scripts?: Record<string, string>;
 };
 
 /**

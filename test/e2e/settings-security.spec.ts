@@ -54,6 +54,16 @@ t.test('settings → security in the browser: the modal dialog, the pages withou
 
     await change.click();
     await dialog.waitFor();
+    // The NewPasswordFields island comes to life in the dialog: Save waits for the rules, the confirmation is checked on blur.
+    const save = dialog.getByRole('button', { name: 'Save' });
+    await dialog.getByLabel('New password', { exact: true }).fill('weak');
+    await page.waitForFunction(() => (document.querySelector('dialog button[type="submit"]') as HTMLButtonElement | null)?.disabled === true);
+    t.pass('Save is disabled while the new password is weak');
+    await dialog.getByLabel('New password', { exact: true }).fill(NEW);
+    await dialog.getByLabel('Confirm new password').fill('Other-password-5');
+    await dialog.getByLabel('Current password').focus();
+    await dialog.getByText('The passwords do not match.').waitFor();
+    t.equal(await save.isDisabled(), true, 'and while the confirmation differs');
     await dialog.getByLabel('Current password').fill('wrong-Password-9');
     await dialog.getByLabel('New password', { exact: true }).fill(NEW);
     await dialog.getByLabel('Confirm new password').fill(NEW);

@@ -9,7 +9,7 @@ import { SettingsLayout } from './SettingsPage.tsx';
 const dateTime = (value: Date) => `${formatDate(value)}, ${value.toISOString().slice(11, 16)} UTC`;
 
 /** The generic modal island (islands/ModalDialog.client.ts): `a[data-modal]` links open their page in a <dialog>. */
-export function ModalSupport() {
+export function ModalSupport({ scripts }: { scripts?: Record<string, string> }) {
   const { t } = usePage();
   return (
     <Island
@@ -21,13 +21,14 @@ export function ModalSupport() {
           failed: t('settings.security.modal.failed'),
           openPage: t('settings.security.modal.openPage'),
         },
+        scripts,
       }}
     />
   );
 }
 
 /** Settings → Security: username, password, mobile phone, and the member's sessions. */
-export function SecuritySection({ view }: { view: SecurityView }) {
+export function SecuritySection({ view, modalScripts }: { view: SecurityView; modalScripts?: Record<string, string> }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -65,7 +66,7 @@ export function SecuritySection({ view }: { view: SecurityView }) {
         </div>
       </dl>
       <Sessions sessions={view.sessions} />
-      <ModalSupport />
+      <ModalSupport scripts={modalScripts} />
     </SettingsLayout>
   );
 }

@@ -36,8 +36,10 @@ export default async function settingsRoutes(app: FastifyInstance) {
     return f ? t(f.key, f.values) : undefined;
   };
 
+  /** The password dialog holds the NewPasswordFields island: the modal loads its entry when it shows it. */
+  const modalScripts = () => ({ NewPasswordFields: app.assets.islandScripts(new Set(['NewPasswordFields'])).entries[0]! });
   const security = async (request: FastifyRequest, reply: FastifyReply) =>
-    reply.page({ title: t('settings.sections.security'), body: <SecuritySection view={await securityView(request)} /> });
+    reply.page({ title: t('settings.sections.security'), body: <SecuritySection view={await securityView(request)} modalScripts={modalScripts()} /> });
   app.get('/settings', member, security);
   app.get('/settings/security', member, security);
 
