@@ -14,6 +14,7 @@ import IntroduceDialog from './IntroduceDialog.tsx';
 import AlertBanner from './AlertBanner.tsx';
 import PreferenceSaver from './PreferenceSaver.tsx';
 import PushSubscribe from './PushSubscribe.tsx';
+import ModalDialog from './ModalDialog.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -33,6 +34,7 @@ export const islandComponents = {
   AlertBanner,
   PreferenceSaver,
   PushSubscribe,
+  ModalDialog,
 };
 
 export type IslandName = keyof typeof islandComponents;

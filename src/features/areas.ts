@@ -14,6 +14,7 @@ import articleRoutes from './articles/routes.tsx';
 import articleAdminRoutes from './articles/admin-routes.tsx';
 import { articleJobs } from './articles/jobs.ts';
 import settingsRoutes from './settings/routes.tsx';
+import { settingsMemberGraphQL } from './settings/graphql.ts';
 import siteAdminRoutes from './communities/admin-routes.tsx';
 import communityChanges from './communities/changes.ts';
 import { siteAdminResolvers, siteAdminTypeDefs } from './communities/admin-graphql.ts';
@@ -63,7 +64,7 @@ export const AREAS: readonly Area[] = [
       admin: { typeDefs: articleAdminTypeDefs, resolvers: articleAdminResolvers },
     },
   },
-  { name: 'settings', routes: [settingsRoutes] },
+  { name: 'settings', routes: [settingsRoutes], graphql: { member: settingsMemberGraphQL } },
   { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
   { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },

@@ -23,6 +23,11 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'notifications-read': { displayType: 'success', messageKey: 'notifications.alerts.allRead' },
   'team-saved': { displayType: 'success', messageKey: 'team.alerts.saved' },
   'team-deleted': { displayType: 'success', messageKey: 'team.alerts.deleted' },
+  'password-changed': { displayType: 'success', messageKey: 'settings.security.alerts.passwordChanged' },
+  'phone-saved': { displayType: 'success', messageKey: 'settings.security.alerts.phoneSaved' },
+  'phone-removed': { displayType: 'success', messageKey: 'settings.security.alerts.phoneRemoved' },
+  'session-ended': { displayType: 'success', messageKey: 'settings.security.alerts.sessionEnded' },
+  'other-sessions-ended': { displayType: 'success', messageKey: 'settings.security.alerts.othersEnded' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

@@ -33,24 +33,3 @@ export function SettingsLayout({ section, children }: { section: SettingsSection
     </section>
   );
 }
-
-/** A section not built yet says so (decision 0010) instead of the user menu's link ending on a 404. */
-export function SettingsPage({ section }: { section: SettingsSection }) {
-  const { t, identity } = usePage();
-  return (
-    <SettingsLayout section={section}>
-      <h2>{t(`settings.sections.${section}`)}</h2>
-      {section === 'security' && identity.user ? (
-        <dl>
-          <dt>{t('settings.username')}</dt>
-          <dd>
-            {identity.user.username || identity.user.email}
-            <br />
-            <span className="muted">{t('settings.usernameHint')}</span>
-          </dd>
-        </dl>
-      ) : null}
-      <p>{t('settings.notYet')}</p>
-    </SettingsLayout>
-  );
-}

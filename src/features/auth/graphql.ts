@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { authContext } from './http.ts';
-import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode, updatePassword } from './service.ts';
+import { changePassword } from '#src/features/settings/security.ts';
+import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
 import { str } from '#src/lib/form.ts';
 
@@ -100,14 +101,7 @@ export const authResolvers = {
     },
     passwordUpdate: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
-      const { identity } = ctx;
-      if (!identity.loggedIn) throw new AppError('NotAuthenticated');
-      await updatePassword(authContext(ctx.request), {
-        userId: identity.user.id,
-        sessionId: identity.sessionId,
-        oldPassword: args.oldPassword,
-        newPassword: args.newPassword,
-      });
+      await changePassword(ctx.request, { oldPassword: args.oldPassword, newPassword: args.newPassword });
       return true;
     },
   },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Community } from '#src/db/types.ts';
 import type { AuthContext, LoginResult } from './service.ts';
-import { AUTH_COOKIE, REFRESH_COOKIE, revokeSession } from './sessions.ts';
+import { AUTH_COOKIE, cleanUserAgent, REFRESH_COOKIE, revokeSession } from './sessions.ts';
 
 /** What every sign-in transport (forms, REST, GraphQL) needs from HTTP: the service context and the cookies. */
 
@@ -12,7 +12,7 @@ export const COMMUNITY_COOKIE = 'community';
 export const REMEMBER_COOKIE = 'remember_email';
 
 export function authContext(request: FastifyRequest): AuthContext {
-  return authContextFor(request.server, request.community, request.ip);
+  return { ...authContextFor(request.server, request.community, request.ip), userAgent: cleanUserAgent(request.headers['user-agent']) };
 }
 
 /** The same context outside a request (jobs). */

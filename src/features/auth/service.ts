@@ -30,6 +30,8 @@ export type AuthContext = {
   community: Community;
   /** The client's address, for the per-address limits. */
   ip: string;
+  /** The browser's User-Agent (cleaned), stored with a new session for the settings' device list. */
+  userAgent?: string | null;
 };
 
 export type SmsOption = { id: string; maskedValue: string };
@@ -133,6 +135,7 @@ async function issueSession(ctx: AuthContext, account: Account & { roles: Role[]
     gate: account.gate ?? 'app',
     basePath: ctx.config.basePath,
     remember,
+    userAgent: ctx.userAgent ?? null,
   });
   return {
     user: { id: account.id, email: account.email, displayName: `${account.first_name} ${account.last_name}`.trim() },
@@ -404,6 +407,8 @@ export function ensureNewPassword(password: string, confirm: unknown): void {
 export async function updatePassword(
   ctx: AuthContext,
   input: { userId: number; sessionId: string; oldPassword: unknown; newPassword: unknown; confirm?: unknown },
+  /** Runs in the transaction that stores the new password (the settings notify the member there). */
+  inTransaction?: (trx: Db) => Promise<void>,
 ): Promise<void> {
   const oldPassword = typeof input.oldPassword === 'string' ? input.oldPassword : '';
   const newPassword = typeof input.newPassword === 'string' ? input.newPassword : '';
@@ -415,6 +420,10 @@ export async function updatePassword(
   }
   await attempt.succeeded();
   ensureNewPassword(newPassword, input.confirm);
-  await ctx.db.updateTable('users').set({ password_hash: await hashPassword(newPassword), updated_at: ctx.clock.now() }).where('id', '=', input.userId).execute();
+  const hash = await hashPassword(newPassword);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: hash, updated_at: ctx.clock.now() }).where('id', '=', input.userId).execute();
+    await inTransaction?.(trx);
+  });
   await revokeOtherSessions(ctx.db, ctx.clock, input.userId, input.sessionId);
 }

@@ -100,12 +100,22 @@ export class SessionTokens {
   }
 }
 
+export const USER_AGENT_MAX = 512;
+
+/** A User-Agent header as stored: control characters dropped, at most 512 characters; none is null. */
+export function cleanUserAgent(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().slice(0, USER_AGENT_MAX);
+  return clean || null;
+}
+
 /** Starts a server-side session and returns the signed cookie value and a refresh token for it. */
 export async function startSession(
   db: Db,
   tokens: SessionTokens,
   clock: Clock,
-  input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string; remember?: boolean },
+  input: { userId: number; community: Community; roles: Role[]; gate: Gate; basePath: string; remember?: boolean; userAgent?: string | null },
 ): Promise<{ token: string; sessionId: string; refreshToken: string; expiresAt: Date }> {
   const sessionId = randomToken();
   const refreshToken = randomToken();
@@ -120,6 +130,7 @@ export async function startSession(
       expires_at: expiresAt,
       refresh_token_hash: sha256(refreshToken),
       created_at: clock.now(),
+      user_agent: cleanUserAgent(input.userAgent),
     })
     .execute();
   const token = await signSessionCookie(tokens, { ...input, sessionId, expiresAt });

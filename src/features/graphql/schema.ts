@@ -1,10 +1,10 @@
 import type { IResolvers } from 'mercurius';
-import { displayName } from '#src/core/identity.ts';
 import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
 import { AREAS } from '#src/features/areas.ts';
 import type { GraphQLPart } from './part.ts';
 import { communityClientData } from '#src/features/communities/service.ts';
 import type { GraphQLContext } from './context.ts';
+import { me } from './me.ts';
 
 const shared = /* GraphQL */ `
   type NavLink { label: String!, link: String! }
@@ -87,25 +87,6 @@ export const adminSchema = /* GraphQL */ `
   ${typeDefsOf('admin')}
 `;
 
-function me(_root: unknown, _args: unknown, ctx: GraphQLContext) {
-  const { identity, community } = ctx;
-  if (!identity.loggedIn) return null;
-  const u = identity.user;
-  return {
-    id: String(u.id),
-    email: u.email,
-    username: u.username,
-    name: { first: u.firstName, formatted: displayName(u) },
-    profile: {
-      avatar: u.avatarUrl,
-      publicUrl: u.publicUrl,
-      companyName: u.companyName,
-      location: { name: u.locationName, familiarName: u.locationFamiliarName },
-    },
-    roles: u.roles,
-    communityCode: community.code,
-  };
-}
 
 const meResolvers = {
   mobilePhone: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => {

@@ -1,18 +1,94 @@
-import type { FastifyInstance } from 'fastify';
-import { SettingsPage, type SettingsSection } from '#views/settings/SettingsPage.tsx';
-
-/**
- * /settings sections not built yet (spec section 2). Signed out, the Guardian sends them to sign-in
- * with a way back. Each section's own routes file takes its line out of this list.
- */
-const NOT_YET: SettingsSection[] = [
-  'security',
-];
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ReactNode } from 'react';
+import { isAppError, type AppError } from '#src/core/errors.ts';
+import { signOut } from '#src/features/auth/transport.ts';
+import { withAlert } from '#src/lib/alerts.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#views/settings/Security.tsx';
+import { changeMobilePhone, changePassword, countryOptions, currentPhone, securityView, signOutOtherSessions, signOutSession } from './security.ts';
+import type { PasswordFormState, PhoneFormState } from './types.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
+  const t = app.t;
   const member = { config: { access: 'member' as const } };
-  const show = (section: SettingsSection) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.page({ title: app.t(`settings.sections.${section}`), body: <SettingsPage section={section} /> });
-  if (NOT_YET.includes('security')) app.get('/settings', member, show('security'));
-  for (const section of NOT_YET) app.get(`/settings/${section}`, member, show(section));
+
+  /** The dialog asks for the fragment alone (`?fragment=1`, ModalDialog.client.ts); otherwise the whole page. */
+  const wantsFragment = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.fragment === '1';
+  /** A fragment with field messages answers 200 (the dialog shows it); the page keeps the error status. */
+  const respond = (request: FastifyRequest, reply: FastifyReply, title: string, page: ReactNode, fragment: ReactNode, status = 200) =>
+    wantsFragment(request) ? reply.fragment(fragment, 200) : reply.page({ title, body: page, status });
+  const message = (e: AppError, field: string) => {
+    const f = e.fields?.[field];
+    return f ? t(f.key, f.values) : undefined;
+  };
+
+  /** The password dialog holds the NewPasswordFields island: the modal loads its entry when it shows it. */
+  const modalScripts = () => ({ NewPasswordFields: app.assets.islandScripts(new Set(['NewPasswordFields'])).entries[0]! });
+  const security = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.page({ title: t('settings.sections.security'), body: <SecuritySection view={await securityView(request)} modalScripts={modalScripts()} /> });
+  app.get('/settings', member, security);
+  app.get('/settings/security', member, security);
+
+  const passwordPage = (request: FastifyRequest, reply: FastifyReply, state: PasswordFormState, status = 200) =>
+    respond(request, reply, t('settings.security.passwordTitle'), <PasswordPage state={state} />, <PasswordForm state={state} inDialog />, status);
+
+  app.get('/settings/security/password', member, async (request, reply) => passwordPage(request, reply, { errors: {} }));
+
+  app.post('/settings/security/password', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    try {
+      await changePassword(request, { oldPassword: str(body.oldPassword), newPassword: str(body.password), confirm: str(body.confirm) });
+      return reply.redirectTo(withAlert('/settings/security', 'password-changed'));
+    } catch (e) {
+      if (!isAppError(e) || !e.fields) throw e;
+      // Passwords are not sent back: the fields come back empty with the message beside the one at fault.
+      const errors = { oldPassword: message(e, 'oldPassword'), password: message(e, 'password') ?? message(e, 'newPassword'), confirm: message(e, 'confirm') };
+      return passwordPage(request, reply, { errors }, e.status);
+    }
+  });
+
+  const phonePage = (request: FastifyRequest, reply: FastifyReply, state: PhoneFormState, status = 200) => {
+    const countries = countryOptions();
+    return respond(
+      request,
+      reply,
+      t('settings.security.phoneTitle'),
+      <PhonePage state={state} countries={countries} />,
+      <PhoneForm state={state} countries={countries} inDialog />,
+      status,
+    );
+  };
+
+  app.get('/settings/security/phone', member, async (request, reply) => {
+    return phonePage(request, reply, { values: await currentPhone(request), errors: {} });
+  });
+
+  app.post('/settings/security/phone', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    try {
+      const saved = await changeMobilePhone(request, { countryCode: body.countryCode, number: body.number });
+      return reply.redirectTo(withAlert('/settings/security', saved ? 'phone-saved' : 'phone-removed'));
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      const values = { countryCode: str(body.countryCode).slice(0, 2) || 'US', number: str(body.number).slice(0, 40) };
+      const errors = { countryCode: message(e, 'countryCode'), number: message(e, 'number'), form: t('settings.security.phoneEditError') };
+      if (!errors.countryCode && !errors.number) throw e;
+      return phonePage(request, reply, { values, errors }, e.status);
+    }
+  });
+
+  app.post('/settings/security/sessions/sign-out', member, async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    const { current } = await signOutSession(request, body.session);
+    if (current) {
+      await signOut(request, reply);
+      return reply.redirectTo('/login');
+    }
+    return reply.redirectTo(withAlert('/settings/security', 'session-ended'));
+  });
+
+  app.post('/settings/security/sessions/sign-out-others', member, async (request, reply) => {
+    await signOutOtherSessions(request);
+    return reply.redirectTo(withAlert('/settings/security', 'other-sessions-ended'));
+  });
 }
