@@ -4,28 +4,10 @@ import type { CountryOption, PasswordFormState, PhoneFormState, SecurityView, Se
 import { Alert, CsrfField, describedBy, Field, FieldNotes } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { ModalSupport } from './ModalSupport.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';
 
 const dateTime = (value: Date) => `${formatDate(value)}, ${value.toISOString().slice(11, 16)} UTC`;
-
-/** The generic modal island (islands/ModalDialog.client.ts): `a[data-modal]` links open their page in a <dialog>. */
-export function ModalSupport({ scripts }: { scripts?: Record<string, string> }) {
-  const { t } = usePage();
-  return (
-    <Island
-      name="ModalDialog"
-      props={{
-        labels: {
-          close: t('settings.security.modal.close'),
-          loading: t('settings.security.modal.loading'),
-          failed: t('settings.security.modal.failed'),
-          openPage: t('settings.security.modal.openPage'),
-        },
-        scripts,
-      }}
-    />
-  );
-}
 
 /** Settings → Security: username, password, mobile phone, and the member's sessions. */
 export function SecuritySection({ view, modalScripts }: { view: SecurityView; modalScripts?: Record<string, string> }) {

@@ -2,6 +2,7 @@ import type { CountryOption, OfficePhone, ContactPhone, SupportContact, Team, Te
 import { TEAM_LIMITS, TEAM_TYPES } from '#src/features/settings/team-types.ts';
 import { Alert, CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { ModalSupport } from './ModalSupport.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';
 
 const phoneText = (p: ContactPhone | OfficePhone) => `${p.number}${'extension' in p && p.extension ? ` ext. ${p.extension}` : ''}`;
@@ -64,6 +65,7 @@ export function TeamPage({ team }: { team: Team }) {
           <TeamCard key={type} type={type} contact={team[type]} />
         ))}
       </div>
+      <ModalSupport />
     </SettingsLayout>
   );
 }
