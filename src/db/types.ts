@@ -338,6 +338,8 @@ export interface PushTokensTable {
   keys: ColumnType<{ p256dh: string; auth: string } | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;
   last_used_at: Timestamp | null;
+  /** A Web Push subscription's session (sessions.id, the session id's hash): signing out deletes the row. */
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type SupportContactType = 'ea' | 'pr';

@@ -251,12 +251,17 @@ export async function revokeOtherSessions(db: Db, clock: Clock, userId: number, 
   await q.execute();
 }
 
+/**
+ * Ends a session (signing out, or a new sign-in in its place), and in the same statement deletes the
+ * Web Push subscriptions that session made: the browser stops showing the member's notifications.
+ */
 export async function revokeSession(db: Db, clock: Clock, sessionId: string): Promise<void> {
+  const id = sha256(sessionId);
   await db
-    .updateTable('sessions')
-    .set({ revoked_at: clock.now() })
-    .where('id', '=', sha256(sessionId))
-    .where('revoked_at', 'is', null)
+    .with('revoked', (q) => q.updateTable('sessions').set({ revoked_at: clock.now() }).where('id', '=', id).where('revoked_at', 'is', null).returning('id'))
+    .deleteFrom('push_tokens')
+    .where('session_id', '=', id)
+    .where('platform', '=', 'web')
     .execute();
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { claimDelivery, releaseDelivery } from './claims.ts';
+import { endpointAllowed } from './push/tokens.ts';
 import type { PushContent, PushResult, PushServices } from './push/types.ts';
 import type { ChannelSender, Delivery } from './types.ts';
 
@@ -8,13 +9,14 @@ import type { ChannelSender, Delivery } from './types.ts';
  * notification's community. Each (notification, token) is claimed before it is sent, so a retried job
  * never pushes twice to the same device; a push that failed for now releases its claim and, once the
  * other devices had theirs, the job fails so that its retry sends only what failed. A device the
- * provider says is gone loses its token.
+ * provider says is gone loses its token; so does a browser whose endpoint the rule for endpoints
+ * (endpointAllowed: in production a known push service) now refuses, without a push.
  */
 export function pushSender(app: FastifyInstance): ChannelSender {
   return {
     channel: 'push',
     async send(delivery: Delivery) {
-      await sendPushes(app.db, app.push, app.clock.now.bind(app.clock), delivery, `${app.config.publicUrl}${app.config.basePath}`);
+      await sendPushes(app.db, app.push, app.clock.now.bind(app.clock), delivery, `${app.config.publicUrl}${app.config.basePath}`, app.config.isProduction);
     },
   };
 }
@@ -25,6 +27,7 @@ export async function sendPushes(
   now: () => Date,
   delivery: Delivery,
   publicUrl: string,
+  production: boolean,
 ): Promise<void> {
   const n = delivery.notification;
   const tokens = await db
@@ -38,6 +41,10 @@ export async function sendPushes(
   let failure: unknown = null;
   for (const t of tokens) {
     if (t.platform === 'web' && !push.web) continue; // Web Push is off: nothing to claim
+    if (t.platform === 'web' && !endpointAllowed(t.token, production)) {
+      await db.deleteFrom('push_tokens').where('id', '=', t.id).execute(); // stored before the rule: never POSTed to
+      continue;
+    }
     if (!(await claimDelivery(db, delivery, 'push', t.token, 'sent', now()))) continue;
     let result: PushResult;
     try {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -72,6 +72,9 @@ t.test('VAPID keys: configured, generated in memory for tests, off in production
   t.same(JSON.parse(readFileSync(file, 'utf8')), { publicKey: first?.publicKey, privateKey: first?.privateKey }, 'development: generated once, kept under DATA_DIR');
   t.equal(statSync(file).mode & 0o777, 0o600, 'readable by the owner only');
   t.same(vapidKeys(development), first, 'the same pair after a restart (browsers stay subscribed)');
+  chmodSync(file, 0o644);
+  t.same(vapidKeys(development), first, 'a file left readable by others is still the pair…');
+  t.equal(statSync(file).mode & 0o777, 0o600, '…and is made the owner’s only again');
 });
 
 t.test('Web Push (web-push, VAPID) against a local fake push service', async (t) => {
@@ -96,6 +99,14 @@ t.test('Web Push (web-push, VAPID) against a local fake push service', async (t)
   t.equal(await sender.send(subscription, { title: 'A', body: 'B', url: 'https://alpha.test/' }), 'gone', '410: gone');
   service.answer(() => ({ status: 404 }));
   t.equal(await sender.send(subscription, { title: 'A', body: 'B', url: 'https://alpha.test/' }), 'gone', '404: gone');
-  service.answer(() => ({ status: 500 }));
-  await t.rejects(sender.send(subscription, { title: 'A', body: 'B', url: 'https://alpha.test/' }), 'a 500 throws');
+  for (const status of [400, 403, 413]) {
+    service.answer(() => ({ status }));
+    t.equal(await sender.send(subscription, { title: 'A', body: 'B', url: 'https://alpha.test/' }), 'gone', `${status}: gone (never deliverable; 403: the VAPID key was rotated)`);
+  }
+  for (const status of [429, 500, 502, 503]) {
+    service.answer(() => ({ status }));
+    await t.rejects(sender.send(subscription, { title: 'A', body: 'B', url: 'https://alpha.test/' }), `${status} throws (the job retries)`);
+  }
+  const down = new VapidWebPush(keys, { agent: service.agent, timeoutMs: 2000 });
+  await t.rejects(down.send({ ...subscription, endpoint: 'https://127.0.0.1:1/push/abc' }, { title: 'A', body: 'B', url: 'https://alpha.test/' }), 'the network throws');
 });

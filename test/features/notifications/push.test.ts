@@ -1,6 +1,8 @@
 import t from 'tap';
 import type { Db } from '#src/db/index.ts';
 import { deliveryJobs } from '#src/features/notifications/delivery.ts';
+import { sendPushes } from '#src/features/notifications/push-delivery.ts';
+import { addPushToken, addSubscription, checkSubscription, DEVICES_MAX, endpointAllowed, TOKEN_MAX } from '#src/features/notifications/push/tokens.ts';
 import type { MobilePushMessage, PushProvider, PushResult } from '#src/features/notifications/push/types.ts';
 import { vapidKeys, VapidWebPush } from '#src/features/notifications/push/web-push.ts';
 import { setupDatabase, startApp, testClock, testConfig } from '#test/helpers/app.ts';
@@ -262,5 +264,128 @@ t.test('push', async (t) => {
     t.match(after.body, 'The device was removed: it gets no more notifications.', 'the alert');
     t.notMatch(after.body, 'iPhone or iPad app', 'the device is gone from the list');
     t.same((await db.selectFrom('push_tokens').select('token').where('user_id', '=', eve.id).execute()).map((r) => r.token), ['https://fcm.googleapis.com/fcm/send/eve']);
+  });
+  await t.test('endpoints: in production only a known push service over https:443; checked again before each push', async (t) => {
+    const keys = browserKeys();
+    const refused = [
+      'https://localhost./x',
+      'https://localhost/x',
+      'https://127.0.0.1/x',
+      'https://10.0.0.1/x',
+      'https://[::1]/x',
+      'https://metadata.internal/x',
+      'https://push.example.com/x',
+      'https://fcm.googleapis.com.evil.example/x',
+      'https://evilfcm.googleapis.com/x',
+      'https://fcm.googleapis.com:8443/fcm/send/abc',
+      'https://fcm.googleapis.com:80/fcm/send/abc',
+      'http://fcm.googleapis.com/fcm/send/abc',
+      'https://push.apple.com/x',
+      'https://notify.windows.com/x',
+      'https://a.notify.windows.com.evil.example/x',
+    ];
+    for (const endpoint of refused) {
+      t.throws(() => checkSubscription({ endpoint, keys }, true), { code: 'Push.InvalidSubscription' }, `production refuses ${endpoint}`);
+      t.notOk(endpointAllowed(endpoint, true), `not allowed at send time: ${endpoint}`);
+    }
+    const accepted = [
+      'https://fcm.googleapis.com/fcm/send/abc',
+      'https://FCM.googleapis.com./fcm/send/abc',
+      'https://fcm.googleapis.com:443/fcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/abc',
+      'https://updates-autopush.stage.mozaws.push.services.mozilla.com/wpush/v2/abc',
+      'https://web.push.apple.com/QGx',
+      'https://wns2-par02p.notify.windows.com/w/?token=abc',
+      'https://db5p.notify.windows.com/w/?token=abc',
+    ];
+    for (const endpoint of accepted) t.ok(checkSubscription({ endpoint, keys }, true), `production accepts ${endpoint}`);
+    t.ok(checkSubscription({ endpoint: `${service.origin}/push/dev`, keys }, false), 'outside production a local push service is fine (tests)');
+    t.throws(() => checkSubscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/é', keys }, true), 'non-ASCII: refused');
+
+    // A browser subscribed before the rule (a local address): production skips it and deletes it.
+    const fay = await createMember(db, alpha, { firstName: 'Fay', lastName: 'Stored' });
+    await db.insertInto('notification_preferences').values({ community_id: alpha.id, user_id: fay.id, option: 'introductions', channel: 'email', selected: false }).execute();
+    await db.insertInto('push_tokens').values({ community_id: alpha.id, user_id: fay.id, token: `${service.origin}/push/fay-stored`, platform: 'web', keys: JSON.stringify(keys), created_at: clock.now() }).execute();
+    await addPushToken(db, { communityId: alpha.id, userId: fay.id }, { token: 'fay-phone' }, clock.now());
+    const id = await app.notifications.notify(db, { communityId: alpha.id, userId: fay.id, kind: 'introductions', url: '/members/introductions', message: 'For Fay', createdAt: clock.now() });
+    const notification = await db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const webBefore = service.received.length;
+    await sendPushes(db, app.push, () => clock.now(), { notification, member: { communityId: alpha.id, userId: fay.id, email: 'fay@example.com', firstName: 'Fay' }, community: alpha, choices: {} as never, emailDigest: false }, 'https://alpha.test', true);
+    t.equal(service.received.length, webBefore, 'nothing POSTed to the refused endpoint');
+    t.same((await tokensOf(db, fay.id)).map((r) => r.token), ['fay-phone'], 'the refused subscription is deleted, the phone kept');
+    t.ok(mobile.sent.some((m) => m.token === 'fay-phone' && m.body === 'For Fay'), 'the phone was pushed');
+    await app.jobs.drain();
+    t.equal(service.received.length, webBefore, 'the job finds nothing more to send there');
+  });
+
+  await t.test('at most 10 devices per member and platform: the least recently used is evicted', async (t) => {
+    t.equal(DEVICES_MAX, 10);
+    const gus = await createMember(db, alpha, { firstName: 'Gus', lastName: 'Many' });
+    const me = { communityId: alpha.id, userId: gus.id };
+    const at = (i: number) => new Date(Date.UTC(2026, 10, 1, 10, i));
+    for (let i = 1; i <= 10; i++) await addPushToken(db, me, { token: `gus-${i}` }, at(i));
+    await addPushToken(db, me, { token: 'gus-ios', isIos: true }, at(0));
+    await addSubscription(db, me, { endpoint: `${service.origin}/push/gus-browser`, keys: browserKeys() }, at(0), false);
+    await addPushToken(db, { communityId: beta.id, userId: gus.id }, { token: 'gus-beta' }, at(0));
+    // gus-1 and gus-2 were used lately: the oldest of the never-used ones goes first.
+    await db.updateTable('push_tokens').set({ last_used_at: at(30) }).where('token', 'in', ['gus-1', 'gus-2']).execute();
+    const fcm = async () => (await tokensOf(db, gus.id)).filter((r) => r.platform === 'fcm' && r.community_id === alpha.id).map((r) => r.token).sort();
+    t.equal((await fcm()).length, 10);
+
+    await addPushToken(db, me, { token: 'gus-11' }, at(11));
+    let now = await fcm();
+    t.equal(now.length, 10, 'still 10 after an 11th');
+    t.notOk(now.includes('gus-3'), 'the oldest never-used one is evicted');
+    t.ok(['gus-1', 'gus-2', 'gus-11'].every((k) => now.includes(k)), 'the recently used ones and the new one stay');
+    await addPushToken(db, me, { token: 'gus-12' }, at(12));
+    now = await fcm();
+    t.equal(now.length, 10);
+    t.notOk(now.includes('gus-4'), 'then the next oldest');
+    await addPushToken(db, me, { token: 'gus-12' }, at(13));
+    t.same(await fcm(), now, 'adding a token again evicts nothing');
+    const rest = (await tokensOf(db, gus.id)).filter((r) => r.platform !== 'fcm' || r.community_id !== alpha.id).map((r) => r.token).sort();
+    t.same(rest, [`${service.origin}/push/gus-browser`, 'gus-beta', 'gus-ios'].sort(), 'other platforms and communities untouched');
+  });
+
+  await t.test('a token longer than the indexes take is a 400, never a 500; remove takes what add takes', async (t) => {
+    const bearer = { authorization: `Bearer ${(await signIn(app, ada, alpha)).token}` };
+    t.equal(TOKEN_MAX, 512);
+    for (const length of [513, 3000, 4096]) {
+      for (const query of [ADD, REMOVE]) {
+        const res = await gql(query, { token: 'a'.repeat(length), isIos: true }, bearer);
+        t.equal(res.json().errors?.[0]?.extensions?.code, 'Push.InvalidToken', `${length} characters: Push.InvalidToken`);
+        t.equal(res.statusCode, 400, `${length} characters: a 400, not a 5xx`);
+      }
+    }
+    const longest = 'b'.repeat(512);
+    let res = await gql(ADD, { token: longest }, bearer);
+    t.equal(res.json().data?.notificationsPushTokenAdd, true, '512 characters: added');
+    t.ok((await tokensOf(db, ada.id)).some((r) => r.token === longest));
+    res = await gql(REMOVE, { token: ` ${longest} ` }, bearer);
+    t.equal(res.json().data?.notificationsPushTokenRemove, true, '…and removed');
+    t.notOk((await tokensOf(db, ada.id)).some((r) => r.token === longest));
+  });
+
+  await t.test('signing out deletes the Web Push subscription this session made', async (t) => {
+    const hal = await createMember(db, alpha, { firstName: 'Hal', lastName: 'Shared' });
+    const post = (url: string, body: unknown, jar: { cookie: string; token: string }) =>
+      app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json', cookie: jar.cookie, 'x-csrf-token': jar.token }, payload: JSON.stringify(body) });
+    const shared = await csrfFor(app, (await signIn(app, hal, alpha)).cookie, '/settings/notifications/devices');
+    const own = await csrfFor(app, (await signIn(app, hal, alpha)).cookie, '/settings/notifications/devices');
+    const sharedEndpoint = `${service.origin}/push/hal-shared`;
+    const ownEndpoint = `${service.origin}/push/hal-own`;
+    t.equal((await post('/notifications/push/subscription', { endpoint: sharedEndpoint, keys: browserKeys() }, shared)).statusCode, 201);
+    t.equal((await post('/notifications/push/subscription', { endpoint: ownEndpoint, keys: browserKeys() }, own)).statusCode, 201);
+    await addPushToken(db, { communityId: alpha.id, userId: hal.id }, { token: 'hal-phone' }, clock.now());
+    const stored = await db.selectFrom('push_tokens').select(['token', 'session_id']).where('user_id', '=', hal.id).where('platform', '=', 'web').execute();
+    t.ok(stored.every((r) => r.session_id && r.session_id.length > 20), 'each subscription knows its session');
+
+    const out = await app.inject({ method: 'POST', url: '/logout', headers: { cookie: shared.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${encodeURIComponent(shared.token)}` });
+    t.ok(out.statusCode >= 300 && out.statusCode < 400, `signed out: ${out.statusCode}`);
+    t.same((await tokensOf(db, hal.id)).map((r) => r.token).sort(), ['hal-phone', ownEndpoint].sort(), 'the shared computer’s subscription is gone; the other browser and the phone stay');
+
+    const rest = await app.inject({ method: 'POST', url: '/rest/logout', headers: { cookie: own.cookie, 'x-csrf-token': own.token, 'content-type': 'application/json' }, payload: '{}' });
+    t.ok(rest.statusCode < 400, `REST sign-out: ${rest.statusCode}`);
+    t.same((await tokensOf(db, hal.id)).map((r) => r.token), ['hal-phone'], 'signing out through REST too');
   });
 });

@@ -7,7 +7,7 @@ import { withAlert } from '#src/lib/alerts.ts';
 import { positiveId } from '#src/lib/form.ts';
 import { PushDevices } from '#views/settings/PushDevices.tsx';
 import type { MemberRef } from '../types.ts';
-import { addSubscription, listDevices, removeDevice, removeSubscription } from './tokens.ts';
+import { addSubscription, devicesPage, removeDevice, removeSubscription } from './tokens.ts';
 
 const DEVICES = '/settings/notifications/devices';
 
@@ -26,7 +26,7 @@ export default async function pushRoutes(app: FastifyInstance) {
   );
 
   app.post('/notifications/push/subscription', member, async (request, reply) => {
-    await addSubscription(app.db, memberOf(request), request.body, app.clock.now(), app.config.isProduction);
+    await addSubscription(app.db, memberOf(request), request.body, app.clock.now(), app.config.isProduction, request.identity.sessionId);
     return reply.code(201).send({ ok: true });
   });
 
@@ -36,18 +36,10 @@ export default async function pushRoutes(app: FastifyInstance) {
   });
 
   app.get(DEVICES, member, async (request, reply) => {
-    const me = memberOf(request);
-    const devices = await listDevices(app.db, me);
-    const known = await app.db
-      .selectFrom('push_tokens')
-      .select('token')
-      .where('community_id', '=', me.communityId)
-      .where('user_id', '=', me.userId)
-      .where('platform', '=', 'web')
-      .execute();
+    const { devices, knownEndpoints } = await devicesPage(app.db, memberOf(request));
     return reply.page({
       title: app.t('push.devices.title'),
-      body: <PushDevices devices={devices} publicKey={app.push.web?.publicKey ?? null} knownEndpoints={known.map((k) => k.token)} />,
+      body: <PushDevices devices={devices} publicKey={app.push.web?.publicKey ?? null} knownEndpoints={knownEndpoints} />,
     });
   });
 

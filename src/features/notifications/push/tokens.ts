@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import type { PushPlatform } from '#src/db/types.ts';
 import { AppError } from '#src/core/errors.ts';
+import { sha256 } from '#src/core/ids.ts';
 import type { MemberRef } from '../types.ts';
 import type { WebPushSubscription } from './types.ts';
 
@@ -10,14 +12,21 @@ import type { WebPushSubscription } from './types.ts';
  * shared or handed-down device) moves to that member.
  */
 
-/** FCM registration tokens run to about 200 characters, APNs device tokens are 64 hex digits. */
-export const TOKEN_MAX = 4096;
+/**
+ * FCM registration tokens run to about 200 characters, APNs device tokens are 64 hex digits. A token
+ * is a key of two btree indexes (push_tokens_token, notification_deliveries' primary key), whose
+ * entries must stay under about 2.7 KB: 512 leaves room and fits every real token.
+ */
+export const TOKEN_MAX = 512;
 const TOKEN_PATTERN = /^[A-Za-z0-9_:.\-]+$/;
+/** A Web Push endpoint: printable ASCII only, so that 2048 characters are 2048 bytes in those indexes. */
 export const ENDPOINT_MAX = 2048;
+/** Devices (or browsers) kept per member and platform in a community: an 11th evicts the least recently used. */
+export const DEVICES_MAX = 10;
 
 export type PushDeviceView = { id: number; platform: PushPlatform; service: string | null; createdAt: Date; lastUsedAt: Date | null };
 
-/** A mobile token, or Push.InvalidToken (400): 1 to 4096 of the characters FCM and APNs tokens use. */
+/** A mobile token, or Push.InvalidToken (400): 1 to 512 of the characters FCM and APNs tokens use. */
 export function checkToken(value: unknown): string {
   const token = typeof value === 'string' ? value.trim() : '';
   if (!token || token.length > TOKEN_MAX || !TOKEN_PATTERN.test(token)) throw new AppError('Push.InvalidToken');
@@ -30,9 +39,12 @@ const base64url = (value: unknown, bytes: number): string | null => {
   return raw.length === bytes ? value.replace(/=+$/, '') : null;
 };
 
-/** Hosts a production server must not be made to POST to (a subscription's endpoint is the browser's word). */
+/** A host name as compared: lower case, without IPv6 brackets or the trailing dot(s) of a fully qualified name. */
+const normalHost = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+
+/** Hosts a server must not be made to POST to (a subscription's endpoint is the browser's word). */
 function isPrivateHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = normalHost(hostname);
   if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return true;
   if (/^\d+\.\d+\.\d+\.\d+$/.test(h)) {
     const [a, b] = h.split('.').map(Number) as [number, number];
@@ -42,17 +54,43 @@ function isPrivateHost(hostname: string): boolean {
 }
 
 /**
+ * The push services browsers subscribe at (Chrome and Edge's FCM, Firefox's autopush, Safari's
+ * Apple push, Windows' WNS): in production an endpoint must be on one of them, over https on port
+ * 443. A written-host block list cannot stop a DNS name that resolves to a private address; a list
+ * of known services can.
+ */
+const PUSH_SERVICE_HOSTS = ['fcm.googleapis.com', 'updates.push.services.mozilla.com'];
+const PUSH_SERVICE_SUFFIXES = ['.push.services.mozilla.com', '.push.apple.com', '.notify.windows.com'];
+
+export function isKnownPushService(hostname: string): boolean {
+  const h = normalHost(hostname);
+  return PUSH_SERVICE_HOSTS.includes(h) || PUSH_SERVICE_SUFFIXES.some((suffix) => h.endsWith(suffix) && h.length > suffix.length);
+}
+
+/**
+ * Whether the server may POST to this Web Push endpoint: in production only to a known push service
+ * on https port 443; elsewhere (development, tests with local push services) any https host. Checked
+ * when a browser subscribes and again before each push (rows stored before a rule changed).
+ */
+export function endpointAllowed(endpoint: string, production: boolean): boolean {
+  if (!URL.canParse(endpoint)) return false;
+  const url = new URL(endpoint);
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  if (!production) return true;
+  return url.port === '' && isKnownPushService(url.hostname) && !isPrivateHost(url.hostname);
+}
+
+/**
  * A browser's subscription (PushSubscription.toJSON()), or Push.InvalidSubscription (400): an https
- * endpoint of at most 2048 characters (in production not a local or private address), the p256dh
- * key (an uncompressed P-256 point, 65 bytes) and the auth secret (16 bytes), base64url.
+ * endpoint of at most 2048 printable ASCII characters (in production on a known push service, see
+ * endpointAllowed), the p256dh key (an uncompressed P-256 point, 65 bytes) and the auth secret (16
+ * bytes), base64url.
  */
 export function checkSubscription(value: unknown, production: boolean): WebPushSubscription {
   const v = (value ?? {}) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } | null };
   const invalid = () => new AppError('Push.InvalidSubscription');
-  if (typeof v !== 'object' || typeof v.endpoint !== 'string' || v.endpoint.length > ENDPOINT_MAX || !URL.canParse(v.endpoint)) throw invalid();
-  const url = new URL(v.endpoint);
-  if (url.protocol !== 'https:' || url.username || url.password || /[\u0000-\u001f\s]/.test(v.endpoint)) throw invalid();
-  if (production && isPrivateHost(url.hostname)) throw invalid();
+  if (typeof v !== 'object' || typeof v.endpoint !== 'string' || v.endpoint.length > ENDPOINT_MAX || /[^\x21-\x7e]/.test(v.endpoint)) throw invalid();
+  if (!endpointAllowed(v.endpoint, production)) throw invalid();
   const keys = typeof v.keys === 'object' && v.keys !== null ? v.keys : {};
   const p256dh = base64url(keys.p256dh, 65);
   const auth = base64url(keys.auth, 16);
@@ -60,19 +98,40 @@ export function checkSubscription(value: unknown, production: boolean): WebPushS
   return { endpoint: v.endpoint, keys: { p256dh, auth } };
 }
 
-async function upsert(db: Db, member: MemberRef, token: string, platform: PushPlatform, keys: WebPushSubscription['keys'] | null, now: Date): Promise<void> {
-  await db
-    .insertInto('push_tokens')
-    .values({ community_id: member.communityId, user_id: member.userId, token, platform, keys: keys ? JSON.stringify(keys) : null, created_at: now })
-    .onConflict((oc) =>
-      oc.columns(['community_id', 'token']).doUpdateSet((eb) => ({
-        user_id: eb.ref('excluded.user_id'),
-        platform: eb.ref('excluded.platform'),
-        keys: eb.ref('excluded.keys'),
-        created_at: eb.ref('excluded.created_at'),
-      })),
-    )
-    .execute();
+/**
+ * Adds (or moves to this member) a token, then keeps the member's DEVICES_MAX most recently used of
+ * that platform in the community: the others (never used first, then the oldest) are evicted, the
+ * token just added never.
+ */
+async function upsert(db: Db, member: MemberRef, token: string, platform: PushPlatform, keys: WebPushSubscription['keys'] | null, now: Date, sessionId: string | null = null): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('push_tokens')
+      .values({ community_id: member.communityId, user_id: member.userId, token, platform, keys: keys ? JSON.stringify(keys) : null, created_at: now, session_id: sessionId })
+      .onConflict((oc) =>
+        oc.columns(['community_id', 'token']).doUpdateSet((eb) => ({
+          user_id: eb.ref('excluded.user_id'),
+          platform: eb.ref('excluded.platform'),
+          keys: eb.ref('excluded.keys'),
+          created_at: eb.ref('excluded.created_at'),
+          session_id: eb.ref('excluded.session_id'),
+        })),
+      )
+      .execute();
+    const evicted = await trx
+      .selectFrom('push_tokens')
+      .select('id')
+      .where('community_id', '=', member.communityId)
+      .where('user_id', '=', member.userId)
+      .where('platform', '=', platform)
+      .where('token', '!=', token)
+      .orderBy(sql`last_used_at desc nulls last`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(DEVICES_MAX - 1)
+      .execute();
+    if (evicted.length) await trx.deleteFrom('push_tokens').where('id', 'in', evicted.map((r) => r.id)).execute();
+  });
 }
 
 /** notificationsPushTokenAdd: a mobile device's token, iOS if isIos, else FCM (spec section 7). */
@@ -81,17 +140,20 @@ export async function addPushToken(db: Db, member: MemberRef, input: { token: un
   await upsert(db, member, token, input.isIos === true ? 'ios' : 'fcm', null, now);
 }
 
-/** notificationsPushTokenRemove: the member's own token, in this community only. */
+/** notificationsPushTokenRemove: the member's own token, in this community only (the same tokens add takes). */
 export async function removePushToken(db: Db, member: MemberRef, tokenValue: unknown): Promise<void> {
-  const token = typeof tokenValue === 'string' ? tokenValue.trim() : '';
-  if (!token || token.length > ENDPOINT_MAX) throw new AppError('Push.InvalidToken');
+  const token = checkToken(tokenValue);
   await db.deleteFrom('push_tokens').where('community_id', '=', member.communityId).where('user_id', '=', member.userId).where('token', '=', token).execute();
 }
 
-/** This browser's Web Push subscription (its endpoint is the token). */
-export async function addSubscription(db: Db, member: MemberRef, body: unknown, now: Date, production: boolean): Promise<void> {
+/**
+ * This browser's Web Push subscription (its endpoint is the token), tied to the session that
+ * subscribed (given as the raw session id, kept as the sessions row's id, its hash): signing out
+ * removes it (see revokeSession), so a shared computer stops showing the member's notifications.
+ */
+export async function addSubscription(db: Db, member: MemberRef, body: unknown, now: Date, production: boolean, sessionId: string | null = null): Promise<void> {
   const sub = checkSubscription(body, production);
-  await upsert(db, member, sub.endpoint, 'web', sub.keys, now);
+  await upsert(db, member, sub.endpoint, 'web', sub.keys, now, sessionId ? sha256(sessionId) : null);
 }
 
 /** Forgets this browser's subscription ({ endpoint }), for the member who turns it off. */
@@ -101,8 +163,12 @@ export async function removeSubscription(db: Db, member: MemberRef, body: unknow
   await db.deleteFrom('push_tokens').where('community_id', '=', member.communityId).where('user_id', '=', member.userId).where('platform', '=', 'web').where('token', '=', endpoint).execute();
 }
 
-/** The devices page: the member's devices and browsers, newest first (no tokens: the page has no use for them). */
-export async function listDevices(db: Db, member: MemberRef): Promise<PushDeviceView[]> {
+/**
+ * The devices page in one read: the member's devices and browsers, newest first (no tokens: the
+ * page has no use for them), and the endpoints of their browsers (the island tells whether this
+ * browser is one of them).
+ */
+export async function devicesPage(db: Db, member: MemberRef): Promise<{ devices: PushDeviceView[]; knownEndpoints: string[] }> {
   const rows = await db
     .selectFrom('push_tokens')
     .select(['id', 'platform', 'token', 'created_at', 'last_used_at'])
@@ -111,13 +177,21 @@ export async function listDevices(db: Db, member: MemberRef): Promise<PushDevice
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    platform: r.platform,
-    service: r.platform === 'web' && URL.canParse(r.token) ? new URL(r.token).hostname : null,
-    createdAt: r.created_at,
-    lastUsedAt: r.last_used_at,
-  }));
+  return {
+    devices: rows.map((r) => ({
+      id: r.id,
+      platform: r.platform,
+      service: r.platform === 'web' && URL.canParse(r.token) ? new URL(r.token).hostname : null,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+    })),
+    knownEndpoints: rows.filter((r) => r.platform === 'web').map((r) => r.token),
+  };
+}
+
+/** The member's devices and browsers, newest first. */
+export async function listDevices(db: Db, member: MemberRef): Promise<PushDeviceView[]> {
+  return (await devicesPage(db, member)).devices;
 }
 
 /** The devices page's Remove button: true if the member had that device here. */

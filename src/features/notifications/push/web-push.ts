@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Agent } from 'node:https';
 import path from 'node:path';
 import webpush from 'web-push';
 import type { Config } from '#src/config.ts';
 import type { PushContent, PushResult, WebPushSender, WebPushSubscription } from './types.ts';
+
+/** Push service answers that no retry can mend: the subscription is dropped. */
+const GONE = new Set([400, 403, 404, 410, 413]);
 
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
 
@@ -24,7 +27,10 @@ export function vapidKeys(config: Config): VapidKeys | null {
   const file = path.resolve(config.dataDir, 'vapid.json');
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
-    if (typeof kept.publicKey === 'string' && typeof kept.privateKey === 'string') return { publicKey: kept.publicKey, privateKey: kept.privateKey, subject };
+    if (typeof kept.publicKey === 'string' && typeof kept.privateKey === 'string') {
+      chmodSync(file, 0o600); // a private key: the owner's only, whoever made the file
+      return { publicKey: kept.publicKey, privateKey: kept.privateKey, subject };
+    }
   }
   const keys = webpush.generateVAPIDKeys();
   mkdirSync(path.dirname(file), { recursive: true });
@@ -35,7 +41,9 @@ export function vapidKeys(config: Config): VapidKeys | null {
 /**
  * Web Push with the `web-push` library: the payload (JSON title, body, url) encrypted for the
  * browser (aes128gcm) and signed with VAPID, POSTed to the subscription's endpoint at its push
- * service. 404/410: the subscription is gone; any other failure throws (the job retries).
+ * service. 404/410 (expired, unsubscribed) and the other permanent refusals, 400 (a malformed
+ * subscription), 403 (the VAPID key it was made with was rotated away) and 413 (never deliverable):
+ * the subscription is gone. 429, 5xx and the network throw (the job retries).
  */
 export class VapidWebPush implements WebPushSender {
   readonly publicKey: string;
@@ -58,7 +66,7 @@ export class VapidWebPush implements WebPushSender {
       return 'sent';
     } catch (e) {
       const status = (e as { statusCode?: unknown }).statusCode;
-      if (status === 404 || status === 410) return 'gone';
+      if (typeof status === 'number' && GONE.has(status)) return 'gone';
       throw e;
     }
   }
