@@ -246,9 +246,7 @@ export async function refreshSession(
 
 /** Ends every session of a user except the given one (password changed or reset). */
 export async function revokeOtherSessions(db: Db, clock: Clock, userId: number, keepSessionId: string | null): Promise<void> {
-  let q = db.updateTable('sessions').set({ revoked_at: clock.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-  if (keepSessionId) q = q.where('id', '!=', sha256(keepSessionId));
-  await q.execute();
+  await revokeSessions(db, clock, { userId, exceptId: keepSessionId ? sha256(keepSessionId) : undefined });
 }
 
 /**
@@ -256,12 +254,26 @@ export async function revokeOtherSessions(db: Db, clock: Clock, userId: number, 
  * Web Push subscriptions that session made: the browser stops showing the member's notifications.
  */
 export async function revokeSession(db: Db, clock: Clock, sessionId: string): Promise<void> {
-  const id = sha256(sessionId);
+  await revokeSessions(db, clock, { id: sha256(sessionId) });
+}
+
+/**
+ * Ends the sessions that match (stored ids: the hash of the session id) and, in the same statement,
+ * deletes the Web Push subscriptions they made. Every way a session ends goes through here.
+ */
+export async function revokeSessions(db: Db, clock: Clock, match: { id?: string; userId?: number; communityId?: number; exceptId?: string }): Promise<void> {
   await db
-    .with('revoked', (q) => q.updateTable('sessions').set({ revoked_at: clock.now() }).where('id', '=', id).where('revoked_at', 'is', null).returning('id'))
+    .with('revoked', (q) => {
+      let u = q.updateTable('sessions').set({ revoked_at: clock.now() }).where('revoked_at', 'is', null);
+      if (match.id !== undefined) u = u.where('id', '=', match.id);
+      if (match.userId !== undefined) u = u.where('user_id', '=', match.userId);
+      if (match.communityId !== undefined) u = u.where('community_id', '=', match.communityId);
+      if (match.exceptId !== undefined) u = u.where('id', '!=', match.exceptId);
+      return u.returning('id');
+    })
     .deleteFrom('push_tokens')
-    .where('session_id', '=', id)
     .where('platform', '=', 'web')
+    .where('session_id', 'in', (eb) => eb.selectFrom('revoked').select('revoked.id'))
     .execute();
 }
 

@@ -6,7 +6,7 @@ import { sha256 } from '#src/core/ids.ts';
 import type { Db } from '#src/db/index.ts';
 import { authContext } from '#src/features/auth/http.ts';
 import { updatePassword } from '#src/features/auth/service.ts';
-import { revokeOtherSessions, revokeSession } from '#src/features/auth/sessions.ts';
+import { revokeOtherSessions, revokeSession, revokeSessions } from '#src/features/auth/sessions.ts';
 import type { CountryOption, PhoneView, SecurityView, SessionView } from './types.ts';
 
 /**
@@ -179,14 +179,7 @@ export async function signOutSession(request: FastifyRequest, id: unknown): Prom
     await revokeSession(app.db, app.clock, sessionId);
     return { current: true };
   }
-  await app.db
-    .updateTable('sessions')
-    .set({ revoked_at: app.clock.now() })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('community_id', '=', request.community.id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeSessions(app.db, app.clock, { id, userId, communityId: request.community.id });
   return { current: false };
 }
 
