@@ -37,7 +37,11 @@ export async function sendPushes(
     .where('user_id', '=', n.user_id)
     .orderBy('id')
     .execute();
-  const content: PushContent = { title: delivery.community.app_name, body: n.message, url: `${publicUrl}${n.url}` };
+  const link = new URL(`${publicUrl}${n.url}`);
+  const content: PushContent = { title: delivery.community.app_name, body: n.message, url: link.href };
+  // A browser gets the path alone: its service worker opens it on the site it was registered on (a
+  // community on its own host), not on the default address.
+  const webContent: PushContent = { ...content, url: `${link.pathname}${link.search}${link.hash}` };
   let failure: unknown = null;
   for (const t of tokens) {
     if (t.platform === 'web' && !push.web) continue; // Web Push is off: nothing to claim
@@ -51,7 +55,7 @@ export async function sendPushes(
       result =
         t.platform === 'web'
           ? t.keys
-            ? await push.web!.send({ endpoint: t.token, keys: t.keys }, content)
+            ? await push.web!.send({ endpoint: t.token, keys: t.keys }, webContent)
             : 'gone'
           : await push.mobile.send({ ...content, token: t.token, platform: t.platform });
     } catch (e) {
