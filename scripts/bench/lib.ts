@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(BENCH_DIR, '../..');
@@ -269,3 +270,28 @@ export function table(head: string[], rows: string[][], right: boolean[] = []): 
 }
 
 export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * A database of a module's own, for a module that seeds at a scale of its own in a child process:
+ * 'pglite' on the PGlite half (the child makes a temporary one), else a fresh PostgreSQL database,
+ * which `drop` removes.
+ */
+export async function moduleDatabase(backend: 'pglite' | 'postgres', prefix: string): Promise<{ target: string; drop: () => Promise<void> }> {
+  if (backend === 'pglite') return { target: 'pglite', drop: async () => {} };
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    target: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await c.end();
+    },
+  };
+}

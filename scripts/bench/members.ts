@@ -6,16 +6,14 @@
 // the profile page when the profile area exists. Requests/s, p50/p99, SQL statements per request, and
 // p99 at 10,000 against p99 at 100 (target: at most 1.3x, at most 5 statements).
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import {
   HOST,
+  moduleDatabase,
   LOAD,
-  POSTGRES_ADMIN_URL,
   cannon,
   errorMessage,
   get,
@@ -263,24 +261,7 @@ export const membersModule: BenchModule = {
   describe: `member directory with ${SIZES.join(' and ')} members: first page, searches, page ${PAGE_50}, profile (${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s each)`,
   async run(ctx) {
     const server = serverOf(ctx);
-    let target = 'pglite';
-    let drop: (() => Promise<void>) | null = null;
-    if (server.backend === 'postgres') {
-      const name = `bench_members_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(POSTGRES_ADMIN_URL);
-      url.pathname = `/${name}`;
-      target = url.toString();
-      drop = async () => {
-        const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`).catch(() => {});
-        await c.end();
-      };
-    }
+    const { target, drop } = await moduleDatabase(server.backend, 'bench_members');
     try {
       const { results, seedMs, pageWalkSql, warnings } = await runAgainst(target, ctx.log);
       const rows = results.map((m) => [
@@ -332,7 +313,7 @@ export const membersModule: BenchModule = {
     } catch (e) {
       throw new Error(`members bench: ${errorMessage(e)}`);
     } finally {
-      if (drop) await drop();
+      await drop();
     }
   },
 };

@@ -11,16 +11,14 @@
 //   deliver job, then the mail job) to a local SMTP sink (smtp-server): notifications per second from
 //   the first notify to the last mail received, and the delay from each member's event to their mail.
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import {
   HOST,
+  moduleDatabase,
   LOAD,
-  POSTGRES_ADMIN_URL,
   csrfPair,
   errorMessage,
   get,
@@ -217,8 +215,9 @@ async function serveNotifications(target: string): Promise<void> {
     await new Promise<void>((resolve) => sink.close(() => resolve()));
   }
 
+  // The page's query as src/features/notifications/list.ts writes it (the member matched by a range).
   const listPlan = await sql<{ 'QUERY PLAN': string }>`explain analyze select id, kind, url, message, read_at, viewed_at, created_at from notifications
-    where community_id = ${c.id} and user_id = ${heavyId} and shown = true order by id desc limit 10`.execute(db);
+    where community_id = ${c.id} and user_id >= ${heavyId} and user_id <= ${heavyId} and shown = true order by user_id, id desc limit 11`.execute(db);
   const pagePlan = listPlan.rows.map((r) => r['QUERY PLAN'].trim()).filter((l) => /Scan|Execution|Rows Removed/.test(l)).join(' | ');
 
   const config = loadConfig({ ...base, JOB_WORKERS: 'false' });
@@ -340,24 +339,7 @@ export const notificationsModule: BenchModule = {
   describe: `notifications: ${POLLERS} members polling the bell, the list with ${LIGHT} and ${HEAVY.toLocaleString('en-US')} notifications, email fan-out to ${MEMBERS.toLocaleString('en-US')} members`,
   async run(ctx) {
     const server = serverOf(ctx);
-    let target = 'pglite';
-    let drop: (() => Promise<void>) | null = null;
-    if (server.backend === 'postgres') {
-      const name = `bench_notifications_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(POSTGRES_ADMIN_URL);
-      url.pathname = `/${name}`;
-      target = url.toString();
-      drop = async () => {
-        const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`).catch(() => {});
-        await c.end();
-      };
-    }
+    const { target, drop } = await moduleDatabase(server.backend, 'bench_notifications');
     try {
       const { info, results, warnings } = await runAgainst(target, ctx.log);
       const light = results.find((r) => r.label.includes(`with ${LIGHT}`));
@@ -398,7 +380,7 @@ export const notificationsModule: BenchModule = {
     } catch (e) {
       throw new Error(`notifications bench: ${errorMessage(e)}`);
     } finally {
-      if (drop) await drop();
+      await drop();
     }
   },
 };
