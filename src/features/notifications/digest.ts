@@ -7,98 +7,126 @@ import { digestMail, mailContext, type DigestItem, type MailContext } from './em
 export const DIGEST_JOB = 'notifications.digest';
 export const DIGEST_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
-type Pending = {
-  notification_id: number;
-  community_id: number;
-  user_id: number;
-  target: string;
-  kind: string;
-  message: string;
-  url: string;
-  created_at: Date;
-  first_name: string;
-  community_name: string;
-};
+/** Members read per batch: a bounded page of work, keyset on (community_id, user_id). */
+export const DIGEST_BATCH = 500;
 
 /**
  * The daily digest: every notification email waiting as a 'digest' claim, for each member whose last
- * digest went out 24 hours ago or more (or never), becomes ONE email listing them newest first. One
- * query gathers every such row of every member (joins, no query per row); then, per member, one
- * transaction marks exactly the rows it gathered 'sent' (only those still waiting: a second runner
- * that got there first leaves this one nothing to send), records digest_sent_at and enqueues the mail.
+ * digest went out 24 hours ago or more (or never), becomes ONE email listing them newest first, sent
+ * to the member's address of today (users.email), whatever address they had when the rows were queued.
+ * Due members are read in batches (DIGEST_BATCH, keyset on community and member: no query grows with
+ * the number of members). Per member, one transaction locks their notification_settings row and checks
+ * digest_sent_at again (a second runner, another process or a run that outlived its expiry, waits on
+ * that lock and then finds the digest sent), marks every row still waiting 'sent' and reads those
+ * notifications with the member's email choice for each kind in the same statement, drops the kinds
+ * whose email was turned off since, records digest_sent_at and enqueues the mail.
  * Run hourly: a member's digest goes out within the hour after their 24 hours are up.
  */
-export async function sendDigests(db: Db, ctx: MailContext, enqueue: (trx: Db, mail: Awaited<ReturnType<typeof digestMail>>) => Promise<void>, now: Date): Promise<number> {
+export async function sendDigests(
+  db: Db,
+  ctx: MailContext,
+  enqueue: (trx: Db, mail: Awaited<ReturnType<typeof digestMail>>) => Promise<void>,
+  now: Date,
+  batchSize = DIGEST_BATCH,
+): Promise<number> {
   const due = new Date(now.getTime() - DIGEST_INTERVAL_MS);
-  const rows: Pending[] = await db
-    .selectFrom('notification_deliveries as d')
-    .innerJoin('notifications as n', 'n.id', 'd.notification_id')
-    .innerJoin('users as u', 'u.id', 'd.user_id')
-    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'd.user_id').onRef('m.community_id', '=', 'd.community_id'))
-    .innerJoin('communities as c', 'c.id', 'd.community_id')
-    .leftJoin('notification_settings as s', (j) => j.onRef('s.user_id', '=', 'd.user_id').onRef('s.community_id', '=', 'd.community_id'))
-    .select(['d.notification_id', 'd.community_id', 'd.user_id', 'd.target', 'n.kind', 'n.message', 'n.url', 'n.created_at', 'u.first_name', 'c.name as community_name'])
-    .where('d.status', '=', 'digest')
-    .where('d.channel', '=', 'email')
-    .where('u.is_active', '=', true)
-    .where('m.is_active', '=', true)
-    .where((eb) => eb.or([eb('s.digest_sent_at', 'is', null), eb('s.digest_sent_at', '<=', due)]))
-    .orderBy('d.community_id')
-    .orderBy('d.user_id')
-    .orderBy('n.created_at', 'desc')
-    .execute();
-
-  // Email turned off for a kind since its row began to wait (an unsubscribe link, the settings): that
-  // row is dropped, not sent. One query for every member's stored email choices.
-  const userIds = [...new Set(rows.map((r) => r.user_id))];
-  const prefs = userIds.length
-    ? await db.selectFrom('notification_preferences').select(['community_id', 'user_id', 'option', 'selected']).where('channel', '=', 'email').where('user_id', 'in', userIds).execute()
-    : [];
-  const stored = new Map(prefs.map((p) => [`${p.community_id}:${p.user_id}:${p.option}`, p.selected]));
-  const wanted = (r: Pending) => stored.get(`${r.community_id}:${r.user_id}:${r.kind}`) ?? kindOf(r.kind)?.defaults.email ?? false;
-
-  const members = new Map<string, Pending[]>();
-  for (const r of rows) {
-    const key = `${r.community_id}:${r.user_id}:${r.target}`;
-    members.set(key, [...(members.get(key) ?? []), r]);
-  }
-
   let sent = 0;
-  for (const group of members.values()) {
-    const first = group[0]!;
-    await db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .updateTable('notification_deliveries')
-        .set({ status: 'sent', sent_at: now })
-        .where('channel', '=', 'email')
-        .where('target', '=', first.target)
-        .where('status', '=', 'digest')
-        .where('community_id', '=', first.community_id)
-        .where('notification_id', 'in', group.map((r) => r.notification_id))
-        .returning('notification_id')
-        .execute();
-      const ids = new Set(claimed.map((c) => c.notification_id));
-      const unwanted = group.filter((r) => ids.has(r.notification_id) && !wanted(r)).map((r) => r.notification_id);
-      if (unwanted.length) {
-        await trx.deleteFrom('notification_deliveries').where('channel', '=', 'email').where('target', '=', first.target).where('notification_id', 'in', unwanted).execute();
-      }
-      const items: DigestItem[] = group.filter((r) => ids.has(r.notification_id) && wanted(r)).map((r) => ({ kind: r.kind, message: r.message, url: r.url, createdAt: new Date(r.created_at) }));
-      if (items.length === 0) return;
-      await trx
-        .insertInto('notification_settings')
-        .values({ community_id: first.community_id, user_id: first.user_id, digest_sent_at: now, updated_at: now })
-        .onConflict((oc) => oc.columns(['community_id', 'user_id']).doUpdateSet({ digest_sent_at: now }))
-        .execute();
-      const mail = await digestMail(
-        ctx,
-        { communityId: first.community_id, userId: first.user_id, email: first.target, firstName: first.first_name, communityName: first.community_name },
-        items,
-      );
-      await enqueue(trx as unknown as Db, mail);
-      sent += 1;
-    });
+  let after: { community_id: number; user_id: number } | undefined;
+  for (;;) {
+    const from = after;
+    const members = await db
+      .selectFrom('notification_deliveries as d')
+      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'd.user_id').onRef('m.community_id', '=', 'd.community_id'))
+      .leftJoin('notification_settings as s', (j) => j.onRef('s.user_id', '=', 'd.user_id').onRef('s.community_id', '=', 'd.community_id'))
+      .select(['d.community_id', 'd.user_id'])
+      .distinct()
+      .where('d.status', '=', 'digest')
+      .where('d.channel', '=', 'email')
+      .where('u.is_active', '=', true)
+      .where('m.is_active', '=', true)
+      .where((eb) => eb.or([eb('s.digest_sent_at', 'is', null), eb('s.digest_sent_at', '<=', due)]))
+      .$if(from !== undefined, (q) => q.where((eb) => eb(eb.refTuple('d.community_id', 'd.user_id'), '>', eb.tuple(from!.community_id, from!.user_id))))
+      .orderBy('d.community_id')
+      .orderBy('d.user_id')
+      .limit(batchSize)
+      .execute();
+    for (const m of members) if (await sendDigest(db, ctx, enqueue, now, due, m.community_id, m.user_id)) sent += 1;
+    if (members.length < batchSize) return sent;
+    after = members[members.length - 1]!;
   }
-  return sent;
+}
+
+/** One member's digest, in one transaction under the lock of their settings row; true if one was sent. */
+async function sendDigest(
+  db: Db,
+  ctx: MailContext,
+  enqueue: (trx: Db, mail: Awaited<ReturnType<typeof digestMail>>) => Promise<void>,
+  now: Date,
+  due: Date,
+  communityId: number,
+  userId: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // The row to lock exists (a member with waiting digest rows chose the digest once, but be sure).
+    await trx
+      .insertInto('notification_settings')
+      .values({ community_id: communityId, user_id: userId, updated_at: now })
+      .onConflict((oc) => oc.columns(['community_id', 'user_id']).doNothing())
+      .execute();
+    const member = await trx
+      .selectFrom('notification_settings as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.community_id', '=', 's.community_id'))
+      .innerJoin('communities as c', 'c.id', 's.community_id')
+      .select(['s.digest_sent_at', 'u.email', 'u.first_name', 'u.is_active as user_active', 'm.is_active as member_active', 'c.name as community_name'])
+      .where('s.community_id', '=', communityId)
+      .where('s.user_id', '=', userId)
+      .forUpdate('s')
+      .executeTakeFirst();
+    if (!member || !member.user_active || !member.member_active) return false;
+    if (member.digest_sent_at && new Date(member.digest_sent_at).getTime() > due.getTime()) return false;
+
+    // Every row still waiting becomes 'sent' (whatever address it was queued for); the same statement
+    // reads their notifications and the member's stored email choice for each one's kind.
+    const rows = await trx
+      .with('claimed', (q) =>
+        q
+          .updateTable('notification_deliveries')
+          .set({ status: 'sent', sent_at: now })
+          .where('channel', '=', 'email')
+          .where('status', '=', 'digest')
+          .where('community_id', '=', communityId)
+          .where('user_id', '=', userId)
+          .returning('notification_id'),
+      )
+      .selectFrom('claimed')
+      .innerJoin('notifications as n', 'n.id', 'claimed.notification_id')
+      .leftJoin('notification_preferences as p', (j) =>
+        j.onRef('p.community_id', '=', 'n.community_id').onRef('p.user_id', '=', 'n.user_id').onRef('p.option', '=', 'n.kind').on('p.channel', '=', 'email'),
+      )
+      .select(['n.id', 'n.kind', 'n.message', 'n.url', 'n.created_at', 'p.selected'])
+      .execute();
+    const seen = new Set<number>();
+    const unwanted: number[] = [];
+    const items: DigestItem[] = [];
+    for (const r of rows) {
+      if (seen.has(r.id)) continue; // queued for two addresses: listed once
+      seen.add(r.id);
+      if (r.selected ?? kindOf(r.kind)?.defaults.email ?? false) items.push({ kind: r.kind, message: r.message, url: r.url, createdAt: new Date(r.created_at) });
+      else unwanted.push(r.id);
+    }
+    // Email turned off for a kind since its row began to wait (an unsubscribe link, the settings): that
+    // row is dropped, not sent.
+    if (unwanted.length) {
+      await trx.deleteFrom('notification_deliveries').where('channel', '=', 'email').where('community_id', '=', communityId).where('user_id', '=', userId).where('notification_id', 'in', unwanted).execute();
+    }
+    if (items.length === 0) return false;
+    await trx.updateTable('notification_settings').set({ digest_sent_at: now }).where('community_id', '=', communityId).where('user_id', '=', userId).execute();
+    const mail = await digestMail(ctx, { communityId, userId, email: member.email, firstName: member.first_name, communityName: member.community_name }, items);
+    await enqueue(trx as unknown as Db, mail);
+    return true;
+  });
 }
 
 /** The area's jobs: the hourly digest run (once across all processes; the next hour is its retry). */

@@ -1,7 +1,8 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { deliveryJobs } from '#src/features/notifications/delivery.ts';
-import { DIGEST_JOB, preferenceJobs } from '#src/features/notifications/digest.ts';
+import { DIGEST_JOB, preferenceJobs, sendDigests } from '#src/features/notifications/digest.ts';
+import { mailContext } from '#src/features/notifications/email-delivery.ts';
 import { CHANNELS, NOTIFICATION_KINDS, type NotificationKind } from '#src/features/notifications/kinds.ts';
 import { selectPreference, setEmailDigest } from '#src/features/notifications/preferences.ts';
 import type { Community } from '#src/db/types.ts';
@@ -161,5 +162,61 @@ t.test('email delivery', async (t) => {
     t.notMatch(mails[0]!.text, 'Progress for Cy.');
     const left = await db.selectFrom('notification_deliveries').select('status').where('user_id', '=', cy.id).execute();
     t.same(left.map((r) => r.status), ['sent'], 'the dropped row no longer waits');
+  });
+  await t.test('the digest goes to the member’s address of today, once, when it changed while items waited', async (t) => {
+    const dee = await member(alpha, 'Dee');
+    const ref = { communityId: alpha.id, userId: dee.id };
+    await setEmailDigest(db, ref, true, clock.now());
+    await notify(app, alpha, dee, 'article_progress', 'Queued for the old address.');
+    await app.jobs.drain();
+    const newAddress = `dee.new.${dee.id}@example.test`;
+    await db.updateTable('users').set({ email: newAddress }).where('id', '=', dee.id).execute();
+    await notify(app, alpha, dee, 'article_feedback', 'Queued for the new address.');
+    await app.jobs.drain();
+    const targets = await db.selectFrom('notification_deliveries').select('target').where('user_id', '=', dee.id).orderBy('created_at').execute();
+    t.same(new Set(targets.map((r) => r.target)), new Set([dee.email, newAddress]), 'rows queued for both addresses');
+    await runDigest();
+    t.equal(mailsTo(dee).length, 0, 'nothing to the old mailbox');
+    const mails = app.outbox.messages.filter((m) => m.to === newAddress && m.channel === 'email');
+    t.equal(mails.length, 1, 'one digest, to the new address');
+    t.equal(mails[0]!.subject, 'Alpha Council: your daily digest (2 notifications)');
+    t.match(mails[0]!.text, 'Queued for the old address.');
+    t.match(mails[0]!.text, 'Queued for the new address.');
+  });
+
+  await t.test('two digest runs at the same time send one digest', async (t) => {
+    const eve = await member(alpha, 'Eve');
+    await setEmailDigest(db, { communityId: alpha.id, userId: eve.id }, true, clock.now());
+    await notify(app, alpha, eve, 'article_progress', 'Raced item one.');
+    await notify(app, alpha, eve, 'article_feedback', 'Raced item two.');
+    await app.jobs.drain();
+    const handler = preferenceJobs(app).find((j) => j.name === DIGEST_JOB)!.handler;
+    await Promise.all([handler({}), handler({})]);
+    await app.jobs.drain();
+    t.equal(mailsTo(eve).length, 1, 'one mail');
+    t.equal(mailsTo(eve)[0]!.subject, 'Alpha Council: your daily digest (2 notifications)');
+    // A run that starts after the other's gathering but before its claim: rows freshly queued
+    // after a digest within the hour still wait for the next day.
+    await notify(app, alpha, eve, 'article_feedback', 'After the digest.');
+    await app.jobs.drain();
+    clock.advance(HOUR);
+    await Promise.all([handler({}), handler({})]);
+    await app.jobs.drain();
+    t.equal(mailsTo(eve).length, 1, 'no second digest within 24 hours');
+  });
+
+  await t.test('due members are worked through in batches: every one gets their digest', async (t) => {
+    const many = [];
+    for (const name of ['Fay', 'Gus', 'Hal', 'Ivy', 'Jon']) {
+      const m = await member(alpha, name);
+      await setEmailDigest(db, { communityId: alpha.id, userId: m.id }, true, clock.now());
+      await notify(app, alpha, m, 'article_progress', `Batch item for ${name}.`);
+      many.push(m);
+    }
+    await app.jobs.drain();
+    const n = await sendDigests(app.db, mailContext(app), (trx, mail) => app.messages.mail(trx, mail), clock.now(), 2);
+    await app.jobs.drain();
+    t.equal(n, 5, 'five digests across three batches of at most two members');
+    for (const m of many) t.equal(mailsTo(m).length, 1, `one digest for ${m.email}`);
   });
 });
