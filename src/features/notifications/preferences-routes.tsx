@@ -19,10 +19,6 @@ export default async function preferenceRoutes(app: FastifyInstance) {
   const signedLink = { config: { access: 'public' as const, csrf: 'signed-link' as const } };
   const memberOf = (request: FastifyRequest) => ({ communityId: request.community.id, userId: request.guardian.userId! });
 
-  // RFC 8058 allows the one-click body as multipart/form-data too; its content is not needed (the token
-  // is in the address), so here, and only here, such a body is read up to a small limit and dropped.
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, {}));
-
   app.get('/settings/notifications', member, async (request, reply) => {
     const view = await preferencesOf(app.db, memberOf(request), t);
     return reply.page({ title: t('preferences.page.title'), body: <NotificationPreferences view={view} /> });
@@ -47,6 +43,8 @@ export default async function preferenceRoutes(app: FastifyInstance) {
         .where('m.user_id', '=', claims.userId)
         .executeTakeFirst();
       if (!row) throw new AppError('Notifications.InvalidUnsubscribeLink');
+      // A link acts on its own community only, opened on that community's host.
+      if (claims.communityId !== request.community.id) throw new AppError('Notifications.InvalidUnsubscribeLink');
       return { ...claims, communityName: row.name };
     } catch (e) {
       if (isAppError(e) && e.code === 'Notifications.InvalidUnsubscribeLink') return null;
@@ -76,13 +74,19 @@ export default async function preferenceRoutes(app: FastifyInstance) {
     });
   });
 
-  app.post('/notifications/unsubscribe', signedLink, async (request, reply) => {
-    const claims = await claimsOf(request);
-    if (!claims) return invalid(reply);
-    await stopEmail(app.db, claims, claims.kind, app.clock.now());
-    return reply.page({
-      title: t('preferences.unsubscribe.doneTitle'),
-      body: <UnsubscribeDone message={claims.kind === '*' ? t('preferences.unsubscribe.doneAll') : t('preferences.unsubscribe.doneKind', { kind: kindName(claims.kind) })} />,
+  // The one-click POST in a child plugin of its own: RFC 8058 allows its body as multipart/form-data
+  // too; its content is not needed (the token is in the address), so for this route alone such a body
+  // is read up to a small limit and dropped. Every other route still refuses multipart (415).
+  await app.register(async (child) => {
+    child.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, {}));
+    child.post('/notifications/unsubscribe', signedLink, async (request, reply) => {
+      const claims = await claimsOf(request);
+      if (!claims) return invalid(reply);
+      await stopEmail(app.db, claims, claims.kind, app.clock.now());
+      return reply.page({
+        title: t('preferences.unsubscribe.doneTitle'),
+        body: <UnsubscribeDone message={claims.kind === '*' ? t('preferences.unsubscribe.doneAll') : t('preferences.unsubscribe.doneKind', { kind: kindName(claims.kind) })} />,
+      });
     });
   });
 }

@@ -157,6 +157,22 @@ t.test('notification preferences', async (t) => {
     t.equal(res.statusCode, 400, 'a hostile rhythm is a 400');
   });
 
+  await t.test('a multipart POST to the settings form is refused (4xx) and changes nothing', async (t) => {
+    const mia = await createMember(db, alpha, { firstName: 'Mia' });
+    const ref = { communityId: alpha.id, userId: mia.id };
+    const before = await choicesFor(db, ref, 'article_progress');
+    const { cookie } = await signIn(app, mia, alpha);
+    const jar = await csrfFor(app, cookie, '/settings/notifications');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/settings/notifications',
+      headers: { cookie: jar.cookie, 'x-csrf-token': jar.token, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="digest"\r\n\r\nweekly\r\n--x--\r\n',
+    });
+    t.ok(res.statusCode >= 400 && res.statusCode < 500, `4xx (${res.statusCode})`);
+    t.same(await choicesFor(db, ref, 'article_progress'), before, 'every channel as it was');
+  });
+
   await t.test('signed out, the page sends to sign-in', async (t) => {
     const res = await app.inject({ method: 'GET', url: '/settings/notifications', headers: { accept: 'text/html' } });
     t.equal(res.statusCode, 303);
