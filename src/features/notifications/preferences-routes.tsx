@@ -43,8 +43,6 @@ export default async function preferenceRoutes(app: FastifyInstance) {
         .where('m.user_id', '=', claims.userId)
         .executeTakeFirst();
       if (!row) throw new AppError('Notifications.InvalidUnsubscribeLink');
-      // A link acts on its own community only, opened on that community's host.
-      if (claims.communityId !== request.community.id) throw new AppError('Notifications.InvalidUnsubscribeLink');
       return { ...claims, communityName: row.name };
     } catch (e) {
       if (isAppError(e) && e.code === 'Notifications.InvalidUnsubscribeLink') return null;

@@ -103,22 +103,13 @@ t.test('unsubscribe links', async (t) => {
     const res = await app.inject({ method: 'POST', url: '/settings/notifications', headers: { ...FORM, cookie }, payload: 'digest=daily' });
     t.equal(res.statusCode, 403);
   });
-  await t.test('a link acts on its own community’s host only: elsewhere the invalid-link page, nothing changes', async (t) => {
+  await t.test('a link acts on its own community, whatever host it is opened on (mail links use the public address)', async (t) => {
     const bea = await createMember(db, beta, { firstName: 'Bea' });
     const beaRef = { communityId: beta.id, userId: bea.id };
-    const url = await linkFor({ ...beaRef, kind: 'article_feedback' });
-    for (const method of ['GET', 'POST'] as const) {
-      const res = await app.inject({ method, url, headers: { accept: 'text/html', ...(method === 'POST' ? FORM : {}) }, payload: method === 'POST' ? 'List-Unsubscribe=One-Click' : undefined });
-      t.equal(res.statusCode, 400, `${method} on Alpha’s host: 400`);
-      t.match(res.body, 'This unsubscribe link is not valid.');
-    }
-    t.same(await choicesFor(db, beaRef, 'article_feedback'), { email: true, web: true, push: true }, 'nothing changed');
-    const res = await app.inject({ method: 'POST', url, headers: { ...FORM, host: 'beta.test' }, payload: 'List-Unsubscribe=One-Click' });
-    t.equal(res.statusCode, 200, 'on its own host it works');
-    t.equal((await choicesFor(db, beaRef, 'article_feedback')).email, false);
-    const alphaLink = await linkFor({ ...adaRef, kind: 'account_security' });
-    const other = await app.inject({ method: 'POST', url: alphaLink, headers: { ...FORM, host: 'beta.test' }, payload: 'List-Unsubscribe=One-Click' });
-    t.equal(other.statusCode, 400, 'an Alpha link opened on Beta’s host: 400');
-    t.equal((await choicesFor(db, adaRef, 'account_security')).email, true);
+    const url = await linkFor({ ...beaRef, kind: 'account_security' });
+    const res = await app.inject({ method: 'POST', url, headers: { ...FORM }, payload: 'List-Unsubscribe=One-Click' });
+    t.equal(res.statusCode, 200, 'a Beta link opened on the default (Alpha) address works');
+    t.equal((await choicesFor(db, beaRef, 'account_security')).email, false, 'Bea’s Beta choice changed');
+    t.equal((await choicesFor(db, adaRef, 'account_security')).email, true, 'nothing of Alpha changed');
   });
 });
