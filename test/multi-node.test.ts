@@ -2,6 +2,7 @@ import t from 'tap';
 import { sql } from 'kysely';
 import { JobQueue } from '#src/lib/jobs/queue.ts';
 import { PUBLISH_DUE_JOB, POLL_SCANS_JOB } from '#src/features/articles/jobs.ts';
+import { DIGEST_JOB } from '#src/features/notifications/digest.ts';
 import { freshDatabase, usingPostgres } from '#test/helpers/db.ts';
 import { setPassword, GOOD_PASSWORD } from '#test/helpers/auth.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
@@ -120,7 +121,7 @@ t.test('two app processes on one PostgreSQL database', { skip: usingPostgres() ?
     const notes = await db.selectFrom('notifications').select('id').where('user_id', '=', member.id).execute();
     t.equal(notes.length, 1, 'one notification to the author');
     const schedules = await sql<{ name: string }>`select name from pgboss.schedule order by name`.execute(db);
-    t.same(schedules.rows.map((r) => r.name), [POLL_SCANS_JOB, PUBLISH_DUE_JOB], 'each schedule exists once, for both nodes');
+    t.same(schedules.rows.map((r) => r.name), [POLL_SCANS_JOB, PUBLISH_DUE_JOB, DIGEST_JOB].sort(), 'each schedule exists once, for both nodes');
   });
 
   await t.test('SIGTERM: a node finishes and exits cleanly while the other keeps serving', async (t) => {
