@@ -295,3 +295,21 @@ export async function moduleDatabase(backend: 'pglite' | 'postgres', prefix: str
     },
   };
 }
+
+/**
+ * The environment of a bench app: production mode on 127.0.0.1, any free port, a random cookie secret
+ * (or BENCH_COOKIE_SECRET), no rate limit in the way of the load, no demo seed, no logs; on the PGlite
+ * directory `pgliteDir`, or else the PostgreSQL database `target`.
+ */
+export function benchAppEnv(target: string, pgliteDir: string | undefined): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST,
+    PORT: '0',
+    COOKIE_SECRET: process.env.BENCH_COOKIE_SECRET ?? randomSecret(),
+    RATE_LIMIT_MAX: '100000000',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    ...(pgliteDir ? { DATA_DIR: pgliteDir } : { DATABASE_URL: target }),
+  };
+}

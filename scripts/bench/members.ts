@@ -12,13 +12,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   HOST,
+  benchAppEnv,
   moduleDatabase,
   LOAD,
   cannon,
   errorMessage,
   get,
   latencyOf,
-  randomSecret,
   serverOf,
   sqlQueries,
   statusCounts,
@@ -26,7 +26,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { exitWithParent, spawnUntilReady, stopServer } from './server.ts';
+import { exitWithParent, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SIZES = [100, 10_000] as const;
@@ -117,16 +117,7 @@ async function serveMembers(target: string): Promise<void> {
   }
   await sql`analyze`.execute(db);
 
-  const base = {
-    NODE_ENV: 'production',
-    HOST,
-    PORT: '0',
-    COOKIE_SECRET: process.env.BENCH_COOKIE_SECRET ?? randomSecret(),
-    RATE_LIMIT_MAX: '100000000',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'silent',
-    ...(pgliteDir ? { DATA_DIR: pgliteDir } : { DATABASE_URL: target }),
-  };
+  const base = benchAppEnv(target, pgliteDir);
   const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
   const sides: Side[] = [];
   for (const size of SIZES) {
@@ -318,14 +309,4 @@ export const membersModule: BenchModule = {
   },
 };
 
-if (process.argv[1] && path.resolve(process.argv[1]) === SCRIPT) {
-  const target = process.argv[2];
-  if (!target) {
-    console.error('usage: node --import tsx scripts/bench/members.ts <pglite|postgres://…>');
-    process.exit(2);
-  }
-  serveMembers(target).catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+serveIfStarted(SCRIPT, serveMembers);

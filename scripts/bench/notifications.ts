@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   HOST,
+  benchAppEnv,
   moduleDatabase,
   LOAD,
   csrfPair,
@@ -26,7 +27,6 @@ import {
   latencyOf,
   percentile,
   post,
-  randomSecret,
   serverOf,
   sqlQueries,
   startCannon,
@@ -35,7 +35,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { exitWithParent, spawnUntilReady, stopServer } from './server.ts';
+import { exitWithParent, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const MEMBERS = 10_000;
@@ -139,17 +139,7 @@ async function serveNotifications(target: string): Promise<void> {
   const plan = await sql<{ 'QUERY PLAN': string }>`explain select exists (select 1 from notifications where community_id = ${c.id} and user_id = ${heavyId} and shown and viewed_at is null) as x`.execute(db);
   const pollPlan = plan.rows.map((r) => r['QUERY PLAN'].trim()).join(' | ');
 
-  const base = {
-    NODE_ENV: 'production',
-    HOST,
-    PORT: '0',
-    COOKIE_SECRET: process.env.BENCH_COOKIE_SECRET ?? randomSecret(),
-    RATE_LIMIT_MAX: '100000000',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'silent',
-    DEFAULT_COMMUNITY: code,
-    ...(pgliteDir ? { DATA_DIR: pgliteDir } : { DATABASE_URL: target }),
-  };
+  const base = { ...benchAppEnv(target, pgliteDir), DEFAULT_COMMUNITY: code };
 
   // Delivery first, on its own (no HTTP load meanwhile): an SMTP sink, one app whose workers run the jobs.
   const received = new Map<string, number>();
@@ -385,14 +375,4 @@ export const notificationsModule: BenchModule = {
   },
 };
 
-if (process.argv[1] && path.resolve(process.argv[1]) === SCRIPT) {
-  const target = process.argv[2];
-  if (!target) {
-    console.error('usage: node --import tsx scripts/bench/notifications.ts <pglite|postgres://…>');
-    process.exit(2);
-  }
-  serveNotifications(target).catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+serveIfStarted(SCRIPT, serveNotifications);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Gate, Role } from '#src/db/types.ts';
-import { AUTOSAVE, DEMO_COMMUNITY, DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL, HOST, LOAD, ROOT, randomSecret, type ServerInfo } from './lib.ts';
+import { AUTOSAVE, DEMO_COMMUNITY, DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL, HOST, LOAD, ROOT, benchAppEnv, randomSecret, type ServerInfo } from './lib.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SERVER_START_TIMEOUT_MS = 120_000;
@@ -41,17 +41,7 @@ export async function serve(target: string): Promise<void> {
   // production-mode app exists.
   await seedDemo(db, { production: false });
 
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    HOST,
-    PORT: '0',
-    COOKIE_SECRET: process.env.BENCH_COOKIE_SECRET ?? randomSecret(),
-    RATE_LIMIT_MAX: '100000000',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'silent',
-    DEFAULT_COMMUNITY: DEMO_COMMUNITY,
-    ...(pgliteDir ? { DATA_DIR: pgliteDir } : { DATABASE_URL: target }),
-  });
+  const config = loadConfig({ ...benchAppEnv(target, pgliteDir), DEFAULT_COMMUNITY: DEMO_COMMUNITY });
 
   // Two apps on the same database: the probe counts SQL statements (Server-Timing, which buildApp
   // enables in production only when BENCH_QUERY_COUNT=1 at build time); the load app is a plain
@@ -248,10 +238,15 @@ export function stopServer(child: ChildProcess): Promise<void> {
 }
 
 
-if (process.argv[1] && path.resolve(process.argv[1]) === SCRIPT) {
+/**
+ * A bench child's entry: when `script` is the file node was started with, serves the database named
+ * by its argument (`pglite` or a postgres:// address); a failure ends the process with status 1.
+ */
+export function serveIfStarted(script: string, serve: (target: string) => Promise<void>): void {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== script) return;
   const target = process.argv[2];
   if (!target) {
-    console.error('usage: node --import tsx scripts/bench/server.ts <pglite|postgres://…>');
+    console.error(`usage: node --import tsx ${path.relative(ROOT, script)} <pglite|postgres://…>`);
     process.exit(2);
   }
   serve(target).catch((e) => {
@@ -259,3 +254,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === SCRIPT) {
     process.exit(1);
   });
 }
+
+serveIfStarted(SCRIPT, serve);
