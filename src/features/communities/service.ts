@@ -1,6 +1,6 @@
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
-import { findCommunityByCode, findCommunityByHost } from './queries.ts';
+import { findCommunityByCode, findCommunityByHost, findCommunityById } from './queries.ts';
 
 const TTL_MS = 10_000;
 
@@ -33,6 +33,16 @@ export class CommunityResolver {
     const hit = this.cache.get(key);
     if (hit && this.now() - hit.at < TTL_MS) return hit.community;
     const community = await findCommunityByCode(this.db, code);
+    this.cache.set(key, { community, at: this.now() });
+    return community;
+  }
+
+  /** A community by its id (work done outside a request: a delivery job), through the same cache. */
+  async resolveId(id: number): Promise<Community | undefined> {
+    const key = `id:${id}`;
+    const hit = this.cache.get(key);
+    if (hit && this.now() - hit.at < TTL_MS) return hit.community;
+    const community = await findCommunityById(this.db, id);
     this.cache.set(key, { community, at: this.now() });
     return community;
   }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
-import type { Community } from '#src/db/types.ts';
+import type { CommunityResolver } from '#src/features/communities/service.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { DELIVER_JOB } from './notifier.ts';
 import { choicesOf } from './queries.ts';
@@ -12,25 +12,12 @@ import { pushSender } from './push-delivery.ts';
 /** The channels, in the order a delivery job runs them. A new channel adds one line. */
 const SENDERS: ((app: FastifyInstance) => ChannelSender)[] = [emailSender, pushSender];
 
-/** Communities change rarely: a delivery reads its community at most once a minute per process. */
-export class CommunityCache {
-  private readonly rows = new Map<number, { community: Community; at: number }>();
-  constructor(private readonly db: Db, private readonly ttlMs = 60_000) {}
-  async get(id: number): Promise<Community> {
-    const hit = this.rows.get(id);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.community;
-    const community = await this.db.selectFrom('communities').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    this.rows.set(id, { community, at: Date.now() });
-    return community;
-  }
-}
-
 /**
  * Loads what a delivery needs in one statement (the notification, its member, their choices for its
  * kind and their email rhythm); undefined when the notification or its member is gone or deactivated
  * (nothing to send).
  */
-export async function loadDelivery(db: Db, id: number, communities: CommunityCache): Promise<Delivery | undefined> {
+export async function loadDelivery(db: Db, id: number, communities: CommunityResolver): Promise<Delivery | undefined> {
   const row = await db
     .selectFrom('notifications as n')
     .innerJoin('users as u', 'u.id', 'n.user_id')
@@ -53,15 +40,16 @@ export async function loadDelivery(db: Db, id: number, communities: CommunityCac
     .where('n.id', '=', id)
     .executeTakeFirst();
   if (!row || !row.user_active || !row.member_active) return undefined;
+  const community = await communities.resolveId(row.community_id);
+  if (!community) return undefined;
   const member = { communityId: row.community_id, userId: row.user_id, email: row.email, firstName: row.first_name };
   const { email: _e, first_name: _f, user_active: _u, member_active: _m, email_digest, stored, ...notification } = row;
-  return { notification, member, community: await communities.get(row.community_id), choices: choicesOf(row.kind, stored ?? []), emailDigest: email_digest ?? false };
+  return { notification, member, community, choices: choicesOf(row.kind, stored ?? []), emailDigest: email_digest ?? false };
 }
 
 /** The delivery job: each channel the member keeps on for the notification's kind, once each. */
 export function deliveryJobs(app: FastifyInstance): JobDefinition[] {
   const senders = SENDERS.map((make) => make(app));
-  const communities = new CommunityCache(app.db);
   return [
     {
       name: DELIVER_JOB,
@@ -69,7 +57,7 @@ export function deliveryJobs(app: FastifyInstance): JobDefinition[] {
       batchSize: 20,
       pollingIntervalSeconds: 0.5,
       handler: async ({ id }: { id: number }) => {
-        const delivery = await loadDelivery(app.db, id, communities);
+        const delivery = await loadDelivery(app.db, id, app.communities);
         if (!delivery) return;
         for (const sender of senders) if (delivery.choices[sender.channel]) await sender.send(delivery);
       },
