@@ -28,6 +28,8 @@ import { Outbox, OutboxMailer, SmtpMailer, type Mailer } from './lib/messaging/m
 import { HttpSmsSender, OutboxSms, type SmsSender } from './lib/messaging/sms.ts';
 import { buildPushServices } from './features/notifications/push/services.ts';
 import type { PushServices } from './features/notifications/push/types.ts';
+import { buildCardProcessor } from './features/payments/processor/index.ts';
+import type { CardProcessor } from './features/payments/processor/types.ts';
 import path from 'node:path';
 import './plugins/types.ts';
 
@@ -43,12 +45,14 @@ export type AppOptions = {
   /** Replace mobile push and Web Push (tests of the delivery). */
   push?: PushServices;
   copyScanner?: CopyScanner;
+  /** Replace the card processor (tests of the adapter against a fake processor). */
+  cardProcessor?: CardProcessor;
   /** Run the queue's workers and schedules here (default: config.jobWorkers). */
   jobWorkers?: boolean;
 };
 
 /** Builds the whole application on a database that is already migrated. Tests use it directly. */
-export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, push, copyScanner, jobWorkers }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, ownsDb = false, mailer, sms, push, copyScanner, cardProcessor, jobWorkers }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -85,6 +89,8 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   app.decorate('push', push ?? buildPushServices(config, outbox, (message) => app.log.warn(message)));
   // The copy scan: a hosted service when configured, else the local comparison with the community's articles.
   app.decorate('copyScanner', copyScanner ?? (config.copyScan ? new HostedCopyScanner({ baseUrl: config.copyScan.url, apiKey: config.copyScan.apiKey }) : new LocalCopyScanner()));
+  // Payments: the sandbox card provider unless PAYMENT_PROCESSOR names the real one.
+  app.decorate('cardProcessor', cardProcessor ?? buildCardProcessor(config, db, clock));
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
   await app.register(fp(async () => {}, { name: 'db' }));
 

@@ -42,6 +42,12 @@ const schema = z
       .string()
       .optional()
       .refine((v) => !v || /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), { message: 'must be a mailto: address or an https:// URL' }),
+    // Payments (issue 13): the sandbox card provider is the default; MAXIO_* select the real processor's REST API.
+    PAYMENT_PROCESSOR: z.enum(['sandbox', 'maxio'], { error: 'must be sandbox or maxio' }).default('sandbox'),
+    MAXIO_URL: optionalUrl,
+    MAXIO_API_KEY: z.string().optional(),
+    /** The secret the processor signs its hosted page's returns and its callbacks with. */
+    PAYMENT_SIGNING_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
     COPY_SCAN_URL: optionalUrl,
     COPY_SCAN_API_KEY: z.string().optional(),
     DEFAULT_COMMUNITY: z
@@ -69,6 +75,13 @@ const schema = z
         message: 'must be set to a secret of your own in production (the development secret is refused)',
       });
     }
+    if (env.PAYMENT_PROCESSOR === 'maxio' && !(env.MAXIO_URL && env.MAXIO_API_KEY && env.PAYMENT_SIGNING_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROCESSOR'],
+        message: 'maxio needs MAXIO_URL, MAXIO_API_KEY and PAYMENT_SIGNING_SECRET',
+      });
+    }
   });
 
 export type Config = Readonly<{
@@ -85,6 +98,7 @@ export type Config = Readonly<{
   mailFrom: string;
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   copyScan: { url: string; apiKey: string } | undefined;
+  payments: { processor: 'sandbox' | 'maxio'; maxio: { url: string; apiKey: string } | undefined; signingSecret: string };
   /** The mobile push provider (FCM/APNs-style HTTP API); unset: the local outbox (decision 0021). */
   push: { url: string; key: string } | undefined;
   /** Web Push's VAPID keys; unset: generated (development: kept under DATA_DIR; tests: in memory) or Web Push off (production). */
@@ -134,6 +148,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       e.SMS_PROVIDER_URL && e.SMS_ACCOUNT_SID && e.SMS_AUTH_TOKEN && e.SMS_FROM
         ? { url: e.SMS_PROVIDER_URL, accountSid: e.SMS_ACCOUNT_SID, authToken: e.SMS_AUTH_TOKEN, from: e.SMS_FROM }
         : undefined,
+    payments: {
+      processor: e.PAYMENT_PROCESSOR,
+      maxio: e.MAXIO_URL && e.MAXIO_API_KEY ? { url: e.MAXIO_URL, apiKey: e.MAXIO_API_KEY } : undefined,
+      // The sandbox runs inside this app, so by default it shares a secret derived from the cookie secret.
+      signingSecret: e.PAYMENT_SIGNING_SECRET ?? `payments:${e.COOKIE_SECRET}`,
+    },
     copyScan: e.COPY_SCAN_URL && e.COPY_SCAN_API_KEY ? { url: e.COPY_SCAN_URL, apiKey: e.COPY_SCAN_API_KEY } : undefined,
     push: e.PUSH_URL && e.PUSH_KEY ? { url: e.PUSH_URL, key: e.PUSH_KEY } : undefined,
     vapid: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT || undefined } : undefined,

@@ -63,6 +63,18 @@ export const serverErrors = {
   'Push.InvalidToken': { status: 400, key: 'push.errors.invalidToken' },
   'Push.InvalidSubscription': { status: 400, key: 'push.errors.invalidSubscription' },
   'Notifications.BadRequest': { status: 400, key: 'notifications.errors.badRequest' },
+  // Payments (issue 13). A card the processor refused is a 400: pay-now shows it inline as the card error.
+  'Payments.KeyReused': { status: 409, key: 'payments.errors.keyReused' },
+  'Payments.NotConfigured': { status: 404, key: 'payments.errors.notConfigured' },
+  'Payments.Declined': { status: 400, key: 'payments.errors.declined' },
+  'Payments.Cvv': { status: 400, key: 'payments.errors.cvv' },
+  'Payments.Expired': { status: 400, key: 'payments.errors.expired' },
+  'Payments.InvalidToken': { status: 400, key: 'payments.errors.invalidToken' },
+  'Payments.Authentication': { status: 400, key: 'payments.errors.authentication' },
+  'Payments.Processing': { status: 502, key: 'payments.errors.processing' },
+  'Payments.DefaultCardRemoval': { status: 409, key: 'payments.errors.defaultCannotBeRemoved' },
+  'Payments.InvalidMembership': { status: 400, key: 'payments.errors.invalidMembership' },
+  'Payments.NoBalanceDue': { status: 409, key: 'payments.errors.noBalanceDue' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

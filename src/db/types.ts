@@ -405,6 +405,233 @@ export interface StaffActionsTable {
   created_at: DefaultTimestamp;
 }
 
+/** Payments (migration 0011). Money is integer cents with a currency. */
+export type CardType = 'VISA' | 'MASTERCARD' | 'AMERICAN_EXPRESS' | 'DISCOVER' | 'DINERS_CLUB' | 'JCB';
+export type SavedPaymentStatus = 'VALID' | 'EXPIRED' | 'EXPIRATION_PENDING' | 'FAILED';
+export type SubscriptionStatus = 'pending' | 'active' | 'past_due' | 'canceled';
+export type LedgerKind = 'charge' | 'refund' | 'card_added' | 'card_removed' | 'card_default';
+export type LedgerStatus = 'pending' | 'succeeded' | 'declined' | 'failed';
+export type LedgerPurpose = 'dues' | 'initiation' | 'balance' | 'renewal' | 'amplification';
+export type StatementKind = 'dues' | 'purchase' | 'amplification';
+/** One line of a charge or statement: what was bought and for how much. */
+export type LineItem = { label: string; amountCents: number };
+export type OnboardingStep = 'payment' | 'password' | 'profile' | 'contact' | 'team' | 'ep-landing' | 'ep-question' | 'address' | 'complete' | 'shutdown';
+
+export interface PaymentSettingsTable {
+  community_id: number;
+  public_key: string;
+  sub_domain: string;
+  currency: ColumnType<string, string | undefined, string>;
+  accepted_cards: ColumnType<CardType[], CardType[] | undefined, CardType[]>;
+  show_address_step: Generated<boolean>;
+  onboarding_disabled: Generated<boolean>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface MembershipPlansTable {
+  id: Generated<number>;
+  community_id: number;
+  name: string;
+  description: string;
+  term_months: 12 | 24;
+  dues_cents: number;
+  initiation_fee_cents: ColumnType<number, number | undefined, number>;
+  savings_cents: ColumnType<number, number | undefined, number>;
+  currency: ColumnType<string, string | undefined, string>;
+  deal_id: string;
+  product_id: string;
+  price_point_id: string;
+  active: Generated<boolean>;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  community_id: number;
+  user_id: number;
+  plan_id: number | null;
+  status: ColumnType<SubscriptionStatus, SubscriptionStatus | undefined, SubscriptionStatus>;
+  outstanding_cents: ColumnType<number, number | undefined, number>;
+  currency: ColumnType<string, string | undefined, string>;
+  period_started_at: Timestamp | null;
+  renews_at: Timestamp | null;
+  processor_ref: string | null;
+  dunning_count: ColumnType<number, number | undefined, number>;
+  next_dunning_at: Timestamp | null;
+  past_due_since: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface OnboardingsTable {
+  id: string;
+  community_id: number;
+  user_id: number;
+  plan_id: number | null;
+  current_step: ColumnType<OnboardingStep, OnboardingStep | undefined, OnboardingStep>;
+  paid_at: Timestamp | null;
+  credentials_at: Timestamp | null;
+  profile_at: Timestamp | null;
+  contact_at: Timestamp | null;
+  team_at: Timestamp | null;
+  expert_panel_at: Timestamp | null;
+  address_at: Timestamp | null;
+  address: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  completed_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SavedPaymentsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  processor_ref: string;
+  first_name: string;
+  last_name: string;
+  expiration_month: number;
+  expiration_year: number;
+  last4: string;
+  card_type: CardType;
+  status: ColumnType<SavedPaymentStatus, SavedPaymentStatus | undefined, SavedPaymentStatus>;
+  is_default: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface PaymentLedgerTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  kind: LedgerKind;
+  purpose: LedgerPurpose | null;
+  status: LedgerStatus;
+  amount_cents: ColumnType<number, number | undefined, number>;
+  currency: ColumnType<string, string | undefined, string>;
+  idempotency_key: string | null;
+  subscription_id: string | null;
+  saved_payment_id: number | null;
+  related_ledger_id: number | null;
+  processor_ref: string | null;
+  error_code: string | null;
+  description: string;
+  items: ColumnType<LineItem[], string | undefined, string>;
+  actor_id: number | null;
+  created_at: DefaultTimestamp;
+  settled_at: Timestamp | null;
+}
+
+export interface CardAuthLogTable {
+  id: Generated<number>;
+  community_id: number;
+  saved_payment_id: number;
+  ledger_id: number | null;
+  attempt_amount_cents: number;
+  currency: ColumnType<string, string | undefined, string>;
+  attempted_at: Timestamp;
+  auth_response_code: number | null;
+  reversal_http_code: number | null;
+}
+
+export interface StatementsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  ledger_id: number;
+  name: string;
+  kind: StatementKind;
+  purchased_at: Timestamp;
+  amount_cents: number;
+  currency: string;
+  items: ColumnType<LineItem[], string, string>;
+  /** The card as the statement shows it, e.g. "VISA ending 4242". */
+  payment_method: string;
+}
+
+export interface AmplificationPackagesTable {
+  id: Generated<number>;
+  community_id: number;
+  name: string;
+  description: string;
+  price_cents: number;
+  currency: ColumnType<string, string | undefined, string>;
+  sort_order: ColumnType<number, number | undefined, number>;
+  active: Generated<boolean>;
+}
+
+export interface AmplificationOrdersTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number;
+  article_id: number;
+  package_id: number;
+  ledger_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface PaymentErrorLogsTable {
+  id: Generated<number>;
+  community_id: number;
+  user_id: number | null;
+  source: 'client' | 'script';
+  category: string | null;
+  message: string;
+  email: string | null;
+  value: string | null;
+  uri: string | null;
+  created_at: DefaultTimestamp;
+}
+
+/** The sandbox card provider's own books (it stands for another host; our code never reads them). */
+export interface SandboxTokensTable {
+  token: string;
+  public_key: string;
+  first_name: string;
+  last_name: string;
+  last4: string;
+  card_type: CardType;
+  exp_month: number;
+  exp_year: number;
+  zip: string;
+  behaviour: string;
+  status: 'ready' | 'challenge' | 'failed';
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface SandboxProfilesTable {
+  id: string;
+  sub_domain: string;
+  customer_ref: string;
+  idempotency_key: string;
+  token: string;
+  first_name: string;
+  last_name: string;
+  last4: string;
+  card_type: CardType;
+  exp_month: number;
+  exp_year: number;
+  behaviour: string;
+  outcome: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface SandboxTransactionsTable {
+  id: string;
+  sub_domain: string;
+  idempotency_key: string;
+  kind: 'charge' | 'refund' | 'verification';
+  profile_id: string | null;
+  related_id: string | null;
+  amount_cents: number;
+  currency: string;
+  memo: string;
+  outcome: ColumnType<unknown, string, string>;
+  response_code: number | null;
+  reversal_http_code: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   communities: CommunitiesTable;
   community_hosts: CommunityHostsTable;
@@ -434,6 +661,20 @@ export interface Database {
   notification_deliveries: NotificationDeliveriesTable;
   push_tokens: PushTokensTable;
   support_contacts: SupportContactsTable;
+  payment_settings: PaymentSettingsTable;
+  membership_plans: MembershipPlansTable;
+  subscriptions: SubscriptionsTable;
+  onboardings: OnboardingsTable;
+  saved_payments: SavedPaymentsTable;
+  payment_ledger: PaymentLedgerTable;
+  card_auth_log: CardAuthLogTable;
+  statements: StatementsTable;
+  amplification_packages: AmplificationPackagesTable;
+  amplification_orders: AmplificationOrdersTable;
+  payment_error_logs: PaymentErrorLogsTable;
+  sandbox_tokens: SandboxTokensTable;
+  sandbox_profiles: SandboxProfilesTable;
+  sandbox_transactions: SandboxTransactionsTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;

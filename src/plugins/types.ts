@@ -16,6 +16,7 @@ import type { Notifier } from '#src/features/notifications/notifier.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import type { PushServices } from '#src/features/notifications/push/types.ts';
 import type { CopyScanner } from '#src/features/articles/copy-scan.ts';
+import type { CardProcessor } from '#src/features/payments/processor/types.ts';
 
 export type PageOptions = {
   /** The page name; the title is built from it and the community's app name. */
@@ -45,6 +46,8 @@ declare module 'fastify' {
     /** Mobile push (provider or outbox) and Web Push (null without VAPID keys): src/features/notifications/push. */
     push: PushServices;
     copyScanner: CopyScanner;
+    /** The card processor (src/features/payments/processor/): the sandbox by default. */
+    cardProcessor: CardProcessor;
     jobs: JobQueue;
     messages: Messages;
     /** The one way anything notifies a member (src/features/notifications/notifier.ts). */

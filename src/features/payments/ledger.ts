@@ -1,0 +1,316 @@
+import type { FastifyInstance } from 'fastify';
+import type { Transaction } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
+import type { Database, LedgerPurpose, LineItem, StatementKind } from '#src/db/types.ts';
+import { updateInCommunity } from '#src/db/tenancy.ts';
+import { paymentMethodLabel, statusFromExpiry } from './cards.ts';
+import { findSavedPayment, loadPaymentSite, toSavedPayment, type PaymentSite, type SavedPayment } from './queries.ts';
+import type { Authorisation, DeclineCode } from './processor/types.ts';
+
+type App = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor'>;
+type Trx = Transaction<Database>;
+
+/**
+ * The ledger: the one place money moves (issue 13). Every charge, refund and card change is a row of
+ * payment_ledger. A charge is idempotent on its key:
+ *
+ * 1. a pending row is written first, under the key (unique per community), and committed;
+ * 2. the processor is called with the same key (it answers a repeated key with its first answer);
+ * 3. one transaction settles the row, only while it is still pending, and writes what follows from
+ *    it: the card's authorisation, the statement, the caller's own effects (`onSettled`).
+ *
+ * A double click, two racing requests, a retried job or a crash anywhere in between therefore makes
+ * one charge at the processor and one settled row; every caller gets the same answer.
+ */
+
+/** How a payment is made: a card already saved, or a one-time token from the provider (saved as the new default). */
+export type PaymentSource = { savedPaymentId: number } | { token: string };
+
+export type ChargeRequest = {
+  communityId: number;
+  /** Whose money, whose statement. */
+  userId: number;
+  /** Who pressed pay (the member, staff in admin mode), or null for a job. */
+  actorId: number | null;
+  /** From the form (a hidden field made when it was rendered), the job (its period), or the API client. */
+  idempotencyKey: string;
+  amountCents: number;
+  purpose: LedgerPurpose;
+  description: string;
+  items: LineItem[];
+  statement: { kind: StatementKind; name: string };
+  subscriptionId?: string | null;
+  source: PaymentSource;
+  /** Runs in the settling transaction, once, only when the charge succeeded. */
+  onSettled?: (trx: Trx, settled: { ledgerId: number; statementId: number; savedPaymentId: number }) => Promise<void>;
+  /** Runs in the settling transaction, once, only when the charge was refused. */
+  onRefused?: (trx: Trx, refused: { ledgerId: number; code: DeclineCode }) => Promise<void>;
+};
+
+export type ChargeResult =
+  | { status: 'succeeded'; ledgerId: number; statementId: number | null; savedPaymentId: number | null }
+  | { status: 'declined' | 'failed'; ledgerId: number; code: DeclineCode };
+
+export type SaveCardResult = { ok: true; savedPayment: SavedPayment } | { ok: false; code: DeclineCode };
+
+const MAX_KEY = 200;
+
+/** An idempotency key is ours to read back: short, printable. */
+function checkKey(key: string): void {
+  if (typeof key !== 'string' || key.length < 8 || key.length > MAX_KEY || !/^[\x21-\x7e]+$/.test(key)) throw new AppError(900);
+}
+
+async function siteOrThrow(app: App, communityId: number): Promise<PaymentSite> {
+  const site = await loadPaymentSite(app.db, communityId);
+  if (!site) throw new AppError('Payments.NotConfigured');
+  return site;
+}
+
+/** The processor's customer for a member of a community. */
+const customerRef = (communityId: number, userId: number) => `c${communityId}-u${userId}`;
+
+/**
+ * Save a card from a one-time token as the member's new default (spec "Saved cards": adding a card
+ * makes it default and the others lose default). Idempotent on the key.
+ */
+export async function saveCard(app: App, input: { communityId: number; userId: number; actorId: number | null; token: string; idempotencyKey: string }): Promise<SaveCardResult> {
+  checkKey(input.idempotencyKey);
+  const site = await siteOrThrow(app, input.communityId);
+  const outcome = await app.cardProcessor.createPaymentProfile({ site, customerRef: customerRef(input.communityId, input.userId), token: input.token, idempotencyKey: `card:${input.idempotencyKey}` });
+  const now = app.clock.now();
+  return app.db.transaction().execute(async (trx) => {
+    if (!outcome.ok) {
+      await trx
+        .insertInto('payment_ledger')
+        .values({
+          community_id: input.communityId,
+          user_id: input.userId,
+          kind: 'card_added',
+          status: 'declined',
+          idempotency_key: `card:${input.idempotencyKey}`,
+          error_code: outcome.code,
+          description: outcome.card ? `Card refused: ${paymentMethodLabel(outcome.card.cardType, outcome.card.last4)}` : 'Card refused',
+          actor_id: input.actorId,
+          settled_at: now,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      return { ok: false, code: outcome.code } as const;
+    }
+    const card = outcome.card;
+    // A repeated key finds the card the first call saved.
+    const existing = await trx
+      .selectFrom('saved_payments')
+      .selectAll()
+      .where('community_id', '=', input.communityId)
+      .where('processor_ref', '=', outcome.profileRef)
+      .executeTakeFirst();
+    if (existing) return { ok: true, savedPayment: toSavedPayment(existing) } as const;
+    await updateInCommunity(trx, 'saved_payments', { id: input.communityId })
+      .set({ is_default: false })
+      .where('user_id', '=', input.userId)
+      .where('is_default', '=', true)
+      .execute();
+    const row = await trx
+      .insertInto('saved_payments')
+      .values({
+        community_id: input.communityId,
+        user_id: input.userId,
+        processor_ref: outcome.profileRef,
+        first_name: card.firstName,
+        last_name: card.lastName,
+        expiration_month: card.expirationMonth,
+        expiration_year: card.expirationYear,
+        last4: card.last4,
+        card_type: card.cardType,
+        status: statusFromExpiry('VALID', card.expirationMonth, card.expirationYear, now),
+        is_default: true,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('payment_ledger')
+      .values({
+        community_id: input.communityId,
+        user_id: input.userId,
+        kind: 'card_added',
+        status: 'succeeded',
+        idempotency_key: `card:${input.idempotencyKey}`,
+        saved_payment_id: row.id,
+        processor_ref: outcome.profileRef,
+        description: `Card added: ${paymentMethodLabel(card.cardType, card.last4)}`,
+        actor_id: input.actorId,
+        settled_at: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    if (outcome.authorisation) await logAuthorisation(trx, input.communityId, row.id, null, outcome.authorisation);
+    return { ok: true, savedPayment: toSavedPayment(row) } as const;
+  });
+}
+
+async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: number, ledgerId: number | null, a: Authorisation): Promise<void> {
+  await trx
+    .insertInto('card_auth_log')
+    .values({
+      community_id: communityId,
+      saved_payment_id: savedPaymentId,
+      ledger_id: ledgerId,
+      attempt_amount_cents: a.amountCents,
+      attempted_at: a.attemptedAt,
+      auth_response_code: a.responseCode,
+      reversal_http_code: a.reversalHttpCode,
+    })
+    .execute();
+}
+
+type LedgerRow = { id: number; status: string; error_code: string | null; saved_payment_id: number | null; user_id: number; amount_cents: number };
+
+async function ledgerByKey(app: App, communityId: number, key: string): Promise<LedgerRow | undefined> {
+  return app.db
+    .selectFrom('payment_ledger')
+    .select(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
+    .where('community_id', '=', communityId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+async function resultOf(app: App, communityId: number, row: LedgerRow): Promise<ChargeResult> {
+  if (row.status === 'succeeded') {
+    const statement = await app.db.selectFrom('statements').select('id').where('community_id', '=', communityId).where('ledger_id', '=', row.id).executeTakeFirst();
+    return { status: 'succeeded', ledgerId: row.id, statementId: statement?.id ?? null, savedPaymentId: row.saved_payment_id };
+  }
+  return { status: row.status === 'declined' ? 'declined' : 'failed', ledgerId: row.id, code: (row.error_code as DeclineCode | null) ?? 'processing' };
+}
+
+/** Charge once per key. See the comment at the top of this file. */
+export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeResult> {
+  checkKey(req.idempotencyKey);
+  if (!Number.isSafeInteger(req.amountCents) || req.amountCents <= 0) throw new AppError(900);
+  const site = await siteOrThrow(app, req.communityId);
+  const key = `charge:${req.idempotencyKey}`;
+
+  // 1. The pending row, under the key. A second call with the key finds the first one's row.
+  const inserted = await app.db
+    .insertInto('payment_ledger')
+    .values({
+      community_id: req.communityId,
+      user_id: req.userId,
+      kind: 'charge',
+      purpose: req.purpose,
+      status: 'pending',
+      amount_cents: req.amountCents,
+      currency: site.currency,
+      idempotency_key: key,
+      subscription_id: req.subscriptionId ?? null,
+      description: req.description,
+      items: JSON.stringify(req.items),
+      actor_id: req.actorId,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
+    .executeTakeFirst();
+  const row = inserted ?? (await ledgerByKey(app, req.communityId, key));
+  if (!row) throw new AppError('UnknownError');
+  // A key is one payment: reusing it for another member or amount is the client's mistake.
+  if (row.user_id !== req.userId || row.amount_cents !== req.amountCents) throw new AppError('Payments.KeyReused');
+  if (row.status !== 'pending') return resultOf(app, req.communityId, row);
+
+  // 2. The card: a saved one of this member, or a new one from the token (the key makes it one card).
+  let card: SavedPayment;
+  if ('savedPaymentId' in req.source) {
+    const found = await findSavedPayment(app.db, req.communityId, req.userId, req.source.savedPaymentId);
+    if (!found) throw new AppError('NotFound');
+    card = found;
+  } else {
+    const saved = await saveCard(app, { communityId: req.communityId, userId: req.userId, actorId: req.actorId, token: req.source.token, idempotencyKey: req.idempotencyKey });
+    if (!saved.ok) return settle(app, req, row.id, null, { ok: false, code: saved.code, authorisation: null });
+    card = saved.savedPayment;
+  }
+
+  // 3. The charge, under the same key at the processor.
+  const outcome = await app.cardProcessor.charge({ site, profileRef: card.processorRef, amountCents: req.amountCents, currency: site.currency, idempotencyKey: key, memo: req.description });
+  return settle(app, req, row.id, card, outcome.ok ? { ok: true, chargeRef: outcome.chargeRef, authorisation: outcome.authorisation } : outcome);
+}
+
+/** 3. Settle the pending row once; whoever loses the race reads the winner's answer. */
+async function settle(
+  app: App,
+  req: ChargeRequest,
+  ledgerId: number,
+  card: SavedPayment | null,
+  outcome: { ok: true; chargeRef: string; authorisation: Authorisation } | { ok: false; code: DeclineCode; authorisation: Authorisation | null },
+): Promise<ChargeResult> {
+  const now = app.clock.now();
+  const settled = await app.db.transaction().execute(async (trx): Promise<ChargeResult | null> => {
+    const updated = await updateInCommunity(trx, 'payment_ledger', { id: req.communityId })
+      .set({
+        status: outcome.ok ? 'succeeded' : outcome.code === 'processing' ? 'failed' : 'declined',
+        processor_ref: outcome.ok ? outcome.chargeRef : null,
+        error_code: outcome.ok ? null : outcome.code,
+        saved_payment_id: card?.id ?? null,
+        settled_at: now,
+      })
+      .where('id', '=', ledgerId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return null;
+    if (card && outcome.authorisation) await logAuthorisation(trx, req.communityId, card.id, ledgerId, outcome.authorisation);
+    if (!outcome.ok) {
+      // A refused charge on a saved card marks it FAILED (spec "Saved cards"), until it is replaced.
+      if (card && outcome.code !== 'processing') {
+        await updateInCommunity(trx, 'saved_payments', { id: req.communityId }).set({ status: outcome.code === 'expired' ? 'EXPIRED' : 'FAILED' }).where('id', '=', card.id).execute();
+      }
+      await req.onRefused?.(trx, { ledgerId, code: outcome.code });
+      return { status: outcome.code === 'processing' ? 'failed' : 'declined', ledgerId, code: outcome.code };
+    }
+    const statement = await trx
+      .insertInto('statements')
+      .values({
+        community_id: req.communityId,
+        user_id: req.userId,
+        ledger_id: ledgerId,
+        name: req.statement.name,
+        kind: req.statement.kind,
+        purchased_at: now,
+        amount_cents: req.amountCents,
+        currency: (await loadCurrency(trx, req.communityId)) ?? 'USD',
+        items: JSON.stringify(req.items),
+        payment_method: paymentMethodLabel(card!.cardType, card!.last4Digits),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await req.onSettled?.(trx, { ledgerId, statementId: statement.id, savedPaymentId: card!.id });
+    return { status: 'succeeded', ledgerId, statementId: statement.id, savedPaymentId: card!.id };
+  });
+  if (settled) return settled;
+  const row = await app.db
+    .selectFrom('payment_ledger')
+    .select(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
+    .where('id', '=', ledgerId)
+    .executeTakeFirstOrThrow();
+  return resultOf(app, req.communityId, row);
+}
+
+async function loadCurrency(trx: Trx, communityId: number): Promise<string | undefined> {
+  const row = await trx.selectFrom('payment_settings').select('currency').where('community_id', '=', communityId).executeTakeFirst();
+  return row?.currency;
+}
+
+/** A processor's refusal as the catalogue's error (a 400 but for an unreachable processor). */
+export function declineError(code: DeclineCode): AppError {
+  switch (code) {
+    case 'declined':
+      return new AppError('Payments.Declined');
+    case 'cvv':
+      return new AppError('Payments.Cvv');
+    case 'expired':
+      return new AppError('Payments.Expired');
+    case 'invalid_token':
+      return new AppError('Payments.InvalidToken');
+    case 'authentication':
+      return new AppError('Payments.Authentication');
+    default:
+      return new AppError('Payments.Processing');
+  }
+}
