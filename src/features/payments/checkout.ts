@@ -91,11 +91,20 @@ function pendingChallenge(request: FastifyRequest): string | null {
 export function hostedPageAddress(app: FastifyInstance, request: FastifyRequest, site: PaymentSite, state: CheckoutState): string {
   const origin = requestOrigin(request);
   const settings = app.cardProcessor.browserSettings(site);
+  const absolute = (address: string) => new URL(/^https?:\/\//.test(address) ? address : `${origin}${address}`);
+  const hosted = absolute(settings.hostedPageUrl);
+  const sealed = sealState(app, state);
+  hosted.searchParams.set('state', sealed);
+  hosted.searchParams.set('return', `${origin}${app.config.basePath}${state.returnPath}`);
+  // Cancel goes back to the page whose form was posted (its handler's path is the form's own page).
+  if (request.method === 'POST' && /^\/(?![/\\])/.test(request.url)) hosted.searchParams.set('cancel', `${origin}${request.url}`);
   const challenge = app.cardProcessor.kind === 'sandbox' ? pendingChallenge(request) : null;
-  const hosted = challenge ? `${settings.serverHost}/challenge/${encodeURIComponent(challenge)}` : settings.hostedPageUrl;
-  const address = new URL(/^https?:\/\//.test(hosted) ? hosted : `${origin}${hosted}`);
-  address.searchParams.set('state', sealState(app, state));
-  address.searchParams.set('return', `${origin}${app.config.basePath}${state.returnPath}`);
+  if (!challenge) return hosted.toString();
+  const address = absolute(`${settings.serverHost}/challenge/${encodeURIComponent(challenge)}`);
+  address.searchParams.set('state', sealed);
+  address.searchParams.set('return', hosted.searchParams.get('return')!);
+  // A failed challenge goes back to the hosted page, to enter the card again.
+  if (hosted.origin === origin) address.searchParams.set('hosted', `${hosted.pathname}${hosted.search}`);
   return address.toString();
 }
 
