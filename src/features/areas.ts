@@ -37,6 +37,7 @@ import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
 import billingRoutes from './payments/billing-routes.tsx';
+import amplifyRoutes from './payments/amplify-routes.tsx';
 import { billingMemberGraphQL } from './payments/billing-graphql.ts';
 
 /** What an area adds to the app. */
@@ -77,5 +78,5 @@ export const AREAS: readonly Area[] = [
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
-  { name: 'payments-billing', routes: [billingRoutes], graphql: { member: billingMemberGraphQL } },
+  { name: 'payments-billing', routes: [billingRoutes, amplifyRoutes], graphql: { member: billingMemberGraphQL } },
 ];
