@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import { amplifyMemberResolvers, amplifyMemberTypeDefs } from './amplify-graphql.ts';
 import { listStatements, statementPath, type StatementSummary } from './billing.ts';
 import { formatMoney } from './money.ts';
 
@@ -60,4 +61,8 @@ export const billingMemberResolvers = {
   },
 };
 
-export const billingMemberGraphQL: GraphQLPart = { typeDefs: billingMemberTypeDefs, resolvers: billingMemberResolvers };
+/** The payments area's part of the member schema: statements and amplification. */
+export const billingMemberGraphQL: GraphQLPart = {
+  typeDefs: `${billingMemberTypeDefs}\n${amplifyMemberTypeDefs}`,
+  resolvers: { ...billingMemberResolvers, ...amplifyMemberResolvers },
+};

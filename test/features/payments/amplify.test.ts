@@ -188,4 +188,42 @@ t.test('amplification', async (t) => {
     t.match(res.body, 'Amplify “Leading Through Change”');
     t.notMatch(res.body, `/articles/amplify/${draft}"`, 'not the draft');
   });
+
+  await t.test('GraphQL: packages and amplifyArticle, bearer and cookie+CSRF', async (t) => {
+    const gql = (query: string, variables: object, headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query, variables }) });
+    const bearer = { authorization: `Bearer ${(await signIn(app, amara, alpha)).token}` };
+    const packages = await gql('{ amplificationPackages { id name description price priceCents currency } }', {}, bearer);
+    t.same(packages.json().data?.amplificationPackages?.map((p: { name: string; price: string }) => [p.name, p.price]), [['Spotlight', '$499.00'], ['Feature', '$1,299.00']], packages.body);
+    const BUY = `mutation B($articleId: ID!, $packageId: ID!, $idempotencyKey: String!, $savedPaymentId: ID, $token: String) {
+      amplifyArticle(articleId: $articleId, packageId: $packageId, idempotencyKey: $idempotencyKey, savedPaymentId: $savedPaymentId, token: $token) { id articleId packageName amount amountCents createdAt statementUrl }
+    }`;
+    const [card] = await db.selectFrom('saved_payments').select('id').where('user_id', '=', amara.id).where('is_default', '=', true).execute();
+    const vars = { articleId: String(live), packageId: String(spotlight!.id), idempotencyKey: KEY('graphql-bearer'), savedPaymentId: String(card!.id) };
+    const bought = await gql(BUY, vars, bearer);
+    const order = bought.json().data?.amplifyArticle;
+    t.match(order, { articleId: String(live), packageName: 'Spotlight', amount: '$499.00', amountCents: 49900, statementUrl: /^\/settings\/billing\/statements\/\d+\.pdf$/ }, bought.body);
+    const again = await gql(BUY, vars, bearer);
+    t.equal(again.json().data?.amplifyArticle?.id, order?.id, 'the same key: the same order');
+    t.equal((await charges(KEY('graphql-bearer'))).length, 1, 'charged once');
+
+    const declined = await gql(BUY, { ...vars, savedPaymentId: null, token: await cardToken(app, alpha, CARDS.decline), idempotencyKey: KEY('graphql-declined') }, bearer);
+    t.equal(declined.json().errors?.[0]?.extensions?.code, 'Payments.Declined', declined.body);
+    const both = await gql(BUY, { ...vars, token: 'tok_x', idempotencyKey: KEY('graphql-both') }, bearer);
+    t.equal(both.json().errors?.[0]?.extensions?.code, '900', 'a card and a token: refused');
+    const hostileId = await gql(BUY, { ...vars, articleId: '1e9x', idempotencyKey: KEY('graphql-hostile') }, bearer);
+    t.equal(hostileId.json().errors?.[0]?.extensions?.code, '900');
+    const notMine = await gql(BUY, { ...vars, articleId: String(bobs), idempotencyKey: KEY('graphql-bobs') }, bearer);
+    t.equal(notMine.json().errors?.[0]?.extensions?.code, 'NotFound');
+
+    const browser = await session(amara);
+    const cookieVars = { ...vars, packageId: String(feature!.id), idempotencyKey: KEY('graphql-cookie') };
+    const noToken = await gql(BUY, cookieVars, { cookie: browser.cookie });
+    t.ok(noToken.statusCode === 403 || noToken.json().errors?.[0]?.extensions?.code === 'BadRequest.Csrf', 'a cookie without the CSRF token is refused');
+    t.equal((await charges(KEY('graphql-cookie'))).length, 0, 'and charges nothing');
+    const viaCookie = await gql(BUY, cookieVars, { cookie: browser.cookie, 'x-csrf-token': browser.token });
+    t.equal(viaCookie.json().data?.amplifyArticle?.packageName, 'Feature', viaCookie.body);
+    const anon = await gql('{ amplificationPackages { id } }', {}, {});
+    t.equal(anon.json().errors?.[0]?.extensions?.code, 'NotAuthenticated');
+  });
 });
