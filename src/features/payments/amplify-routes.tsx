@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { AmplifyNotPublished, AmplifyPage } from '#views/payments/Amplify.tsx';
-import { buyAmplification, findActivePackage, loadAmplify, type AmplificationPackage } from './amplify.ts';
-import { declineError } from './ledger.ts';
+import { CardForm } from '#views/payments/CardForm.tsx';
+import { buyAmplification, findActivePackage, findOwnPublishedArticle, isAmplifyKey, loadAmplify, type AmplificationPackage } from './amplify.ts';
+import { cardErrorMessage, hostedPageAddress, newIdempotencyKey, readHostedReturn } from './checkout.ts';
 import type { PaymentSource } from './ledger.ts';
-import type { DeclineCode } from './processor/types.ts';
-
-const newKey = () => randomBytes(18).toString('base64url');
+import { formatMoney } from './money.ts';
+import { loadPaymentSite } from './queries.ts';
 
 const appOf = (request: FastifyRequest) => request.server;
 const scopeOf = (request: FastifyRequest) => ({ communityId: request.community.id, userId: request.guardian.userId! });
@@ -47,25 +46,33 @@ export default async function amplifyRoutes(app: FastifyInstance) {
       if (isAppError(e) && e.code === 'Amplify.NotPublished') return reply.page({ title: t('amplify.notPublished.heading'), body: <AmplifyNotPublished />, status: e.status });
       throw e;
     }
-    const keys = { saved: newKey(), new: newKey() };
+    const keys = { saved: newIdempotencyKey(), new: newIdempotencyKey() };
     // A choice that is no longer offered is no choice: the list again.
     const selected = state.selected ? (view.packages.find((p) => p.id === state.selected!.id) ?? null) : null;
+    const user = request.identity.user;
+    const newCardForm = selected ? (
+      <CardForm
+        action={`${app.config.basePath}/articles/amplify/${articleId}`}
+        idempotencyKey={keys.new}
+        processor={app.cardProcessor.browserSettings(view.site)}
+        acceptedCards={view.site.acceptedCards}
+        submitLabel={t('amplify.payment.newCardSubmit', { price: formatMoney(selected.priceCents, selected.currency) })}
+        hidden={{ packageId: String(selected.id) }}
+        cardError={state.cardError?.form === 'new' ? state.cardError.message : null}
+        log={{ userId: user?.id, email: user?.email, value: formatMoney(selected.priceCents, selected.currency) }}
+      />
+    ) : null;
     return reply.page({
       title: t('amplify.title'),
       status: state.status ?? 200,
-      body: <AmplifyPage {...view} selected={selected} packageError={state.packageError ?? null} cardError={state.cardError ?? null} keys={keys} />,
+      body: <AmplifyPage {...view} selected={selected} packageError={state.packageError ?? null} cardError={state.cardError ?? null} keys={keys} newCardForm={newCardForm} />,
     });
   }
-
-  const cardMessage = (code: DeclineCode) => {
-    const e = declineError(code);
-    return t(e.key);
-  };
 
   async function buy(request: FastifyRequest, reply: FastifyReply, articleId: number, packageId: number, idempotencyKey: string, source: PaymentSource, form: 'saved' | 'new') {
     const result = await buyAmplification(appOf(request), { ...scopeOf(request), actorId: request.guardian.userId!, articleId, packageId, idempotencyKey, source });
     if (result.status === 'succeeded') return reply.redirectTo(withAlert(`/articles/amplify/${articleId}`, 'amplify-purchased'));
-    return render(request, reply, articleId, { selected: result.package, cardError: { message: cardMessage(result.code), form }, status: result.status === 'failed' ? 502 : 400 });
+    return render(request, reply, articleId, { selected: result.package, cardError: { message: cardErrorMessage(t, result.code, 'member'), form }, status: result.status === 'failed' ? 502 : 400 });
   }
 
   app.get('/articles/amplify/:id', member, async (request, reply) => {
@@ -98,10 +105,37 @@ export default async function amplifyRoutes(app: FastifyInstance) {
         if (token.length > 200 || !/^[\x21-\x7e]+$/.test(token)) throw new AppError(900);
         return await buy(request, reply, articleId, packageId, key, { token }, 'new');
       }
+      // No card and no token: the new card without JavaScript (or the island's card that needs the
+      // 3-D-Secure-style step). Checked first, then off to the provider's page, which returns below.
+      if (!isAmplifyKey(key)) throw new AppError(900);
+      const scope = scopeOf(request);
+      const site = await loadPaymentSite(app.db, scope.communityId);
+      if (!site) throw new AppError('Payments.NotConfigured');
+      await findOwnPublishedArticle(app.db, scope, articleId);
+      await findActivePackage(app.db, scope.communityId, packageId);
+      const returnPath = `/articles/amplify/${articleId}/return`;
+      return reply.redirect(
+        hostedPageAddress(app, request, site, { communityId: scope.communityId, purpose: 'amplify', idempotencyKey: key, returnPath, data: { articleId: String(articleId), packageId: String(packageId) } }),
+        303,
+      );
     } catch (e) {
       if (isAppError(e) && e.code === 'Amplify.UnknownPackage') return render(request, reply, articleId, { packageError: t('amplify.errors.unknownPackage'), status: 400 });
       throw e;
     }
-    throw new AppError(900);
+  });
+
+  /** The provider's hosted page (JavaScript off) comes back here with the card's token: the same purchase as the POST. */
+  app.get('/articles/amplify/:id/return', member, async (request, reply) => {
+    const articleId = articleIdOf(request);
+    const back = readHostedReturn(app, request);
+    if (!back || back.state.purpose !== 'amplify' || back.state.data.articleId !== String(articleId)) throw new AppError(900);
+    const packageId = positiveId(back.state.data.packageId);
+    if (packageId === null) throw new AppError(900);
+    try {
+      return await buy(request, reply, articleId, packageId, back.state.idempotencyKey, { token: back.token }, 'new');
+    } catch (e) {
+      if (isAppError(e) && e.code === 'Amplify.UnknownPackage') return render(request, reply, articleId, { packageError: t('amplify.errors.unknownPackage'), status: 400 });
+      throw e;
+    }
   });
 }

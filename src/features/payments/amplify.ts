@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import { chargeOnce, type PaymentSource } from './ledger.ts';
-import { findDefaultPayment, loadPaymentSite, type SavedPayment } from './queries.ts';
+import { findDefaultPayment, loadPaymentSite, type PaymentSite, type SavedPayment } from './queries.ts';
 import type { DeclineCode } from './processor/types.ts';
 
 type App = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor'>;
@@ -29,12 +29,15 @@ export type AmplifyView = {
   orders: AmplificationOrder[];
   /** The default card when it can be charged (not EXPIRED or FAILED), else null: only a new card then. */
   defaultCard: SavedPayment | null;
+  /** The community's processor account (the card form's settings). */
+  site: PaymentSite;
 };
 
 type Scope = { communityId: number; userId: number };
 
 /** A client's idempotency key: url-safe, 16..100 characters (what newIdempotencyKey makes). */
 const KEY = /^[A-Za-z0-9_-]{16,100}$/;
+export const isAmplifyKey = (key: unknown): key is string => typeof key === 'string' && KEY.test(key);
 
 /**
  * One of the member's own published articles. Another member's article, another community's, or no
@@ -90,7 +93,8 @@ export async function listOrders(db: Db, scope: Scope, articleId: number): Promi
 
 /** Everything the amplify page shows. Payments off for the community: Payments.NotConfigured (404). */
 export async function loadAmplify(app: App, scope: Scope, articleId: number): Promise<AmplifyView> {
-  if (!(await loadPaymentSite(app.db, scope.communityId))) throw new AppError('Payments.NotConfigured');
+  const site = await loadPaymentSite(app.db, scope.communityId);
+  if (!site) throw new AppError('Payments.NotConfigured');
   const article = await findOwnPublishedArticle(app.db, scope, articleId);
   const [packages, orders, card] = await Promise.all([
     listActivePackages(app.db, scope.communityId),
@@ -98,7 +102,7 @@ export async function loadAmplify(app: App, scope: Scope, articleId: number): Pr
     findDefaultPayment(app.db, scope.communityId, scope.userId),
   ]);
   const usable = card && card.status !== 'EXPIRED' && card.status !== 'FAILED' ? card : null;
-  return { article, packages, orders, defaultCard: usable };
+  return { article, packages, orders, defaultCard: usable, site };
 }
 
 export type BuyInput = Scope & {
@@ -127,7 +131,7 @@ export async function findActivePackage(db: Db, communityId: number, packageId: 
  * another purchase.
  */
 export async function buyAmplification(app: App, input: BuyInput): Promise<BuyResult> {
-  if (typeof input.idempotencyKey !== 'string' || !KEY.test(input.idempotencyKey)) throw new AppError(900);
+  if (!isAmplifyKey(input.idempotencyKey)) throw new AppError(900);
   if (!(await loadPaymentSite(app.db, input.communityId))) throw new AppError('Payments.NotConfigured');
   const article = await findOwnPublishedArticle(app.db, input, input.articleId);
   const pkg = await findActivePackage(app.db, input.communityId, input.packageId);

@@ -158,7 +158,8 @@ t.test('amplification', async (t) => {
       ['a NUL in the key', { ...base, idempotencyKey: `${KEY('nul')}\u0000` }],
       ['a huge key', { ...base, idempotencyKey: 'k'.repeat(5000) }],
       ['a bad card id', { ...base, savedPaymentId: 'x' }],
-      ['no card and no token', { packageId: base.packageId, idempotencyKey: base.idempotencyKey }],
+      ['no card, no token and a bad key', { packageId: base.packageId, idempotencyKey: 'bad key!' }],
+      ['no card, no token and a retired package', { packageId: String(retired!.id), idempotencyKey: base.idempotencyKey }],
       ['a NUL in the token', { packageId: base.packageId, idempotencyKey: base.idempotencyKey, token: 'tok\u0000' }],
       ['an unknown token', { packageId: base.packageId, idempotencyKey: KEY('unknown-token'), token: 'tok_not_real_at_all' }],
     ];
@@ -173,6 +174,47 @@ t.test('amplification', async (t) => {
     const noCsrf = await app.inject({ method: 'POST', url: `/articles/amplify/${live}`, headers: { cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(base).toString() });
     t.equal(noCsrf.statusCode, 403, 'no CSRF token: refused');
     t.equal((await charges(KEY('hostile'))).length, 0, 'nothing charged');
+  });
+
+  await t.test('a new card without JavaScript: the hosted page, then the return buys once', async (t) => {
+    const page = await get(`/articles/amplify/${live}?package=${feature!.id}`);
+    t.match(page.body, 'data-card-form', 'the card form is on the page');
+    t.match(page.body, 'Pay $1,299.00<', 'its button names the price');
+    const key = KEY('hosted');
+    const res = await post(`/articles/amplify/${live}`, { packageId: String(feature!.id), idempotencyKey: key });
+    t.equal(res.statusCode, 303);
+    const hosted = new URL(String(res.headers.location));
+    const state = hosted.searchParams.get('state')!;
+    t.ok(state, 'the sealed state travels');
+    t.match(hosted.searchParams.get('return'), new RegExp(`/articles/amplify/${live}/return$`));
+    const token = await cardToken(app, alpha, CARDS.visa);
+    const { SandboxProcessor } = await import('#src/features/payments/processor/sandbox/processor.ts');
+    const engine = (app.cardProcessor as InstanceType<typeof SandboxProcessor>).engine;
+    const returnUrl = `/articles/amplify/${live}/return?${new URLSearchParams({ token, state, signature: engine.sign(token, state) })}`;
+    const before = (await orders()).length;
+    const back = await get(returnUrl);
+    t.equal(back.statusCode, 303, back.body.slice(0, 200));
+    t.equal(back.headers.location, `/articles/amplify/${live}?alert=amplify-purchased`);
+    t.equal((await orders()).length, before + 1, 'one order');
+    const replay = await get(returnUrl);
+    t.equal(replay.statusCode, 303, 'the same return again: the same purchase');
+    t.equal((await orders()).length, before + 1, 'still one order');
+    t.equal((await charges(key)).length, 1, 'one charge');
+
+    const forged = await get(`/articles/amplify/${live}/return?${new URLSearchParams({ token, state, signature: 'forged' })}`);
+    t.equal(forged.statusCode, 400, 'a forged signature');
+    const otherArticle = await get(`/articles/amplify/${bobs}/return?${new URLSearchParams({ token, state, signature: engine.sign(token, state) })}`);
+    t.equal(otherArticle.statusCode, 400, 'the state of another address');
+    t.equal((await get(`/articles/amplify/${live}/return`)).statusCode, 400, 'nothing at all');
+    t.equal((await get(`/articles/amplify/${live}/return?token=%00&state=%00&signature=%00`)).statusCode, 400, 'NUL bytes');
+
+    const declinedToken = await cardToken(app, alpha, CARDS.decline);
+    const post2 = await post(`/articles/amplify/${live}`, { packageId: String(spotlight!.id), idempotencyKey: KEY('hosted-declined') });
+    const state2 = new URL(String(post2.headers.location)).searchParams.get('state')!;
+    const refused = await get(`/articles/amplify/${live}/return?${new URLSearchParams({ token: declinedToken, state: state2, signature: engine.sign(declinedToken, state2) })}`);
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, 'Your card was declined. Please use another card.');
+    t.match(refused.body, 'Pay $499.00 for Spotlight', 'the package is kept');
   });
 
   await t.test('the service refuses a key replayed for another package', async (t) => {
