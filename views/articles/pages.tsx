@@ -207,8 +207,9 @@ export function AgreementPage({ acceptedAt }: { acceptedAt: Date }) {
   );
 }
 
-export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
+export function PublishedPage({ articles, amplify = false }: { articles: ArticleRow[]; /** The community sells amplification: an Amplify link each. */ amplify?: boolean }) {
   const { t } = usePage();
+  const href = useHref();
   return (
     <section>
       <ArticlesNav />
@@ -225,6 +226,12 @@ export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
                 <a href={a.article_url} rel="noopener" className="live-address">
                   {a.article_url}
                 </a>
+              </>
+            ) : null}
+            {amplify ? (
+              <>
+                {' · '}
+                <a href={href(`/articles/amplify/${a.id}`)}>{t('amplify.dashboard.link', { title: titleOf(a, t) })}</a>
               </>
             ) : null}
           </li>

@@ -133,8 +133,8 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.get('/articles/published', member, async (request, reply) => {
     if (await gate(request, reply)) return reply;
-    const articles = await listPublished(articleDeps(request), request.guardian.userId!);
-    return reply.page({ title: t('articles.pages.publishedTitle'), body: <PublishedPage articles={articles} /> });
+    const [articles, amplify] = await Promise.all([listPublished(articleDeps(request), request.guardian.userId!), offersAmplification(app.db, request.community.id)]);
+    return reply.page({ title: t('articles.pages.publishedTitle'), body: <PublishedPage articles={articles} amplify={amplify} /> });
   });
 
   app.get('/articles/settings', member, async (request, reply) => {

@@ -229,6 +229,8 @@ t.test('amplification', async (t) => {
     t.match(res.body, `href="/articles/amplify/${live}"`);
     t.match(res.body, 'Amplify “Leading Through Change”');
     t.notMatch(res.body, `/articles/amplify/${draft}"`, 'not the draft');
+    const published = await get('/articles/published');
+    t.match(published.body, `href="/articles/amplify/${live}"`, 'and each published article on the published page');
   });
 
   await t.test('GraphQL: packages and amplifyArticle, bearer and cookie+CSRF', async (t) => {
