@@ -23,7 +23,7 @@ export const billingMemberTypeDefs = /* GraphQL */ `
     amountCents: Int!
     "ISO 4217 currency code, e.g. USD."
     currency: String!
-    "The PDF statement's address (a path on this site; GET it with the same cookie or bearer token)."
+    "The PDF statement's address: /rest/statements/{id}.pdf on this site; GET it with the session cookie or the bearer token."
     statementUrl: String!
     "Pass as \`after\` to read the statements older than this one."
     cursor: String!

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, notFound } from '#src/core/errors.ts';
 import { positiveId } from '#src/lib/form.ts';
 import { BillingPage } from '#views/settings/Billing.tsx';
@@ -9,7 +9,8 @@ const scopeOf = (request: FastifyRequest) => ({ db: request.server.db, community
 
 /**
  * Settings → Billing (/settings/billing): the member's statements, 20 a page, newest first, and each
- * statement's PDF (/settings/billing/statements/{id}.pdf). Only one's own statements in the community
+ * statement's PDF (/settings/billing/statements/{id}.pdf for the page, /rest/statements/{id}.pdf for API
+ * clients with a bearer token). Only one's own statements in the community
  * one is in: any other id is a 404, as is an id that is not a number.
  */
 export default async function billingRoutes(app: FastifyInstance) {
@@ -33,7 +34,8 @@ export default async function billingRoutes(app: FastifyInstance) {
     });
   });
 
-  app.get('/settings/billing/statements/:file', member, async (request, reply) => {
+  // The page's link, and the API's address (GraphQL statementUrl): a bearer token counts on /rest only.
+  const downloadStatement = async (request: FastifyRequest, reply: FastifyReply) => {
     const file = (request.params as { file?: string }).file ?? '';
     const id = positiveId(/^(\d+)\.pdf$/.exec(file)?.[1]);
     if (id === null) throw notFound();
@@ -45,5 +47,7 @@ export default async function billingRoutes(app: FastifyInstance) {
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')
       .send(pdf);
-  });
+  };
+  app.get('/settings/billing/statements/:file', member, downloadStatement);
+  app.get('/rest/statements/:file', member, downloadStatement);
 }

@@ -119,5 +119,5 @@ export function statementFileName(s: Pick<StatementDetail, 'id' | 'purchasedAt' 
   return `statement-${code}-${s.id}-${s.purchasedAt.toISOString().slice(0, 10)}.pdf`;
 }
 
-/** A statement's address (the PDF), under the path prefix. */
-export const statementPath = (basePath: string, id: number) => `${basePath}/settings/billing/statements/${id}.pdf`;
+/** A statement's PDF on the API (cookie or bearer token), under the path prefix: GraphQL's statementUrl. */
+export const statementPath = (basePath: string, id: number) => `${basePath}/rest/statements/${id}.pdf`;

@@ -246,7 +246,7 @@ t.test('amplification', async (t) => {
     const vars = { articleId: String(live), packageId: String(spotlight!.id), idempotencyKey: KEY('graphql-bearer'), savedPaymentId: String(card!.id) };
     const bought = await gql(BUY, vars, bearer);
     const order = bought.json().data?.amplifyArticle;
-    t.match(order, { articleId: String(live), packageName: 'Spotlight', amount: '$499.00', amountCents: 49900, statementUrl: /^\/settings\/billing\/statements\/\d+\.pdf$/ }, bought.body);
+    t.match(order, { articleId: String(live), packageName: 'Spotlight', amount: '$499.00', amountCents: 49900, statementUrl: /^\/rest\/statements\/\d+\.pdf$/ }, bought.body);
     const again = await gql(BUY, vars, bearer);
     t.equal(again.json().data?.amplifyArticle?.id, order?.id, 'the same key: the same order');
     t.equal((await charges(KEY('graphql-bearer'))).length, 1, 'charged once');

@@ -156,11 +156,18 @@ t.test('billing: statements and their PDFs', async (t) => {
     t.same(
       list?.map((s: Record<string, unknown>) => ({ ...s, cursor: undefined })),
       [
-        { id: String(second), name: 'Amplification: Spotlight for “Leading Through Change”', purchasedAt: list?.[0]?.purchasedAt, amount: '$499.00', amountCents: 49900, currency: 'USD', statementUrl: `/settings/billing/statements/${second}.pdf`, cursor: undefined },
-        { id: String(first), name: '12-month membership', purchasedAt: '2026-11-21T12:00:00.000Z', amount: '$7,500.00', amountCents: 750000, currency: 'USD', statementUrl: `/settings/billing/statements/${first}.pdf`, cursor: undefined },
+        { id: String(second), name: 'Amplification: Spotlight for “Leading Through Change”', purchasedAt: list?.[0]?.purchasedAt, amount: '$499.00', amountCents: 49900, currency: 'USD', statementUrl: `/rest/statements/${second}.pdf`, cursor: undefined },
+        { id: String(first), name: '12-month membership', purchasedAt: '2026-11-21T12:00:00.000Z', amount: '$7,500.00', amountCents: 750000, currency: 'USD', statementUrl: `/rest/statements/${first}.pdf`, cursor: undefined },
       ],
       res.body,
     );
+    const viaBearer = await app.inject({ url: list[1].statementUrl, headers: bearer });
+    t.equal(viaBearer.statusCode, 200, 'a bearer client downloads the statementUrl');
+    t.equal(viaBearer.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+    const othersViaBearer = await app.inject({ url: `/rest/statements/${foreign}.pdf`, headers: bearer });
+    t.equal(othersViaBearer.statusCode, 404, 'not another community’s');
+    const noBearer = await app.inject({ url: list[1].statementUrl });
+    t.ok(noBearer.statusCode === 401 || noBearer.statusCode === 403 || noBearer.statusCode === 404, `no token: refused (${noBearer.statusCode})`);
     const next = await gql(Q, { first: 1, after: list[0].cursor }, bearer);
     t.same(next.json().data.me.statements.map((s: { id: string }) => s.id), [String(first)], 'after a cursor');
     const bad = await gql(Q, { after: 'nonsense!' }, bearer);
