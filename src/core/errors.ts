@@ -75,6 +75,9 @@ export const serverErrors = {
   'Payments.DefaultCardRemoval': { status: 409, key: 'payments.errors.defaultCannotBeRemoved' },
   'Payments.InvalidMembership': { status: 400, key: 'payments.errors.invalidMembership' },
   'Payments.NoBalanceDue': { status: 409, key: 'payments.errors.noBalanceDue' },
+  'Billing.StatementsUnavailable': { status: 503, key: 'billing.statements.error' },
+  'Amplify.NotPublished': { status: 409, key: 'amplify.errors.notPublished' },
+  'Amplify.UnknownPackage': { status: 400, key: 'amplify.errors.unknownPackage' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

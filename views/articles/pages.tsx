@@ -102,12 +102,15 @@ export function Dashboard({
   published,
   guidelinesOpen,
   notice,
+  amplify = [],
 }: {
   inFlight: ArticleRow | undefined;
   pending: ArticleRow[];
   published: number;
   guidelinesOpen: boolean;
   notice?: string;
+  /** Published articles that can be amplified (empty when the community offers no packages): the Amplify card. */
+  amplify?: { id: number; title: string | null }[];
 }) {
   const { t, community } = usePage();
   const href = useHref();
@@ -157,6 +160,19 @@ export function Dashboard({
           <h2>{t('articles.pages.published')}</h2>
           <p>{published === 0 ? t('articles.pages.publishedNone') : <a href={href('/articles/published')}>{t('articles.pages.publishedTitle')} ({published})</a>}</p>
         </article>
+        {amplify.length ? (
+          <article className="card">
+            <h2>{t('amplify.dashboard.heading')}</h2>
+            <p>{t('amplify.dashboard.intro')}</p>
+            <ul className="plain">
+              {amplify.map((a) => (
+                <li key={a.id}>
+                  <a href={href(`/articles/amplify/${a.id}`)}>{t('amplify.dashboard.link', { title: titleOf(a, t) })}</a>
+                </li>
+              ))}
+            </ul>
+          </article>
+        ) : null}
       </div>
       <details className="panel" open={guidelinesOpen}>
         <summary>{t('articles.pages.guidelinesTitle')}</summary>
@@ -191,8 +207,9 @@ export function AgreementPage({ acceptedAt }: { acceptedAt: Date }) {
   );
 }
 
-export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
+export function PublishedPage({ articles, amplify = false }: { articles: ArticleRow[]; /** The community sells amplification: an Amplify link each. */ amplify?: boolean }) {
   const { t } = usePage();
+  const href = useHref();
   return (
     <section>
       <ArticlesNav />
@@ -209,6 +226,12 @@ export function PublishedPage({ articles }: { articles: ArticleRow[] }) {
                 <a href={a.article_url} rel="noopener" className="live-address">
                   {a.article_url}
                 </a>
+              </>
+            ) : null}
+            {amplify ? (
+              <>
+                {' · '}
+                <a href={href(`/articles/amplify/${a.id}`)}>{t('amplify.dashboard.link', { title: titleOf(a, t) })}</a>
               </>
             ) : null}
           </li>

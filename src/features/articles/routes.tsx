@@ -24,6 +24,7 @@ import {
   type Person,
 } from './service.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { offersAmplification } from '#src/features/payments/amplify.ts';
 
 /** Web addresses in escaped plain text become links (the byline field without JavaScript). */
 export function linkify(escaped: string): string {
@@ -93,11 +94,18 @@ export default async function articleRoutes(app: FastifyInstance) {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
     const query = request.query as Record<string, string | undefined>;
-    const [inFlight, pending, published] = await Promise.all([findArticleInFlight(deps, userId), listPendingPublication(deps, userId), listPublished(deps, userId)]);
+    const [inFlight, pending, published, amplifies] = await Promise.all([
+      findArticleInFlight(deps, userId),
+      listPendingPublication(deps, userId),
+      listPublished(deps, userId),
+      offersAmplification(deps.db, deps.community.id),
+    ]);
+    // The Amplify card (spec section 2): the newest published articles, when the community sells packages.
+    const amplify = amplifies ? published.slice(0, 5).map((a) => ({ id: a.id, title: a.title })) : [];
     const notice = query.notice === 'submitted' ? t('articles.pages.submitted') : query.notice === 'approved' ? t('articles.pages.approved') : undefined;
     return reply.page({
       title: t('articles.pages.dashboardTitle'),
-      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} notice={notice} />,
+      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} notice={notice} amplify={amplify} />,
     });
   });
 
@@ -125,8 +133,8 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.get('/articles/published', member, async (request, reply) => {
     if (await gate(request, reply)) return reply;
-    const articles = await listPublished(articleDeps(request), request.guardian.userId!);
-    return reply.page({ title: t('articles.pages.publishedTitle'), body: <PublishedPage articles={articles} /> });
+    const [articles, amplify] = await Promise.all([listPublished(articleDeps(request), request.guardian.userId!), offersAmplification(app.db, request.community.id)]);
+    return reply.page({ title: t('articles.pages.publishedTitle'), body: <PublishedPage articles={articles} amplify={amplify} /> });
   });
 
   app.get('/articles/settings', member, async (request, reply) => {

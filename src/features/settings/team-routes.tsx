@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { isAppError, notFound } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { BillingPage } from '#views/settings/Billing.tsx';
 import { TeamDeleteConfirm, TeamDeletePage, TeamForm, TeamFormPage, TeamPage, type TeamFormState } from '#views/settings/Team.tsx';
 import { countryOptions, deleteContact, draftOf, findContact, findTeam, inputOf, isTeamType, saveContact, type TeamDeps } from './team.ts';
 import type { TeamDraft, TeamType } from './team-types.ts';
@@ -29,7 +28,7 @@ function draftFromBody(body: Body): TeamDraft {
 
 /**
  * Settings → Team (/settings/team, the add/edit form /settings/team/{ea|pr}, the delete confirmation
- * /settings/team/{ea|pr}/delete) and Settings → Billing (/settings/billing). The forms work without
+ * /settings/team/{ea|pr}/delete); Settings → Billing is the payments area's (payments/billing-routes.tsx). The forms work without
  * JavaScript (POST, then 303 with an alert, or the page again with the messages next to the fields);
  * the modal island asks for `?fragment=1` and gets the form alone (200 even with field messages).
  */
@@ -95,8 +94,6 @@ export default async function teamRoutes(app: FastifyInstance) {
     const deleted = await deleteContact(teamDeps(request), request.guardian.userId!, type);
     return reply.redirectTo(deleted === null ? '/settings/team' : withAlert('/settings/team', 'team-deleted'));
   });
-
-  app.get('/settings/billing', member, async (_request, reply) => reply.page({ title: t('settings.sections.billing'), body: <BillingPage /> }));
 }
 
 /** The raw values (with any control characters) go to the service, which refuses them by name. */

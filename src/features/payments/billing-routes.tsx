@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError, notFound } from '#src/core/errors.ts';
+import { positiveId } from '#src/lib/form.ts';
+import { BillingPage } from '#views/settings/Billing.tsx';
+import { findStatement, listStatements, statementFileName, type StatementPage } from './billing.ts';
+import { renderStatementPdf } from './statement-pdf.ts';
+
+const scopeOf = (request: FastifyRequest) => ({ db: request.server.db, communityId: request.community.id, userId: request.guardian.userId! });
+
+/**
+ * Settings → Billing (/settings/billing): the member's statements, 20 a page, newest first, and each
+ * statement's PDF (/settings/billing/statements/{id}.pdf for the page, /rest/statements/{id}.pdf for API
+ * clients with a bearer token). Only one's own statements in the community
+ * one is in: any other id is a 404, as is an id that is not a number.
+ */
+export default async function billingRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+
+  app.get('/settings/billing', member, async (request, reply) => {
+    const after = (request.query as Record<string, unknown> | undefined)?.after;
+    let page: StatementPage | null = null;
+    try {
+      page = await listStatements(scopeOf(request), { after: typeof after === 'string' ? after : null });
+    } catch (e) {
+      // A cursor that is not ours is the client's mistake: the first page, not an error.
+      if (isAppError(e) && e.code === 900) return reply.redirectTo('/settings/billing');
+      // Anything else: the page still loads, with the statements error message (spec section 8).
+      request.log.error({ err: e }, 'statements could not be loaded');
+    }
+    return reply.page({
+      title: t('settings.sections.billing'),
+      body: <BillingPage statements={page?.statements ?? null} olderCursor={page?.nextCursor ?? null} paged={typeof after === 'string' && after !== '' && page !== null} />,
+    });
+  });
+
+  // The page's link, and the API's address (GraphQL statementUrl): a bearer token counts on /rest only.
+  const downloadStatement = async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = (request.params as { file?: string }).file ?? '';
+    const id = positiveId(/^(\d+)\.pdf$/.exec(file)?.[1]);
+    if (id === null) throw notFound();
+    const statement = await findStatement(scopeOf(request), id);
+    const pdf = await renderStatementPdf(statement, t);
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="${statementFileName(statement)}"`)
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(pdf);
+  };
+  app.get('/settings/billing/statements/:file', member, downloadStatement);
+  app.get('/rest/statements/:file', member, downloadStatement);
+}
