@@ -75,6 +75,10 @@ export const serverErrors = {
   'Payments.DefaultCardRemoval': { status: 409, key: 'payments.errors.defaultCannotBeRemoved' },
   'Payments.InvalidMembership': { status: 400, key: 'payments.errors.invalidMembership' },
   'Payments.NoBalanceDue': { status: 409, key: 'payments.errors.noBalanceDue' },
+  'SavedCards.VerificationFailed': { status: 400, key: 'savedCards.errors.verification' },
+  'SavedCards.AddFailed': { status: 400, key: 'savedCards.errors.add' },
+  'SavedCards.DeleteFailed': { status: 502, key: 'savedCards.errors.delete' },
+  'SavedCards.ChangeDefaultFailed': { status: 409, key: 'savedCards.errors.changeDefault' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

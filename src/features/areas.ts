@@ -36,6 +36,8 @@ import notificationRoutes from './notifications/routes.tsx';
 import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
+import savedCardsRoutes from './payments/saved-cards/routes.tsx';
+import { savedCardsAdminGraphQL, savedCardsMemberGraphQL } from './payments/saved-cards/graphql.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -75,4 +77,5 @@ export const AREAS: readonly Area[] = [
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
+  { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
 ];
