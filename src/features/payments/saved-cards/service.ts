@@ -4,7 +4,7 @@ import { AppError } from '#src/core/errors.ts';
 import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import type { StaffCommunity, Staff } from '#src/features/members/admin.ts';
 import { paymentMethodLabel, statusFromExpiry } from '../cards.ts';
-import { saveCard } from '../ledger.ts';
+import { lockMember, saveCard } from '../ledger.ts';
 import { findSavedPayment, listSavedPayments, loadPaymentSite, type SavedPayment } from '../queries.ts';
 import type { DeclineCode } from '../processor/types.ts';
 
@@ -139,6 +139,8 @@ export async function changeDefault(app: App, scope: CardsScope, paymentId: numb
   const now = app.clock.now();
   try {
     await app.db.transaction().execute(async (trx) => {
+      // One card change at a time per member (saving, the default, removing queue on one lock).
+      await lockMember(trx, scope.communityId, scope.userId);
       await updateInCommunity(trx, 'saved_payments', { id: scope.communityId })
         .set({ is_default: false })
         .where('user_id', '=', scope.userId)
@@ -192,6 +194,7 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
   }
   const now = app.clock.now();
   await app.db.transaction().execute(async (trx) => {
+    await lockMember(trx, scope.communityId, scope.userId);
     const removed = await updateInCommunity(trx, 'saved_payments', { id: scope.communityId })
       .set({ deleted_at: now })
       .where('user_id', '=', scope.userId)
