@@ -38,6 +38,8 @@ import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
 import savedCardsRoutes from './payments/saved-cards/routes.tsx';
 import { savedCardsAdminGraphQL, savedCardsMemberGraphQL } from './payments/saved-cards/graphql.ts';
+import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
+import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -76,6 +78,7 @@ export const AREAS: readonly Area[] = [
   { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
+  { name: 'payments-provider', routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
   { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
 ];
