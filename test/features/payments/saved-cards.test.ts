@@ -221,11 +221,50 @@ t.test('saved cards', async (t) => {
     t.match(after.body, '***********0005', 'the American Express mask is 15 long');
     const declined = await b.post(base, { token: await cardToken(app, alpha, CARDS.decline), idempotencyKey: 'admin-add-0002' }, base);
     t.equal(declined.statusCode, 400);
-    t.match(declined.body, 'The card could not be verified. Check the details or use another card.');
+    t.match(declined.body, /<p class="card-error" role="alert">The card could not be verified. Check the details or use another card.<\/p>/, 'the refused card inside the card form');
     t.notMatch(declined.body, 'Need help?', 'admin mode hides the help line');
     const history = await b.get(`/admin/members/alpha/${alan.id}`);
     t.match(history.body, 'Default card changed');
     t.match(history.body, 'Card removed');
+  });
+
+  await t.test('JavaScript off, adding a card goes by the provider’s hosted page and comes back', async (t) => {
+    const b = new FormBrowser(app);
+    b.cookies.set('auth', (await signIn(app, boss, alpha, ['ADMIN', 'MEMBER'])).token);
+    const base = `/admin/members/alpha/${ada.id}/cards`;
+    const page = await b.get(base);
+    t.match(page.body, 'data-card-form=""', 'the card form');
+    t.match(page.body, `action="${base}"`);
+    const key = /name="idempotencyKey" value="([^"]+)"/.exec(page.body)![1]!;
+    const start = await b.post(base, { idempotencyKey: key }, base);
+    t.equal(start.statusCode, 303, 'no token: to the hosted page');
+    const hosted = new URL(start.headers.location as string);
+    t.match(hosted.pathname, '/sandbox-pay/alpha/hosted');
+    const form = await b.get(`${hosted.pathname}${hosted.search}`);
+    t.equal(form.statusCode, 200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    const year = String(clock.now().getUTCFullYear() + 3);
+    const submitted = await app.inject({
+      method: 'POST',
+      url: `${hosted.pathname}${hosted.search}`,
+      headers: { cookie: b.jar, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      payload: new URLSearchParams({ _csrf: csrf, firstName: 'Ada', lastName: 'Lovelace', number: CARDS.mastercard, cvv: '123', month: '07', year, zip: '10001' }).toString(),
+    });
+    t.equal(submitted.statusCode, 303, 'the hosted page returns');
+    const back = new URL(submitted.headers.location as string);
+    t.equal(back.pathname, '/admin/cards/return');
+    const done = await b.get(`${back.pathname}${back.search}`);
+    t.equal(done.statusCode, 303);
+    t.equal(done.headers.location, `${base}?alert=saved-card-added`);
+    const cards = await listCards(app, adaAdmin);
+    t.equal(cards[0]!.last4Digits, '4444', 'the new card');
+    t.equal(cards[0]!.isDefault, true, 'is the default');
+    const count = cards.length;
+    const again = await b.get(`${back.pathname}${back.search}`);
+    t.ok(again.statusCode < 500, `a replayed return: ${again.statusCode}`);
+    t.equal((await listCards(app, adaAdmin)).length, count, 'saves nothing twice');
+    const forged = await b.get(`${back.pathname}?token=tok_forged12345&state=${back.searchParams.get('state')}&signature=AAAA`);
+    t.equal(forged.statusCode, 400, 'a forged return is refused');
   });
 
   await t.test('JSON answers for the island: the id, or the code and the admin message', async (t) => {

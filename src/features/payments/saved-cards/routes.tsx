@@ -5,7 +5,9 @@ import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { wantsJson, isHtmx } from '#src/lib/negotiation.ts';
 import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/admin.ts';
+import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
 import { loadPaymentSite } from '../queries.ts';
+import { CardForm } from '#views/payments/CardForm.tsx';
 import { SavedCardsPage, savedCardsPath } from '#views/payments/SavedCards.tsx';
 import { AuthLogTable } from '#views/payments/SavedCardsAuthLog.tsx';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, type CardsScope } from './service.ts';
@@ -37,11 +39,21 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
     return id;
   };
 
-  /** The card form for adding a card, or null when the community takes no payments. */
-  async function addCardForm(_request: FastifyRequest, community: StaffCommunity, _userId: number, _cardError: string | null): Promise<ReactNode | null> {
+  /** The card form for adding a card (it becomes the default), or null when the community takes no payments. */
+  async function addCardForm(community: StaffCommunity, userId: number, cardError: string | null): Promise<ReactNode | null> {
     const site = await loadPaymentSite(app.db, community.id);
     if (!site) return null;
-    return null;
+    return (
+      <CardForm
+        action={`${app.config.basePath}${savedCardsPath(community.code, userId)}`}
+        idempotencyKey={newIdempotencyKey()}
+        processor={app.cardProcessor.browserSettings(site)}
+        acceptedCards={site.acceptedCards}
+        submitLabel={t('savedCards.add.submit')}
+        cardError={cardError}
+        log={{ userId }}
+      />
+    );
   }
 
   async function render(request: FastifyRequest, reply: FastifyReply, extra: { error?: string | null; status?: number; cardError?: string | null } = {}) {
@@ -62,7 +74,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
           updatePrompt={view.updatePrompt}
           openLog={openLog}
           error={extra.error}
-          addCard={await addCardForm(request, community, scope.userId, extra.cardError ?? null)}
+          addCard={await addCardForm(community, scope.userId, extra.cardError ?? null)}
         />
       ),
     });
@@ -104,18 +116,49 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
     return reply.fragment(<AuthLogTable rows={rows} card={cardView(card)} />);
   });
 
-  /** Add a card from the provider's token (the card form's POST). */
-  app.post('/admin/members/:code/:userId/cards', admin, async (request, reply) => {
-    const { community, scope } = await target(request);
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+  /** After adding: the page with its alert, or the page with the refused card's message in the form. */
+  async function added(request: FastifyRequest, reply: FastifyReply, community: StaffCommunity, scope: CardsScope, input: { token: string; idempotencyKey: string | undefined }) {
     try {
-      const card = await addCard(app, scope, { token: str(body.token), idempotencyKey: str(body.idempotencyKey) || undefined });
+      const card = await addCard(app, scope, input);
       if (wantsJson(request)) return reply.send({ id: String(card.id) });
       return reply.redirectTo(withAlert(savedCardsPath(community.code, scope.userId), 'saved-card-added'));
     } catch (e) {
       if (!isAppError(e) || wantsJson(request) || e.status >= 500 || e.code === 'NotFound') throw e;
-      const message = t(e.key, e.values);
-      return render(request, reply, { cardError: message, error: message, status: e.status });
+      return render(request, reply, { cardError: t(e.key, e.values), status: e.status });
     }
+  }
+
+  /**
+   * Add a card: the card form's POST. With a token (the island tokenised the card) it is saved at once;
+   * without one (JavaScript off, or a card that needs the bank's step) the browser goes to the
+   * provider's hosted page, which returns to /admin/cards/return.
+   */
+  app.post('/admin/members/:code/:userId/cards', admin, async (request, reply) => {
+    const { community, scope } = await target(request);
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const token = str(body.token).trim();
+    const key = str(body.idempotencyKey);
+    const idempotencyKey = /^[\x21-\x7e]{8,200}$/.test(key) ? key : undefined;
+    if (token || wantsJson(request)) return added(request, reply, community, scope, { token, idempotencyKey });
+    const site = await loadPaymentSite(app.db, community.id);
+    if (!site) throw new AppError('Payments.NotConfigured');
+    // The state is the host's community (the return comes back to this host); the member's community is in its data.
+    const address = hostedPageAddress(app, request, site, {
+      communityId: request.community.id,
+      purpose: 'admin-card',
+      idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
+      returnPath: '/admin/cards/return',
+      data: { code: community.code, userId: String(scope.userId) },
+    });
+    return reply.redirect(address, 303);
+  });
+
+  /** The hosted page's return (JavaScript off): the signed token, then as the POST with a token. */
+  app.get('/admin/cards/return', admin, async (request, reply) => {
+    const back = readHostedReturn(app, request);
+    if (!back || back.state.purpose !== 'admin-card') throw new AppError('BadRequest.Validation');
+    request.params = { code: back.state.data.code ?? '', userId: back.state.data.userId ?? '' };
+    const { community, scope } = await target(request);
+    return added(request, reply, community, scope, { token: back.token, idempotencyKey: back.state.idempotencyKey });
   });
 }
