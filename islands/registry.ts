@@ -15,6 +15,7 @@ import AlertBanner from './AlertBanner.tsx';
 import PreferenceSaver from './PreferenceSaver.tsx';
 import PushSubscribe from './PushSubscribe.tsx';
 import ModalDialog from './ModalDialog.tsx';
+import SavedCards from './SavedCards.tsx';
 import CardForm from './CardForm.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
@@ -36,6 +37,7 @@ export const islandComponents = {
   PreferenceSaver,
   PushSubscribe,
   ModalDialog,
+  SavedCards,
   CardForm,
 };
 

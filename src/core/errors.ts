@@ -78,6 +78,10 @@ export const serverErrors = {
   'Billing.StatementsUnavailable': { status: 503, key: 'billing.statements.error' },
   'Amplify.NotPublished': { status: 409, key: 'amplify.errors.notPublished' },
   'Amplify.UnknownPackage': { status: 400, key: 'amplify.errors.unknownPackage' },
+  'SavedCards.VerificationFailed': { status: 400, key: 'savedCards.errors.verification' },
+  'SavedCards.AddFailed': { status: 400, key: 'savedCards.errors.add' },
+  'SavedCards.DeleteFailed': { status: 502, key: 'savedCards.errors.delete' },
+  'SavedCards.ChangeDefaultFailed': { status: 409, key: 'savedCards.errors.changeDefault' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

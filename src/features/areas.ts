@@ -39,6 +39,8 @@ import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql
 import billingRoutes from './payments/billing-routes.tsx';
 import amplifyRoutes from './payments/amplify-routes.tsx';
 import { billingMemberGraphQL } from './payments/billing-graphql.ts';
+import savedCardsRoutes from './payments/saved-cards/routes.tsx';
+import { savedCardsAdminGraphQL, savedCardsMemberGraphQL } from './payments/saved-cards/graphql.ts';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
 import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 
@@ -82,4 +84,5 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-provider', routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
   { name: 'payments-billing', routes: [billingRoutes, amplifyRoutes], graphql: { member: billingMemberGraphQL } },
+  { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
 ];

@@ -29,6 +29,9 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'session-ended': { displayType: 'success', messageKey: 'settings.security.alerts.sessionEnded' },
   'other-sessions-ended': { displayType: 'success', messageKey: 'settings.security.alerts.othersEnded' },
   'amplify-purchased': { displayType: 'success', messageKey: 'amplify.alerts.purchased' },
+  'saved-card-added': { displayType: 'success', messageKey: 'savedCards.alerts.added' },
+  'saved-card-default': { displayType: 'success', messageKey: 'savedCards.alerts.defaultChanged' },
+  'saved-card-removed': { displayType: 'success', messageKey: 'savedCards.alerts.removed' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

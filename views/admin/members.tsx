@@ -260,6 +260,9 @@ export function MemberDetail({ member, notes, history, notice, password, errors 
             : action('moderator', t('adminMembers.actions.makeModerator'), { moderator: 'true' })}
         </li>
       </ul>
+      <p>
+        <a href={href(`${base}/cards`)}>{t('savedCards.page.link')}</a>
+      </p>
       <h2 id="notes">{t('adminMembers.notes.heading')}</h2>
       <form method="post" action={href(`${base}/notes#notes`)}>
         <CsrfField />
