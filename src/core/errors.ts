@@ -75,6 +75,11 @@ export const serverErrors = {
   'Payments.DefaultCardRemoval': { status: 409, key: 'payments.errors.defaultCannotBeRemoved' },
   'Payments.InvalidMembership': { status: 400, key: 'payments.errors.invalidMembership' },
   'Payments.NoBalanceDue': { status: 409, key: 'payments.errors.noBalanceDue' },
+  'Onboarding.Disabled': { status: 409, key: 'onboarding.errors.disabled' },
+  'Onboarding.PaymentFirst': { status: 409, key: 'onboarding.errors.paymentFirst' },
+  'Onboarding.CredentialsExist': { status: 409, key: 'onboarding.errors.credentialsExist' },
+  'Onboarding.UsernameTaken': { status: 409, key: 'onboarding.password.usernameTaken' },
+  'Onboarding.StepUnavailable': { status: 409, key: 'onboarding.errors.stepUnavailable' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -36,6 +36,7 @@ import notificationRoutes from './notifications/routes.tsx';
 import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
+import onboardingRoutes from './payments/onboarding/routes.tsx';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -75,4 +76,5 @@ export const AREAS: readonly Area[] = [
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
+  { name: 'payments-onboarding', routes: [onboardingRoutes] },
 ];
