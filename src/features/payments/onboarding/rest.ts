@@ -67,7 +67,9 @@ class TaggedError extends Error {
 
 export async function restRoutes(app: FastifyInstance) {
   const open = { config: { access: 'public' as const, allowDuringOnboarding: true } };
-  const posting = { config: { ...open.config, rateLimit: { max: 30, timeWindow: '1 minute' } } };
+  // Like the sign-in calls, these work for a cookie-less JSON client holding only the invitation link
+  // (csrf: false: with our cookies the CSRF token is still required; a bearer client needs none).
+  const posting = { config: { ...open.config, csrf: false as const, rateLimit: { max: 30, timeWindow: '1 minute' } } };
 
   app.get('/rest/get-started', open, async (request) => {
     const query = parse(schemas.query, request.query);
