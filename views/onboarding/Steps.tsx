@@ -329,8 +329,20 @@ export function CompleteStep({ view }: { view: StepView }) {
   const href = useHref();
   return (
     <OnboardingLayout view={view} heading={t('onboarding.complete.heading')}>
-      <meta httpEquiv="refresh" content={`${COMPLETE_REDIRECT_SECONDS};url=${href('/')}`} />
-      <p role="status">{t('onboarding.complete.redirecting', { seconds: COMPLETE_REDIRECT_SECONDS })}</p>
+      {/* Without JavaScript the browser refreshes; with it, the island does (with a way to stay). */}
+      <noscript>
+        <meta httpEquiv="refresh" content={`${COMPLETE_REDIRECT_SECONDS};url=${href('/')}`} />
+      </noscript>
+      <Island
+        name="RedirectCountdown"
+        props={{
+          url: href('/'),
+          seconds: COMPLETE_REDIRECT_SECONDS,
+          message: t('onboarding.complete.redirecting', { seconds: COMPLETE_REDIRECT_SECONDS }),
+          stayLabel: t('onboarding.complete.stay'),
+          stayedMessage: t('onboarding.complete.stayed'),
+        }}
+      />
       <p>{t('onboarding.complete.intro')}</p>
       <ul className="card-links">
         <li>
