@@ -16,6 +16,7 @@ import PreferenceSaver from './PreferenceSaver.tsx';
 import PushSubscribe from './PushSubscribe.tsx';
 import ModalDialog from './ModalDialog.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
+import CardForm from './CardForm.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -37,6 +38,7 @@ export const islandComponents = {
   PushSubscribe,
   ModalDialog,
   RedirectCountdown,
+  CardForm,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -37,6 +37,8 @@ import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
 import onboardingRoutes from './payments/onboarding/routes.tsx';
+import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
+import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -75,6 +77,7 @@ export const AREAS: readonly Area[] = [
   { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
+  { name: 'payments-provider', routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
   { name: 'payments-onboarding', routes: [onboardingRoutes] },
 ];
