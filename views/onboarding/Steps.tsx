@@ -149,29 +149,6 @@ export function PaymentStep({ view, termsAccepted, errors, cardError, renderCard
   );
 }
 
-/**
- * Until the shared card form (views/payments/CardForm.tsx) is in: the same contract (a form that
- * posts a `token` when the island made one; without JavaScript no card inputs, and the server sends
- * the member to the provider's hosted page).
- */
-export function PlainCardForm({ action, hidden, submitLabel, children }: { action: string; hidden: Record<string, string>; submitLabel: string; children: ReactNode }) {
-  const { t } = usePage();
-  return (
-    <form method="post" action={action} className="stack" noValidate>
-      <CsrfField />
-      {Object.entries(hidden).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <input type="hidden" name="token" value="" />
-      <p className="muted">{t('onboarding.payment.hostedNote')}</p>
-      {children}
-      <button type="submit" className="button">
-        {submitLabel}
-      </button>
-    </form>
-  );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Password
 

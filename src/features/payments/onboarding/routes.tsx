@@ -12,17 +12,18 @@ import {
   linkQuery,
   PasswordStep,
   PaymentStep,
-  PlainCardForm,
   ProfileStep,
   ShutdownStep,
   TeamStep,
   type TeamValues,
 } from '#views/onboarding/Steps.tsx';
+import { CardForm } from '#views/payments/CardForm.tsx';
+import { cardErrorMessage, hostedPageAddress, readHostedReturn, type CheckoutState } from '../checkout.ts';
 import { declineError } from '../ledger.ts';
 import { createCredentials } from './credentials.ts';
 import { addressDraft, completeIfDone, contactDraft, profileDraft, saveAddressStep, saveContactStep, saveProfileStep, saveTeamStep, skipStep, teamDraft } from './details.ts';
-import { checkPaymentForm, submitPayment } from './payment.ts';
-import { currentStep, hasPaid, loadOnboarding, type Onboarding } from './progress.ts';
+import { checkPaymentForm, paymentKey, submitPayment } from './payment.ts';
+import { currentStep, hasPaid, loadOnboarding, type Onboarding, type Plan } from './progress.ts';
 import { SKIPPABLE, STEP_ORDER, type StepName } from './types.ts';
 import { stepView } from './view.ts';
 import { logOnboardingFailure, restRoutes } from './rest.ts';
@@ -104,7 +105,8 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     const status = shown.status ?? 200;
     const v = shown.values;
     switch (step) {
-      case 'payment':
+      case 'payment': {
+        const key = await paymentKey(app, o, o.plan);
         return page(
           reply,
           o,
@@ -115,13 +117,23 @@ export default async function onboardingRoutes(app: FastifyInstance) {
             errors={errors}
             cardError={shown.cardError ?? null}
             renderCardForm={(children) => (
-              <PlainCardForm action={`${app.config.basePath}/get-started/payment`} hidden={{ ...(view.link ?? {}), planId: String(view.data.payment.planId) }} submitLabel={t('onboarding.payment.submit', { amount: view.fees.amountDue })}>
+              <CardForm
+                action={`${app.config.basePath}/get-started/payment`}
+                idempotencyKey={key}
+                processor={app.cardProcessor.browserSettings(o.site)}
+                acceptedCards={o.site.acceptedCards}
+                submitLabel={t('onboarding.payment.submit', { amount: view.fees.amountDue })}
+                hidden={{ ...(view.link ?? {}), planId: String(view.data.payment.planId) }}
+                cardError={shown.cardError ?? null}
+                log={{ userId: o.user.id, email: o.user.email, value: String(view.data.payment.amountDue) }}
+              >
                 {children}
-              </PlainCardForm>
+              </CardForm>
             )}
           />,
           status,
         );
+      }
       case 'password':
         return page(reply, o, step, <PasswordStep view={view} username={v?.username ?? ''} errors={errors} />, status);
       case 'profile':
@@ -150,7 +162,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     if (outcome.status === 'paid') return reply.redirectTo(stepPath(outcome.onboarding), 303);
     // A refused card: the step again, the card error inline, the terms tick kept (400).
     await logOnboardingFailure(request, o, 'payment', declineError(outcome.result.code));
-    return renderStep(request, reply, o, 'payment', { termsAccepted: input.acceptedTerms, cardError: t(declineError(outcome.result.code).key), status: 400 });
+    return renderStep(request, reply, o, 'payment', { termsAccepted: input.acceptedTerms, cardError: cardErrorMessage(t, outcome.result.code, 'member'), status: 400 });
   }
 
   app.post('/get-started/payment', posting, async (request, reply) => {
@@ -162,7 +174,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     try {
       const plan = await checkPaymentForm(app, o, { planId: body.planId, acceptedTerms });
       const token = str(body.token);
-      if (token === '') return startHostedPayment(request, reply, o, plan.id, acceptedTerms);
+      if (token === '') return await startHostedPayment(request, reply, o, plan, acceptedTerms);
       return await paymentOutcome(request, reply, o, { token, planId: plan.id, acceptedTerms });
     } catch (e) {
       if (!isAppError(e) || !e.fields) throw e;
@@ -171,10 +183,43 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     }
   });
 
-  /** Without JavaScript: the card is taken on the provider's hosted page, which returns to /get-started/payment/return. */
-  async function startHostedPayment(request: FastifyRequest, reply: FastifyReply, o: Onboarding, planId: number, acceptedTerms: boolean) {
-    return renderStep(request, reply, o, 'payment', { termsAccepted: acceptedTerms, errors: { token: t('onboarding.payment.cardRequired') }, cardError: t('onboarding.payment.cardRequired'), status: 400 });
+  /**
+   * Without JavaScript (or for a card that needs the 3-D-Secure-style step): the card is taken on the
+   * provider's hosted page, which comes back to /get-started/payment/return with a token and our
+   * sealed state (the onboarding, the plan, the accepted terms).
+   */
+  async function startHostedPayment(request: FastifyRequest, reply: FastifyReply, o: Onboarding, plan: Plan, acceptedTerms: boolean) {
+    const state: CheckoutState = {
+      communityId: o.community.id,
+      purpose: 'onboarding',
+      idempotencyKey: await paymentKey(app, o, plan),
+      returnPath: '/get-started/payment/return',
+      data: { uid: o.row.id, dealId: o.link?.dealId ?? plan.dealId, planId: String(plan.id), acceptedTerms: acceptedTerms ? '1' : '0' },
+    };
+    return reply.redirect(hostedPageAddress(app, request, o.site, state), 303);
   }
+
+  app.get('/get-started/payment/return', open, async (request, reply) => {
+    const back = readHostedReturn(app, request);
+    if (!back || back.state.purpose !== 'onboarding') throw new AppError('Payments.InvalidMembership');
+    const data = back.state.data;
+    let o: Onboarding;
+    try {
+      o = await loadOnboarding(app, request.community, { identity: request.identity, uid: data.uid, dealId: data.dealId });
+    } catch (e) {
+      if (isAppError(e) && e.code === 'Payments.InvalidMembership') {
+        return reply.page({ title: t('onboarding.invalid.heading'), body: <InvalidMembership concierge={{ email: request.community.concierge_email, phone: request.community.concierge_phone }} />, status: 400 });
+      }
+      throw e;
+    }
+    if (hasPaid(o) || o.site.onboardingDisabled) return reply.redirectTo(stepPath(o), 303);
+    try {
+      return await paymentOutcome(request, reply, o, { token: back.token, planId: data.planId, acceptedTerms: data.acceptedTerms === '1' });
+    } catch (e) {
+      if (!isAppError(e) || !e.fields) throw e;
+      return renderStep(request, reply, o, 'payment', { errors: messages(e), termsAccepted: data.acceptedTerms === '1', status: e.status });
+    }
+  });
 
   // ---------------------------------------------------------------------------------------------
   // Password

@@ -1,0 +1,98 @@
+import t from 'tap';
+import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
+import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
+import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
+import { createOnboarding } from '#src/features/payments/onboarding/progress.ts';
+import { SandboxProcessor } from '#src/features/payments/processor/sandbox/processor.ts';
+
+/**
+ * The payment step without JavaScript: the form posts without a token, the handler checks the terms
+ * and sends the browser to the provider's hosted page, which returns to /get-started/payment/return
+ * with a token, our sealed state and the provider's signature.
+ */
+t.test('onboarding payment through the hosted page', async (t) => {
+  const db = await setupDatabase(t);
+  const clock = testClock();
+  const alpha = await createCommunity(db, { code: 'alpha' });
+  const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'] });
+  const { app } = await startApp(t, db, { clock });
+  const { plans } = await enablePayments(db, alpha);
+  await enablePayments(db, beta);
+  const engine = (app.cardProcessor as SandboxProcessor).engine;
+
+  const invitee = async () => {
+    const member = await createMember(db, alpha, { gate: 'onboarding', firstName: 'Lena' });
+    const uid = await createOnboarding(db, alpha.id, member.id, plans[1]!.id);
+    return { member, uid, dealId: plans[1]!.deal_id, link: `uid=${uid}&dealId=${plans[1]!.deal_id}` };
+  };
+  const form = async (url: string, cookie: string, fields: Record<string, string>, token: string) =>
+    app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, payload: new URLSearchParams({ _csrf: token, ...fields }).toString() });
+  /** What the hosted page does once the card is taken: back to our return address, signed. */
+  const returnFrom = async (hosted: string, number: string) => {
+    const address = new URL(hosted);
+    const state = address.searchParams.get('state')!;
+    const back = new URL(address.searchParams.get('return')!);
+    const token = await cardToken(app, alpha, number);
+    back.searchParams.set('token', token);
+    back.searchParams.set('state', state);
+    back.searchParams.set('signature', engine.sign(token, state));
+    return `${back.pathname}${back.search}`;
+  };
+
+  await t.test('a form without a token goes to the hosted page once the terms are accepted; the return pays', async (t) => {
+    const inv = await invitee();
+    const jar = await csrfFor(app, '', `/get-started/payment?${inv.link}`);
+    const page = await app.inject({ url: `/get-started/payment?${inv.link}`, headers: { cookie: jar.cookie, accept: 'text/html' } });
+    t.match(page.body, 'data-card-form', 'the shared card form');
+    t.notMatch(page.body, /name="(number|cvv)"/, 'no card inputs on our page');
+    t.match(page.body, 'Pay $5,400');
+
+    const noTerms = await form('/get-started/payment', jar.cookie, { uid: inv.uid, dealId: inv.dealId, token: '' }, jar.token);
+    t.equal(noTerms.statusCode, 400);
+    t.match(noTerms.body, 'You Must Accept the Terms and Conditions');
+
+    const go = await form('/get-started/payment', jar.cookie, { uid: inv.uid, dealId: inv.dealId, acceptedTerms: 'on', token: '' }, jar.token);
+    t.equal(go.statusCode, 303, 'to the hosted page');
+    const hosted = go.headers.location as string;
+    t.match(hosted, /state=/);
+    t.match(new URL(hosted).searchParams.get('return'), /\/get-started\/payment\/return$/);
+
+    // A refused card comes back to the step with the card error, the terms still ticked.
+    const refused = await app.inject({ url: await returnFrom(hosted, CARDS.chargeDecline), headers: { cookie: jar.cookie, accept: 'text/html' } });
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, 'Your card was declined. Please use another card.');
+    t.match(refused.body, /id="accepted-terms"[^>]*checked=""/);
+
+    const again = await form('/get-started/payment', jar.cookie, { uid: inv.uid, dealId: inv.dealId, acceptedTerms: 'on', token: '' }, jar.token);
+    const back = await returnFrom(again.headers.location as string, CARDS.visa);
+    const paid = await app.inject({ url: back, headers: { cookie: jar.cookie, accept: 'text/html' } });
+    t.equal(paid.statusCode, 303);
+    t.equal(paid.headers.location, `/get-started/password?${inv.link}`);
+    // The same return again (a reload, the back button) charges nothing more.
+    const reload = await app.inject({ url: back, headers: { cookie: jar.cookie, accept: 'text/html' } });
+    t.equal(reload.statusCode, 303);
+    const rows = await db.selectFrom('payment_ledger').select(['status', 'amount_cents']).where('user_id', '=', inv.member.id).where('kind', '=', 'charge').execute();
+    t.same(rows.filter((r) => r.status === 'succeeded').map((r) => r.amount_cents), [540000], 'one charge of the 24-month dues');
+  });
+
+  await t.test('a forged, altered or other community return is refused (400) and charges nothing', async (t) => {
+    const inv = await invitee();
+    const session = await signIn(app, inv.member, alpha, ['MEMBER'], 'onboarding');
+    const jar = await csrfFor(app, session.cookie, '/get-started/payment');
+    const go = await form('/get-started/payment', jar.cookie, { acceptedTerms: 'on' }, jar.token);
+    t.equal(go.statusCode, 303);
+    const good = new URL(`http://x${await returnFrom(go.headers.location as string, CARDS.visa)}`);
+    const forged = new URL(good);
+    forged.searchParams.set('signature', 'AAAA');
+    const res = await app.inject({ url: `${forged.pathname}${forged.search}`, headers: { cookie: jar.cookie, accept: 'text/html' } });
+    t.equal(res.statusCode, 400, 'a wrong signature');
+    const onBeta = await app.inject({ url: `${good.pathname}${good.search}`, headers: { host: 'beta.test', accept: 'text/html' } });
+    t.equal(onBeta.statusCode, 400, 'on another community');
+    const hostile = await app.inject({ url: '/get-started/payment/return?token=%00&state=%00.%00&signature=x', headers: { accept: 'text/html' } });
+    t.equal(hostile.statusCode, 400, 'hostile values');
+    t.equal((await db.selectFrom('payment_ledger').select('id').where('user_id', '=', inv.member.id).where('kind', '=', 'charge').execute()).length, 0);
+    const ok = await app.inject({ url: `${good.pathname}${good.search}`, headers: { cookie: jar.cookie, accept: 'text/html' } });
+    t.equal(ok.statusCode, 303, 'the genuine return pays');
+    t.equal(ok.headers.location, '/get-started/password', 'a signed-in member needs no link');
+  });
+});
