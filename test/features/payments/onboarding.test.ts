@@ -122,6 +122,8 @@ t.test('onboarding', async (t) => {
     const strangerSession = await signIn(app, stranger, alpha);
     const notMine = await app.inject({ url: `/rest/get-started?${inv.link}`, headers: { cookie: strangerSession.cookie } });
     t.equal(notMine.statusCode, 400, "a signed-in member cannot use someone else's link");
+    const inApp = await app.inject({ url: '/get-started', headers: { cookie: strangerSession.cookie, accept: 'text/html' } });
+    t.equal(inApp.headers.location, '/', 'a member already in the app has nothing to onboard');
   });
 
   await t.test('JS off, from the link to complete: terms, a declined card then a good one, password, skip, complete', async (t) => {

@@ -63,6 +63,12 @@ export default async function onboardingRoutes(app: FastifyInstance) {
         return null;
       }
       if (e.code === 'Payments.InvalidMembership') {
+        // A member already in the app, with no onboarding of their own: nothing to do here.
+        const p = params(request);
+        if ((p.uid === undefined || p.uid === '') && request.identity.loggedIn && request.identity.user.gate === 'app') {
+          reply.redirectTo('/');
+          return null;
+        }
         reply.page({ title: t('onboarding.invalid.heading'), body: <InvalidMembership concierge={{ email: request.community.concierge_email, phone: request.community.concierge_phone }} />, status: 400 });
         return null;
       }
