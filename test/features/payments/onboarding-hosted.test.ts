@@ -95,4 +95,32 @@ t.test('onboarding payment through the hosted page', async (t) => {
     t.equal(ok.statusCode, 303, 'the genuine return pays');
     t.equal(ok.headers.location, '/get-started/password', 'a signed-in member needs no link');
   });
+
+  await t.test('hostile form input on the steps is a 4xx with the message, never a 5xx', async (t) => {
+    const inv = await invitee();
+    const session = await signIn(app, inv.member, alpha, ['MEMBER'], 'onboarding');
+    const jar = await csrfFor(app, session.cookie, '/get-started/payment');
+    const pay = await form('/get-started/payment', jar.cookie, { acceptedTerms: 'on', token: await cardToken(app, alpha, CARDS.visa) }, jar.token);
+    t.equal(pay.headers.location, '/get-started/password');
+    const nul = await form('/get-started/password', jar.cookie, { username: 'bad\u0000name', password: 'Onboard-Me-42', confirm: 'Onboard-Me-42' }, jar.token);
+    t.equal(nul.statusCode, 400, 'a NUL byte in the username');
+    t.match(nul.body, 'field-error');
+    const huge = await form('/get-started/password', jar.cookie, { username: 'u'.repeat(500_000), password: 'Onboard-Me-42', confirm: 'Onboard-Me-42' }, jar.token);
+    t.ok(huge.statusCode >= 400 && huge.statusCode < 500, `a huge username is a 4xx (${huge.statusCode})`);
+    const badToken = await form('/get-started/payment', jar.cookie, { acceptedTerms: 'on', token: 'tok\u0001' }, jar.token);
+    t.ok(badToken.statusCode >= 300 && badToken.statusCode < 500, `a hostile token after paying is not a 5xx (${badToken.statusCode})`);
+    const made = await form('/get-started/password', jar.cookie, { username: `hostile.${inv.member.id}`, password: 'Onboard-Me-42', confirm: 'Onboard-Me-42' }, jar.token);
+    t.equal(made.statusCode, 303);
+    // The password step started a new session (the old one ended): the browser keeps the new cookie.
+    const cookie = `${/_csrf=[^;]+/.exec(jar.cookie)![0]}; auth=${made.cookies.find((c) => c.name === 'auth')!.value}`;
+    const profile = await form('/get-started/profile', cookie, { jobTitle: 'CEO\u0000', companyName: 'x'.repeat(100_000), location: '' }, jar.token);
+    t.equal(profile.statusCode, 400);
+    t.match(profile.body, 'field-error');
+    const ep = await app.inject({ url: '/get-started/ep-landing', headers: { cookie, accept: 'text/html' } });
+    t.equal(ep.headers.location, '/get-started/profile', 'no expert panels: their steps send on to the current step');
+    const unknown = await app.inject({ url: '/get-started/nope', headers: { cookie, accept: 'text/html' } });
+    t.equal(unknown.statusCode, 404);
+    const address = await form('/get-started/address', cookie, { street: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US' }, jar.token);
+    t.equal(address.headers.location, '/get-started/profile', 'no address step in this community');
+  });
 });
