@@ -16,6 +16,7 @@ import PreferenceSaver from './PreferenceSaver.tsx';
 import PushSubscribe from './PushSubscribe.tsx';
 import ModalDialog from './ModalDialog.tsx';
 import SavedCards from './SavedCards.tsx';
+import RedirectCountdown from './RedirectCountdown.tsx';
 import CardForm from './CardForm.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
@@ -38,6 +39,7 @@ export const islandComponents = {
   PushSubscribe,
   ModalDialog,
   SavedCards,
+  RedirectCountdown,
   CardForm,
 };
 

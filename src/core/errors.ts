@@ -82,6 +82,11 @@ export const serverErrors = {
   'SavedCards.AddFailed': { status: 400, key: 'savedCards.errors.add' },
   'SavedCards.DeleteFailed': { status: 502, key: 'savedCards.errors.delete' },
   'SavedCards.ChangeDefaultFailed': { status: 409, key: 'savedCards.errors.changeDefault' },
+  'Onboarding.Disabled': { status: 409, key: 'onboarding.errors.disabled' },
+  'Onboarding.PaymentFirst': { status: 409, key: 'onboarding.errors.paymentFirst' },
+  'Onboarding.CredentialsExist': { status: 409, key: 'onboarding.errors.credentialsExist' },
+  'Onboarding.UsernameTaken': { status: 409, key: 'onboarding.password.usernameTaken' },
+  'Onboarding.StepUnavailable': { status: 409, key: 'onboarding.errors.stepUnavailable' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -41,6 +41,7 @@ import amplifyRoutes from './payments/amplify-routes.tsx';
 import { billingMemberGraphQL } from './payments/billing-graphql.ts';
 import savedCardsRoutes from './payments/saved-cards/routes.tsx';
 import { savedCardsAdminGraphQL, savedCardsMemberGraphQL } from './payments/saved-cards/graphql.ts';
+import onboardingRoutes from './payments/onboarding/routes.tsx';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
 import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 
@@ -85,4 +86,5 @@ export const AREAS: readonly Area[] = [
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
   { name: 'payments-billing', routes: [billingRoutes, amplifyRoutes], graphql: { member: billingMemberGraphQL } },
   { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
+  { name: 'payments-onboarding', routes: [onboardingRoutes] },
 ];
