@@ -36,6 +36,9 @@ import notificationRoutes from './notifications/routes.tsx';
 import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
+import payNowRestRoutes from './payments/paynow/rest.ts';
+import { payNowMemberGraphQL } from './payments/paynow/graphql.ts';
+import { renewalJobs } from './payments/renewals/jobs.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -75,4 +78,5 @@ export const AREAS: readonly Area[] = [
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
+  { name: 'payments-paynow', routes: [payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
 ];
