@@ -98,6 +98,9 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
       return { ok: false, code: outcome.code } as const;
     }
     const card = outcome.card;
+    // One card change at a time per member: two racing saves (a double click) queue here, and the
+    // second then finds the card the first one saved.
+    await lockMember(trx, input.communityId, input.userId);
     // A repeated key finds the card the first call saved.
     const existing = await trx
       .selectFrom('saved_payments')
@@ -147,6 +150,11 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
     if (outcome.authorisation) await logAuthorisation(trx, input.communityId, row.id, null, outcome.authorisation);
     return { ok: true, savedPayment: toSavedPayment(row) } as const;
   });
+}
+
+/** Serialises a member's card changes (saving, the default, removing): the membership row's lock. */
+export async function lockMember(trx: Trx, communityId: number, userId: number): Promise<void> {
+  await trx.selectFrom('memberships').select('id').where('community_id', '=', communityId).where('user_id', '=', userId).forUpdate().execute();
 }
 
 async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: number, ledgerId: number | null, a: Authorisation): Promise<void> {

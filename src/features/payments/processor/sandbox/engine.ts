@@ -115,42 +115,40 @@ export class SandboxEngine {
     const earlier = await this.profileByKey(input.subDomain, input.idempotencyKey);
     if (earlier) return earlier;
     const now = this.clock.now();
-    // The token serves once: taking it is one conditional update, so two racing calls cannot both use it.
-    const token = await this.db
-      .updateTable('sandbox_tokens')
-      .set({ used_at: now })
-      .where('token', '=', input.token)
-      .where('public_key', '=', input.publicKey)
-      .where('status', '=', 'ready')
-      .where('used_at', 'is', null)
-      .where('created_at', '>', new Date(now.getTime() - TOKEN_TTL_MS))
-      .returningAll()
-      .executeTakeFirst();
-    if (!token) {
-      // The other call of a race may have taken the token under the same key: its answer is ours.
-      return (await this.profileByKey(input.subDomain, input.idempotencyKey)) ?? { ok: false, code: 'invalid_token', card: null, authorisation: null };
-    }
-    const card: CardSummary = {
-      firstName: token.first_name,
-      lastName: token.last_name,
-      last4: token.last4,
-      cardType: token.card_type as CardType,
-      expirationMonth: token.exp_month,
-      expirationYear: token.exp_year,
-    };
-    const behaviour = token.behaviour as Behaviour;
-    const refused: DeclineCode | null = behaviour === 'decline' ? 'declined' : behaviour === 'cvv' ? 'cvv' : behaviour === 'expired' ? 'expired' : null;
-    const authorisation: Authorisation = {
-      amountCents: VERIFICATION_CENTS,
-      attemptedAt: now,
-      responseCode: refused ? responseCodeOf(refused) : RESPONSE_CODES.approved,
-      // An approved verification is reversed at once (HTTP 200); a refused one has nothing to reverse.
-      reversalHttpCode: refused ? null : 200,
-    };
-    const profileId = newId('pp');
-    const outcome: ProfileOutcome = refused ? { ok: false, code: refused, card, authorisation } : { ok: true, profileRef: profileId, card, authorisation };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      // Taking the token and recording the profile are one transaction: a racing call with the same
+      // token waits on the token's row, then finds it used and reads the profile recorded under the key.
+      const outcome = await this.db.transaction().execute(async (trx) => {
+        const token = await trx
+          .updateTable('sandbox_tokens')
+          .set({ used_at: now })
+          .where('token', '=', input.token)
+          .where('public_key', '=', input.publicKey)
+          .where('status', '=', 'ready')
+          .where('used_at', 'is', null)
+          .where('created_at', '>', new Date(now.getTime() - TOKEN_TTL_MS))
+          .returningAll()
+          .executeTakeFirst();
+        if (!token) return null;
+        const card: CardSummary = {
+          firstName: token.first_name,
+          lastName: token.last_name,
+          last4: token.last4,
+          cardType: token.card_type as CardType,
+          expirationMonth: token.exp_month,
+          expirationYear: token.exp_year,
+        };
+        const behaviour = token.behaviour as Behaviour;
+        const refused: DeclineCode | null = behaviour === 'decline' ? 'declined' : behaviour === 'cvv' ? 'cvv' : behaviour === 'expired' ? 'expired' : null;
+        const authorisation: Authorisation = {
+          amountCents: VERIFICATION_CENTS,
+          attemptedAt: now,
+          responseCode: refused ? responseCodeOf(refused) : RESPONSE_CODES.approved,
+          // An approved verification is reversed at once (HTTP 200); a refused one has nothing to reverse.
+          reversalHttpCode: refused ? null : 200,
+        };
+        const profileId = newId('pp');
+        const result: ProfileOutcome = refused ? { ok: false, code: refused, card, authorisation } : { ok: true, profileRef: profileId, card, authorisation };
         await trx
           .insertInto('sandbox_profiles')
           .values({
@@ -166,7 +164,7 @@ export class SandboxEngine {
             exp_month: card.expirationMonth,
             exp_year: card.expirationYear,
             behaviour,
-            outcome: JSON.stringify(outcome),
+            outcome: JSON.stringify(result),
             created_at: now,
             deleted_at: refused ? now : null,
           })
@@ -183,18 +181,20 @@ export class SandboxEngine {
             amount_cents: VERIFICATION_CENTS,
             currency: 'USD',
             memo: 'Card verification',
-            outcome: JSON.stringify(outcome),
+            outcome: JSON.stringify(result),
             response_code: authorisation.responseCode,
             reversal_http_code: authorisation.reversalHttpCode,
             created_at: now,
           })
           .execute();
+        return result;
       });
+      if (outcome) return outcome;
     } catch (err) {
-      if (isUniqueViolation(err)) return (await this.profileByKey(input.subDomain, input.idempotencyKey))!;
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
-    return outcome;
+    // The token was used, unknown or too old; or another call with this key recorded it: its answer is ours.
+    return (await this.profileByKey(input.subDomain, input.idempotencyKey)) ?? { ok: false, code: 'invalid_token', card: null, authorisation: null };
   }
 
   async charge(input: { subDomain: string; profileRef: string; amountCents: number; currency: string; idempotencyKey: string; memo: string }): Promise<ChargeOutcome> {
