@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { hasForbiddenCharacters } from '#src/core/fields.ts';
-import type { Database, Community } from '#src/db/types.ts';
+import type { CardType, Community, Database } from '#src/db/types.ts';
 import type { Transaction } from 'kysely';
 import { chargeOnce, declineError, type ChargeResult, type PaymentSource } from '../ledger.ts';
 import { loadPaymentSite } from '../queries.ts';
-import type { DeclineCode } from '../processor/types.ts';
+import type { BrowserSettings, DeclineCode } from '../processor/types.ts';
 
 export type PayNowApp = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor' | 't'>;
 type Trx = Transaction<Database>;
@@ -94,8 +94,11 @@ async function recentBalancePayment(app: PayNowApp, communityId: number, subscri
   return row?.id ?? null;
 }
 
-/** Spec section 7, `POST /rest/payment/check-balance` and `subscriptionBalance`. */
-export async function checkBalance(app: PayNowApp, community: Community, input: { subscriptionId?: unknown; userId?: unknown }): Promise<SubscriptionBalance> {
+/** What the page needs beside the balance: the processor's browser settings and the accepted cards. */
+export type BalanceView = { balance: SubscriptionBalance; browser: BrowserSettings; acceptedCards: CardType[] };
+
+/** The balance behind a pair, with what the card form needs. Unknown pair: Payments.InvalidMembership. */
+export async function loadBalance(app: PayNowApp, community: Community, input: { subscriptionId?: unknown; userId?: unknown }): Promise<BalanceView> {
   const ref = parseBalanceRef(input);
   const sub = await findSubscription(app.db, community.id, ref);
   if (!sub) throw new AppError('Payments.InvalidMembership');
@@ -104,16 +107,25 @@ export async function checkBalance(app: PayNowApp, community: Community, input: 
   const browser = app.cardProcessor.browserSettings(site);
   const paidLately = sub.outstanding_cents === 0 ? (await recentBalancePayment(app, community.id, sub.id, new Date(app.clock.now().getTime() - PAID_VIEW_MS))) !== null : false;
   return {
-    subscriptionId: sub.id,
-    userId: sub.user_id,
-    memberName: `${sub.first_name} ${sub.last_name}`.trim(),
-    publicKey: browser.publicKey,
-    serverHost: browser.serverHost,
-    outstandingBalance: sub.outstanding_cents,
-    currency: sub.currency,
-    showNoBalanceDue: sub.outstanding_cents === 0 && !paidLately,
-    renewalDate: sub.renews_at ? new Date(sub.renews_at).toISOString() : null,
+    browser,
+    acceptedCards: site.acceptedCards,
+    balance: {
+      subscriptionId: sub.id,
+      userId: sub.user_id,
+      memberName: `${sub.first_name} ${sub.last_name}`.trim(),
+      publicKey: browser.publicKey,
+      serverHost: browser.serverHost,
+      outstandingBalance: sub.outstanding_cents,
+      currency: sub.currency,
+      showNoBalanceDue: sub.outstanding_cents === 0 && !paidLately,
+      renewalDate: sub.renews_at ? new Date(sub.renews_at).toISOString() : null,
+    },
   };
+}
+
+/** Spec section 7, `POST /rest/payment/check-balance` and `subscriptionBalance`. */
+export async function checkBalance(app: PayNowApp, community: Community, input: { subscriptionId?: unknown; userId?: unknown }): Promise<SubscriptionBalance> {
+  return (await loadBalance(app, community, input)).balance;
 }
 
 export type PayInput = {
