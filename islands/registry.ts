@@ -15,6 +15,7 @@ import AlertBanner from './AlertBanner.tsx';
 import PreferenceSaver from './PreferenceSaver.tsx';
 import PushSubscribe from './PushSubscribe.tsx';
 import ModalDialog from './ModalDialog.tsx';
+import CardForm from './CardForm.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -35,6 +36,7 @@ export const islandComponents = {
   PreferenceSaver,
   PushSubscribe,
   ModalDialog,
+  CardForm,
 };
 
 export type IslandName = keyof typeof islandComponents;

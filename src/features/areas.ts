@@ -39,6 +39,8 @@ import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql
 import payNowRestRoutes from './payments/paynow/rest.ts';
 import { payNowMemberGraphQL } from './payments/paynow/graphql.ts';
 import { renewalJobs } from './payments/renewals/jobs.ts';
+import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
+import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -77,6 +79,7 @@ export const AREAS: readonly Area[] = [
   { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
   { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
+  { name: 'payments-provider', routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
   { name: 'payments-paynow', routes: [payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
 ];

@@ -23,7 +23,8 @@ export class SandboxProcessor implements CardProcessor {
       subDomain: site.subDomain,
       serverHost,
       scriptUrl: `${serverHost}/js/card.js`,
-      hostedPageUrl: `${serverHost}/${encodeURIComponent(site.subDomain)}/hosted`,
+      // The hosted page names the account's public key, as a hosted page's address names its merchant.
+      hostedPageUrl: `${serverHost}/${encodeURIComponent(site.subDomain)}/hosted?key=${encodeURIComponent(site.publicKey)}`,
     };
   }
 

@@ -1,0 +1,75 @@
+import t from 'tap';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { fixedClock } from '#src/core/clock.ts';
+import { Guardian } from '#src/core/guardian/index.ts';
+import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
+import { cardErrorMessage, newIdempotencyKey, openState, sealState, STATE_TTL_MS, type CheckoutState } from '#src/features/payments/checkout.ts';
+import { CardForm } from '#views/payments/CardForm.tsx';
+import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
+import { setupDatabase, startApp } from '../../helpers/app.ts';
+import { createCommunity } from '../../helpers/factories.ts';
+
+t.test('the checkout state and the card form', async (t) => {
+  const db = await setupDatabase(t);
+  const clock = fixedClock('2026-11-21T12:00:00Z');
+  const { app } = await startApp(t, db, { clock });
+  const community = await createCommunity(db, { code: 'checkout-a' });
+  const state: CheckoutState = { communityId: community.id, purpose: 'pay-now', idempotencyKey: newIdempotencyKey(), returnPath: '/pay-now/return', data: { subscriptionId: 'sub-1', terms: 'yes' } };
+
+  await t.test('a sealed state opens to itself, within the hour', async (t) => {
+    const sealed = sealState(app, state);
+    t.match(sealed, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'url-safe');
+    t.same(openState(app, sealed), state);
+    clock.advance(STATE_TTL_MS - 1000);
+    t.same(openState(app, sealed), state, 'still good just before the hour');
+    clock.advance(2000);
+    t.equal(openState(app, sealed), null, 'expired after the hour');
+    clock.set('2026-11-21T12:00:00Z');
+  });
+
+  await t.test('a forged, altered or malformed state is null, never an exception', async (t) => {
+    const sealed = sealState(app, state);
+    const [payload, signature] = sealed.split('.') as [string, string];
+    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: community.id + 1 })).toString('base64url');
+    t.equal(openState(app, `${altered}.${signature}`), null, 'another community under the old signature');
+    t.equal(openState(app, `${payload}.${signature.slice(0, -2)}AA`), null, 'a wrong signature');
+    for (const hostile of ['', '.', 'a.b', 'a'.repeat(10_000), `${payload}`, `${payload}.${signature}.x`, '\u0000.\u0000', '%00.%00', 'e30.e30']) {
+      t.equal(openState(app, hostile), null, `refuses ${JSON.stringify(hostile.slice(0, 20))}`);
+    }
+    t.equal(openState(app, 42 as unknown as string), null, 'not a string');
+  });
+
+  await t.test('idempotency keys are random and url-safe', async (t) => {
+    const a = newIdempotencyKey();
+    t.match(a, /^[A-Za-z0-9_-]{16,}$/);
+    t.not(a, newIdempotencyKey());
+  });
+
+  await t.test('refused cards read as members and as staff are told', async (t) => {
+    t.equal(cardErrorMessage(app.t, 'declined', 'member'), 'Your card was declined. Please use another card.');
+    t.equal(cardErrorMessage(app.t, 'declined', 'admin'), 'The card was declined. Use another card.');
+    t.equal(cardErrorMessage(app.t, 'processing', 'admin'), 'There was a problem processing your payment. Please try again.');
+    for (const code of ['cvv', 'expired', 'invalid_token', 'authentication'] as const) {
+      for (const mode of ['member', 'admin'] as const) t.notMatch(cardErrorMessage(app.t, code, mode), /^payments\./, `${code} ${mode} has a message`);
+    }
+  });
+
+  await t.test('the server-rendered card form has no card input, at most three logos and the rest as "and more..."', async (t) => {
+    const ctx = { t: app.t, community, identity: PUBLIC_IDENTITY, guardian: new Guardian(PUBLIC_IDENTITY, community), basePath: '', currentPath: '/pay-now', csrfToken: 'csrf-1', nonce: 'n', now: clock.now(), ads: { masthead: null, mediumSquare: null }, hasUnviewed: false, adminAreas: null, alert: null, islands: new Set<string>() } as PageContextValue;
+    const processor = app.cardProcessor.browserSettings({ communityId: community.id, publicKey: 'pk_sandbox_checkout_a_test', subDomain: 'checkout-a' });
+    const html = renderToStaticMarkup(
+      createElement(PageContext.Provider, { value: ctx }, createElement(CardForm, { action: '/pay-now', idempotencyKey: 'key-123456789', processor, acceptedCards: ['VISA', 'MASTERCARD', 'AMERICAN_EXPRESS', 'DISCOVER'], submitLabel: 'Pay', hidden: { subscriptionId: 'sub-1' }, cardError: 'Your card was declined. Please use another card.' })),
+    );
+    t.notMatch(html, /name="(number|cvv|cardNumber|token)"/, 'no card input and no token field');
+    t.match(html, /name="_csrf" value="csrf-1"/);
+    t.match(html, /name="idempotencyKey" value="key-123456789"/);
+    t.match(html, /name="subscriptionId" value="sub-1"/);
+    t.match(html, /role="alert">Your card was declined/);
+    t.equal((html.match(/class="card-logo /g) ?? []).length, 3, 'three logos');
+    t.match(html, /and more\.\.\./);
+    t.match(html, /data-island="CardForm"/);
+    t.match(html, /secure page/);
+    t.ok(ctx.islands.has('CardForm'), 'the page ships the island');
+  });
+});
