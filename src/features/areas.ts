@@ -37,6 +37,8 @@ import { notificationMemberGraphQL } from './notifications/graphql.ts';
 import teamRoutes from './settings/team-routes.tsx';
 import { teamMemberResolvers, teamMemberTypeDefs } from './settings/team-graphql.ts';
 import payNowRestRoutes from './payments/paynow/rest.ts';
+import payNowRoutes from './payments/paynow/routes.tsx';
+import dunningGate from './payments/paynow/gate.ts';
 import { payNowMemberGraphQL } from './payments/paynow/graphql.ts';
 import { renewalJobs } from './payments/renewals/jobs.ts';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
@@ -81,5 +83,5 @@ export const AREAS: readonly Area[] = [
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
   { name: 'payments-provider', routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
-  { name: 'payments-paynow', routes: [payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
+  { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
 ];

@@ -28,6 +28,7 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'phone-removed': { displayType: 'success', messageKey: 'settings.security.alerts.phoneRemoved' },
   'session-ended': { displayType: 'success', messageKey: 'settings.security.alerts.sessionEnded' },
   'other-sessions-ended': { displayType: 'success', messageKey: 'settings.security.alerts.othersEnded' },
+  'paynow-paid': { displayType: 'success', messageKey: 'paynow.overdue.paid' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {
