@@ -94,10 +94,43 @@ t.test('the pay-now page and the dunning page', async (t) => {
     t.equal(res.statusCode, 403);
   });
 
-  await t.test('without JavaScript the form goes to the provider’s hosted page', async (t) => {
-    const res = await submit(link, { userId: String(ada.id), subscriptionId: sub });
-    t.equal(res.statusCode, 303);
-    t.match(res.headers.location, /sandbox-pay\//);
+  await t.test('without JavaScript: the provider’s hosted page takes the card and returns to pay', async (t) => {
+    const jo = await createMember(db, alpha, { firstName: 'Jo' });
+    const joSub = await createSubscription(db, alpha, jo.id, { outstandingCents: 31000 });
+    const joLink = `/pay-now?userId=${jo.id}&subscriptionId=${encodeURIComponent(joSub)}`;
+    const page = await open(joLink);
+    const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(page.body)![1]!;
+    const jar = `_csrf=${page.cookies.find((c) => c.name === '_csrf')!.value}`;
+    const key = /name="idempotencyKey" value="([^"]+)"/.exec(page.body)![1]!;
+    const form = { _csrf: csrf, idempotencyKey: key, userId: String(jo.id), subscriptionId: joSub };
+    const post = () => app.inject({ method: 'POST', url: '/pay-now', remoteAddress: ip(), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar }, payload: new URLSearchParams(form).toString() });
+    const away = await post();
+    t.equal(away.statusCode, 303);
+    const hosted = new URL(String(away.headers.location));
+    t.match(hosted.pathname, /^\/sandbox-pay\/alpha\/hosted$/, 'the provider’s hosted page');
+    const hostedPage = await open(`${hosted.pathname}${hosted.search}`, jar);
+    t.equal(hostedPage.statusCode, 200);
+    const hostedCsrf = /name="_csrf" value="([^"]+)"/.exec(hostedPage.body)![1]!;
+    const action = (/<form[^>]*action="([^"]+)"/.exec(hostedPage.body)?.[1] ?? '').replace(/&amp;/g, '&');
+    t.match(action, /^\/sandbox-pay\//, 'the hosted page’s form');
+    const card = { _csrf: hostedCsrf, firstName: 'Jo', lastName: 'Member', number: CARDS.visa, cvv: '123', month: '12', year: String(new Date().getUTCFullYear() + 2), zip: '10001' };
+    const back = await app.inject({ method: 'POST', url: action, remoteAddress: ip(), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar }, payload: new URLSearchParams(card).toString() });
+    t.equal(back.statusCode, 303, 'the hosted page returns to us');
+    const ret = new URL(String(back.headers.location), 'http://localhost');
+    t.equal(ret.pathname, '/pay-now/return');
+    const tampered = await open(`${ret.pathname}${ret.search.replace(/signature=[^&]+/, 'signature=forged')}`);
+    t.equal(tampered.statusCode, 400, 'a forged return is refused');
+    const paid = await open(`${ret.pathname}${ret.search}`);
+    t.equal(paid.statusCode, 303);
+    t.equal(paid.headers.location, joLink);
+    const replay = await open(`${ret.pathname}${ret.search}`);
+    t.equal(replay.statusCode, 303, 'the same return again: the same payment');
+    const again = await post();
+    t.equal(again.statusCode, 200, 'a double submit of the form after paying: marked paid');
+    t.match(again.body, app.t('paynow.complete.heading'));
+    const charges = await db.selectFrom('payment_ledger').select('id').where('subscription_id', '=', joSub).where('kind', '=', 'charge').where('status', '=', 'succeeded').execute();
+    t.equal(charges.length, 1, 'one charge');
+    t.match((await open(joLink)).body, app.t('paynow.complete.heading'));
   });
 
   await t.test('paying: 303 to the page, which shows payment complete with its two links', async (t) => {

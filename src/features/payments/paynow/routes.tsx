@@ -117,6 +117,9 @@ export default async function payNowRoutes(app: FastifyInstance) {
     const token = str(body.token);
     if (token) return payAndAnswer(request, reply, ref, key, token);
     // No JavaScript: the card is taken on the provider's hosted page, which returns to us with a token.
+    // Nothing left to pay (a second submit after the first paid): the page, which says so.
+    const due = await memberSubscription(app.db, request.community.id, ref.userId);
+    if (!due || due.id !== ref.subscriptionId || due.outstanding_cents === 0) return renderPayNow(request, reply, ref);
     const site = await loadPaymentSite(app.db, request.community.id);
     if (!site) return renderPayNow(request, reply, ref);
     const state: CheckoutState = { communityId: request.community.id, purpose: PAY_NOW_PURPOSE, idempotencyKey: key, returnPath: '/pay-now/return', data: { userId: String(ref.userId), subscriptionId: ref.subscriptionId } };
