@@ -144,7 +144,8 @@ t.test('pay-now over REST and GraphQL', async (t) => {
     const wrong = await gql(balanceQuery, { s: sub, u: String(ada.id) });
     t.equal(wrong.json().errors[0].extensions.code, 'Payments.InvalidMembership');
 
-    const browser = await csrfFor(app, (await signIn(app, eve, alpha)).cookie, '/settings');
+    // A past-due member's first page is the dunning page (gate.ts): it carries the CSRF token too.
+    const browser = await csrfFor(app, (await signIn(app, eve, alpha)).cookie, '/billing/overdue');
     const me = await gql('{ me { subscription { outstandingBalance currency status } } }', {}, { cookie: browser.cookie, 'x-csrf-token': browser.token });
     t.same(me.json().data.me.subscription, { outstandingBalance: 4200, currency: 'USD', status: 'PAST_DUE' });
     const pay = 'mutation P($u: ID!, $t: String!, $s: ID) { paySubscriptionByToken(userId: $u, token: $t, subscriptionId: $s) }';
