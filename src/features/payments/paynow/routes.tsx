@@ -75,7 +75,8 @@ export default async function payNowRoutes(app: FastifyInstance) {
     if (b.showNoBalanceDue) return page(reply, <PayNowNoBalanceView />);
     if (b.outstandingBalance === 0) return page(reply, <PayNowCompleteView />);
     const facts = { memberName: b.memberName, balance: amountOf(view), renewalDate: b.renewalDate ? formatDate(b.renewalDate) : null };
-    const form = cardForm(view, `${base}/pay-now`, newIdempotencyKey(), cardError, { userId: String(b.userId), subscriptionId: b.subscriptionId });
+    // The action keeps the link's query: the hosted page's Cancel (the posted address) comes back to this page.
+    const form = cardForm(view, `${base}${payNowPath(b.userId, b.subscriptionId)}`, newIdempotencyKey(), cardError, { userId: String(b.userId), subscriptionId: b.subscriptionId });
     return page(reply, <PayNowFormView facts={facts} form={form} />, status);
   }
 
