@@ -74,7 +74,10 @@ export function openState(app: FastifyInstance, sealed: string): CheckoutState |
 }
 
 /** The origin the member's browser is on (a community may have a host of its own). */
-const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+function requestOrigin(request: FastifyRequest): string {
+  const raw = `${request.protocol}://${request.host}`;
+  return URL.canParse(raw) ? new URL(raw).origin : new URL(request.server.config.publicUrl).origin;
+}
 
 /** A token the card form island got for a card that still needs the 3-D-Secure-style step (posted as `cardChallenge`). */
 function pendingChallenge(request: FastifyRequest): string | null {

@@ -46,7 +46,7 @@
       input.setAttribute('autocomplete', f[2]);
       input.setAttribute('inputmode', f[3]);
       input.setAttribute('data-sp-field', f[0]);
-      input.required = true;
+      input.setAttribute('aria-required', 'true');
       if (f[0] === 'number') input.maxLength = 23;
       if (f[0] === 'cvv') input.maxLength = 4;
       if (f[0] === 'month') input.maxLength = 2;

@@ -1,0 +1,176 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '#src/core/clock.ts';
+import type { CardType } from '#src/db/types.ts';
+import type { Authorisation, BrowserSettings, CardProcessor, CardSummary, ChargeOutcome, DeclineCode, ProcessorSite, ProfileOutcome, RefundOutcome } from './types.ts';
+
+export type MaxioOptions = {
+  /** The API's base address; `{subDomain}` in it is replaced by the community's site (https://{subDomain}.chargify.com). */
+  url: string;
+  apiKey: string;
+  /** The secret the hosted page's return is signed with (PAYMENT_SIGNING_SECRET). */
+  signingSecret: string;
+  /** Each call gives up after this long (then 'processing': the caller retries under the same key). */
+  timeoutMs?: number;
+  /** Where the provider's tokenising script lives. */
+  scriptUrl?: string;
+};
+
+/** The provider's card types, as its API writes them. */
+const CARD_TYPES: Record<string, CardType> = {
+  visa: 'VISA',
+  master: 'MASTERCARD',
+  mastercard: 'MASTERCARD',
+  american_express: 'AMERICAN_EXPRESS',
+  discover: 'DISCOVER',
+  diners_club: 'DINERS_CLUB',
+  jcb: 'JCB',
+};
+
+/** What a call came back with: the parsed JSON body, or the reason there is none. */
+type Answer = { status: number; body: unknown } | { status: 0; body: null; failure: 'timeout' | 'network' };
+
+/** Their refusal texts, as our decline codes (spec section 8's messages). */
+export function declineCodeOf(status: number, body: unknown): DeclineCode {
+  if (status === 0 || status >= 500 || status === 401 || status === 403 || status === 429) return 'processing';
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  const text = (Array.isArray(errors) ? errors : typeof errors === 'string' ? [errors] : []).filter((e) => typeof e === 'string').join(' ').toLowerCase();
+  if (/cvv|cvc|security code|verification value/.test(text)) return 'cvv';
+  if (/expired|expiration/.test(text)) return 'expired';
+  if (/token/.test(text)) return 'invalid_token';
+  if (/authenticat|3-?d ?secure|3ds/.test(text)) return 'authentication';
+  if (status === 404) return 'invalid_token';
+  return 'declined';
+}
+
+/**
+ * The adapter for the real processor's REST API (Maxio / Chargify style): Basic auth with the API
+ * key, JSON bodies under a resource key, the idempotency key in an `Idempotency-Key` header (a retry
+ * gets the first answer), and a timeout on every call. Card data never passes through here: only
+ * one-time tokens and profile ids. Bodies are never logged.
+ */
+export class MaxioProcessor implements CardProcessor {
+  readonly kind = 'maxio' as const;
+  private readonly auth: string;
+
+  constructor(
+    private readonly options: MaxioOptions,
+    private readonly clock: Clock,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {
+    this.auth = `Basic ${Buffer.from(`${options.apiKey}:x`).toString('base64')}`;
+  }
+
+  private base(site: ProcessorSite): string {
+    return this.options.url.replace('{subDomain}', encodeURIComponent(site.subDomain)).replace(/\/$/, '');
+  }
+
+  browserSettings(site: ProcessorSite): BrowserSettings {
+    const serverHost = this.base(site);
+    return {
+      publicKey: site.publicKey,
+      subDomain: site.subDomain,
+      serverHost,
+      scriptUrl: this.options.scriptUrl ?? 'https://js.chargify.com/latest/chargify.js',
+      hostedPageUrl: `${serverHost}/hosted?key=${encodeURIComponent(site.publicKey)}`,
+    };
+  }
+
+  private async call(site: ProcessorSite, method: 'POST' | 'DELETE', path: string, body: unknown, idempotencyKey?: string): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: this.auth, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let res: Response;
+    try {
+      res = await this.fetchImpl(`${this.base(site)}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+        redirect: 'error',
+      });
+    } catch (err) {
+      const name = (err as { name?: string } | null)?.name;
+      return { status: 0, body: null, failure: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network' };
+    }
+    const text = await res.text().catch(() => '');
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, body: parsed };
+  }
+
+  async createPaymentProfile(input: { site: ProcessorSite; customerRef: string; token: string; idempotencyKey: string }): Promise<ProfileOutcome> {
+    const answer = await this.call(input.site, 'POST', '/payment_profiles.json', { payment_profile: { customer_reference: input.customerRef, chargify_token: input.token } }, input.idempotencyKey);
+    const profile = (answer.body as { payment_profile?: Record<string, unknown> } | null)?.payment_profile;
+    const card = profile ? cardOf(profile) : null;
+    const attemptedAt = this.clock.now();
+    if ((answer.status === 200 || answer.status === 201) && profile && profile.id !== undefined && card) {
+      return { ok: true, profileRef: String(profile.id), card, authorisation: { amountCents: 0, attemptedAt, responseCode: 0, reversalHttpCode: null } };
+    }
+    const code = answer.status >= 200 && answer.status < 300 ? 'processing' : declineCodeOf(answer.status, answer.body);
+    return { ok: false, code, card, authorisation: code === 'processing' || code === 'invalid_token' ? null : { amountCents: 0, attemptedAt, responseCode: responseCodeOf(answer.body), reversalHttpCode: null } };
+  }
+
+  async charge(input: { site: ProcessorSite; profileRef: string; amountCents: number; currency: string; idempotencyKey: string; memo: string }): Promise<ChargeOutcome> {
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new RangeError('a charge is a positive whole number of cents');
+    const answer = await this.call(
+      input.site,
+      'POST',
+      '/charges.json',
+      { charge: { payment_profile_id: input.profileRef, amount_in_cents: input.amountCents, currency: input.currency, memo: input.memo.slice(0, 200) } },
+      input.idempotencyKey,
+    );
+    const charge = (answer.body as { charge?: Record<string, unknown> } | null)?.charge;
+    const authorisation: Authorisation = { amountCents: input.amountCents, attemptedAt: this.clock.now(), responseCode: 0, reversalHttpCode: null };
+    if ((answer.status === 200 || answer.status === 201) && charge && charge.id !== undefined && charge.success !== false) return { ok: true, chargeRef: String(charge.id), authorisation };
+    const code = answer.status >= 200 && answer.status < 300 ? 'declined' : declineCodeOf(answer.status, answer.body);
+    return { ok: false, code, authorisation: code === 'processing' ? null : { ...authorisation, responseCode: responseCodeOf(answer.body) } };
+  }
+
+  async refund(input: { site: ProcessorSite; chargeRef: string; amountCents: number; currency: string; idempotencyKey: string; memo: string }): Promise<RefundOutcome> {
+    const answer = await this.call(
+      input.site,
+      'POST',
+      `/payments/${encodeURIComponent(input.chargeRef)}/refunds.json`,
+      { refund: { amount_in_cents: input.amountCents, currency: input.currency, memo: input.memo.slice(0, 200) } },
+      input.idempotencyKey,
+    );
+    const refund = (answer.body as { refund?: Record<string, unknown> } | null)?.refund;
+    if ((answer.status === 200 || answer.status === 201) && refund && refund.id !== undefined && refund.success !== false) return { ok: true, refundRef: String(refund.id) };
+    return { ok: false, code: answer.status >= 200 && answer.status < 300 ? 'processing' : declineCodeOf(answer.status, answer.body) };
+  }
+
+  async deletePaymentProfile(input: { site: ProcessorSite; profileRef: string }): Promise<void> {
+    const answer = await this.call(input.site, 'DELETE', `/payment_profiles/${encodeURIComponent(input.profileRef)}.json`, undefined);
+    // Unknown profiles are not an error (already gone); anything else is, so the caller can retry.
+    if (answer.status === 404 || (answer.status >= 200 && answer.status < 300)) return;
+    throw new Error(`the processor did not delete the payment profile (HTTP ${answer.status || ('failure' in answer ? answer.failure : 'error')})`);
+  }
+
+  /** The hosted page's return: HMAC-SHA256 over token and state with the shared signing secret. */
+  verifyReturn(_site: ProcessorSite, params: { token: string; state: string; signature: string }): boolean {
+    const expected = Buffer.from(createHmac('sha256', this.options.signingSecret).update(`${params.token}.${params.state}`).digest('base64url'));
+    const given = Buffer.from(params.signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}
+
+/** The card as their profile describes it (a masked number, never the number). */
+function cardOf(p: Record<string, unknown>): CardSummary | null {
+  const masked = typeof p.masked_card_number === 'string' ? p.masked_card_number : '';
+  const last4 = /(\d{4})$/.exec(masked)?.[1];
+  const cardType = typeof p.card_type === 'string' ? CARD_TYPES[p.card_type.toLowerCase()] : undefined;
+  const month = Number(p.expiration_month);
+  const year = Number(p.expiration_year);
+  if (!last4 || !cardType || !(month >= 1 && month <= 12) || !Number.isInteger(year)) return null;
+  return { firstName: String(p.first_name ?? ''), lastName: String(p.last_name ?? ''), last4, cardType, expirationMonth: month, expirationYear: year };
+}
+
+/** Their gateway's response code when they give one; else 5 (declined), as the sandbox's codes go. */
+function responseCodeOf(body: unknown): number {
+  const code = Number((body as { gateway_response_code?: unknown } | null)?.gateway_response_code);
+  return Number.isInteger(code) && code > 0 ? code : 5;
+}
