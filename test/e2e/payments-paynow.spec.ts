@@ -10,8 +10,9 @@ import {
   openContext,
   serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember } from '#test/helpers/factories.ts';
-import { CARDS, enablePayments } from '#test/helpers/payments.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { saveCard } from '#src/features/payments/ledger.ts';
+import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 import { createSubscription } from '#test/helpers/paynow.ts';
 
 const NARROW = { width: 320, height: 720 };
@@ -86,6 +87,25 @@ t.test('pay-now in the browser: an overdue member pays', async (t) => {
     // The refused card's page is answered with HTTP 400 (spec section 8): Chromium logs that status.
     t.same(problems.filter((p) => !/status of 400/.test(p)), [], 'no page errors');
   });
+
+  for (const javaScriptEnabled of [false, true]) {
+    await t.test(`the dunning page after sign-in at 320, JavaScript ${javaScriptEnabled ? 'on' : 'off'}: pay with the default card`, async (t) => {
+      const { m, sub } = await overdue();
+      const saved = await saveCard(app, { communityId: alpha.id, userId: m.id, actorId: m.id, token: await cardToken(app, alpha), idempotencyKey: `e2e-save-${m.id}` });
+      t.ok(saved.ok);
+      const context = await openContext(t, browser, baseUrl, { viewport: NARROW, javaScriptEnabled, token: (await signIn(app, m, alpha)).token });
+      const page = await context.newPage();
+      await page.goto('/settings');
+      await page.getByRole('heading', { name: app.t('paynow.overdue.heading') }).waitFor();
+      t.match(page.url(), /\/billing\/overdue\?next=%2Fsettings$/);
+      await expectNoSidewaysScroll(t, page, `the dunning page, 320, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`);
+      if (javaScriptEnabled) await expectNoAxeViolations(t, page, 'the dunning page');
+      else await expectNoAxeViolationsWithoutJavaScript(t, browser, page, 'the dunning page');
+      await Promise.all([page.waitForURL(/\/settings\?alert=paynow-paid/), page.getByRole('button', { name: 'Pay $6,000.00 with Visa ending 4242' }).click()]);
+      await page.getByText(app.t('paynow.overdue.paid')).waitFor();
+      t.same(await statusOf(sub), { status: 'active', outstanding_cents: 0 });
+    });
+  }
 
   await t.test('the error and no-balance views at 320', async (t) => {
     const context = await openContext(t, browser, baseUrl, { viewport: NARROW });
