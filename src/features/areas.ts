@@ -42,6 +42,11 @@ import { billingMemberGraphQL } from './payments/billing-graphql.ts';
 import savedCardsRoutes from './payments/saved-cards/routes.tsx';
 import { savedCardsAdminGraphQL, savedCardsMemberGraphQL } from './payments/saved-cards/graphql.ts';
 import onboardingRoutes from './payments/onboarding/routes.tsx';
+import payNowRestRoutes from './payments/paynow/rest.ts';
+import payNowRoutes from './payments/paynow/routes.tsx';
+import dunningGate from './payments/paynow/gate.ts';
+import { payNowMemberGraphQL } from './payments/paynow/graphql.ts';
+import { renewalJobs } from './payments/renewals/jobs.ts';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
 import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 
@@ -87,4 +92,5 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-billing', routes: [billingRoutes, amplifyRoutes], graphql: { member: billingMemberGraphQL } },
   { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
   { name: 'payments-onboarding', routes: [onboardingRoutes] },
+  { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
 ];

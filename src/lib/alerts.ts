@@ -32,6 +32,7 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'saved-card-added': { displayType: 'success', messageKey: 'savedCards.alerts.added' },
   'saved-card-default': { displayType: 'success', messageKey: 'savedCards.alerts.defaultChanged' },
   'saved-card-removed': { displayType: 'success', messageKey: 'savedCards.alerts.removed' },
+  'paynow-paid': { displayType: 'success', messageKey: 'paynow.overdue.paid' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

@@ -1,0 +1,241 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '#src/core/errors.ts';
+import { hasForbiddenCharacters } from '#src/core/fields.ts';
+import type { CardType, Community, Database } from '#src/db/types.ts';
+import type { Transaction } from 'kysely';
+import { chargeOnce, declineError, type ChargeResult, type PaymentSource } from '../ledger.ts';
+import { loadPaymentSite } from '../queries.ts';
+import type { BrowserSettings, DeclineCode } from '../processor/types.ts';
+
+export type PayNowApp = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor' | 't'>;
+type Trx = Transaction<Database>;
+
+/**
+ * Spec section 3, "Subscription balance". Money is integer cents (the team's rule): `outstandingBalance`
+ * is cents of `currency`; `renewalDate` an ISO date-time or null.
+ */
+export type SubscriptionBalance = {
+  subscriptionId: string;
+  userId: number;
+  memberName: string;
+  publicKey: string;
+  serverHost: string;
+  outstandingBalance: number;
+  currency: string;
+  /** Nothing is due and nothing was paid lately: the no-balance view. */
+  showNoBalanceDue: boolean;
+  renewalDate: string | null;
+};
+
+/** A balance paid on this page within this long shows as paid (the complete view) when the link is opened again. */
+export const PAID_VIEW_MS = 24 * 60 * 60 * 1000;
+
+/** The idempotency key a client may send (Idempotency-Key header, the form's hidden field). */
+export const KEY_PATTERN = /^[\x21-\x7e]{8,150}$/;
+
+/** A pay-now link's two parameters, checked: anything malformed is the same answer as an unknown pair. */
+export type BalanceRef = { subscriptionId: string; userId: number };
+
+/**
+ * The pair as given by a link, a form, REST or GraphQL. A subscription id is random text (a few dozen
+ * printable characters); a user id a positive integer. Anything else is the invalid-membership answer,
+ * exactly as an unknown or mismatched pair is (no way to tell which part was wrong).
+ */
+export function parseBalanceRef(input: { subscriptionId?: unknown; userId?: unknown }): BalanceRef {
+  const sid = input.subscriptionId;
+  const uid = input.userId;
+  const userId = typeof uid === 'number' ? uid : typeof uid === 'string' && /^\d{1,10}$/.test(uid) ? Number(uid) : NaN;
+  if (typeof sid !== 'string' || sid.length < 8 || sid.length > 100 || hasForbiddenCharacters(sid) || !/^[\x21-\x7e]+$/.test(sid)) {
+    throw new AppError('Payments.InvalidMembership');
+  }
+  if (!Number.isSafeInteger(userId) || userId <= 0 || userId > 2_147_483_647) throw new AppError('Payments.InvalidMembership');
+  return { subscriptionId: sid, userId };
+}
+
+type SubscriptionRow = {
+  id: string;
+  user_id: number;
+  status: string;
+  outstanding_cents: number;
+  currency: string;
+  renews_at: Date | null;
+  first_name: string;
+  last_name: string;
+};
+
+/** The subscription of the pair in this community, or null. One indexed read (primary key). */
+async function findSubscription(db: PayNowApp['db'] | Trx, communityId: number, ref: BalanceRef): Promise<SubscriptionRow | null> {
+  const row = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.user_id', 's.status', 's.outstanding_cents', 's.currency', 's.renews_at', 'u.first_name', 'u.last_name'])
+    .where('s.id', '=', ref.subscriptionId)
+    .where('s.community_id', '=', communityId)
+    .where('s.user_id', '=', ref.userId)
+    .where('s.status', '!=', 'canceled')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The last balance payment made on this subscription (its ledger id), if it settled within `since`. */
+async function recentBalancePayment(app: PayNowApp, communityId: number, subscriptionId: string, since: Date): Promise<number | null> {
+  const row = await app.db
+    .selectFrom('payment_ledger')
+    .select('id')
+    .where('community_id', '=', communityId)
+    .where('subscription_id', '=', subscriptionId)
+    .where('kind', '=', 'charge')
+    .where('purpose', '=', 'balance')
+    .where('status', '=', 'succeeded')
+    .where('settled_at', '>=', since)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** What the page needs beside the balance: the processor's browser settings and the accepted cards. */
+export type BalanceView = { balance: SubscriptionBalance; browser: BrowserSettings; acceptedCards: CardType[] };
+
+/** The balance behind a pair, with what the card form needs. Unknown pair: Payments.InvalidMembership. */
+export async function loadBalance(app: PayNowApp, community: Community, input: { subscriptionId?: unknown; userId?: unknown }): Promise<BalanceView> {
+  const ref = parseBalanceRef(input);
+  const sub = await findSubscription(app.db, community.id, ref);
+  if (!sub) throw new AppError('Payments.InvalidMembership');
+  const site = await loadPaymentSite(app.db, community.id);
+  if (!site) throw new AppError('Payments.NotConfigured');
+  const browser = app.cardProcessor.browserSettings(site);
+  const paidLately = sub.outstanding_cents === 0 ? (await recentBalancePayment(app, community.id, sub.id, new Date(app.clock.now().getTime() - PAID_VIEW_MS))) !== null : false;
+  return {
+    browser,
+    acceptedCards: site.acceptedCards,
+    balance: {
+      subscriptionId: sub.id,
+      userId: sub.user_id,
+      memberName: `${sub.first_name} ${sub.last_name}`.trim(),
+      publicKey: browser.publicKey,
+      serverHost: browser.serverHost,
+      outstandingBalance: sub.outstanding_cents,
+      currency: sub.currency,
+      showNoBalanceDue: sub.outstanding_cents === 0 && !paidLately,
+      renewalDate: sub.renews_at ? new Date(sub.renews_at).toISOString() : null,
+    },
+  };
+}
+
+/** Spec section 7, `POST /rest/payment/check-balance` and `subscriptionBalance`. */
+export async function checkBalance(app: PayNowApp, community: Community, input: { subscriptionId?: unknown; userId?: unknown }): Promise<SubscriptionBalance> {
+  return (await loadBalance(app, community, input)).balance;
+}
+
+export type PayInput = {
+  ref: BalanceRef;
+  /** Who pressed pay: the member signed in, or null for the anonymous page. */
+  actorId: number | null;
+  /** The form's hidden key, the Idempotency-Key header, or one derived from the token. */
+  idempotencyKey: string;
+  source: PaymentSource;
+};
+
+export type PayOutcome = { status: 'paid'; id: number } | { status: 'refused'; code: DeclineCode; error: AppError };
+
+/** The key derived from a token when the client sends none: a token serves once, so it is a safe key. */
+export const keyFromToken = (token: string) => `tok:${token}`;
+
+/** The idempotency key a client sent, checked (a header, a hidden field); undefined when absent. */
+export function clientKey(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !KEY_PATTERN.test(value)) throw new AppError('BadRequest.Validation');
+  return value;
+}
+
+/** A one-time token from the provider: short printable text. */
+export function parseToken(value: unknown): string {
+  if (typeof value !== 'string' || value.length < 8 || value.length > 150 || !/^[\x21-\x7e]+$/.test(value)) throw new AppError('Payments.InvalidToken');
+  return value;
+}
+
+/**
+ * Pays the outstanding balance of a subscription (spec "Pay-now flow"; `POST /rest/payment/pay-balance`,
+ * `paySubscriptionByToken`). One charge per key (chargeOnce). Settling it, in the same transaction,
+ * clears the subscription: outstanding 0, active, dunning stopped. A balance already at 0 is marked
+ * paid: the answer is the last balance payment (a second submit after the first settled, under
+ * another key, is told the first one's id and charges nothing). A refused card is `refused` (a 400
+ * for the caller to show inline); a processor that failed throws Payments.Processing (502).
+ */
+export async function payBalance(app: PayNowApp, community: Community, input: PayInput): Promise<PayOutcome> {
+  const sub = await findSubscription(app.db, community.id, input.ref);
+  if (!sub) throw new AppError('Payments.InvalidMembership');
+  const prefixed = `paynow:${input.idempotencyKey}`;
+  if (sub.outstanding_cents === 0) {
+    // The same key again after it settled: its own answer. Any other: the last payment, if any.
+    const own = await app.db
+      .selectFrom('payment_ledger')
+      .select(['id', 'status', 'error_code'])
+      .where('community_id', '=', community.id)
+      .where('idempotency_key', '=', `charge:${prefixed}`)
+      .executeTakeFirst();
+    if (own?.status === 'succeeded') return { status: 'paid', id: own.id };
+    const last = await recentBalancePayment(app, community.id, sub.id, new Date(0));
+    if (last !== null) return { status: 'paid', id: last };
+    throw new AppError('Payments.NoBalanceDue');
+  }
+  const amount = sub.outstanding_cents;
+  const label = app.t('paynow.statement.name');
+  const result: ChargeResult = await chargeOnce(app, {
+    communityId: community.id,
+    userId: sub.user_id,
+    actorId: input.actorId,
+    idempotencyKey: prefixed,
+    amountCents: amount,
+    purpose: 'balance',
+    description: label,
+    items: [{ label: app.t('paynow.statement.item'), amountCents: amount }],
+    statement: { kind: 'dues', name: label },
+    subscriptionId: sub.id,
+    source: input.source,
+    onSettled: async (trx) => {
+      await settleSubscription(trx, community.id, sub.id, amount, app.clock.now());
+    },
+  });
+  if (result.status === 'succeeded') return { status: 'paid', id: result.ledgerId };
+  if (result.code === 'processing') throw new AppError('Payments.Processing');
+  return { status: 'refused', code: result.code, error: declineError(result.code) };
+}
+
+/**
+ * The balance is paid: nothing outstanding (less what was paid, should more have fallen due
+ * meanwhile), active again, dunning stopped. Runs in the charge's settling transaction.
+ */
+export async function settleSubscription(trx: Trx, communityId: number, subscriptionId: string, paidCents: number, now: Date): Promise<void> {
+  const row = await trx
+    .selectFrom('subscriptions')
+    .select('outstanding_cents')
+    .where('id', '=', subscriptionId)
+    .where('community_id', '=', communityId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) return;
+  const left = Math.max(0, row.outstanding_cents - paidCents);
+  await trx
+    .updateTable('subscriptions')
+    .set(
+      left === 0
+        ? { outstanding_cents: 0, status: 'active', dunning_count: 0, next_dunning_at: null, past_due_since: null, updated_at: now }
+        : { outstanding_cents: left, updated_at: now },
+    )
+    .where('id', '=', subscriptionId)
+    .where('community_id', '=', communityId)
+    .execute();
+}
+
+/** The member's own subscription in the community (me.subscription, the dunning page), or null. */
+export async function memberSubscription(db: PayNowApp['db'], communityId: number, userId: number) {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select(['id', 'status', 'outstanding_cents', 'currency', 'renews_at', 'past_due_since'])
+    .where('community_id', '=', communityId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ?? null;
+}

@@ -1,0 +1,204 @@
+import t from 'tap';
+import { setupDatabase, startApp } from '#test/helpers/app.ts';
+import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
+import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
+import { createSubscription } from '#test/helpers/paynow.ts';
+
+t.test('pay-now over REST and GraphQL', async (t) => {
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha' });
+  const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'] });
+  const { app } = await startApp(t, db);
+  await enablePayments(db, alpha);
+  await enablePayments(db, beta);
+
+  let ip = 0;
+  /** Each call from its own address unless told: the per-IP limits are tested on their own. */
+  const nextIp = () => `198.51.100.${(ip++ % 250) + 1}`;
+  const rest = (url: string, body: unknown, headers: Record<string, string> = {}, remoteAddress = nextIp()) =>
+    app.inject({ method: 'POST', url, remoteAddress, headers: { 'content-type': 'application/json', ...headers }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  const gql = (query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}, remoteAddress = nextIp()) =>
+    app.inject({ method: 'POST', url: '/graphql', remoteAddress, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query, variables }) });
+
+  const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Okafor' });
+  const adaSub = await createSubscription(db, alpha, ada.id, { outstandingCents: 600000, nextDunningAt: new Date('2026-11-04T00:00:00Z') });
+
+  await t.test('check-balance answers the spec fields for the right pair', async (t) => {
+    const res = await rest('/rest/payment/check-balance', { subscriptionId: adaSub, userId: String(ada.id) });
+    t.equal(res.statusCode, 200);
+    const body = res.json();
+    t.match(body, { memberName: 'Ada Okafor', outstandingBalance: 600000, currency: 'USD', showNoBalanceDue: false, renewalDate: '2027-06-01T00:00:00.000Z' });
+    t.match(body.publicKey, /^pk_sandbox_/);
+    t.match(body.serverHost, /sandbox-pay$/);
+  });
+
+  await t.test('a wrong pair, an unknown one, another community’s and a malformed one get the same answer', async (t) => {
+    const bea = await createMember(db, beta);
+    const beaSub = await createSubscription(db, beta, bea.id);
+    const answers = await Promise.all([
+      rest('/rest/payment/check-balance', { subscriptionId: adaSub, userId: ada.id + 1 }),
+      rest('/rest/payment/check-balance', { subscriptionId: 'sub_doesnotexist0000', userId: ada.id }),
+      rest('/rest/payment/check-balance', { subscriptionId: beaSub, userId: bea.id }),
+      rest('/rest/payment/check-balance', { subscriptionId: 'x', userId: 'abc' }),
+      rest('/rest/payment/check-balance', {}),
+    ]);
+    for (const res of answers) {
+      t.equal(res.statusCode, 400);
+      t.same(res.json(), answers[0]!.json(), 'the same body');
+    }
+    t.equal(answers[0]!.json().error.code, 'Payments.InvalidMembership');
+    const own = await rest('/rest/payment/check-balance', { subscriptionId: beaSub, userId: bea.id }, { host: 'beta.test' });
+    t.equal(own.statusCode, 200, 'on its own community’s host the pair is known');
+  });
+
+  await t.test('hostile input is refused with a 4xx', async (t) => {
+    const cases: Array<[string, unknown]> = [
+      ['/rest/payment/check-balance', { subscriptionId: `sub_\u0000abcdefgh`, userId: ada.id }],
+      ['/rest/payment/check-balance', { subscriptionId: 'a'.repeat(100_000), userId: ada.id }],
+      ['/rest/payment/check-balance', { subscriptionId: adaSub, userId: 1e300 }],
+      ['/rest/payment/check-balance', { subscriptionId: { $ne: null }, userId: [1] }],
+      ['/rest/payment/check-balance', '{"subscriptionId": '],
+      ['/rest/payment/check-balance', '[1,2,3]'],
+      ['/rest/payment/pay-balance', { token: 'tok_\u0007bell', userId: ada.id, subscriptionId: adaSub }],
+      ['/rest/payment/pay-balance', { token: 'x'.repeat(5000), userId: ada.id, subscriptionId: adaSub }],
+      ['/rest/payment/pay-balance', { token: 42, userId: ada.id, subscriptionId: adaSub }],
+    ];
+    for (const [url, body] of cases) {
+      const res = await rest(url, body);
+      t.ok(res.statusCode >= 400 && res.statusCode < 500, `${url} ${JSON.stringify(body).slice(0, 60)}: ${res.statusCode}`);
+    }
+    const badKey = await rest('/rest/payment/pay-balance', { token: 'tok_abcdefghijkl', userId: ada.id, subscriptionId: adaSub }, { 'idempotency-key': 'short' });
+    t.equal(badKey.statusCode, 400, 'a malformed Idempotency-Key');
+    const sub = await db.selectFrom('subscriptions').selectAll().where('id', '=', adaSub).executeTakeFirstOrThrow();
+    t.equal(sub.outstanding_cents, 600000, 'nothing was paid');
+  });
+
+  await t.test('a declined card is a 400 with the card message, and changes nothing', async (t) => {
+    const token = await cardToken(app, alpha, CARDS.decline);
+    const res = await rest('/rest/payment/pay-balance', { token, userId: ada.id, subscriptionId: adaSub });
+    t.equal(res.statusCode, 400);
+    t.equal(res.json().error.code, 'Payments.Declined');
+    t.equal(res.json().error.message, app.t('payments.errors.declined'));
+    const sub = await db.selectFrom('subscriptions').selectAll().where('id', '=', adaSub).executeTakeFirstOrThrow();
+    t.equal(sub.status, 'past_due');
+    t.equal(sub.outstanding_cents, 600000);
+  });
+
+  await t.test('an anonymous client pays the balance: one charge, the subscription settled', async (t) => {
+    const token = await cardToken(app, alpha, CARDS.visa);
+    const res = await rest('/rest/payment/pay-balance', { token, userId: String(ada.id), subscriptionId: adaSub });
+    t.equal(res.statusCode, 200);
+    const id = res.json().id;
+    t.match(id, /^\d+$/);
+    const sub = await db.selectFrom('subscriptions').selectAll().where('id', '=', adaSub).executeTakeFirstOrThrow();
+    t.match(sub, { status: 'active', outstanding_cents: 0, dunning_count: 0, next_dunning_at: null, past_due_since: null });
+    const ledger = await db.selectFrom('payment_ledger').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    t.match(ledger, { kind: 'charge', purpose: 'balance', status: 'succeeded', amount_cents: 600000, subscription_id: adaSub, actor_id: null });
+    const statement = await db.selectFrom('statements').selectAll().where('ledger_id', '=', Number(id)).executeTakeFirstOrThrow();
+    t.equal(statement.kind, 'dues');
+
+    const again = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: ada.id, subscriptionId: adaSub });
+    t.equal(again.statusCode, 200, 'a balance of 0 is marked paid');
+    t.equal(again.json().id, id, 'with the payment that paid it');
+    const charges = await db.selectFrom('payment_ledger').select('id').where('subscription_id', '=', adaSub).where('kind', '=', 'charge').where('status', '=', 'succeeded').execute();
+    t.equal(charges.length, 1, 'and no second charge');
+
+    const balance = await rest('/rest/payment/check-balance', { subscriptionId: adaSub, userId: ada.id });
+    t.match(balance.json(), { outstandingBalance: 0, showNoBalanceDue: false }, 'paid lately: the complete view, not no-balance');
+  });
+
+  await t.test('no balance and never paid: showNoBalanceDue, and paying is refused', async (t) => {
+    const cy = await createMember(db, alpha);
+    const sub = await createSubscription(db, alpha, cy.id, { status: 'active', outstandingCents: 0 });
+    const res = await rest('/rest/payment/check-balance', { subscriptionId: sub, userId: cy.id });
+    t.match(res.json(), { outstandingBalance: 0, showNoBalanceDue: true });
+    const pay = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: cy.id, subscriptionId: sub });
+    t.equal(pay.statusCode, 409);
+    t.equal(pay.json().error.code, 'Payments.NoBalanceDue');
+  });
+
+  await t.test('without a subscriptionId only the signed-in member pays their own', async (t) => {
+    const dee = await createMember(db, alpha);
+    const sub = await createSubscription(db, alpha, dee.id, { outstandingCents: 12500 });
+    const anonymous = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: dee.id });
+    t.equal(anonymous.statusCode, 400);
+    t.equal(anonymous.json().error.code, 'Payments.InvalidMembership');
+    const { token: bearer } = await signIn(app, dee, alpha);
+    const stranger = await createMember(db, alpha);
+    const notMine = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: stranger.id }, { authorization: `Bearer ${bearer}` });
+    t.equal(notMine.statusCode, 400, 'another member’s user id');
+    const mine = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: dee.id }, { authorization: `Bearer ${bearer}` });
+    t.equal(mine.statusCode, 200);
+    const row = await db.selectFrom('payment_ledger').selectAll().where('id', '=', Number(mine.json().id)).executeTakeFirstOrThrow();
+    t.equal(row.actor_id, dee.id, 'the member pressed pay');
+    t.equal(row.subscription_id, sub);
+  });
+
+  await t.test('GraphQL: anonymous, cookie with CSRF, and bearer clients', async (t) => {
+    const eve = await createMember(db, alpha, { firstName: 'Eve', lastName: 'Adeyemi' });
+    const sub = await createSubscription(db, alpha, eve.id, { outstandingCents: 4200 });
+    const balanceQuery = 'query B($s: ID!, $u: ID!) { subscriptionBalance(subscriptionId: $s, userId: $u) { memberName outstandingBalance currency showNoBalanceDue renewalDate publicKey serverHost } }';
+    const anonymous = await gql(balanceQuery, { s: sub, u: String(eve.id) });
+    t.equal(anonymous.statusCode, 200);
+    t.match(anonymous.json().data.subscriptionBalance, { memberName: 'Eve Adeyemi', outstandingBalance: 4200, showNoBalanceDue: false });
+    const wrong = await gql(balanceQuery, { s: sub, u: String(ada.id) });
+    t.equal(wrong.json().errors[0].extensions.code, 'Payments.InvalidMembership');
+
+    // A past-due member's first page is the dunning page (gate.ts): it carries the CSRF token too.
+    const browser = await csrfFor(app, (await signIn(app, eve, alpha)).cookie, '/billing/overdue');
+    const me = await gql('{ me { subscription { outstandingBalance currency status } } }', {}, { cookie: browser.cookie, 'x-csrf-token': browser.token });
+    t.same(me.json().data.me.subscription, { outstandingBalance: 4200, currency: 'USD', status: 'PAST_DUE' });
+    const pay = 'mutation P($u: ID!, $t: String!, $s: ID) { paySubscriptionByToken(userId: $u, token: $t, subscriptionId: $s) }';
+    const noCsrf = await gql(pay, { u: String(eve.id), t: await cardToken(app, alpha), s: sub }, { cookie: browser.cookie });
+    t.equal(noCsrf.statusCode, 403, 'our cookies without the CSRF token are refused');
+    const declined = await gql(pay, { u: String(eve.id), t: await cardToken(app, alpha, CARDS.decline), s: sub }, { cookie: browser.cookie, 'x-csrf-token': browser.token });
+    t.equal(declined.json().errors[0].extensions.code, 'Payments.Declined', 'a refused card: its code');
+    const viaCookie = await gql(pay, { u: String(eve.id), t: await cardToken(app, alpha), s: sub }, { cookie: browser.cookie, 'x-csrf-token': browser.token });
+    t.match(viaCookie.json().data.paySubscriptionByToken, /^\d+$/);
+
+    const fay = await createMember(db, alpha);
+    const fsub = await createSubscription(db, alpha, fay.id, { outstandingCents: 9900 });
+    const bearer = { authorization: `Bearer ${(await signIn(app, fay, alpha)).token}` };
+    const viaBearer = await gql(pay, { u: String(fay.id), t: await cardToken(app, alpha) }, bearer);
+    t.match(viaBearer.json().data?.paySubscriptionByToken, /^\d+$/, 'a bearer client pays its own without the subscription id');
+    const after = await gql('{ me { subscription { outstandingBalance status } } }', {}, bearer);
+    t.same(after.json().data.me.subscription, { outstandingBalance: 0, status: 'ACTIVE' });
+    const row = await db.selectFrom('subscriptions').select('status').where('id', '=', fsub).executeTakeFirstOrThrow();
+    t.equal(row.status, 'active');
+    const visitorMe = await gql('{ me { subscription { outstandingBalance } } }', {});
+    t.equal(visitorMe.json().data.me, null, 'a visitor has no me');
+  });
+
+  await t.test('50 payers submitting twice at once with the same key: zero double charges', async (t) => {
+    const payers = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const m = await createMember(db, alpha);
+        const sub = await createSubscription(db, alpha, m.id, { outstandingCents: 10000 + i });
+        return { m, sub, token: await cardToken(app, alpha), key: `bench-key-${i}-${m.id}`, ip: `192.0.2.${i + 1}` };
+      }),
+    );
+    const answers = await Promise.all(
+      payers.flatMap((p) =>
+        [0, 1].map(() => rest('/rest/payment/pay-balance', { token: p.token, userId: p.m.id, subscriptionId: p.sub }, { 'idempotency-key': p.key }, p.ip)),
+      ),
+    );
+    t.ok(answers.every((r) => r.statusCode === 200), `all answered 200 (${[...new Set(answers.map((r) => r.statusCode))].join(', ')})`);
+    for (let i = 0; i < payers.length; i++) t.equal(answers[2 * i]!.json().id, answers[2 * i + 1]!.json().id, `payer ${i}: one payment id for both`);
+    const keys = payers.map((p) => `charge:paynow:${p.key}`);
+    const processorCharges = await db.selectFrom('sandbox_transactions').select(['idempotency_key']).where('kind', '=', 'charge').where('idempotency_key', 'in', keys).execute();
+    t.equal(processorCharges.length, 50, 'one charge at the processor per payer');
+    const settled = await db.selectFrom('payment_ledger').select('subscription_id').where('kind', '=', 'charge').where('status', '=', 'succeeded').where('subscription_id', 'in', payers.map((p) => p.sub)).execute();
+    t.equal(settled.length, 50, 'one settled charge per subscription');
+  });
+
+  await t.test('the calls are limited per address', async (t) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await rest('/rest/payment/check-balance', { subscriptionId: adaSub, userId: ada.id }, {}, '203.0.113.99')).statusCode);
+    t.equal(statuses.filter((s) => s === 200).length, 30, '30 lookups a minute');
+    t.equal(statuses.at(-1), 429, 'then 429');
+    const gqlLimited = await gql('query { subscriptionBalance(subscriptionId: "sub_abcdefghijk", userId: "1") { outstandingBalance } }', {}, {}, '203.0.113.99');
+    t.equal(gqlLimited.json().errors[0].extensions.code, 'RateLimited', 'GraphQL counts with REST');
+    const elsewhere = await rest('/rest/payment/check-balance', { subscriptionId: adaSub, userId: ada.id }, {}, '203.0.113.100');
+    t.equal(elsewhere.statusCode, 200, 'another address is not limited');
+  });
+});
