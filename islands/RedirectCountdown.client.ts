@@ -4,6 +4,7 @@ import type { RedirectCountdownProps } from './RedirectCountdown.tsx';
 export default function enhanceRedirect(island: HTMLElement, { url, seconds, stayLabel, stayedMessage }: RedirectCountdownProps): void {
   const box = island.querySelector<HTMLElement>('.redirect-countdown');
   if (!box) return;
+  box.hidden = false;
   const timer = window.setTimeout(() => window.location.assign(url), seconds * 1000);
   const stay = document.createElement('button');
   stay.type = 'button';

@@ -9,13 +9,14 @@ export type RedirectCountdownProps = {
 };
 
 /**
- * The 5-second redirect after onboarding (spec section 9), announced in text. Without JavaScript the
- * page's <noscript> meta refresh goes; with it, RedirectCountdown.client.ts goes after the delay and
- * adds a "Stay on this page" button that cancels it (WCAG 2.2.1: a time limit the user can turn off).
+ * The 5-second redirect after onboarding (spec section 9), announced in text. RedirectCountdown.client.ts
+ * shows the message, goes after the delay and adds a "Stay on this page" button that cancels it
+ * (WCAG 2.2.1: a time limit the user can turn off). Without JavaScript nothing moves the page (a meta
+ * refresh could not be turned off): the message stays hidden and the links onward are the way on.
  */
 export default function RedirectCountdown({ message }: RedirectCountdownProps) {
   return (
-    <p className="redirect-countdown" role="status">
+    <p className="redirect-countdown" role="status" hidden>
       <span className="redirect-message">{message}</span>
     </p>
   );

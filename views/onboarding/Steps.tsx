@@ -298,7 +298,7 @@ export function AddressStep({ view, values, errors }: { view: StepView; values: 
 // ---------------------------------------------------------------------------------------------
 // Complete, shutdown, invalid
 
-/** Spec section 9: the page redirects to the root after 5 seconds (a meta refresh: works without JavaScript). */
+/** Spec section 9: the page redirects to the root after 5 seconds (with JavaScript, and a way to stay: decision 0029). */
 export const COMPLETE_REDIRECT_SECONDS = 5;
 
 export function CompleteStep({ view }: { view: StepView }) {
@@ -306,10 +306,6 @@ export function CompleteStep({ view }: { view: StepView }) {
   const href = useHref();
   return (
     <OnboardingLayout view={view} heading={t('onboarding.complete.heading')}>
-      {/* Without JavaScript the browser refreshes; with it, the island does (with a way to stay). */}
-      <noscript>
-        <meta httpEquiv="refresh" content={`${COMPLETE_REDIRECT_SECONDS};url=${href('/')}`} />
-      </noscript>
       <Island
         name="RedirectCountdown"
         props={{

@@ -63,6 +63,14 @@ t.test('the payments demo: memberships, statements, saved cards in each status, 
     t.equal(result.status, 'succeeded');
   });
 
+  await t.test("the README's links name these ids: Jonah Whitaker's pay-now, Amara Okafor's saved cards", async (t) => {
+    const readme = (await import('node:fs')).readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const overdue = await db.selectFrom('subscriptions').select('user_id').where('id', '=', DEMO_OVERDUE.subscriptionId).executeTakeFirstOrThrow();
+    t.ok(readme.includes(`/pay-now?userId=${overdue.user_id}&subscriptionId=${DEMO_OVERDUE.subscriptionId}`), 'the pay-now link');
+    t.ok(readme.includes(`/admin/members/summit/${amara.id}/cards`), 'the saved cards link');
+    t.ok(readme.includes(`/get-started?uid=${DEMO_INVITEE.uid}&dealId=${DEMO_INVITEE.dealId}`), 'the invitation link');
+  });
+
   await t.test('the invitee is in onboarding with an invitation', async (t) => {
     const row = await db
       .selectFrom('onboardings')
