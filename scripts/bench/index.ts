@@ -21,6 +21,8 @@ import { copyScanModule } from './copy-scan.ts';
 import { jobsModule } from './jobs.ts';
 import { membersModule } from './members.ts';
 import { notificationsModule } from './notifications.ts';
+import { onboardingModule } from './onboarding.ts';
+import { paymentsModule } from './payments.ts';
 import { nodesModule } from './nodes.ts';
 import { BUDGETS, LOAD, AUTOSAVE, POSTGRES_ADMIN_URL, RESULTS_DIR, ROOT, availableCores, errorMessage, table, type BenchContext, type BenchModule, type Section } from './lib.ts';
 import { pagesModule } from './pages.ts';
@@ -37,6 +39,8 @@ const MODULES: BenchModule[] = [
   passwordsModule,
   copyScanModule,
   nodesModule,
+  paymentsModule,
+  onboardingModule,
   pagesModule,
   throughputModule,
   membersModule,

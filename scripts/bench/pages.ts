@@ -42,7 +42,7 @@ type PageSpec = {
   /** This page's JS budget; BUDGETS.jsMaxBytes when not given. */
   jsMaxBytes?: number;
   /** Taken as the demo member just before this page is measured (the pages are measured in this order). */
-  before?: 'accept-agreement' | 'save-draft' | 'find-profile';
+  before?: 'accept-agreement' | 'save-draft' | 'find-profile' | 'find-amplify';
   /** A page of the articles area: warn when it renders the product-agreement gate instead. */
   articles?: boolean;
   /** Text the page must contain (a warning otherwise). */
@@ -73,6 +73,8 @@ const PAGES: PageSpec[] = [
   { key: 'settings-devices', label: 'Settings, push devices  /settings/notifications/devices', path: '/settings/notifications/devices', who: 'member', expectStatus: 200 },
   { key: 'settings-team', label: 'Settings, team  /settings/team', path: '/settings/team', who: 'member', expectStatus: 200 },
   { key: 'settings-billing', label: 'Settings, billing  /settings/billing', path: '/settings/billing', who: 'member', expectStatus: 200 },
+  // Payments (issue 13): the demo's overdue member's public link (the README's).
+  { key: 'pay-now', label: 'Pay now (overdue member)  /pay-now?userId=&subscriptionId=', path: '/pay-now?userId=11&subscriptionId=sub_demo_overdue_jW7q2Lk9Xs4v', who: 'visitor', expectStatus: 200, expectText: 'Jonah' },
   { key: 'articles-agreement', label: 'Product agreement  /articles/agreement', path: '/articles/agreement', who: 'member', expectStatus: 200 },
   { key: 'articles-guidelines', label: 'Guidelines  /articles/guidelines', path: '/articles/guidelines', who: 'member', expectStatus: 200 },
   // As the demo member after accepting the product agreement (POST /articles/agreement).
@@ -99,6 +101,15 @@ const PAGES: PageSpec[] = [
   },
   { key: 'articles-dashboard', label: 'Articles dashboard  /articles (draft in flight)', path: '/articles', who: 'member', expectStatus: 200, articles: true },
   { key: 'articles-published', label: 'Published articles  /articles/published', path: '/articles/published', who: 'member', expectStatus: 200, articles: true },
+  // After the agreement (accepted above): the published page's Amplify link leads to Amara's seeded article.
+  {
+    key: 'articles-amplify',
+    label: 'Amplify a published article  /articles/amplify/{id}',
+    path: (shared) => (shared.get('amplifyPath') as string | undefined) ?? null,
+    who: 'member',
+    expectStatus: 200,
+    before: 'find-amplify',
+  },
   { key: 'articles-settings', label: 'Article settings  /articles/settings', path: '/articles/settings', who: 'member', expectStatus: 200, articles: true },
   { key: 'admin-home', label: 'Admin home  /admin', path: '/admin', who: 'admin', expectStatus: 200 },
   { key: 'admin-articles', label: 'Admin articles board  /admin/articles', path: '/admin/articles', who: 'admin', expectStatus: 200 },
@@ -109,6 +120,7 @@ const PAGES: PageSpec[] = [
     who: 'admin',
     expectStatus: 200,
   },
+  { key: 'admin-saved-cards', label: "Admin: a member's saved cards  /admin/members/summit/{id}/cards", path: '/admin/members/summit/2/cards', who: 'admin', expectStatus: 200 },
   { key: 'admin-articles-settings', label: 'Admin article settings  /admin/articles/settings', path: '/admin/articles/settings', who: 'admin', expectStatus: 200 },
   { key: 'admin-blackouts', label: 'Admin blackout dates  /admin/articles/blackouts', path: '/admin/articles/blackouts', who: 'admin', expectStatus: 200 },
 ];
@@ -279,6 +291,11 @@ export const pagesModule: BenchModule = {
           const id = /href="\/profile\/(\d+)"/.exec(directory)?.[1];
           if (id) shared.set('profileId', id);
           else pageWarnings.push('no profile link on /members');
+        } else if (spec.before === 'find-amplify') {
+          const published = (await get(info.probePort, '/articles/published', { cookie: info.cookie, accept: 'text/html' })).body.toString('utf8');
+          const amplify = /href="(\/articles\/amplify\/\d+)"/.exec(published)?.[1];
+          if (amplify) shared.set('amplifyPath', amplify);
+          else pageWarnings.push('no amplify link on /articles/published');
         } else if (spec.before) {
           const prep = await prepareArticlePage(info.probePort, info.cookie, csrf, spec.before);
           pageWarnings.push(...prep.warnings);

@@ -179,7 +179,7 @@ async function pageWeight(app: import('fastify').FastifyInstance, pagePath: stri
         request.sizes().then((s) => {
           const type = request.resourceType();
           const kind = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : type === 'script' ? 'js' : type === 'image' ? 'img' : 'other';
-          bytes[kind] += s.responseBodySize;
+          bytes[kind] += Math.max(0, s.responseBodySize);
         }),
       );
     });
