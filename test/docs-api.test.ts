@@ -50,5 +50,7 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.same(JSON.parse(of('PAIR=$(curl -sS --fail-with-body "$BASE/rest/token-refresh"')), { user: 'Amara Okafor', roles: ['MEMBER'] }, 'the refresh answers a pair');
   t.equal(of('/rest/logout').split('\n')[0], 'signed out: 204');
   t.same(JSON.parse(of('/rest/logout').split('\n')[1]!), { data: { me: null } }, 'after sign-out the token signs no one in');
+  t.same(JSON.parse(of('| jq -c \'{memberName, outstandingBalance, showNoBalanceDue}\'')), { memberName: 'Jonah Whitaker', outstandingBalance: 600000, showNoBalanceDue: false }, 'the overdue balance');
+  t.same(of('CARD_TOKEN=$(curl').split('\n').map((l) => JSON.parse(l)), [true, { outstandingBalance: 0, showNoBalanceDue: false }], 'paid with a sandbox token: nothing owed, just paid');
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
 });
