@@ -51,8 +51,11 @@ export default function enhanceCardForm(island: HTMLElement, props: CardFormIsla
   const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"], button:not([type])');
 
-  const report = (url: string, category: string, error: unknown) => {
-    const text = error instanceof Error ? error.message : String(error);
+  // Spec section 7: a failure report (user id, error, category Payment, the value); the stage
+  // (load, mount, tokenize) leads the error text.
+  const report = (url: string, stage: 'load' | 'mount' | 'tokenize', error: unknown) => {
+    const text = `${stage}: ${error instanceof Error ? error.message : String(error)}`;
+    const category = 'Payment';
     fetch(url, {
       method: 'POST',
       credentials: 'same-origin',

@@ -131,8 +131,13 @@ t.test('the card form and the sandbox provider in the browser', async (t) => {
       await t.resolves(
         (async () => {
           for (let i = 0; i < 50; i++) {
-            const rows = await db.selectFrom('payment_error_logs').select('id').where('source', '=', 'script').execute();
-            if (rows.length > before.length) return;
+            const rows = await db.selectFrom('payment_error_logs').select(['id', 'category', 'message']).where('source', '=', 'script').orderBy('id').execute();
+            if (rows.length > before.length) {
+              const row = rows.at(-1)!;
+              t.equal(row.category, 'Payment', 'spec section 7: category Payment');
+              t.match(row.message, /^load: /, 'the stage leads the error text');
+              return;
+            }
             await new Promise((r) => setTimeout(r, 100));
           }
           throw new Error('no log entry');

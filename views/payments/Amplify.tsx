@@ -1,14 +1,10 @@
 import type { ReactNode } from 'react';
-import { formatDate } from '#src/core/format.ts';
-import type { AmplificationPackage, AmplifyView } from '#src/features/payments/amplify.ts';
-import { formatMoney } from '#src/features/payments/money.ts';
-import { paymentMethodLabel } from '#src/features/payments/cards.ts';
+import type { AmplifyPageModel } from '#src/features/payments/view-models.ts';
 import { Alert, CsrfField, FieldNotes, describedBy } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
-export type AmplifyPageProps = AmplifyView & {
-  /** The package chosen (from ?package= or the refused form), if it is one of the active ones. */
-  selected: AmplificationPackage | null;
+/** The page's data, formatted by the route (view-models.ts amplifyPageModel), and its forms' state. */
+export type AmplifyPageProps = AmplifyPageModel & {
   /** A message next to the package choice (an unknown package). */
   packageError?: string | null;
   /** The refused card's message, and which form it belongs to. */
@@ -28,13 +24,12 @@ export function AmplifyPage({ article, packages, orders, defaultCard, selected, 
   const { t } = usePage();
   const href = useHref();
   const path = href(`/articles/amplify/${article.id}`);
-  const price = (p: AmplificationPackage) => formatMoney(p.priceCents, p.currency);
   return (
     <section className="amplify">
       <h1>{t('amplify.title')}</h1>
       <p className="amplify-article">
         <span className="card-title">“{article.title}”</span>
-        {article.publishedDate ? <span className="muted"> · {t('amplify.publishedOn', { date: formatDate(article.publishedDate) })}</span> : null}
+        {article.publishedOn ? <span className="muted"> · {t('amplify.publishedOn', { date: article.publishedOn })}</span> : null}
         {article.articleUrl ? (
           <>
             {' · '}
@@ -50,7 +45,7 @@ export function AmplifyPage({ article, packages, orders, defaultCard, selected, 
           <h2 id="amplify-orders-title">{t('amplify.orders.heading')}</h2>
           <ul className="plain">
             {orders.map((o) => (
-              <li key={o.id}>{t('amplify.orders.item', { package: o.packageName, date: formatDate(o.createdAt), price: formatMoney(o.priceCents, o.currency) })}</li>
+              <li key={o.id}>{t('amplify.orders.item', { package: o.packageName, date: o.date, price: o.price })}</li>
             ))}
           </ul>
           <p className="muted">
@@ -70,7 +65,7 @@ export function AmplifyPage({ article, packages, orders, defaultCard, selected, 
               <div key={p.id} className="amplify-package">
                 <input type="radio" id={`package-${p.id}`} name="package" value={p.id} defaultChecked={selected?.id === p.id} required aria-describedby={`package-${p.id}-description`} />
                 <label htmlFor={`package-${p.id}`}>
-                  <span className="amplify-package-name">{p.name}</span> <span className="amplify-package-price">{price(p)}</span>
+                  <span className="amplify-package-name">{p.name}</span> <span className="amplify-package-price">{p.price}</span>
                 </label>
                 <p id={`package-${p.id}-description`} className="muted amplify-package-description">
                   {p.description}
@@ -87,7 +82,7 @@ export function AmplifyPage({ article, packages, orders, defaultCard, selected, 
 
       {selected ? (
         <section className="panel amplify-payment" aria-labelledby="amplify-payment-title">
-          <h2 id="amplify-payment-title">{t('amplify.payment.heading', { price: price(selected), package: selected.name })}</h2>
+          <h2 id="amplify-payment-title">{t('amplify.payment.heading', { price: selected.price, package: selected.name })}</h2>
           {defaultCard ? (
             <form method="post" action={path} className="amplify-saved-card">
               <CsrfField />
@@ -96,7 +91,7 @@ export function AmplifyPage({ article, packages, orders, defaultCard, selected, 
               <input type="hidden" name="idempotencyKey" value={keys.saved} />
               {cardError?.form === 'saved' ? <Alert kind="error">{cardError.message}</Alert> : null}
               <button type="submit" className="button">
-                {t('amplify.payment.savedCard', { card: paymentMethodLabel(defaultCard.cardType, defaultCard.last4Digits) })}
+                {t('amplify.payment.savedCard', { card: defaultCard.label })}
               </button>
             </form>
           ) : null}

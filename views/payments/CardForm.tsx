@@ -1,18 +1,17 @@
 import type { ReactNode } from 'react';
 import type { CardType } from '#src/db/types.ts';
-import { CARD_NAMES, MAX_CARD_LOGOS } from '#src/features/payments/cards.ts';
+import type { CardFormLogos } from '#src/features/payments/cards.ts';
 import type { BrowserSettings } from '#src/features/payments/processor/types.ts';
 import { CsrfField } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
-export type CardFormProps = {
+type CardFormBase = {
   /** Our POST path (with the base path). */
   action: string;
   idempotencyKey: string;
   /** processor.browserSettings(site): publicKey, serverHost, scriptUrl, hostedPageUrl. */
   processor: BrowserSettings;
-  acceptedCards: CardType[]; // shows at most 3 logos, then 'and more...'
   submitLabel: string;
   /** Extra hidden inputs (ids); the CSRF field is added by the form itself as other forms do. */
   hidden?: Record<string, string>;
@@ -24,19 +23,49 @@ export type CardFormProps = {
   children?: ReactNode;
 };
 
-/** The accepted cards: at most 3 logos, then 'and more...' (spec section 9). */
-export function CardLogos({ acceptedCards }: { acceptedCards: CardType[] }) {
+export type CardFormProps = CardFormBase &
+  (
+    | {
+        /** The accepted cards as shown: cardFormLogos(site.acceptedCards) from src/features/payments/cards.ts. */
+        logos: CardFormLogos;
+      }
+    | {
+        /**
+         * @deprecated Pass `logos` (cardFormLogos). Kept only until pay-now's route (paynow/routes.tsx)
+         * passes `logos`; then remove this branch and cardNameOf.
+         */
+        acceptedCards: CardType[];
+      }
+  );
+
+/** Only for the deprecated `acceptedCards` prop: the name CARD_NAMES gives, from the type (VISA → Visa, JCB → JCB). */
+export function cardNameOf(type: CardType): string {
+  return type
+    .split('_')
+    .map((w) => (w.length <= 3 ? w : w[0] + w.slice(1).toLowerCase()))
+    .join(' ');
+}
+
+/** The logos as the deprecated `acceptedCards` prop gives them (the same as cardFormLogos). */
+function legacyLogos(acceptedCards: CardType[]): CardFormLogos {
+  return {
+    logos: acceptedCards.slice(0, 3).map((type) => ({ type, className: `card-logo-${type.toLowerCase().replace(/_/g, '-')}`, name: cardNameOf(type) })),
+    more: acceptedCards.length > 3,
+  };
+}
+
+/** The accepted cards: at most 3 logos, then 'and more...' (spec section 9); the route decides which. */
+export function CardLogos({ logos, more }: CardFormLogos) {
   const { t } = usePage();
-  if (acceptedCards.length === 0) return null;
-  const shown = acceptedCards.slice(0, MAX_CARD_LOGOS);
+  if (logos.length === 0) return null;
   return (
     <ul className="card-logos" aria-label={t('payments.cardForm.accepted')}>
-      {shown.map((card) => (
-        <li key={card} className={`card-logo card-logo-${card.toLowerCase().replace(/_/g, '-')}`}>
-          {CARD_NAMES[card]}
+      {logos.map((card) => (
+        <li key={card.type} className={`card-logo ${card.className}`}>
+          {card.name}
         </li>
       ))}
-      {acceptedCards.length > MAX_CARD_LOGOS ? <li className="card-logos-more">{t('payments.cards.andMore')}</li> : null}
+      {more ? <li className="card-logos-more">{t('payments.cards.andMore')}</li> : null}
     </ul>
   );
 }
@@ -47,7 +76,9 @@ export function CardLogos({ acceptedCards }: { acceptedCards: CardType[] }) {
  * one-time `token`; without it the form has no card inputs and posts without a token, and the handler
  * sends the browser to the provider's hosted page (src/features/payments/checkout.ts).
  */
-export function CardForm({ action, idempotencyKey, processor, acceptedCards, submitLabel, hidden, cardError, log, children }: CardFormProps) {
+export function CardForm(props: CardFormProps) {
+  const { action, idempotencyKey, processor, submitLabel, hidden, cardError, log, children } = props;
+  const logos = 'logos' in props ? props.logos : legacyLogos(props.acceptedCards);
   const { t } = usePage();
   const href = useHref();
   return (
@@ -62,7 +93,7 @@ export function CardForm({ action, idempotencyKey, processor, acceptedCards, sub
           {cardError}
         </p>
       ) : null}
-      <CardLogos acceptedCards={acceptedCards} />
+      <CardLogos {...logos} />
       <Island
         name="CardForm"
         props={{

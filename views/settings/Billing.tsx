@@ -1,13 +1,11 @@
-import { formatDate } from '#src/core/format.ts';
-import type { StatementSummary } from '#src/features/payments/billing.ts';
-import { formatMoney } from '#src/features/payments/money.ts';
+import type { StatementRow } from '#src/features/payments/view-models.ts';
 import { Alert } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';
 
 export type BillingPageProps = {
-  /** The page's statements, newest first; null when they could not be loaded (the statements error message). */
-  statements: StatementSummary[] | null;
+  /** The page's statements, newest first, formatted; null when they could not be loaded (the statements error message). */
+  statements: StatementRow[] | null;
   /** The cursor of the next (older) page, if there is one. */
   olderCursor: string | null;
   /** Whether this page is not the first one (a link back to the newest). */
@@ -34,16 +32,16 @@ export function BillingPage({ statements, olderCursor, paged }: BillingPageProps
         ) : (
           <ul className="plain statement-list">
             {statements.map((s) => {
-              const date = formatDate(s.purchasedAt);
+              const date = s.date;
               return (
                 <li key={s.id} className="statement">
                   <p className="statement-name">{s.name}</p>
                   <p className="statement-meta">
                     <span className="visually-hidden">{t('billing.statements.date')}: </span>
-                    <time dateTime={s.purchasedAt.toISOString()}>{date}</time>
+                    <time dateTime={s.isoDate}>{date}</time>
                     {' · '}
                     <span className="visually-hidden">{t('billing.statements.amount')}: </span>
-                    <span className="statement-amount">{formatMoney(s.amountCents, s.currency)}</span>
+                    <span className="statement-amount">{s.amount}</span>
                   </p>
                   <a href={href(`/settings/billing/statements/${s.id}.pdf`)} download aria-label={t('billing.statements.downloadLabel', { name: s.name, date })}>
                     {t('billing.statements.download')}

@@ -7,8 +7,10 @@ import { CardForm } from '#views/payments/CardForm.tsx';
 import { buyAmplification, findActivePackage, findOwnPublishedArticle, isAmplifyKey, loadAmplify, type AmplificationPackage } from './amplify.ts';
 import { cardErrorMessage, hostedPageAddress, newIdempotencyKey, readHostedReturn } from './checkout.ts';
 import type { PaymentSource } from './ledger.ts';
+import { cardFormLogos } from './cards.ts';
 import { formatMoney } from './money.ts';
 import { loadPaymentSite } from './queries.ts';
+import { amplifyPageModel } from './view-models.ts';
 
 const appOf = (request: FastifyRequest) => request.server;
 const scopeOf = (request: FastifyRequest) => ({ communityId: request.community.id, userId: request.guardian.userId! });
@@ -55,7 +57,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
         action={`${app.config.basePath}/articles/amplify/${articleId}`}
         idempotencyKey={keys.new}
         processor={app.cardProcessor.browserSettings(view.site)}
-        acceptedCards={view.site.acceptedCards}
+        logos={cardFormLogos(view.site.acceptedCards)}
         submitLabel={t('amplify.payment.newCardSubmit', { price: formatMoney(selected.priceCents, selected.currency) })}
         hidden={{ packageId: String(selected.id) }}
         cardError={state.cardError?.form === 'new' ? state.cardError.message : null}
@@ -65,7 +67,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
     return reply.page({
       title: t('amplify.title'),
       status: state.status ?? 200,
-      body: <AmplifyPage {...view} selected={selected} packageError={state.packageError ?? null} cardError={state.cardError ?? null} keys={keys} newCardForm={newCardForm} />,
+      body: <AmplifyPage {...amplifyPageModel(view, selected)} packageError={state.packageError ?? null} cardError={state.cardError ?? null} keys={keys} newCardForm={newCardForm} />,
     });
   }
 

@@ -56,20 +56,29 @@ export async function findOwnPublishedArticle(db: Db, scope: Scope, articleId: n
   return { id: row.id, title: row.title?.trim() || 'Untitled article', publishedDate: row.published_date, articleUrl: row.article_url };
 }
 
+/**
+ * The community's active packages that can be bought: only those priced in the site's currency (the
+ * charge is in the site's currency, so a package in another is neither listed nor sold).
+ */
 export async function listActivePackages(db: Db, communityId: number): Promise<AmplificationPackage[]> {
   const rows = await selectInCommunity(db, 'amplification_packages', { id: communityId })
-    .select(['id', 'name', 'description', 'price_cents', 'currency'])
-    .where('active', '=', true)
-    .orderBy('sort_order')
-    .orderBy('id')
+    .innerJoin('payment_settings', (j) =>
+      j.onRef('payment_settings.community_id', '=', 'amplification_packages.community_id').onRef('payment_settings.currency', '=', 'amplification_packages.currency'),
+    )
+    .select(['amplification_packages.id', 'amplification_packages.name', 'amplification_packages.description', 'amplification_packages.price_cents', 'amplification_packages.currency'])
+    .where('amplification_packages.active', '=', true)
+    .orderBy('amplification_packages.sort_order')
+    .orderBy('amplification_packages.id')
     .execute();
   return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, priceCents: r.price_cents, currency: r.currency }));
 }
 
-/** Whether the community offers amplification at all (payments on and an active package): the dashboard's card. */
+/** Whether the community offers amplification at all (payments on and an active package in the site's currency): the dashboard's card. */
 export async function offersAmplification(db: Db, communityId: number): Promise<boolean> {
   const row = await selectInCommunity(db, 'amplification_packages', { id: communityId })
-    .innerJoin('payment_settings', 'payment_settings.community_id', 'amplification_packages.community_id')
+    .innerJoin('payment_settings', (j) =>
+      j.onRef('payment_settings.community_id', '=', 'amplification_packages.community_id').onRef('payment_settings.currency', '=', 'amplification_packages.currency'),
+    )
     .select('amplification_packages.id')
     .where('amplification_packages.active', '=', true)
     .limit(1)

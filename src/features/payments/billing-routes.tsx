@@ -4,6 +4,7 @@ import { positiveId } from '#src/lib/form.ts';
 import { BillingPage } from '#views/settings/Billing.tsx';
 import { findStatement, listStatements, statementFileName, type StatementPage } from './billing.ts';
 import { renderStatementPdf } from './statement-pdf.ts';
+import { statementRows } from './view-models.ts';
 
 const scopeOf = (request: FastifyRequest) => ({ db: request.server.db, communityId: request.community.id, userId: request.guardian.userId! });
 
@@ -30,7 +31,7 @@ export default async function billingRoutes(app: FastifyInstance) {
     }
     return reply.page({
       title: t('settings.sections.billing'),
-      body: <BillingPage statements={page?.statements ?? null} olderCursor={page?.nextCursor ?? null} paged={typeof after === 'string' && after !== '' && page !== null} />,
+      body: <BillingPage statements={page ? statementRows(page.statements) : null} olderCursor={page?.nextCursor ?? null} paged={typeof after === 'string' && after !== '' && page !== null} />,
     });
   });
 

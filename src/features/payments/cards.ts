@@ -26,6 +26,17 @@ export function formatExpiry(month: number, year: number): string {
   return `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}`;
 }
 
+/** The card form's accepted cards as it shows them: at most 3 logos (type and name), then whether 'and more...' follows. */
+export type CardFormLogos = { logos: { type: CardType; className: string; name: string }[]; more: boolean };
+
+/** What the card form shows of the site's accepted cards (spec section 9: at most 3 logos, then 'and more...'). */
+export function cardFormLogos(acceptedCards: readonly CardType[]): CardFormLogos {
+  return {
+    logos: acceptedCards.slice(0, MAX_CARD_LOGOS).map((type) => ({ type, className: `card-logo-${type.toLowerCase().replace(/_/g, '-')}`, name: CARD_NAMES[type] })),
+    more: acceptedCards.length > MAX_CARD_LOGOS,
+  };
+}
+
 /** How a statement names the card that paid, e.g. "Visa ending 4242". */
 export function paymentMethodLabel(cardType: CardType, last4: string): string {
   return `${CARD_NAMES[cardType]} ending ${last4}`;

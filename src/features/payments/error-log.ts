@@ -5,17 +5,30 @@ import { selectInCommunity } from '#src/db/tenancy.ts';
 export const ERROR_LOG_FIELD_MAX = 500;
 
 /**
- * Anything that could be a card number (a run of 12 or more digits, spaces or dashes between them
- * allowed) is replaced before it is stored: the log must never hold card data, whatever a client sends.
+ * A card number as someone may write it: 12 or more digits, with up to 3 of any characters that are not
+ * letters or digits between them (spaces, dashes, dots, slashes, tabs, newlines...).
+ */
+const CARD_NUMBER = /\p{Nd}(?:[^\p{L}\p{N}]{0,3}\p{Nd}){11,}/gu;
+/** The card's security code named next to it ("cvv: 123", "CVC=1234", "security code is 123"): the digits go. */
+const CODE_AFTER_NAME = /\b(cvv2?|cvc2?|security[^\p{L}\p{N}]{0,3}code)((?:[^\p{L}\p{N}]{0,5}(?:is|was|number|no)\b)?[^\p{L}\p{N}]{0,5})\p{Nd}{3,4}(?!\p{N})/giu;
+/** ...or just before it ("123 (cvv)", "1234 is the security code"). */
+const CODE_BEFORE_NAME = /(?<!\p{N})\p{Nd}{3,4}(?=[^\p{L}\p{N}]{0,5}(?:(?:is|was)[^\p{L}\p{N}]{1,3}(?:the|my)?[^\p{L}\p{N}]{0,3})?(?:cvv|cvc|security[^\p{L}\p{N}]{0,3}code))/giu;
+/** Control characters (C0, DEL, C1): tabs and newlines included. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Anything that could be card data is replaced before it is stored: a card number (see CARD_NUMBER)
+ * and a 3-4 digit run next to "cvv", "cvc" or "security code". The log must never hold card data,
+ * whatever a client sends.
  */
 export function redactCardNumbers(text: string): string {
-  return text.replace(/\d(?:[ -]*\d){11,}/g, '[redacted]');
+  return text.replace(CARD_NUMBER, '[redacted]').replace(CODE_AFTER_NAME, '$1$2[redacted]').replace(CODE_BEFORE_NAME, '[redacted]');
 }
 
-/** A client's text made safe to keep: no control characters, no card numbers, bounded. */
+/** A client's text made safe to keep: control characters out (each becomes a space), no card data, bounded. */
 export function boundedText(value: unknown, max = ERROR_LOG_FIELD_MAX): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = redactCardNumbers(String(value).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')).trim();
+  const text = redactCardNumbers(String(value).replace(CONTROL, ' ')).trim();
   return text ? text.slice(0, max) : null;
 }
 

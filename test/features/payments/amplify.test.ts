@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buyAmplification } from '#src/features/payments/amplify.ts';
+import { buyAmplification, listActivePackages, offersAmplification } from '#src/features/payments/amplify.ts';
 import { saveCard } from '#src/features/payments/ledger.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
@@ -24,6 +24,12 @@ t.test('amplification', async (t) => {
       { community_id: alpha.id, name: 'Feature', description: 'A week on the home page and two social posts.', price_cents: 129900, sort_order: 2 },
       { community_id: alpha.id, name: 'Old package', description: 'No longer sold.', price_cents: 100, sort_order: 3, active: false },
     ])
+    .returning('id')
+    .execute();
+  // Priced in euros while the site charges dollars: neither listed nor sold.
+  const [euroPackage] = await db
+    .insertInto('amplification_packages')
+    .values([{ community_id: alpha.id, name: 'Euro boost', description: 'Priced in euros.', price_cents: 9900, currency: 'EUR', sort_order: 0 }])
     .returning('id')
     .execute();
   const [betaPackage] = await db.insertInto('amplification_packages').values([{ community_id: beta.id, name: 'Beta boost', description: 'Beta only.', price_cents: 1000 }]).returning('id').execute();
@@ -67,6 +73,7 @@ t.test('amplification', async (t) => {
     t.match(res.body, '$1,299.00');
     t.notMatch(res.body, 'Old package', 'inactive packages are not offered');
     t.notMatch(res.body, 'Beta boost', 'another community’s packages are not offered');
+    t.notMatch(res.body, 'Euro boost', 'a package in another currency than the site’s is not offered');
     t.notMatch(res.body, 'Pay with', 'no payment before a package is chosen');
   });
 
@@ -154,6 +161,7 @@ t.test('amplification', async (t) => {
       ['a word for a package', { ...base, packageId: 'spotlight' }],
       ['a retired package', { ...base, packageId: String(retired!.id) }],
       ['another community’s package', { ...base, packageId: String(betaPackage!.id) }],
+      ['a package in another currency than the site’s', { ...base, packageId: String(euroPackage!.id) }],
       ['a short key', { ...base, idempotencyKey: 'short' }],
       ['a NUL in the key', { ...base, idempotencyKey: `${KEY('nul')}\u0000` }],
       ['a huge key', { ...base, idempotencyKey: 'k'.repeat(5000) }],
@@ -215,6 +223,21 @@ t.test('amplification', async (t) => {
     t.equal(refused.statusCode, 400);
     t.match(refused.body, 'Your card was declined. Please use another card.');
     t.match(refused.body, 'Pay $499.00 for Spotlight', 'the package is kept');
+  });
+
+  await t.test('a package in another currency than the site’s cannot be bought', async (t) => {
+    await t.rejects(
+      buyAmplification(app, { communityId: alpha.id, userId: amara.id, actorId: amara.id, articleId: live, packageId: euroPackage!.id, idempotencyKey: KEY('euro'), source: { savedPaymentId: saved.savedPayment.id } }),
+      { code: 'Amplify.UnknownPackage' },
+    );
+    const res = await post(`/articles/amplify/${live}`, { packageId: String(euroPackage!.id), savedPaymentId: String(saved.savedPayment.id), idempotencyKey: KEY('euro') });
+    t.equal(res.statusCode, 400, 'the form says the package is unknown');
+    t.equal((await charges(KEY('euro'))).length, 0, 'nothing charged');
+    t.same((await listActivePackages(db, alpha.id)).map((p) => p.name), ['Spotlight', 'Feature'], 'only the site’s currency is listed');
+    await db.updateTable('amplification_packages').set({ active: false }).where('community_id', '=', alpha.id).where('currency', '=', 'USD').execute();
+    t.equal(await offersAmplification(db, alpha.id), false, 'only packages in another currency: amplification is not offered');
+    await db.updateTable('amplification_packages').set({ active: true }).where('id', 'in', [spotlight!.id, feature!.id]).execute();
+    t.equal(await offersAmplification(db, alpha.id), true);
   });
 
   await t.test('the service refuses a key replayed for another package', async (t) => {

@@ -5,7 +5,8 @@ import { fixedClock } from '#src/core/clock.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { cardErrorMessage, newIdempotencyKey, openState, sealState, STATE_TTL_MS, type CheckoutState } from '#src/features/payments/checkout.ts';
-import { CardForm } from '#views/payments/CardForm.tsx';
+import { CARD_NAMES, CARD_TYPES, cardFormLogos } from '#src/features/payments/cards.ts';
+import { CardForm, cardNameOf } from '#views/payments/CardForm.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { setupDatabase, startApp } from '../../helpers/app.ts';
 import { createCommunity } from '../../helpers/factories.ts';
@@ -59,7 +60,7 @@ t.test('the checkout state and the card form', async (t) => {
     const ctx = { t: app.t, community, identity: PUBLIC_IDENTITY, guardian: new Guardian(PUBLIC_IDENTITY, community), basePath: '', currentPath: '/pay-now', csrfToken: 'csrf-1', nonce: 'n', now: clock.now(), ads: { masthead: null, mediumSquare: null }, hasUnviewed: false, adminAreas: null, alert: null, islands: new Set<string>() } as PageContextValue;
     const processor = app.cardProcessor.browserSettings({ communityId: community.id, publicKey: 'pk_sandbox_checkout_a_test', subDomain: 'checkout-a' });
     const html = renderToStaticMarkup(
-      createElement(PageContext.Provider, { value: ctx }, createElement(CardForm, { action: '/pay-now', idempotencyKey: 'key-123456789', processor, acceptedCards: ['VISA', 'MASTERCARD', 'AMERICAN_EXPRESS', 'DISCOVER'], submitLabel: 'Pay', hidden: { subscriptionId: 'sub-1' }, cardError: 'Your card was declined. Please use another card.' })),
+      createElement(PageContext.Provider, { value: ctx }, createElement(CardForm, { action: '/pay-now', idempotencyKey: 'key-123456789', processor, logos: cardFormLogos(['VISA', 'MASTERCARD', 'AMERICAN_EXPRESS', 'DISCOVER']), submitLabel: 'Pay', hidden: { subscriptionId: 'sub-1' }, cardError: 'Your card was declined. Please use another card.' })),
     );
     t.notMatch(html, /name="(number|cvv|cardNumber|token)"/, 'no card input and no token field');
     t.match(html, /name="_csrf" value="csrf-1"/);
@@ -71,5 +72,39 @@ t.test('the checkout state and the card form', async (t) => {
     t.match(html, /data-island="CardForm"/);
     t.match(html, /secure page/);
     t.ok(ctx.islands.has('CardForm'), 'the page ships the island');
+    t.match(html, /<li class="card-logo card-logo-american-express">American Express<\/li>/);
+    t.notMatch(html, /Discover/, 'the fourth is "and more..."');
+
+    const few = renderToStaticMarkup(
+      createElement(PageContext.Provider, { value: ctx }, createElement(CardForm, { action: '/pay-now', idempotencyKey: 'key-123456789', processor, logos: cardFormLogos(['JCB', 'DINERS_CLUB']), submitLabel: 'Pay' })),
+    );
+    t.equal((few.match(/class="card-logo /g) ?? []).length, 2, 'two logos');
+    t.match(few, />JCB</);
+    t.match(few, />Diners Club</);
+    t.notMatch(few, /and more/, 'no "and more..." for three or fewer');
+  });
+
+  await t.test('the card form’s logos are computed by the service: at most three, names from CARD_NAMES', async (t) => {
+    t.same(cardFormLogos(['VISA', 'MASTERCARD', 'AMERICAN_EXPRESS', 'DISCOVER']), {
+      logos: [
+        { type: 'VISA', className: 'card-logo-visa', name: 'Visa' },
+        { type: 'MASTERCARD', className: 'card-logo-mastercard', name: 'Mastercard' },
+        { type: 'AMERICAN_EXPRESS', className: 'card-logo-american-express', name: 'American Express' },
+      ],
+      more: true,
+    });
+    t.same(cardFormLogos(['VISA', 'JCB', 'DINERS_CLUB']).more, false, 'three: no "and more..."');
+    t.same(cardFormLogos([]), { logos: [], more: false });
+    // The deprecated acceptedCards prop (pay-now until its route passes logos) names the cards the same way.
+    for (const type of CARD_TYPES) t.equal(cardNameOf(type), CARD_NAMES[type], type);
+    const legacy = renderToStaticMarkup(
+      createElement(
+        PageContext.Provider,
+        { value: { t: app.t, community, identity: PUBLIC_IDENTITY, guardian: new Guardian(PUBLIC_IDENTITY, community), basePath: '', currentPath: '/pay-now', csrfToken: 'csrf-1', nonce: 'n', now: clock.now(), ads: { masthead: null, mediumSquare: null }, hasUnviewed: false, adminAreas: null, alert: null, islands: new Set<string>() } as PageContextValue },
+        createElement(CardForm, { action: '/pay-now', idempotencyKey: 'key-123456789', processor: app.cardProcessor.browserSettings({ communityId: community.id, publicKey: 'pk_sandbox_checkout_a_test', subDomain: 'checkout-a' }), acceptedCards: ['VISA', 'MASTERCARD', 'AMERICAN_EXPRESS', 'DISCOVER'], submitLabel: 'Pay' }),
+      ),
+    );
+    t.equal((legacy.match(/class="card-logo /g) ?? []).length, 3, 'the deprecated prop: three logos');
+    t.match(legacy, /and more\.\.\./);
   });
 });

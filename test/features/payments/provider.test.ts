@@ -240,9 +240,9 @@ t.test('the sandbox provider, the hosted return and the error log', async (t) =>
       const log = (url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '10.1.0.1') =>
         app.inject({ method: 'POST', url, remoteAddress, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
       const res = await log('/rest/get-started/logClientPaymentError', {
-        error: `tokenize failed for 4242 4242 4242 4242 and 4000-0000-0000-0002 ${'x'.repeat(2000)}`,
+        error: `tokenize: failed for 4242 4242 4242 4242 and 4000-0000-0000-0002 ${'x'.repeat(2000)}`,
         userId: member.id,
-        category: 'tokenize',
+        category: 'Payment',
         email: member.email,
         value: '5555555555554444',
         uri: '/get-started?plan=12',
@@ -252,18 +252,21 @@ t.test('the sandbox provider, the hosted return and the error log', async (t) =>
       t.equal(row.community_id, community.id);
       t.equal(row.user_id, member.id);
       t.equal(row.source, 'client');
-      t.equal(row.category, 'tokenize');
+      t.equal(row.category, 'Payment');
+      t.match(row.message, /^tokenize: failed for \[redacted\]/, 'the stage leads the error text');
       t.notMatch(row.message, /4242|0002/, 'no card number');
       t.match(row.message, /\[redacted\]/);
       t.equal(row.message.length, 500, 'bounded');
       t.equal(row.value, '[redacted]');
 
-      const script = await log('/rest/payment/logPaymentScriptError', { errorMsg: 'card.js failed to load', userId: 999999, category: 'load' }, { host: 'provider-b.test' });
+      const script = await log('/rest/payment/logPaymentScriptError', { errorMsg: 'load: card.js failed to load', userId: 999999, category: 'Payment' }, { host: 'provider-b.test' });
       t.equal(script.statusCode, 204);
       const scriptRow = await db.selectFrom('payment_error_logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
       t.equal(scriptRow.community_id, other.id, "the request's community");
       t.equal(scriptRow.user_id, null, 'an id that is no member of the community is not believed');
       t.equal(scriptRow.source, 'script');
+      t.equal(scriptRow.category, 'Payment');
+      t.equal(scriptRow.message, 'load: card.js failed to load');
 
       const session = await signIn(app, member, community);
       const withCookie = await csrfFor(app, session.cookie);

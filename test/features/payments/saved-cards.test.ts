@@ -108,6 +108,46 @@ t.test('saved cards', async (t) => {
     await t.rejects(changeDefault(app, adaAdmin, older!.id), { code: 'NotFound' }, 'a removed card cannot be made default');
   });
 
+  await t.test('a default change racing a removal: the card is never the default with its profile gone', async (t) => {
+    const rae = await createMember(db, alpha, { firstName: 'Rae', lastName: 'Racer' });
+    const processor = app.cardProcessor;
+    const original = processor.deletePaymentProfile;
+    t.teardown(() => {
+      processor.deletePaymentProfile = original;
+    });
+    const keep = await addCard(app, memberScope(alpha, rae.id), { token: await cardToken(app, alpha, CARDS.visa) });
+    const racing = await addCard(app, memberScope(alpha, rae.id), { token: await cardToken(app, alpha, CARDS.mastercard) });
+    await changeDefault(app, memberScope(alpha, rae.id), keep.id);
+    // While the processor forgets the profile, the member (another tab) makes that card the default.
+    let raced: unknown = null;
+    processor.deletePaymentProfile = async (input) => {
+      raced = await changeDefault(app, memberScope(alpha, rae.id), racing.id).catch((e: unknown) => e);
+      return original.call(processor, input);
+    };
+    t.equal(await deleteCard(app, memberScope(alpha, rae.id), racing.id), racing.id);
+    t.match(raced, { code: 'NotFound' }, 'the card was already marked removed: it cannot become the default');
+    const rows = await cardsOf(rae.id);
+    t.same(rows.map((r) => [r.id, r.is_default]), [[keep.id, true]], 'the other card stays the default');
+    const gone = await db.selectFrom('saved_payments').select(['deleted_at', 'is_default']).where('id', '=', racing.id).executeTakeFirstOrThrow();
+    t.ok(gone.deleted_at, 'removed');
+    t.equal(gone.is_default, false, 'never default');
+
+    // The processor fails: the card comes back, not the default, and nothing is in the ledger.
+    const third = await addCard(app, memberScope(alpha, rae.id), { token: await cardToken(app, alpha, CARDS.visa) });
+    await changeDefault(app, memberScope(alpha, rae.id), keep.id);
+    processor.deletePaymentProfile = async () => {
+      throw new Error('processor down');
+    };
+    await t.rejects(deleteCard(app, memberScope(alpha, rae.id), third.id), { code: 'SavedCards.DeleteFailed' });
+    const back = (await cardsOf(rae.id)).find((r) => r.id === third.id);
+    t.ok(back, 'the card is listed again');
+    t.equal(back!.is_default, false);
+    const ledger = await db.selectFrom('payment_ledger').select('id').where('saved_payment_id', '=', third.id).where('kind', '=', 'card_removed').execute();
+    t.equal(ledger.length, 0, 'no removal in the ledger');
+    processor.deletePaymentProfile = original;
+    t.equal(await deleteCard(app, memberScope(alpha, rae.id), third.id), third.id, 'trying again works');
+  });
+
   await t.test('statuses follow the expiry at read; the update prompt follows the default', async (t) => {
     const insert = (userId: number, last4: string, month: number, year: number, status: 'VALID' | 'FAILED' = 'VALID', isDefault = false) =>
       db

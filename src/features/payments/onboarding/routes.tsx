@@ -18,6 +18,7 @@ import {
   type TeamValues,
 } from '#views/onboarding/Steps.tsx';
 import { CardForm } from '#views/payments/CardForm.tsx';
+import { cardFormLogos } from '../cards.ts';
 import { cardErrorMessage, hostedPageAddress, readHostedReturn, type CheckoutState } from '../checkout.ts';
 import { declineError } from '../ledger.ts';
 import { createCredentials } from './credentials.ts';
@@ -127,7 +128,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
                 action={`${app.config.basePath}/get-started/payment`}
                 idempotencyKey={key}
                 processor={app.cardProcessor.browserSettings(o.site)}
-                acceptedCards={o.site.acceptedCards}
+                logos={cardFormLogos(o.site.acceptedCards)}
                 submitLabel={t('onboarding.payment.submit', { amount: view.fees.amountDue })}
                 hidden={{ ...(view.link ?? {}), planId: String(view.data.payment.planId) }}
                 cardError={shown.cardError ?? null}

@@ -6,6 +6,7 @@ import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { wantsJson, isHtmx } from '#src/lib/negotiation.ts';
 import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/admin.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
+import { cardFormLogos } from '../cards.ts';
 import { loadPaymentSite } from '../queries.ts';
 import { CardForm } from '#views/payments/CardForm.tsx';
 import { SavedCardsPage, savedCardsPath } from '#views/payments/SavedCards.tsx';
@@ -48,7 +49,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
         action={`${app.config.basePath}${savedCardsPath(community.code, userId)}`}
         idempotencyKey={newIdempotencyKey()}
         processor={app.cardProcessor.browserSettings(site)}
-        acceptedCards={site.acceptedCards}
+        logos={cardFormLogos(site.acceptedCards)}
         submitLabel={t('savedCards.add.submit')}
         cardError={cardError}
         log={{ userId }}

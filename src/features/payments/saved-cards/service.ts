@@ -16,8 +16,8 @@ import type { DeclineCode } from '../processor/types.ts';
  * - a card's status is recomputed from its expiry at every read (no job to forget, never stale);
  * - adding a card makes it the default and the others lose default (ledger.ts saveCard);
  * - changing the default makes only the chosen card default, in one transaction (ledger 'card_default');
- * - the default card cannot be removed; removing is a soft delete (ledger 'card_removed') after the
- *   processor forgot the profile;
+ * - the default card cannot be removed; removing marks the card removed under the member lock first, then
+ *   asks the processor to forget the profile (undoing the mark if it fails), then writes 'card_removed';
  * - the authorisation log of a card, newest first, is for admin mode only.
  */
 
@@ -179,19 +179,22 @@ export async function changeDefault(app: App, scope: CardsScope, paymentId: numb
   return card.id;
 }
 
-/** Remove a card that is not the default. Returns the removed id. */
+/**
+ * Remove a card that is not the default. Returns the removed id.
+ *
+ * Order (a card must never be the default while its profile is gone at the processor, or renewals fail):
+ * 1. under the member lock, check it is not the default and mark it removed (deleted_at; is_default stays
+ *    false), and commit: from then on changeDefault cannot pick it (it only takes cards not removed);
+ * 2. ask the processor to forget the profile (outside any transaction: the sandbox shares the database's
+ *    one connection under PGlite);
+ * 3. success: the ledger row (and the staff action) are written; failure: the mark is undone (the card is
+ *    back, still not the default, its profile kept at the processor) and the message says to try again.
+ */
 export async function deleteCard(app: App, scope: CardsScope, paymentId: number): Promise<number> {
   const card = await cardOf(app, scope, paymentId);
   if (card.isDefault) throw new AppError('Payments.DefaultCardRemoval');
   const site = await loadPaymentSite(app.db, scope.communityId);
   if (!site) throw new AppError('Payments.NotConfigured');
-  // The processor first (outside our transaction: the sandbox shares the database's one connection
-  // under PGlite); if it fails, the card stays, and the message says so.
-  try {
-    await app.cardProcessor.deletePaymentProfile({ site, profileRef: card.processorRef });
-  } catch (e) {
-    throw failure('SavedCards.DeleteFailed', scope, e);
-  }
   const now = app.clock.now();
   await app.db.transaction().execute(async (trx) => {
     await lockMember(trx, scope.communityId, scope.userId);
@@ -207,6 +210,21 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
       const again = await findSavedPayment(trx, scope.communityId, scope.userId, card.id);
       throw new AppError(again?.isDefault ? 'Payments.DefaultCardRemoval' : 'NotFound');
     }
+  });
+  try {
+    await app.cardProcessor.deletePaymentProfile({ site, profileRef: card.processorRef });
+  } catch (e) {
+    // The card comes back as it was: not the default (it could not become one while marked).
+    await updateInCommunity(app.db, 'saved_payments', { id: scope.communityId })
+      .set({ deleted_at: null })
+      .where('user_id', '=', scope.userId)
+      .where('id', '=', card.id)
+      .where('deleted_at', '=', now)
+      .where('is_default', '=', false)
+      .execute();
+    throw failure('SavedCards.DeleteFailed', scope, e);
+  }
+  await app.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('payment_ledger')
       .values({
