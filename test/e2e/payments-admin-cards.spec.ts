@@ -13,6 +13,9 @@ import {
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 
+// Whole journeys at two widths with JavaScript on and off, axe on every step: minutes on a busy machine.
+t.setTimeout(8 * 60_000);
+
 /**
  * An admin manages a member's saved cards (spec sections 4 and 6): makes another card the default,
  * reads its authorisation log, removes a card; with JavaScript (optimistic, the log loaded on open

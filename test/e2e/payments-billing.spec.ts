@@ -14,6 +14,9 @@ import { createCommunity, createMember, signIn } from '#test/helpers/factories.t
 import { createArticle } from '#test/helpers/members-profiles.ts';
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 
+// Whole journeys at two widths with JavaScript on and off, axe on every step: minutes on a busy machine.
+t.setTimeout(8 * 60_000);
+
 /**
  * Billing and amplification in the browser: the statements list with its PDF link, and buying an
  * amplification package with the card on file, with JavaScript on and off at 320 and 375 px, axe-clean.

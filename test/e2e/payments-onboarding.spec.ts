@@ -16,6 +16,9 @@ import { createCommunity, createMember } from '#test/helpers/factories.ts';
 import { enablePayments } from '#test/helpers/payments.ts';
 import { payInBrowser } from '#test/helpers/onboarding-browser.ts';
 
+// Whole journeys at two widths with JavaScript on and off, axe on every step: minutes on a busy machine.
+t.setTimeout(8 * 60_000);
+
 const PASSWORD = 'Onboard-Me-42';
 
 /**

@@ -15,6 +15,9 @@ import { saveCard } from '#src/features/payments/ledger.ts';
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 import { createSubscription } from '#test/helpers/paynow.ts';
 
+// Whole journeys at two widths with JavaScript on and off, axe on every step: minutes on a busy machine.
+t.setTimeout(8 * 60_000);
+
 const NARROW = { width: 320, height: 720 };
 const PHONE = { width: 375, height: 812 };
 

@@ -11,6 +11,9 @@ import { collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithou
 import { createCommunity } from '#test/helpers/factories.ts';
 import { CARDS, enablePayments } from '#test/helpers/payments.ts';
 
+// Whole journeys at two widths with JavaScript on and off, axe on every step: minutes on a busy machine.
+t.setTimeout(8 * 60_000);
+
 const PHONE_320 = { width: 320, height: 640 };
 const PHONE_375 = { width: 375, height: 740 };
 
