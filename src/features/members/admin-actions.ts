@@ -6,6 +6,7 @@ import { hashPassword } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import { PASSWORD_RESET_JOB } from '#src/features/auth/service.ts';
+import { DUNNING_DAYS } from '#src/features/payments/renewals/dunning.ts';
 import { staffCommunities, type AdminMembersDeps, type Staff, type StaffCommunity } from './admin.ts';
 
 /**
@@ -182,6 +183,19 @@ export async function setActive(deps: AdminMembersDeps, staff: Staff, community:
         .where('user_id', '=', userId)
         .where('community_id', '=', community.id)
         .where('revoked_at', 'is', null)
+        .execute();
+      // No more dunning mail to a deactivated member; the subscription is otherwise left as it is.
+      await trx.updateTable('subscriptions').set({ next_dunning_at: null, updated_at: now }).where('community_id', '=', community.id).where('user_id', '=', userId).where('next_dunning_at', 'is not', null).execute();
+    } else {
+      // Reactivated: a past-due member whose dunning was stopped resumes at its next step (from now).
+      await trx
+        .updateTable('subscriptions')
+        .set({ next_dunning_at: now, updated_at: now })
+        .where('community_id', '=', community.id)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'past_due')
+        .where('next_dunning_at', 'is', null)
+        .where('dunning_count', '<', DUNNING_DAYS.length)
         .execute();
     }
     await record(trx, now, community, staff, userId, active ? 'activated' : 'deactivated');

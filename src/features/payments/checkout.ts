@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Translate } from '#src/core/i18n.ts';
 import type { DeclineCode } from './processor/types.ts';
@@ -7,11 +7,13 @@ import type { PaymentSite } from './queries.ts';
 /**
  * The card form's contract (docs/notes card-contract, decision 0027): how a checkout that leaves for
  * the provider's hosted page (JavaScript off, or the 3-D-Secure-style step) comes back to the handler
- * that started it. The state travels sealed with the cookie secret (HMAC-SHA256), expires in an hour,
- * and names the community, the handler (purpose), the idempotency key and the return path.
+ * that started it. The state travels sealed: encrypted and authenticated (AES-256-GCM, a key derived
+ * from the cookie secret with HKDF-SHA256, a random 12-byte IV), so the address of the hosted page (on
+ * another host in production) shows nothing of it. It expires in an hour, and names the community,
+ * the handler (purpose), the idempotency key, the return path and the handler's own data.
  */
 
-/** What the hosted page must bring back to us: sealed (HMAC with the cookie secret), expiring in 1 hour. */
+/** What the hosted page must bring back to us: sealed (AES-256-GCM, key from the cookie secret), expiring in 1 hour. */
 export type CheckoutState = {
   communityId: number;
   /** Which handler the return belongs to, e.g. 'onboarding', 'pay-now', 'amplify', 'admin-card'. */
@@ -35,27 +37,61 @@ export function newIdempotencyKey(): string {
   return randomBytes(16).toString('base64url');
 }
 
-const mac = (app: FastifyInstance, payload: string) => createHmac('sha256', app.config.cookieSecret).update(`checkout-state:${payload}`).digest('base64url');
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Bound to this use: the same key never seals anything else. */
+const AAD = Buffer.from('checkout-state:v2');
+const keys = new Map<string, Buffer>();
 
+/** The state's own key: HKDF-SHA256 of the cookie secret, labelled (cached per secret). */
+function stateKey(app: FastifyInstance): Buffer {
+  const secret = app.config.cookieSecret;
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, 'checkout-state', 'checkout-state aes-256-gcm', 32));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** `<iv>.<ciphertext and tag>`, both base64url. */
 export function sealState(app: FastifyInstance, state: CheckoutState): string {
-  const payload = Buffer.from(
+  const plain = Buffer.from(
     JSON.stringify({ c: state.communityId, p: state.purpose, k: state.idempotencyKey, r: state.returnPath, d: state.data, e: app.clock.now().getTime() + STATE_TTL_MS }),
-  ).toString('base64url');
-  return `${payload}.${mac(app, payload)}`;
+  );
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', stateKey(app), iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(AAD);
+  const body = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  return `${iv.toString('base64url')}.${body.toString('base64url')}`;
 }
 
 const isShortText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 
+/** The plain text of a sealed state, or null when it is not one of ours (forged, altered, malformed). */
+function unseal(app: FastifyInstance, sealed: string): string | null {
+  try {
+    const [ivText, bodyText] = sealed.split('.') as [string, string];
+    const iv = Buffer.from(ivText, 'base64url');
+    const body = Buffer.from(bodyText, 'base64url');
+    if (iv.length !== IV_BYTES || body.length <= TAG_BYTES) return null;
+    const decipher = createDecipheriv('aes-256-gcm', stateKey(app), iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(AAD);
+    decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
 /** null: forged, expired, malformed. Never throws. */
 export function openState(app: FastifyInstance, sealed: string): CheckoutState | null {
   if (typeof sealed !== 'string' || sealed.length > MAX_SEALED || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(sealed)) return null;
-  const [payload, signature] = sealed.split('.') as [string, string];
-  const expected = Buffer.from(mac(app, payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  const plain = unseal(app, sealed);
+  if (plain === null) return null;
   let raw: unknown;
   try {
-    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    raw = JSON.parse(plain);
   } catch {
     return null;
   }

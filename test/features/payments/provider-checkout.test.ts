@@ -31,14 +31,39 @@ t.test('the checkout state and the card form', async (t) => {
 
   await t.test('a forged, altered or malformed state is null, never an exception', async (t) => {
     const sealed = sealState(app, state);
-    const [payload, signature] = sealed.split('.') as [string, string];
-    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: community.id + 1 })).toString('base64url');
-    t.equal(openState(app, `${altered}.${signature}`), null, 'another community under the old signature');
-    t.equal(openState(app, `${payload}.${signature.slice(0, -2)}AA`), null, 'a wrong signature');
-    for (const hostile of ['', '.', 'a.b', 'a'.repeat(10_000), `${payload}`, `${payload}.${signature}.x`, '\u0000.\u0000', '%00.%00', 'e30.e30']) {
+    const [iv, body] = sealed.split('.') as [string, string];
+    const bytes = Buffer.from(body, 'base64url');
+    for (const at of [0, Math.floor(bytes.length / 2), bytes.length - 1]) {
+      const flipped = Buffer.from(bytes);
+      flipped[at]! ^= 1;
+      t.equal(openState(app, `${iv}.${flipped.toString('base64url')}`), null, `one bit changed at byte ${at}`);
+    }
+    const otherIv = Buffer.from(iv, 'base64url');
+    otherIv[0]! ^= 1;
+    t.equal(openState(app, `${otherIv.toString('base64url')}.${body}`), null, 'another IV');
+    t.equal(openState(app, `${iv}.${body.slice(0, -4)}`), null, 'cut short');
+    const plainOld = Buffer.from(JSON.stringify({ c: community.id, p: state.purpose, k: state.idempotencyKey, r: state.returnPath, d: state.data, e: clock.now().getTime() + 1000 })).toString('base64url');
+    t.equal(openState(app, `${plainOld}.${body}`), null, 'a readable (unencrypted) payload');
+    for (const hostile of ['', '.', 'a.b', 'a'.repeat(10_000), `${iv}`, `${iv}.${body}.x`, '\u0000.\u0000', '%00.%00', 'e30.e30', `${iv}.AAAA`, `AAAA.${body}`]) {
       t.equal(openState(app, hostile), null, `refuses ${JSON.stringify(hostile.slice(0, 20))}`);
     }
     t.equal(openState(app, 42 as unknown as string), null, 'not a string');
+  });
+
+  await t.test('the sealed state is encrypted: nothing of it is readable in the hosted page address', async (t) => {
+    const secretState: CheckoutState = { ...state, data: { uid: 'onb_visible-uid-1234567890', userId: '424242', subscriptionId: 'sub_visible-sub' } };
+    const sealed = sealState(app, secretState);
+    t.match(sealed, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'url-safe');
+    t.equal(Buffer.from(sealed.split('.')[0]!, 'base64url').length, 12, 'a 12-byte IV');
+    const decoded = sealed
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
+      .join(' ');
+    for (const secret of ['onb_visible-uid-1234567890', '424242', 'sub_visible-sub', state.idempotencyKey, '/pay-now/return', 'pay-now']) {
+      t.notOk(decoded.includes(secret) || sealed.includes(secret), `${secret} is not readable`);
+    }
+    t.not(sealState(app, secretState), sealed, 'a fresh IV each time');
+    t.same(openState(app, sealed), secretState, 'and it opens to itself');
   });
 
   await t.test('idempotency keys are random and url-safe', async (t) => {

@@ -15,9 +15,13 @@ type App = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor'>;
  * subscription becomes active (period, renewal, plan, nothing outstanding) and the onboarding is paid.
  *
  * Charging twice is impossible by construction: the idempotency key is the onboarding's own
- * (`onboarding:<uid>:<plan>:<refusals so far>`), not the form's, so a double click, two tabs, a
- * retried request or the island and the hosted page racing all charge under one key. A refused card
- * moves the count on, so the next card gets a fresh key. Once paid, the step answers "already paid".
+ * (`onboarding:<uid>:<refusals so far>`), not the form's nor the plan's, so a double click, two tabs
+ * (even two tabs from the 12- and 24-month links), a retried request or the island and the hosted
+ * page racing all charge under one key: a second plan's amount under it is Payments.KeyReused (409).
+ * A refused card moves the count on, so the next card gets a fresh key. Just before charging, paid_at
+ * is read again under the onboarding row's lock (a request that loaded the onboarding before another
+ * paid finds it paid); once paid, the step answers "already paid". Settling marks the onboarding paid
+ * only once, and only that first settlement sets the subscription (plan, period).
  */
 
 export type PaymentInput = {
@@ -63,8 +67,8 @@ async function choosePlan(app: App, o: Onboarding, input: { planId?: unknown; de
   return plan;
 }
 
-/** The key this onboarding charges under now (see the comment at the top). */
-export async function paymentKey(app: App, o: Onboarding, plan: Plan): Promise<string> {
+/** The key this onboarding charges under now, whatever the plan (see the comment at the top). */
+export async function paymentKey(app: App, o: Onboarding, _plan?: Plan): Promise<string> {
   const refused = await selectInCommunity(app.db, 'payment_ledger', o.community)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('user_id', '=', o.user.id)
@@ -73,7 +77,7 @@ export async function paymentKey(app: App, o: Onboarding, plan: Plan): Promise<s
     .where('idempotency_key', 'like', `charge:onboarding:${o.row.id}:%`)
     .where('status', 'in', ['declined', 'failed'])
     .executeTakeFirstOrThrow();
-  return `onboarding:${o.row.id}:${plan.id}:${Number(refused.n)}`;
+  return `onboarding:${o.row.id}:${Number(refused.n)}`;
 }
 
 /** The member's subscription (one per member and community): made pending when there is none. */
@@ -95,6 +99,13 @@ export async function submitPayment(app: App, o: Onboarding, input: PaymentInput
   if (typeof input.token !== 'string' || !TOKEN.test(input.token)) {
     throw new AppError(900, { fields: { token: { code: 900, key: 'onboarding.payment.cardRequired' } } });
   }
+  // Paid meanwhile (another tab, another plan, the hosted page's return)? Read under the row's lock,
+  // which waits for a settlement in flight to commit.
+  const paidMeanwhile = await app.db.transaction().execute(async (trx) => {
+    const row = await selectInCommunity(trx, 'onboardings', o.community).select('paid_at').where('id', '=', o.row.id).forUpdate().executeTakeFirst();
+    return row?.paid_at != null;
+  });
+  if (paidMeanwhile) return { status: 'paid', onboarding: await advance(app, await reload(app, o)), ledgerId: null };
   const subscriptionId = await subscriptionOf(app, o, plan);
   const items = [{ label: `${plan.name}: yearly dues`, amountCents: plan.duesCents }];
   if (plan.initiationFeeCents > 0) items.push({ label: 'Initiation fee', amountCents: plan.initiationFeeCents });
@@ -113,14 +124,16 @@ export async function submitPayment(app: App, o: Onboarding, input: PaymentInput
     source: { token: input.token },
     onSettled: async (trx) => {
       const now = app.clock.now();
-      await updateInCommunity(trx, 'subscriptions', o.community)
-        .set({ status: 'active', plan_id: plan.id, period_started_at: now, renews_at: renewalAfter(now), outstanding_cents: 0, currency: plan.currency, past_due_since: null, next_dunning_at: null, dunning_count: 0, updated_at: now })
-        .where('id', '=', subscriptionId)
-        .execute();
-      await updateInCommunity(trx, 'onboardings', o.community)
+      const paid = await updateInCommunity(trx, 'onboardings', o.community)
         .set({ paid_at: now, plan_id: plan.id, current_step: 'password', updated_at: now })
         .where('id', '=', o.row.id)
         .where('paid_at', 'is', null)
+        .executeTakeFirst();
+      // Already paid (it cannot be, by the key; but never let a second settlement move the plan or period).
+      if (Number(paid.numUpdatedRows) !== 1) return;
+      await updateInCommunity(trx, 'subscriptions', o.community)
+        .set({ status: 'active', plan_id: plan.id, period_started_at: now, renews_at: renewalAfter(now), outstanding_cents: 0, currency: plan.currency, past_due_since: null, next_dunning_at: null, dunning_count: 0, updated_at: now })
+        .where('id', '=', subscriptionId)
         .execute();
     },
   });

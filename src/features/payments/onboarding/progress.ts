@@ -98,9 +98,13 @@ const toPlan = (r: {
 
 const planColumns = ['id', 'name', 'description', 'term_months', 'dues_cents', 'initiation_fee_cents', 'savings_cents', 'currency', 'deal_id', 'product_id', 'price_point_id'] as const;
 
-/** An active plan of the community by one of its names (id, deal id or price point id). */
-export async function findPlan(db: Db, communityId: number, by: { id?: number | null; dealId?: string | null; pricePointId?: string | null }): Promise<Plan | null> {
-  let q = selectInCommunity(db, 'membership_plans', { id: communityId }).select(planColumns).where('active', '=', true);
+/**
+ * An active plan of the community by one of its names (id, deal id or price point id); a retired one
+ * too with `includeInactive` (the plan an invitee already paid for stays theirs).
+ */
+export async function findPlan(db: Db, communityId: number, by: { id?: number | null; dealId?: string | null; pricePointId?: string | null; includeInactive?: boolean }): Promise<Plan | null> {
+  let q = selectInCommunity(db, 'membership_plans', { id: communityId }).select(planColumns);
+  if (!by.includeInactive) q = q.where('active', '=', true);
   if (by.id != null) q = q.where('id', '=', by.id);
   else if (by.dealId) q = q.where('deal_id', '=', by.dealId);
   else if (by.pricePointId) q = q.where('price_point_id', '=', by.pricePointId);
@@ -199,7 +203,8 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
     const dealId = who.dealId;
     if (typeof uid !== 'string' || !UID.test(uid) || typeof dealId !== 'string' || !DEAL.test(dealId)) throw invalidMembership();
     raw = await selectInCommunity(db, 'onboardings', community).select(rowColumns).where('id', '=', uid).executeTakeFirst();
-    chosenPlan = await findPlan(db, community.id, { dealId });
+    // A retired plan's link still works for an invitee who already paid (they are not locked out).
+    chosenPlan = await findPlan(db, community.id, { dealId, includeInactive: raw?.paid_at != null });
     if (!raw || !chosenPlan) throw invalidMembership();
     // Someone else's link in a signed-in browser is not theirs to use.
     if (signedInUser && signedInUser.id !== raw.user_id) throw invalidMembership();
@@ -226,9 +231,9 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
     .executeTakeFirst();
   if (!user) throw invalidMembership();
 
-  // The plan: once paid, the one paid for; before, the link's deal, else the invitation's, else the default.
+  // The plan: once paid, the one paid for (retired since or not); before, the link's deal, else the invitation's, else the default.
   let plan: Plan | null = null;
-  if (row.paidAt && row.planId !== null) plan = await findPlan(db, community.id, { id: row.planId });
+  if (row.paidAt && row.planId !== null) plan = await findPlan(db, community.id, { id: row.planId, includeInactive: true });
   plan ??= chosenPlan ?? (row.planId !== null ? await findPlan(db, community.id, { id: row.planId }) : null) ?? (await defaultPlan(db, community.id));
   if (!plan) throw invalidMembership();
 
@@ -250,6 +255,12 @@ export function hasExpertPanels(_o: Onboarding): boolean {
 
 export const hasPaid = (o: Onboarding) => o.row.paidAt !== null;
 export const hasCredentials = (o: Onboarding) => o.row.credentialsAt !== null || o.user.hasPassword;
+
+/**
+ * An invitation link used after the invitee has credentials, by a request not signed in as them: it
+ * no longer says who the member is (the REST answer is invalid-membership, the page sends to sign-in).
+ */
+export const linkSpent = (o: Onboarding) => o.link !== null && !o.signedIn && hasCredentials(o);
 
 /** The first unfinished step: where leaving and coming back resumes. */
 export function currentStep(o: Onboarding): StepName {
@@ -341,7 +352,7 @@ export async function reload(app: App, o: Onboarding): Promise<Onboarding> {
   const raw = await selectInCommunity(app.db, 'onboardings', o.community).select(rowColumns).where('id', '=', o.row.id).executeTakeFirstOrThrow();
   const user = await app.db.selectFrom('users').select(['password_hash', 'username']).where('id', '=', o.user.id).executeTakeFirstOrThrow();
   const row = toRow(raw);
-  const plan = row.paidAt && row.planId !== null ? ((await findPlan(app.db, o.community.id, { id: row.planId })) ?? o.plan) : o.plan;
+  const plan = row.paidAt && row.planId !== null ? ((await findPlan(app.db, o.community.id, { id: row.planId, includeInactive: true })) ?? o.plan) : o.plan;
   return { ...o, row, plan, user: { ...o.user, username: user.username, hasPassword: user.password_hash !== null } };
 }
 

@@ -7,7 +7,7 @@ import { loginResultView } from '#src/features/auth/transport.ts';
 import { declineError } from '../ledger.ts';
 import { createCredentials } from './credentials.ts';
 import { submitPayment } from './payment.ts';
-import { loadOnboarding, onboardingData, type Onboarding } from './progress.ts';
+import { invalidMembership, linkSpent, loadOnboarding, onboardingData, type Onboarding } from './progress.ts';
 
 /**
  * The onboarding calls of spec section 7 as JSON: GET /rest/get-started (the page's query string:
@@ -74,6 +74,8 @@ export async function restRoutes(app: FastifyInstance) {
   app.get('/rest/get-started', open, async (request) => {
     const query = parse(schemas.query, request.query);
     const o = await loadOnboarding(app, request.community, { identity: request.identity, uid: query.uid, dealId: query.dealId });
+    // Once the invitee has credentials, the link alone no longer tells who they are: sign in.
+    if (linkSpent(o)) throw invalidMembership();
     return onboardingData(app, o);
   });
 

@@ -24,7 +24,7 @@ import { declineError } from '../ledger.ts';
 import { createCredentials } from './credentials.ts';
 import { addressDraft, completeIfDone, contactDraft, profileDraft, saveAddressStep, saveContactStep, saveProfileStep, saveTeamStep, skipStep, teamDraft } from './details.ts';
 import { checkPaymentForm, paymentKey, submitPayment } from './payment.ts';
-import { currentStep, hasPaid, loadOnboarding, type Onboarding, type Plan } from './progress.ts';
+import { currentStep, hasPaid, linkSpent, loadOnboarding, type Onboarding, type Plan } from './progress.ts';
 import { SKIPPABLE, STEP_ORDER, type StepName } from './types.ts';
 import { stepView } from './view.ts';
 import { logOnboardingFailure, restRoutes } from './rest.ts';
@@ -53,10 +53,19 @@ export default async function onboardingRoutes(app: FastifyInstance) {
 
   const stepPath = (o: Onboarding, step = currentStep(o)) => `/get-started/${step}${o.signedIn ? '' : linkQuery({ link: o.link })}`;
 
-  /** Load errors as pages: no session and no link → sign in; a bad link → the invalid-membership page (400). */
+  /**
+   * Load errors as pages: no session and no link → sign in; a bad link → the invalid-membership page
+   * (400). A link whose invitee already has credentials, without their session → sign in too (the
+   * link no longer shows who the member is).
+   */
   async function loaded(request: FastifyRequest, reply: FastifyReply): Promise<Onboarding | null> {
     try {
-      return await load(request);
+      const o = await load(request);
+      if (linkSpent(o)) {
+        reply.redirectTo(`/login?redirect=${encodeURIComponent(`${app.config.basePath}/get-started`)}`, 303);
+        return null;
+      }
+      return o;
     } catch (e) {
       if (!isAppError(e)) throw e;
       if (e.code === 'NotAuthenticated') {
@@ -113,7 +122,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     const v = shown.values;
     switch (step) {
       case 'payment': {
-        const key = await paymentKey(app, o, o.plan);
+        const key = await paymentKey(app, o);
         return page(
           reply,
           o,
@@ -199,7 +208,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     const state: CheckoutState = {
       communityId: o.community.id,
       purpose: 'onboarding',
-      idempotencyKey: await paymentKey(app, o, plan),
+      idempotencyKey: await paymentKey(app, o),
       returnPath: '/get-started/payment/return',
       data: { uid: o.row.id, dealId: o.link?.dealId ?? plan.dealId, planId: String(plan.id), acceptedTerms: acceptedTerms ? '1' : '0' },
     };

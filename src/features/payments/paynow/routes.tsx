@@ -197,13 +197,15 @@ export default async function payNowRoutes(app: FastifyInstance) {
     if (token) return payOverdue(request, reply, next, key, { token });
     const site = await loadPaymentSite(app.db, request.community.id);
     if (!site) return renderOverdue(request, reply, next);
-    const state: CheckoutState = { communityId: request.community.id, purpose: OVERDUE_PURPOSE, idempotencyKey: key, returnPath: '/billing/overdue/return', data: { next } };
+    const state: CheckoutState = { communityId: request.community.id, purpose: OVERDUE_PURPOSE, idempotencyKey: key, returnPath: '/billing/overdue/return', data: { next, userId: String(request.guardian.userId!) } };
     return reply.redirect(hostedPageAddress(app, request, site, state), 303);
   });
 
   app.get('/billing/overdue/return', member, async (request, reply) => {
     const back = readHostedReturn(app, request);
     if (!back || back.state.purpose !== OVERDUE_PURPOSE) throw new AppError('BadRequest.Validation');
+    // The return pays for the member who started it, never for whoever's session opens the address.
+    if (back.state.data.userId !== String(request.guardian.userId!)) throw new AppError('BadRequest.Validation');
     return payOverdue(request, reply, nextOf(back.state.data.next), back.state.idempotencyKey, { token: back.token });
   });
 

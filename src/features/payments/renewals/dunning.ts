@@ -33,7 +33,7 @@ export async function siteUrlFor(app: Pick<FastifyInstance, 'config'>, db: Db, c
 }
 
 /**
- * Mails every past-due member whose next dunning mail is due: the pay-now link (absolute, with userId
+ * Mails every past-due member (membership and account active) whose next dunning mail is due: the pay-now link (absolute, with userId
  * and subscriptionId), the balance; and notifies them (kind 'payments', the web and push channels).
  * Per subscription, one transaction locks its row, checks again that a mail is due (a second runner
  * waits on the lock, then finds it sent), enqueues the mail and the notification and moves
@@ -45,13 +45,17 @@ export async function runDunning(app: DunningApp, now: Date, batchSize = DUNNING
   for (;;) {
     const from = after;
     const due = await app.db
-      .selectFrom('subscriptions')
-      .select(['id', 'community_id', 'next_dunning_at'])
-      .where('status', '=', 'past_due')
-      .where('next_dunning_at', '<=', now)
-      .$if(from !== undefined, (q) => q.where((eb) => eb(eb.refTuple('next_dunning_at', 'id'), '>', eb.tuple(from!.at, from!.id))))
-      .orderBy('next_dunning_at')
-      .orderBy('id')
+      .selectFrom('subscriptions as s')
+      .innerJoin('memberships as ms', (j) => j.onRef('ms.user_id', '=', 's.user_id').onRef('ms.community_id', '=', 's.community_id'))
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id', 's.community_id', 's.next_dunning_at'])
+      .where('s.status', '=', 'past_due')
+      .where('s.next_dunning_at', '<=', now)
+      .where('ms.is_active', '=', true)
+      .where('u.is_active', '=', true)
+      .$if(from !== undefined, (q) => q.where((eb) => eb(eb.refTuple('s.next_dunning_at', 's.id'), '>', eb.tuple(from!.at, from!.id))))
+      .orderBy('s.next_dunning_at')
+      .orderBy('s.id')
       .limit(batchSize)
       .execute();
     for (const row of due) {
@@ -73,6 +77,7 @@ async function dunOne(app: DunningApp, subscriptionId: string, communityId: numb
     const s = await trx
       .selectFrom('subscriptions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
+      .innerJoin('memberships as ms', (j) => j.onRef('ms.user_id', '=', 's.user_id').onRef('ms.community_id', '=', 's.community_id'))
       .innerJoin('communities as c', 'c.id', 's.community_id')
       .select([
         's.id',
@@ -88,12 +93,15 @@ async function dunOne(app: DunningApp, subscriptionId: string, communityId: numb
         'c.name as community_name',
         'c.concierge_email',
         'c.concierge_phone',
+        'ms.is_active as membership_active',
+        'u.is_active as user_active',
       ])
       .where('s.id', '=', subscriptionId)
       .where('s.community_id', '=', communityId)
       .forUpdate('s')
       .executeTakeFirst();
-    if (!s || s.status !== 'past_due' || !s.next_dunning_at || new Date(s.next_dunning_at).getTime() > now.getTime()) return false;
+    // A member deactivated since the batch was read gets no mail (staff clear their dunning too).
+    if (!s || !s.membership_active || !s.user_active || s.status !== 'past_due' || !s.next_dunning_at || new Date(s.next_dunning_at).getTime() > now.getTime()) return false;
     const step = s.dunning_count;
     const since = new Date(s.past_due_since ?? now);
     const amount = formatMoney(s.outstanding_cents, s.currency);

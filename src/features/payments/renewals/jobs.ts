@@ -20,7 +20,7 @@ export function renewalJobs(app: FastifyInstance): JobDefinition[] {
       expireInSeconds: 900,
       handler: async () => {
         const run = await runRenewals(app, app.clock.now());
-        if (run.renewed || run.pastDue || run.errors) app.log.info(run, 'membership renewals');
+        if (run.renewed || run.pastDue || run.errors || run.retry) app.log.info(run, 'membership renewals');
       },
     },
     {

@@ -32,7 +32,7 @@ export const renewalKey = (subscriptionId: string, renewsAt: Date) => `renewal:$
 
 type Due = { id: string; community_id: number; user_id: number; renews_at: Date; dues_cents: number; plan_name: string };
 
-export type RenewalRun = { renewed: number; pastDue: number; errors: number };
+export type RenewalRun = { renewed: number; pastDue: number; errors: number; retry: number };
 
 /**
  * Renews every active subscription whose renews_at has passed: charges the plan's dues to the member's
@@ -41,17 +41,26 @@ export type RenewalRun = { renewed: number; pastDue: number; errors: number };
  * on file marks the subscription past_due: the dues are outstanding, dunning starts now (dunning.ts).
  * Both happen in the transaction that settles the charge (chargeOnce's onSettled / onRefused), only
  * while renews_at is still the period charged, so a repeated run changes nothing twice.
+ *
+ * A processor that could not be reached (`failed`, code 'processing') is not a refusal: the
+ * subscription is left as it is (renews_at unmoved), so the next hourly run asks again under the same
+ * key. Only members whose membership and account are active renew: a deactivated member is not
+ * charged (reactivated, their renewal is due again at the next run).
  */
 export async function runRenewals(app: RenewalApp, now: Date, batchSize = RENEWAL_BATCH): Promise<RenewalRun> {
-  const run: RenewalRun = { renewed: 0, pastDue: 0, errors: 0 };
+  const run: RenewalRun = { renewed: 0, pastDue: 0, errors: 0, retry: 0 };
   let after: { renews_at: Date; id: string } | undefined;
   for (;;) {
     const from = after;
     const due: Due[] = await app.db
       .selectFrom('subscriptions as s')
       .innerJoin('membership_plans as p', (j) => j.onRef('p.id', '=', 's.plan_id').onRef('p.community_id', '=', 's.community_id'))
+      .innerJoin('memberships as ms', (j) => j.onRef('ms.user_id', '=', 's.user_id').onRef('ms.community_id', '=', 's.community_id'))
+      .innerJoin('users as u', 'u.id', 's.user_id')
       .select(['s.id', 's.community_id', 's.user_id', 's.renews_at', 'p.dues_cents', 'p.name as plan_name'])
       .where('s.status', '=', 'active')
+      .where('ms.is_active', '=', true)
+      .where('u.is_active', '=', true)
       .where('s.renews_at', '<=', now)
       .$if(from !== undefined, (q) => q.where((eb) => eb(eb.refTuple('s.renews_at', 's.id'), '>', eb.tuple(from!.renews_at, from!.id))))
       .orderBy('s.renews_at')
@@ -64,6 +73,7 @@ export async function runRenewals(app: RenewalApp, now: Date, batchSize = RENEWA
         const outcome = await renewOne(app, sub, now);
         if (outcome === 'renewed') run.renewed += 1;
         else if (outcome === 'past_due') run.pastDue += 1;
+        else if (outcome === 'retry') run.retry += 1;
       } catch (err) {
         // One subscription's trouble (a key reused for another amount after the plan changed, the
         // database) does not hold the others up; the next run tries it again.
@@ -77,7 +87,23 @@ export async function runRenewals(app: RenewalApp, now: Date, batchSize = RENEWA
   }
 }
 
-async function renewOne(app: RenewalApp, sub: Due, now: Date): Promise<'renewed' | 'past_due' | 'unchanged'> {
+/** Whether the member may still be billed: membership and account active (checked again just before charging). */
+export async function isActiveMember(db: RenewalApp['db'], communityId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('memberships as ms')
+    .innerJoin('users as u', 'u.id', 'ms.user_id')
+    .select('ms.id')
+    .where('ms.community_id', '=', communityId)
+    .where('ms.user_id', '=', userId)
+    .where('ms.is_active', '=', true)
+    .where('u.is_active', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function renewOne(app: RenewalApp, sub: Due, now: Date): Promise<'renewed' | 'past_due' | 'unchanged' | 'retry'> {
+  // Deactivated since the batch was read: not charged, left as is.
+  if (!(await isActiveMember(app.db, sub.community_id, sub.user_id))) return 'unchanged';
   const next = addMonths(sub.renews_at, BILLING_PERIOD_MONTHS);
   if (sub.dues_cents <= 0) {
     return (await advance(app.db, sub, next, now)) ? 'renewed' : 'unchanged';
@@ -101,9 +127,14 @@ async function renewOne(app: RenewalApp, sub: Due, now: Date): Promise<'renewed'
     subscriptionId: sub.id,
     source: { savedPaymentId: card.id },
     onSettled: async (trx) => void (await advance(trx, sub, next, now)),
-    onRefused: async (trx) => void (await markPastDue(trx, sub, next, now)),
+    // An unreachable processor is no refusal: the period stays due and the next run retries the key.
+    onRefused: async (trx, refused) => {
+      if (refused.code !== 'processing') await markPastDue(trx, sub, next, now);
+    },
   });
-  return result.status === 'succeeded' ? 'renewed' : 'past_due';
+  if (result.status === 'succeeded') return 'renewed';
+  if (result.code === 'processing') return 'retry';
+  return 'past_due';
 }
 
 /** The period is paid: renews_at moves on, only if it is still the period charged. */
