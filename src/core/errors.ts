@@ -72,6 +72,7 @@ export const serverErrors = {
   'Payments.InvalidToken': { status: 400, key: 'payments.errors.invalidToken' },
   'Payments.Authentication': { status: 400, key: 'payments.errors.authentication' },
   'Payments.Processing': { status: 502, key: 'payments.errors.processing' },
+  'Payments.NotAccepted': { status: 400, key: 'payments.errors.notAccepted' },
   'Payments.DefaultCardRemoval': { status: 409, key: 'payments.errors.defaultCannotBeRemoved' },
   'Payments.InvalidMembership': { status: 400, key: 'payments.errors.invalidMembership' },
   'Payments.NoBalanceDue': { status: 409, key: 'payments.errors.noBalanceDue' },

@@ -27,6 +27,8 @@ type PageState = {
   packageError?: string | null;
   cardError?: { message: string; form: 'saved' | 'new' } | null;
   status?: number;
+  /** After a processing failure the form that failed keeps its key: the retry asks about the same charge. */
+  keepKey?: { form: 'saved' | 'new'; key: string } | null;
 };
 
 /**
@@ -49,6 +51,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
       throw e;
     }
     const keys = { saved: newIdempotencyKey(), new: newIdempotencyKey() };
+    if (state.keepKey) keys[state.keepKey.form] = state.keepKey.key;
     // A choice that is no longer offered is no choice: the list again.
     const selected = state.selected ? (view.packages.find((p) => p.id === state.selected!.id) ?? null) : null;
     const user = request.identity.user;
@@ -74,7 +77,9 @@ export default async function amplifyRoutes(app: FastifyInstance) {
   async function buy(request: FastifyRequest, reply: FastifyReply, articleId: number, packageId: number, idempotencyKey: string, source: PaymentSource, form: 'saved' | 'new') {
     const result = await buyAmplification(appOf(request), { ...scopeOf(request), actorId: request.guardian.userId!, articleId, packageId, idempotencyKey, source });
     if (result.status === 'succeeded') return reply.redirectTo(withAlert(`/articles/amplify/${articleId}`, 'amplify-purchased'));
-    return render(request, reply, articleId, { selected: result.package, cardError: { message: cardErrorMessage(t, result.code, 'member'), form }, status: result.status === 'failed' ? 502 : 400 });
+    // A refusal gets a new key (the next card is another payment); a processing failure keeps this one.
+    const keepKey = result.status === 'failed' && result.code === 'processing' ? { form, key: idempotencyKey } : null;
+    return render(request, reply, articleId, { selected: result.package, cardError: { message: cardErrorMessage(t, result.code, 'member'), form }, status: result.status === 'failed' ? 502 : 400, keepKey });
   }
 
   app.get('/articles/amplify/:id', member, async (request, reply) => {

@@ -176,6 +176,8 @@ export function cardErrorMessage(t: Translate, code: DeclineCode, mode: 'member'
       return mode === 'admin' ? t('payments.cardForm.admin.invalidToken') : t('payments.errors.invalidToken');
     case 'authentication':
       return mode === 'admin' ? t('payments.cardForm.admin.authentication') : t('payments.errors.authentication');
+    case 'not_accepted':
+      return t('payments.errors.notAccepted');
     default:
       return t('payments.errors.processing');
   }

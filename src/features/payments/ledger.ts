@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
-import type { Database, LedgerPurpose, LineItem, StatementKind } from '#src/db/types.ts';
+import type { CardType, Database, LedgerPurpose, LineItem, StatementKind } from '#src/db/types.ts';
 import { updateInCommunity } from '#src/db/tenancy.ts';
 import { paymentMethodLabel, statusFromExpiry } from './cards.ts';
 import { findSavedPayment, loadPaymentSite, toSavedPayment, type PaymentSite, type SavedPayment } from './queries.ts';
@@ -69,6 +70,16 @@ async function siteOrThrow(app: App, communityId: number): Promise<PaymentSite> 
 /** The processor's customer for a member of a community. */
 const customerRef = (communityId: number, userId: number) => `c${communityId}-u${userId}`;
 
+/** A short digest of a one-time token: part of a card's key, so one key and another token is another card. */
+const tokenDigest = (token: string) => createHash('sha256').update(token).digest('base64url').slice(0, 16);
+
+/**
+ * The keys the processor sees name the community and the member (and, for a card, the token): a key a
+ * client reuses, by mistake or on purpose, can never replay another member's card or charge.
+ */
+export const processorChargeKey = (communityId: number, userId: number, key: string) => `charge:${communityId}:${userId}:${key}`;
+const cardKey = (communityId: number, userId: number, key: string, token: string) => `card:${communityId}:${userId}:${key}:${tokenDigest(token)}`;
+
 /**
  * Save a card from a one-time token as the member's new default (spec "Saved cards": adding a card
  * makes it default and the others lose default). Idempotent on the key.
@@ -76,27 +87,19 @@ const customerRef = (communityId: number, userId: number) => `c${communityId}-u$
 export async function saveCard(app: App, input: { communityId: number; userId: number; actorId: number | null; token: string; idempotencyKey: string }): Promise<SaveCardResult> {
   checkKey(input.idempotencyKey);
   const site = await siteOrThrow(app, input.communityId);
-  const outcome = await app.cardProcessor.createPaymentProfile({ site, customerRef: customerRef(input.communityId, input.userId), token: input.token, idempotencyKey: `card:${input.idempotencyKey}` });
+  // The ledger's card rows are keyed as the processor's call is (unique per community, like a charge's).
+  const key = cardKey(input.communityId, input.userId, input.idempotencyKey, input.token);
+  const outcome = await app.cardProcessor.createPaymentProfile({ site, customerRef: customerRef(input.communityId, input.userId), token: input.token, idempotencyKey: key });
   const now = app.clock.now();
+  // The processor could not be reached or failed: nothing is settled, the same key asks it again.
+  if (!outcome.ok && outcome.code === 'processing') return { ok: false, code: 'processing' };
+  // A card type the community does not take: the profile the processor made is deleted again.
+  if (outcome.ok && !site.acceptedCards.includes(outcome.card.cardType)) {
+    await app.cardProcessor.deletePaymentProfile({ site, profileRef: outcome.profileRef });
+    return refuseCard(app, input, key, { code: 'not_accepted', card: outcome.card }, now);
+  }
+  if (!outcome.ok) return refuseCard(app, input, key, outcome, now);
   return app.db.transaction().execute(async (trx) => {
-    if (!outcome.ok) {
-      await trx
-        .insertInto('payment_ledger')
-        .values({
-          community_id: input.communityId,
-          user_id: input.userId,
-          kind: 'card_added',
-          status: 'declined',
-          idempotency_key: `card:${input.idempotencyKey}`,
-          error_code: outcome.code,
-          description: outcome.card ? `Card refused: ${paymentMethodLabel(outcome.card.cardType, outcome.card.last4)}` : 'Card refused',
-          actor_id: input.actorId,
-          settled_at: now,
-        })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      return { ok: false, code: outcome.code } as const;
-    }
     const card = outcome.card;
     // One card change at a time per member: two racing saves (a double click) queue here, and the
     // second then finds the card the first one saved.
@@ -108,7 +111,11 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
       .where('community_id', '=', input.communityId)
       .where('processor_ref', '=', outcome.profileRef)
       .executeTakeFirst();
-    if (existing) return { ok: true, savedPayment: toSavedPayment(existing) } as const;
+    if (existing) {
+      // Only this member's card, still saved, is the answer to a repeated key; anything else is a key misused.
+      if (existing.user_id !== input.userId || existing.deleted_at !== null) throw new AppError('Payments.KeyReused');
+      return { ok: true, savedPayment: toSavedPayment(existing) } as const;
+    }
     await updateInCommunity(trx, 'saved_payments', { id: input.communityId })
       .set({ is_default: false })
       .where('user_id', '=', input.userId)
@@ -138,7 +145,7 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
         user_id: input.userId,
         kind: 'card_added',
         status: 'succeeded',
-        idempotency_key: `card:${input.idempotencyKey}`,
+        idempotency_key: key,
         saved_payment_id: row.id,
         processor_ref: outcome.profileRef,
         description: `Card added: ${paymentMethodLabel(card.cardType, card.last4)}`,
@@ -147,9 +154,35 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
       })
       .onConflict((oc) => oc.doNothing())
       .execute();
-    if (outcome.authorisation) await logAuthorisation(trx, input.communityId, row.id, null, outcome.authorisation);
+    if (outcome.authorisation) await logAuthorisation(trx, input.communityId, row.id, null, outcome.authorisation, site.currency);
     return { ok: true, savedPayment: toSavedPayment(row) } as const;
   });
+}
+
+/** A card the processor (or the community's accepted types) refused: one declined row under the key. */
+async function refuseCard(
+  app: App,
+  input: { communityId: number; userId: number; actorId: number | null },
+  key: string,
+  refusal: { code: DeclineCode; card: { cardType: CardType; last4: string } | null },
+  now: Date,
+): Promise<SaveCardResult> {
+  await app.db
+    .insertInto('payment_ledger')
+    .values({
+      community_id: input.communityId,
+      user_id: input.userId,
+      kind: 'card_added',
+      status: 'declined',
+      idempotency_key: key,
+      error_code: refusal.code,
+      description: refusal.card ? `Card refused: ${paymentMethodLabel(refusal.card.cardType, refusal.card.last4)}` : 'Card refused',
+      actor_id: input.actorId,
+      settled_at: now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return { ok: false, code: refusal.code };
 }
 
 /** Serialises a member's card changes (saving, the default, removing): the membership row's lock. */
@@ -157,7 +190,7 @@ export async function lockMember(trx: Trx, communityId: number, userId: number):
   await trx.selectFrom('memberships').select('id').where('community_id', '=', communityId).where('user_id', '=', userId).forUpdate().execute();
 }
 
-async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: number, ledgerId: number | null, a: Authorisation): Promise<void> {
+async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: number, ledgerId: number | null, a: Authorisation, currency: string): Promise<void> {
   await trx
     .insertInto('card_auth_log')
     .values({
@@ -165,6 +198,7 @@ async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: n
       saved_payment_id: savedPaymentId,
       ledger_id: ledgerId,
       attempt_amount_cents: a.amountCents,
+      currency,
       attempted_at: a.attemptedAt,
       auth_response_code: a.responseCode,
       reversal_http_code: a.reversalHttpCode,
@@ -223,6 +257,8 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
   // A key is one payment: reusing it for another member or amount is the client's mistake.
   if (row.user_id !== req.userId || row.amount_cents !== req.amountCents) throw new AppError('Payments.KeyReused');
   if (row.status !== 'pending') return resultOf(app, req.communityId, row);
+  // Still pending: a first call in flight, crashed, or answered `processing`. The processor is asked
+  // again under the same key and answers with the first charge if there was one.
 
   // 2. The card: a saved one of this member, or a new one from the token (the key makes it one card).
   let card: SavedPayment;
@@ -232,13 +268,20 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
     card = found;
   } else {
     const saved = await saveCard(app, { communityId: req.communityId, userId: req.userId, actorId: req.actorId, token: req.source.token, idempotencyKey: req.idempotencyKey });
-    if (!saved.ok) return settle(app, req, row.id, null, { ok: false, code: saved.code, authorisation: null });
+    if (!saved.ok) return settle(app, req, row.id, site, null, { ok: false, code: saved.code, authorisation: null });
     card = saved.savedPayment;
   }
 
   // 3. The charge, under the same key at the processor.
-  const outcome = await app.cardProcessor.charge({ site, profileRef: card.processorRef, amountCents: req.amountCents, currency: site.currency, idempotencyKey: key, memo: req.description });
-  return settle(app, req, row.id, card, outcome.ok ? { ok: true, chargeRef: outcome.chargeRef, authorisation: outcome.authorisation } : outcome);
+  const outcome = await app.cardProcessor.charge({
+    site,
+    profileRef: card.processorRef,
+    amountCents: req.amountCents,
+    currency: site.currency,
+    idempotencyKey: processorChargeKey(req.communityId, req.userId, req.idempotencyKey),
+    memo: req.description,
+  });
+  return settle(app, req, row.id, site, card, outcome.ok ? { ok: true, chargeRef: outcome.chargeRef, authorisation: outcome.authorisation } : outcome);
 }
 
 /** 3. Settle the pending row once; whoever loses the race reads the winner's answer. */
@@ -246,14 +289,26 @@ async function settle(
   app: App,
   req: ChargeRequest,
   ledgerId: number,
+  site: PaymentSite,
   card: SavedPayment | null,
   outcome: { ok: true; chargeRef: string; authorisation: Authorisation } | { ok: false; code: DeclineCode; authorisation: Authorisation | null },
 ): Promise<ChargeResult> {
   const now = app.clock.now();
+  if (!outcome.ok && outcome.code === 'processing') {
+    // The processor could not be reached or failed (a timeout, a 5xx): the charge may have happened.
+    // The row stays pending, so the next call with this key asks the processor again (it answers a
+    // repeated key with the first charge). Nothing is settled and the card is not marked.
+    await updateInCommunity(app.db, 'payment_ledger', { id: req.communityId })
+      .set({ error_code: 'processing' })
+      .where('id', '=', ledgerId)
+      .where('status', '=', 'pending')
+      .execute();
+    return { status: 'failed', ledgerId, code: 'processing' };
+  }
   const settled = await app.db.transaction().execute(async (trx): Promise<ChargeResult | null> => {
     const updated = await updateInCommunity(trx, 'payment_ledger', { id: req.communityId })
       .set({
-        status: outcome.ok ? 'succeeded' : outcome.code === 'processing' ? 'failed' : 'declined',
+        status: outcome.ok ? 'succeeded' : 'declined',
         processor_ref: outcome.ok ? outcome.chargeRef : null,
         error_code: outcome.ok ? null : outcome.code,
         saved_payment_id: card?.id ?? null,
@@ -263,14 +318,14 @@ async function settle(
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    if (card && outcome.authorisation) await logAuthorisation(trx, req.communityId, card.id, ledgerId, outcome.authorisation);
+    if (card && outcome.authorisation) await logAuthorisation(trx, req.communityId, card.id, ledgerId, outcome.authorisation, site.currency);
     if (!outcome.ok) {
       // A refused charge on a saved card marks it FAILED (spec "Saved cards"), until it is replaced.
-      if (card && outcome.code !== 'processing') {
+      if (card) {
         await updateInCommunity(trx, 'saved_payments', { id: req.communityId }).set({ status: outcome.code === 'expired' ? 'EXPIRED' : 'FAILED' }).where('id', '=', card.id).execute();
       }
       await req.onRefused?.(trx, { ledgerId, code: outcome.code });
-      return { status: outcome.code === 'processing' ? 'failed' : 'declined', ledgerId, code: outcome.code };
+      return { status: 'declined', ledgerId, code: outcome.code };
     }
     const statement = await trx
       .insertInto('statements')
@@ -282,7 +337,7 @@ async function settle(
         kind: req.statement.kind,
         purchased_at: now,
         amount_cents: req.amountCents,
-        currency: (await loadCurrency(trx, req.communityId)) ?? 'USD',
+        currency: site.currency,
         items: JSON.stringify(req.items),
         payment_method: paymentMethodLabel(card!.cardType, card!.last4Digits),
       })
@@ -300,11 +355,6 @@ async function settle(
   return resultOf(app, req.communityId, row);
 }
 
-async function loadCurrency(trx: Trx, communityId: number): Promise<string | undefined> {
-  const row = await trx.selectFrom('payment_settings').select('currency').where('community_id', '=', communityId).executeTakeFirst();
-  return row?.currency;
-}
-
 /** A processor's refusal as the catalogue's error (a 400 but for an unreachable processor). */
 export function declineError(code: DeclineCode): AppError {
   switch (code) {
@@ -318,6 +368,8 @@ export function declineError(code: DeclineCode): AppError {
       return new AppError('Payments.InvalidToken');
     case 'authentication':
       return new AppError('Payments.Authentication');
+    case 'not_accepted':
+      return new AppError('Payments.NotAccepted');
     default:
       return new AppError('Payments.Processing');
   }

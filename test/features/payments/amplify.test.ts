@@ -154,6 +154,31 @@ t.test('amplification', async (t) => {
     t.equal((await orders()).length, before, 'no order');
   });
 
+  await t.test('a processor failure keeps the key: the retry asks about the same charge and charges once', async (t) => {
+    const before = (await orders()).length;
+    const processor = app.cardProcessor as { charge: typeof app.cardProcessor.charge };
+    const real = processor.charge;
+    // The processor charged, but its answer was lost (a timeout).
+    processor.charge = async function (this: typeof app.cardProcessor, input) {
+      await real.call(this, input);
+      return { ok: false, code: 'processing', authorisation: null };
+    };
+    const fields = { packageId: String(spotlight!.id), savedPaymentId: String(saved.savedPayment.id), idempotencyKey: KEY('timeout') };
+    let res;
+    try {
+      res = await post(`/articles/amplify/${live}`, fields);
+    } finally {
+      processor.charge = real;
+    }
+    t.equal(res.statusCode, 502);
+    t.match(res.body, 'There was a problem processing your payment. Please try again.');
+    t.match(res.body, KEY('timeout'), 'the form keeps its key');
+    const retried = await post(`/articles/amplify/${live}`, fields);
+    t.equal(retried.statusCode, 303, 'the retry finds the charge');
+    t.equal((await charges(KEY('timeout'))).length, 1, 'one charge at the processor');
+    t.equal((await orders()).length, before + 1, 'one order');
+  });
+
   await t.test('hostile input is 4xx', async (t) => {
     const base = { packageId: String(spotlight!.id), savedPaymentId: String(saved.savedPayment.id), idempotencyKey: KEY('hostile') };
     const cases: [string, Record<string, string>][] = [
@@ -241,9 +266,10 @@ t.test('amplification', async (t) => {
   });
 
   await t.test('the service refuses a key replayed for another package', async (t) => {
+    const before = (await orders()).filter((o) => o.package_id === spotlight!.id).length;
     const result = await buyAmplification(app, { communityId: alpha.id, userId: amara.id, actorId: amara.id, articleId: live, packageId: spotlight!.id, idempotencyKey: KEY('saved'), source: { savedPaymentId: saved.savedPayment.id } });
     t.equal(result.status, 'succeeded', 'the same key and package: the first purchase');
-    t.equal((await orders()).filter((o) => o.package_id === spotlight!.id).length, 2, 'no new order');
+    t.equal((await orders()).filter((o) => o.package_id === spotlight!.id).length, before, 'no new order');
   });
 
   await t.test('the dashboard links published articles to amplification', async (t) => {

@@ -2,7 +2,11 @@ import t from 'tap';
 import { setupDatabase, startApp } from '../../helpers/app.ts';
 import { createCommunity, createMember } from '../../helpers/factories.ts';
 import { CARDS, cardToken, enablePayments } from '../../helpers/payments.ts';
-import { chargeOnce, saveCard, type ChargeRequest } from '#src/features/payments/ledger.ts';
+import { sql } from 'kysely';
+import { chargeOnce, declineError, processorChargeKey, saveCard, type ChargeRequest } from '#src/features/payments/ledger.ts';
+import { cardErrorMessage } from '#src/features/payments/checkout.ts';
+import type { CardProcessor } from '#src/features/payments/processor/types.ts';
+import { SandboxProcessor } from '#src/features/payments/processor/sandbox/processor.ts';
 
 t.test('the ledger', async (t) => {
   const db = await setupDatabase(t);
@@ -50,7 +54,7 @@ t.test('the ledger', async (t) => {
     const retried = await chargeOnce(app, request('crash-retry-1', { savedPaymentId: card!.id }, 500));
     t.equal(retried.status, 'succeeded');
     t.equal(retried.ledgerId, first.ledgerId);
-    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', 'charge:crash-retry-1').execute();
+    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', processorChargeKey(community.id, member.id, 'crash-retry-1')).execute();
     t.equal(charges.length, 1, 'the processor charged once');
   });
 
@@ -94,5 +98,96 @@ t.test('the ledger', async (t) => {
     const stranger = await createMember(db, community);
     const [card] = await db.selectFrom('saved_payments').select('id').where('user_id', '=', member.id).execute();
     await t.rejects(chargeOnce(app, { ...request('stranger-1', { savedPaymentId: card!.id }), userId: stranger.id }), { code: 'NotFound' });
+  });
+
+  /** The app with another processor in front of the sandbox (what a flaky network or a confused processor does). */
+  const withProcessor = (override: Partial<CardProcessor>) => ({ db: app.db, clock: app.clock, cardProcessor: Object.assign(Object.create(app.cardProcessor), override) as CardProcessor });
+  const engine = (app.cardProcessor as SandboxProcessor).engine;
+
+  await t.test("a key another member used never answers with that member's card", async (t) => {
+    const ada = await createMember(db, community, { firstName: 'Ada' });
+    const eve = await createMember(db, community, { firstName: 'Eve' });
+    const adas = await saveCard(app, { communityId: community.id, userId: ada.id, actorId: ada.id, token: await cardToken(app, community), idempotencyKey: 'shared-key-123' });
+    t.ok(adas.ok, 'Ada saved her card');
+    const eves = await saveCard(app, { communityId: community.id, userId: eve.id, actorId: eve.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' });
+    t.match(eves, { ok: false, code: 'invalid_token' }, 'Eve gets a refusal, not Ada’s card');
+    const evesCards = await db.selectFrom('saved_payments').select('id').where('user_id', '=', eve.id).execute();
+    t.equal(evesCards.length, 0, 'Eve has no card');
+    const keys = await db.selectFrom('sandbox_profiles').select('idempotency_key').where('customer_ref', '=', `c${community.id}-u${ada.id}`).execute();
+    t.match(keys[0]!.idempotency_key, new RegExp(`^card:${community.id}:${ada.id}:shared-key-123:`), 'the processor key names the community and the member');
+
+    // The sandbox itself refuses a replayed key with another customer or another token.
+    const adaKey = keys[0]!.idempotency_key;
+    const site = { subDomain: community.code, publicKey: `pk_sandbox_${community.code.replace(/-/g, '_')}_test`, idempotencyKey: adaKey };
+    t.match(await engine.createProfile({ ...site, customerRef: `c${community.id}-u${eve.id}`, token: 'tok_junk_junk_junk' }), { ok: false, code: 'invalid_token', card: null });
+    const adaToken = (await db.selectFrom('sandbox_profiles').select('token').where('idempotency_key', '=', adaKey).executeTakeFirstOrThrow()).token;
+    t.match(await engine.createProfile({ ...site, customerRef: `c${community.id}-u${ada.id}`, token: 'tok_other_other' }), { ok: false, code: 'invalid_token' }, 'another token under the key');
+    t.match(await engine.createProfile({ ...site, customerRef: `c${community.id}-u${ada.id}`, token: adaToken }), { ok: true }, 'the same request gets its first answer');
+
+    // A processor that answers with another member's profile anyway: the ledger refuses it.
+    if (!adas.ok) return;
+    const confused = withProcessor({
+      createPaymentProfile: async () => ({ ok: true, profileRef: adas.savedPayment.processorRef, card: { firstName: 'Ada', lastName: 'X', last4: '4242', cardType: 'VISA', expirationMonth: 12, expirationYear: 2030 }, authorisation: null }),
+    });
+    await t.rejects(saveCard(confused, { communityId: community.id, userId: eve.id, actorId: eve.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' }), { code: 'Payments.KeyReused' });
+    // Nor does a card the member removed come back.
+    await db.updateTable('saved_payments').set({ deleted_at: new Date() }).where('id', '=', adas.savedPayment.id).execute();
+    await t.rejects(saveCard(confused, { communityId: community.id, userId: ada.id, actorId: ada.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' }), { code: 'Payments.KeyReused' });
+  });
+
+  await t.test('a processor timeout leaves the charge pending: the retry with the key asks again and charges once', async (t) => {
+    const payer = await createMember(db, community);
+    const req = { ...request('timeout-1', { token: await cardToken(app, community) }, 4321), userId: payer.id, actorId: payer.id };
+    // The processor charged, but its answer never arrived.
+    const flaky = withProcessor({
+      charge: async (input) => {
+        await app.cardProcessor.charge(input);
+        return { ok: false, code: 'processing', authorisation: null };
+      },
+    });
+    const first = await chargeOnce(flaky, req);
+    t.match(first, { status: 'failed', code: 'processing' });
+    const row = await db.selectFrom('payment_ledger').selectAll().where('id', '=', first.ledgerId).executeTakeFirstOrThrow();
+    t.equal(row.status, 'pending', 'not settled');
+    t.equal(row.error_code, 'processing', 'the error is recorded');
+    t.equal(row.settled_at, null);
+    const card = await db.selectFrom('saved_payments').selectAll().where('user_id', '=', payer.id).executeTakeFirstOrThrow();
+    t.equal(card.status, 'VALID', 'the card is not marked');
+    const retried = await chargeOnce(app, req);
+    t.match(retried, { status: 'succeeded', ledgerId: first.ledgerId });
+    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', processorChargeKey(community.id, payer.id, 'timeout-1')).execute();
+    t.equal(charges.length, 1, 'one charge at the processor');
+    const statements = await db.selectFrom('statements').select('id').where('user_id', '=', payer.id).execute();
+    t.equal(statements.length, 1, 'one statement');
+  });
+
+  await t.test('the auth log carries the community’s currency', async (t) => {
+    await db.updateTable('payment_settings').set({ currency: 'EUR' }).where('community_id', '=', other.id).execute();
+    const otherMember = await createMember(db, other);
+    const saved = await saveCard(app, { communityId: other.id, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other), idempotencyKey: 'eur-card-1' });
+    t.ok(saved.ok);
+    if (!saved.ok) return;
+    const charged = await chargeOnce(app, { ...request('eur-charge-1', { savedPaymentId: saved.savedPayment.id }, 700), communityId: other.id, userId: otherMember.id, actorId: otherMember.id });
+    t.equal(charged.status, 'succeeded');
+    const log = await db.selectFrom('card_auth_log').select('currency').where('saved_payment_id', '=', saved.savedPayment.id).execute();
+    t.equal(log.length, 2, 'the verification and the charge');
+    t.ok(log.every((l) => l.currency === 'EUR'), 'both in EUR');
+  });
+
+  await t.test('a card type the community does not accept is refused and its profile deleted', async (t) => {
+    await db.updateTable('payment_settings').set({ accepted_cards: sql`array['VISA']::text[]` as never }).where('community_id', '=', other.id).execute();
+    const otherMember = await createMember(db, other);
+    const saved = await saveCard(app, { communityId: other.id, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other, CARDS.mastercard), idempotencyKey: 'not-accepted-1' });
+    t.match(saved, { ok: false, code: 'not_accepted' });
+    t.equal((await db.selectFrom('saved_payments').select('id').where('user_id', '=', otherMember.id).execute()).length, 0, 'no card saved');
+    const profiles = await db.selectFrom('sandbox_profiles').select('deleted_at').where('customer_ref', '=', `c${other.id}-u${otherMember.id}`).execute();
+    t.equal(profiles.length, 1);
+    t.not(profiles[0]!.deleted_at, null, 'the processor’s profile was deleted');
+    const charged = await chargeOnce(app, { ...request('not-accepted-charge', { token: await cardToken(app, other, CARDS.mastercard) }, 700), communityId: other.id, userId: otherMember.id, actorId: otherMember.id });
+    t.match(charged, { status: 'declined', code: 'not_accepted' });
+    t.equal(declineError('not_accepted').code, 'Payments.NotAccepted');
+    t.equal(cardErrorMessage(app.t, 'not_accepted', 'member'), 'We don’t accept this type of card. Please use another card.');
+    const visa = await saveCard(app, { communityId: other.id, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other), idempotencyKey: 'accepted-visa-1' });
+    t.ok(visa.ok, 'a Visa is still taken');
   });
 });

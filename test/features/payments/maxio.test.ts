@@ -55,6 +55,12 @@ function fakeProcessor() {
         charges++;
         return send(201, { charge: { id: `ch_${next++}`, success: true, amount_in_cents: body.charge.amount_in_cents } });
       }
+      if (profile === 'in-flight') return send(409, { errors: ['A request with this idempotency key is already in progress'] });
+      if (profile === 'garbled') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html>upstream proxy</html>');
+      }
+      if (profile === 'refusing') return send(201, { charge: { id: 'ch_refused', success: false } });
       if (profile === 'declining') return send(422, { errors: ['Transaction declined'], gateway_response_code: 5 });
       return send(500, { errors: ['Internal error'] });
     }
@@ -114,6 +120,13 @@ t.test('the Maxio adapter against a local fake of its API', async (t) => {
     const started = Date.now();
     t.match(await impatient.charge({ site: SITE, profileRef: 'slow', amountCents: 500, currency: 'USD', idempotencyKey: 'charge:slow', memo: 'x' }), { ok: false, code: 'processing' });
     t.ok(Date.now() - started < 2000, 'gave up after its timeout');
+  });
+
+  await t.test('an in-flight duplicate (409) and an unreadable 2xx are processing, not a refusal; a 2xx saying no is declined', async (t) => {
+    t.match(await maxio.charge({ site: SITE, profileRef: 'in-flight', amountCents: 500, currency: 'USD', idempotencyKey: 'charge:409', memo: 'x' }), { ok: false, code: 'processing', authorisation: null });
+    t.match(await maxio.charge({ site: SITE, profileRef: 'garbled', amountCents: 500, currency: 'USD', idempotencyKey: 'charge:garbled', memo: 'x' }), { ok: false, code: 'processing', authorisation: null });
+    t.match(await maxio.charge({ site: SITE, profileRef: 'refusing', amountCents: 500, currency: 'USD', idempotencyKey: 'charge:refusing', memo: 'x' }), { ok: false, code: 'declined' });
+    t.equal(declineCodeOf(409, { errors: ['in progress'] }), 'processing');
   });
 
   await t.test('a wrong key is processing (their 401), and the key never travels in the address', async (t) => {

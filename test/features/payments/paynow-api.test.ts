@@ -3,6 +3,8 @@ import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 import { createSubscription } from '#test/helpers/paynow.ts';
+import { payBalance } from '#src/features/payments/paynow/service.ts';
+import type { CardProcessor } from '#src/features/payments/processor/types.ts';
 
 t.test('pay-now over REST and GraphQL', async (t) => {
   const db = await setupDatabase(t);
@@ -184,11 +186,62 @@ t.test('pay-now over REST and GraphQL', async (t) => {
     );
     t.ok(answers.every((r) => r.statusCode === 200), `all answered 200 (${[...new Set(answers.map((r) => r.statusCode))].join(', ')})`);
     for (let i = 0; i < payers.length; i++) t.equal(answers[2 * i]!.json().id, answers[2 * i + 1]!.json().id, `payer ${i}: one payment id for both`);
-    const keys = payers.map((p) => `charge:paynow:${p.key}`);
-    const processorCharges = await db.selectFrom('sandbox_transactions').select(['idempotency_key']).where('kind', '=', 'charge').where('idempotency_key', 'in', keys).execute();
-    t.equal(processorCharges.length, 50, 'one charge at the processor per payer');
+    const processorCharges = await db.selectFrom('sandbox_transactions').select(['idempotency_key']).where('kind', '=', 'charge').where('sub_domain', '=', alpha.code).execute();
+    for (let i = 0; i < payers.length; i++) {
+      const mine = processorCharges.filter((c) => c.idempotency_key.startsWith(`charge:${alpha.id}:${payers[i]!.m.id}:`));
+      t.equal(mine.length, 1, `one charge at the processor for payer ${i}`);
+    }
     const settled = await db.selectFrom('payment_ledger').select('subscription_id').where('kind', '=', 'charge').where('status', '=', 'succeeded').where('subscription_id', 'in', payers.map((p) => p.sub)).execute();
     t.equal(settled.length, 50, 'one settled charge per subscription');
+  });
+
+  await t.test('two tabs paying one balance at once, each with its own key and card: one charge', async (t) => {
+    const m = await createMember(db, alpha);
+    const sub = await createSubscription(db, alpha, m.id, { outstandingCents: 25000 });
+    const [tokenA, tokenB] = [await cardToken(app, alpha), await cardToken(app, alpha, CARDS.mastercard)];
+    const [a, b] = await Promise.all([
+      rest('/rest/payment/pay-balance', { token: tokenA, userId: m.id, subscriptionId: sub }, { 'idempotency-key': 'tab-a-key-0001' }),
+      rest('/rest/payment/pay-balance', { token: tokenB, userId: m.id, subscriptionId: sub }, { 'idempotency-key': 'tab-b-key-0002' }),
+    ]);
+    t.equal(a.statusCode, 200);
+    t.equal(b.statusCode, 200);
+    t.equal(a.json().id, b.json().id, 'both are told the one payment');
+    const processorCharges = await db.selectFrom('sandbox_transactions').select('id').where('kind', '=', 'charge').where('idempotency_key', 'like', `charge:${alpha.id}:${m.id}:%`).execute();
+    t.equal(processorCharges.length, 1, 'one charge at the processor');
+    const settled = await db.selectFrom('payment_ledger').select('id').where('subscription_id', '=', sub).where('kind', '=', 'charge').where('status', '=', 'succeeded').execute();
+    t.equal(settled.length, 1, 'one settled charge');
+    const row = await db.selectFrom('subscriptions').select(['outstanding_cents', 'status']).where('id', '=', sub).executeTakeFirstOrThrow();
+    t.match(row, { outstanding_cents: 0, status: 'active' });
+
+    // The same, with a slow processor: both tabs have read the balance before either charge answers.
+    const m2 = await createMember(db, alpha);
+    const sub2 = await createSubscription(db, alpha, m2.id, { outstandingCents: 26000 });
+    const slow = Object.assign(Object.create(app.cardProcessor), {
+      charge: async (input: Parameters<CardProcessor['charge']>[0]) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return app.cardProcessor.charge(input);
+      },
+    }) as CardProcessor;
+    const slowApp = { db: app.db, clock: app.clock, t: app.t, cardProcessor: slow };
+    const ref = { subscriptionId: sub2, userId: m2.id };
+    const [x, y] = await Promise.all([
+      payBalance(slowApp, alpha, { ref, actorId: null, idempotencyKey: 'tab-x-key-0001', source: { token: await cardToken(app, alpha) } }),
+      payBalance(slowApp, alpha, { ref, actorId: null, idempotencyKey: 'tab-y-key-0002', source: { token: await cardToken(app, alpha, CARDS.mastercard) } }),
+    ]);
+    t.match(x, { status: 'paid' });
+    t.same(y, x, 'both tabs are told the one payment');
+    const charged2 = await db.selectFrom('sandbox_transactions').select('id').where('kind', '=', 'charge').where('idempotency_key', 'like', `charge:${alpha.id}:${m2.id}:%`).execute();
+    t.equal(charged2.length, 1, 'one charge at the processor with a slow processor');
+  });
+
+  await t.test('a refused card, then a good one: the second card pays', async (t) => {
+    const m = await createMember(db, alpha);
+    const sub = await createSubscription(db, alpha, m.id, { outstandingCents: 27000 });
+    const ref = { subscriptionId: sub, userId: m.id };
+    const refused = await payBalance(app, alpha, { ref, actorId: null, idempotencyKey: 'same-form-key-01', source: { token: await cardToken(app, alpha, CARDS.decline) } });
+    t.match(refused, { status: 'refused', code: 'declined' });
+    const paid = await payBalance(app, alpha, { ref, actorId: null, idempotencyKey: 'same-form-key-01', source: { token: await cardToken(app, alpha) } });
+    t.match(paid, { status: 'paid' }, 'even under the same client key');
   });
 
   await t.test('the calls are limited per address', async (t) => {

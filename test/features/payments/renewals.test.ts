@@ -29,7 +29,8 @@ t.test('renewals and dunning', async (t) => {
     return m;
   };
   const sub = (id: string) => db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const processorCharges = (key: string) => db.selectFrom('sandbox_transactions').select('id').where('kind', '=', 'charge').where('idempotency_key', '=', `charge:${key}`).execute();
+  // The processor's key names the community and the member before the ledger's key (ledger.ts processorChargeKey).
+  const processorCharges = (key: string) => db.selectFrom('sandbox_transactions').select('id').where('kind', '=', 'charge').where('idempotency_key', 'like', `charge:%:%:${key}`).execute();
 
   await t.test('the jobs are scheduled', async (t) => {
     t.ok(app.jobs.names().includes(RENEWAL_JOB));

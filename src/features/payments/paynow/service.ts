@@ -59,6 +59,7 @@ type SubscriptionRow = {
   outstanding_cents: number;
   currency: string;
   renews_at: Date | null;
+  past_due_since: Date | null;
   first_name: string;
   last_name: string;
 };
@@ -68,7 +69,7 @@ async function findSubscription(db: PayNowApp['db'] | Trx, communityId: number, 
   const row = await db
     .selectFrom('subscriptions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.user_id', 's.status', 's.outstanding_cents', 's.currency', 's.renews_at', 'u.first_name', 'u.last_name'])
+    .select(['s.id', 's.user_id', 's.status', 's.outstanding_cents', 's.currency', 's.renews_at', 's.past_due_since', 'u.first_name', 'u.last_name'])
     .where('s.id', '=', ref.subscriptionId)
     .where('s.community_id', '=', communityId)
     .where('s.user_id', '=', ref.userId)
@@ -132,7 +133,10 @@ export type PayInput = {
   ref: BalanceRef;
   /** Who pressed pay: the member signed in, or null for the anonymous page. */
   actorId: number | null;
-  /** The form's hidden key, the Idempotency-Key header, or one derived from the token. */
+  /**
+   * The form's hidden key, the Idempotency-Key header, or one derived from the token: checked, but it
+   * does not decide the charge's key (balanceKey does, from the subscription's period).
+   */
   idempotencyKey: string;
   source: PaymentSource;
 };
@@ -166,16 +170,8 @@ export function parseToken(value: unknown): string {
 export async function payBalance(app: PayNowApp, community: Community, input: PayInput): Promise<PayOutcome> {
   const sub = await findSubscription(app.db, community.id, input.ref);
   if (!sub) throw new AppError('Payments.InvalidMembership');
-  const prefixed = `paynow:${input.idempotencyKey}`;
   if (sub.outstanding_cents === 0) {
-    // The same key again after it settled: its own answer. Any other: the last payment, if any.
-    const own = await app.db
-      .selectFrom('payment_ledger')
-      .select(['id', 'status', 'error_code'])
-      .where('community_id', '=', community.id)
-      .where('idempotency_key', '=', `charge:${prefixed}`)
-      .executeTakeFirst();
-    if (own?.status === 'succeeded') return { status: 'paid', id: own.id };
+    // Paid already (a second submit, another tab): the answer is the payment that paid it.
     const last = await recentBalancePayment(app, community.id, sub.id, new Date(0));
     if (last !== null) return { status: 'paid', id: last };
     throw new AppError('Payments.NoBalanceDue');
@@ -186,7 +182,7 @@ export async function payBalance(app: PayNowApp, community: Community, input: Pa
     communityId: community.id,
     userId: sub.user_id,
     actorId: input.actorId,
-    idempotencyKey: prefixed,
+    idempotencyKey: await balanceKey(app, community.id, sub),
     amountCents: amount,
     purpose: 'balance',
     description: label,
@@ -201,6 +197,30 @@ export async function payBalance(app: PayNowApp, community: Community, input: Pa
   if (result.status === 'succeeded') return { status: 'paid', id: result.ledgerId };
   if (result.code === 'processing') throw new AppError('Payments.Processing');
   return { status: 'refused', code: result.code, error: declineError(result.code) };
+}
+
+/**
+ * The key a balance payment charges under, made on the server from the subscription's period, so that
+ * two payments of one balance at once (two tabs, two clients, each with its own key) make one charge:
+ * `paynow:balance:<subscription>:<past due since, or the renewal date>:<refused so far>`. A refused card
+ * counts, so the next card gets a key of its own; a processing failure leaves its charge pending and
+ * does not, so the retry asks the processor about the same charge.
+ */
+export async function balanceKey(app: Pick<PayNowApp, 'db'>, communityId: number, sub: { id: string; past_due_since: Date | null; renews_at: Date | null }): Promise<string> {
+  const since = sub.past_due_since ?? sub.renews_at;
+  const prefix = `paynow:balance:${sub.id}:${since ? new Date(since).toISOString() : 'none'}:`;
+  const refused = await app.db
+    .selectFrom('payment_ledger')
+    .select('idempotency_key')
+    .where('community_id', '=', communityId)
+    .where('subscription_id', '=', sub.id)
+    .where('kind', '=', 'charge')
+    .where('purpose', '=', 'balance')
+    .where('status', 'in', ['declined', 'failed'])
+    .execute();
+  // Compared here, not with LIKE: a subscription id may hold LIKE's wildcards.
+  const n = refused.filter((r) => r.idempotency_key?.startsWith(`charge:${prefix}`)).length;
+  return `${prefix}${n}`;
 }
 
 /**

@@ -31,7 +31,8 @@ type Answer = { status: number; body: unknown } | { status: 0; body: null; failu
 
 /** Their refusal texts, as our decline codes (spec section 8's messages). */
 export function declineCodeOf(status: number, body: unknown): DeclineCode {
-  if (status === 0 || status >= 500 || status === 401 || status === 403 || status === 429) return 'processing';
+  // 409: the same key is still being processed (an in-flight duplicate): not an answer yet, ask again.
+  if (status === 0 || status >= 500 || status === 401 || status === 403 || status === 409 || status === 429) return 'processing';
   const errors = (body as { errors?: unknown } | null)?.errors;
   const text = (Array.isArray(errors) ? errors : typeof errors === 'string' ? [errors] : []).filter((e) => typeof e === 'string').join(' ').toLowerCase();
   if (/cvv|cvc|security code|verification value/.test(text)) return 'cvv';
@@ -126,7 +127,9 @@ export class MaxioProcessor implements CardProcessor {
     const charge = (answer.body as { charge?: Record<string, unknown> } | null)?.charge;
     const authorisation: Authorisation = { amountCents: input.amountCents, attemptedAt: this.clock.now(), responseCode: 0, reversalHttpCode: null };
     if ((answer.status === 200 || answer.status === 201) && charge && charge.id !== undefined && charge.success !== false) return { ok: true, chargeRef: String(charge.id), authorisation };
-    const code = answer.status >= 200 && answer.status < 300 ? 'declined' : declineCodeOf(answer.status, answer.body);
+    // A 2xx that says the charge failed is a refusal; one we cannot read (no charge in it) is not an
+    // answer: the charge may have happened, so the same key must ask again.
+    const code = answer.status >= 200 && answer.status < 300 ? (charge && charge.success === false ? 'declined' : 'processing') : declineCodeOf(answer.status, answer.body);
     return { ok: false, code, authorisation: code === 'processing' ? null : { ...authorisation, responseCode: responseCodeOf(answer.body) } };
   }
 

@@ -81,6 +81,7 @@ export type DeclineCode =
   | 'expired' // the card has expired
   | 'invalid_token' // the token is unknown, used or too old
   | 'authentication' // the 3-D-Secure-style step was failed
+  | 'not_accepted' // a card type the community does not take (our check, after the processor made the profile)
   | 'processing'; // the processor could not be reached or failed
 
 export type ProfileOutcome =

@@ -129,6 +129,7 @@ export async function addCard(app: App, scope: CardsScope, input: { token: unkno
 
 /** The issuer's refusals are a failed verification; an unusable token or an unreachable processor a failed add. */
 function addRefusal(code: DeclineCode, scope: CardsScope): AppError {
+  if (code === 'not_accepted') return new AppError('Payments.NotAccepted');
   return code === 'invalid_token' || code === 'processing' ? failure('SavedCards.AddFailed', scope) : failure('SavedCards.VerificationFailed', scope);
 }
 

@@ -112,7 +112,7 @@ export class SandboxEngine {
   }
 
   async createProfile(input: { subDomain: string; publicKey: string; customerRef: string; token: string; idempotencyKey: string }): Promise<ProfileOutcome> {
-    const earlier = await this.profileByKey(input.subDomain, input.idempotencyKey);
+    const earlier = await this.profileByKey(input);
     if (earlier) return earlier;
     const now = this.clock.now();
     try {
@@ -194,12 +194,12 @@ export class SandboxEngine {
       if (!isUniqueViolation(err)) throw err;
     }
     // The token was used, unknown or too old; or another call with this key recorded it: its answer is ours.
-    return (await this.profileByKey(input.subDomain, input.idempotencyKey)) ?? { ok: false, code: 'invalid_token', card: null, authorisation: null };
+    return (await this.profileByKey(input)) ?? { ok: false, code: 'invalid_token', card: null, authorisation: null };
   }
 
   async charge(input: { subDomain: string; profileRef: string; amountCents: number; currency: string; idempotencyKey: string; memo: string }): Promise<ChargeOutcome> {
-    const earlier = await this.transactionByKey(input.subDomain, input.idempotencyKey);
-    if (earlier) return earlier as ChargeOutcome;
+    const earlier = await this.chargeByKey(input);
+    if (earlier) return earlier;
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new RangeError('a charge is a positive whole number of cents');
     const now = this.clock.now();
     const profile = await this.db
@@ -297,14 +297,45 @@ export class SandboxEngine {
       return t.outcome;
     } catch (err) {
       // The same key raced in from another process: the first answer stands, for both.
-      if (isUniqueViolation(err)) return (await this.transactionByKey(input.subDomain, input.idempotencyKey)) as T;
+      if (isUniqueViolation(err)) return (t.kind === 'charge' ? await this.chargeByKey({ ...input, profileRef: t.profileId }) : await this.transactionByKey(input.subDomain, input.idempotencyKey)) as T;
       throw err;
     }
   }
 
-  private async profileByKey(subDomain: string, key: string): Promise<ProfileOutcome | null> {
-    const row = await this.db.selectFrom('sandbox_profiles').select('outcome').where('sub_domain', '=', subDomain).where('idempotency_key', '=', key).executeTakeFirst();
-    return row ? reviveDates(row.outcome) as ProfileOutcome : null;
+  /**
+   * The first answer to a repeated key, if the request is the same one: the same customer and token.
+   * A key reused with another body is refused (a real processor answers 422/409), never answered
+   * with the first request's card.
+   */
+  private async profileByKey(input: { subDomain: string; customerRef: string; token: string; idempotencyKey: string }): Promise<ProfileOutcome | null> {
+    const row = await this.db
+      .selectFrom('sandbox_profiles')
+      .select(['outcome', 'customer_ref', 'token'])
+      .where('sub_domain', '=', input.subDomain)
+      .where('idempotency_key', '=', input.idempotencyKey)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (row.customer_ref !== input.customerRef || row.token !== input.token) return { ok: false, code: 'invalid_token', card: null, authorisation: null };
+    return reviveDates(row.outcome) as ProfileOutcome;
+  }
+
+  /** The first answer to a repeated charge key, if it is the same charge: the same customer's profile, the same amount. */
+  private async chargeByKey(input: { subDomain: string; profileRef: string | null; amountCents: number; idempotencyKey: string }): Promise<ChargeOutcome | null> {
+    const row = await this.db
+      .selectFrom('sandbox_transactions as t')
+      .leftJoin('sandbox_profiles as p', 'p.id', 't.profile_id')
+      .select(['t.outcome', 't.kind', 't.amount_cents', 'p.customer_ref'])
+      .where('t.sub_domain', '=', input.subDomain)
+      .where('t.idempotency_key', '=', input.idempotencyKey)
+      .executeTakeFirst();
+    if (!row) return null;
+    const asked = input.profileRef
+      ? await this.db.selectFrom('sandbox_profiles').select('customer_ref').where('id', '=', input.profileRef).where('sub_domain', '=', input.subDomain).executeTakeFirst()
+      : undefined;
+    if (row.kind !== 'charge' || row.amount_cents !== input.amountCents || (row.customer_ref ?? null) !== (asked?.customer_ref ?? null)) {
+      return { ok: false, code: 'declined', authorisation: null };
+    }
+    return reviveDates(row.outcome) as ChargeOutcome;
   }
 
   private async transactionByKey(subDomain: string, key: string): Promise<ChargeOutcome | RefundOutcome | null> {
