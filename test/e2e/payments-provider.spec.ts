@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildApp } from '#src/app.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn, type CheckoutState } from '#src/features/payments/checkout.ts';
 import { loadPaymentSite } from '#src/features/payments/queries.ts';
+import { cardFormLogos } from '#src/features/payments/cards.ts';
 import { CardForm } from '#views/payments/CardForm.tsx';
 import { setupDatabase, testConfig } from '#test/helpers/app.ts';
 import { collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext } from '#test/helpers/browser.ts';
@@ -45,7 +46,7 @@ t.test('the card form and the sandbox provider in the browser', async (t) => {
           'section',
           null,
           createElement('h1', null, 'Add a card'),
-          createElement(CardForm, { action: '/test-card-form', idempotencyKey: newIdempotencyKey(), processor: a.cardProcessor.browserSettings(site), acceptedCards: site.acceptedCards, submitLabel: 'Save card', hidden: { plan: '12' } }),
+          createElement(CardForm, { action: '/test-card-form', idempotencyKey: newIdempotencyKey(), processor: a.cardProcessor.browserSettings(site), logos: cardFormLogos(site.acceptedCards), submitLabel: 'Save card', hidden: { plan: '12' } }),
         );
         return reply.page({ title: 'Add a card', body });
       });

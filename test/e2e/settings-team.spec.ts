@@ -15,6 +15,9 @@ import {
 } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
+// Several journeys at two widths with JavaScript on and off: past two minutes on a busy machine.
+t.setTimeout(6 * 60_000);
+
 /**
  * Settings → Team and Billing in the browser. The contact dialog (islands/ModalDialog) arrives at
  * merge; until then the Add / Edit / Delete links open their own pages, with JavaScript or without.

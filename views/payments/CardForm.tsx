@@ -23,36 +23,10 @@ type CardFormBase = {
   children?: ReactNode;
 };
 
-export type CardFormProps = CardFormBase &
-  (
-    | {
-        /** The accepted cards as shown: cardFormLogos(site.acceptedCards) from src/features/payments/cards.ts. */
-        logos: CardFormLogos;
-      }
-    | {
-        /**
-         * @deprecated Pass `logos` (cardFormLogos). Kept only until pay-now's route (paynow/routes.tsx)
-         * passes `logos`; then remove this branch and cardNameOf.
-         */
-        acceptedCards: CardType[];
-      }
-  );
-
-/** Only for the deprecated `acceptedCards` prop: the name CARD_NAMES gives, from the type (VISA → Visa, JCB → JCB). */
-export function cardNameOf(type: CardType): string {
-  return type
-    .split('_')
-    .map((w) => (w.length <= 3 ? w : w[0] + w.slice(1).toLowerCase()))
-    .join(' ');
-}
-
-/** The logos as the deprecated `acceptedCards` prop gives them (the same as cardFormLogos). */
-function legacyLogos(acceptedCards: CardType[]): CardFormLogos {
-  return {
-    logos: acceptedCards.slice(0, 3).map((type) => ({ type, className: `card-logo-${type.toLowerCase().replace(/_/g, '-')}`, name: cardNameOf(type) })),
-    more: acceptedCards.length > 3,
-  };
-}
+export type CardFormProps = CardFormBase & {
+  /** The accepted cards as shown: cardFormLogos(site.acceptedCards) from src/features/payments/cards.ts. */
+  logos: CardFormLogos;
+};
 
 /** The accepted cards: at most 3 logos, then 'and more...' (spec section 9); the route decides which. */
 export function CardLogos({ logos, more }: CardFormLogos) {
@@ -77,8 +51,7 @@ export function CardLogos({ logos, more }: CardFormLogos) {
  * sends the browser to the provider's hosted page (src/features/payments/checkout.ts).
  */
 export function CardForm(props: CardFormProps) {
-  const { action, idempotencyKey, processor, submitLabel, hidden, cardError, log, children } = props;
-  const logos = 'logos' in props ? props.logos : legacyLogos(props.acceptedCards);
+  const { action, idempotencyKey, processor, submitLabel, hidden, cardError, log, children, logos } = props;
   const { t } = usePage();
   const href = useHref();
   return (

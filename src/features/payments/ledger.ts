@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { CardType, Database, LedgerPurpose, LineItem, StatementKind } from '#src/db/types.ts';
-import { updateInCommunity } from '#src/db/tenancy.ts';
+import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { paymentMethodLabel, statusFromExpiry } from './cards.ts';
 import { findSavedPayment, loadPaymentSite, toSavedPayment, type PaymentSite, type SavedPayment } from './queries.ts';
 import type { Authorisation, DeclineCode } from './processor/types.ts';
@@ -24,8 +24,12 @@ type Trx = Transaction<Database>;
  * one charge at the processor and one settled row; every caller gets the same answer.
  */
 
-/** How a payment is made: a card already saved, or a one-time token from the provider (saved as the new default). */
-export type PaymentSource = { savedPaymentId: number } | { token: string };
+/**
+ * How a payment is made: a card already saved, or a one-time token from the provider, saved as the
+ * member's new default unless `asDefault` is false (someone else paying for them: the card is kept
+ * for the record but replaces nothing, and is the default only when the member has none).
+ */
+export type PaymentSource = { savedPaymentId: number } | { token: string; asDefault?: boolean };
 
 export type ChargeRequest = {
   communityId: number;
@@ -84,7 +88,10 @@ const cardKey = (communityId: number, userId: number, key: string, token: string
  * Save a card from a one-time token as the member's new default (spec "Saved cards": adding a card
  * makes it default and the others lose default). Idempotent on the key.
  */
-export async function saveCard(app: App, input: { communityId: number; userId: number; actorId: number | null; token: string; idempotencyKey: string }): Promise<SaveCardResult> {
+export async function saveCard(
+  app: App,
+  input: { communityId: number; userId: number; actorId: number | null; token: string; idempotencyKey: string; asDefault?: boolean },
+): Promise<SaveCardResult> {
   checkKey(input.idempotencyKey);
   const site = await siteOrThrow(app, input.communityId);
   // The ledger's card rows are keyed as the processor's call is (unique per community, like a charge's).
@@ -116,11 +123,22 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
       if (existing.user_id !== input.userId || existing.deleted_at !== null) throw new AppError('Payments.KeyReused');
       return { ok: true, savedPayment: toSavedPayment(existing) } as const;
     }
-    await updateInCommunity(trx, 'saved_payments', { id: input.communityId })
-      .set({ is_default: false })
-      .where('user_id', '=', input.userId)
-      .where('is_default', '=', true)
-      .execute();
+    let isDefault = true;
+    if (input.asDefault === false) {
+      const current = await selectInCommunity(trx, 'saved_payments', { id: input.communityId })
+        .select('id')
+        .where('user_id', '=', input.userId)
+        .where('is_default', '=', true)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      isDefault = !current;
+    } else {
+      await updateInCommunity(trx, 'saved_payments', { id: input.communityId })
+        .set({ is_default: false })
+        .where('user_id', '=', input.userId)
+        .where('is_default', '=', true)
+        .execute();
+    }
     const row = await trx
       .insertInto('saved_payments')
       .values({
@@ -134,7 +152,7 @@ export async function saveCard(app: App, input: { communityId: number; userId: n
         last4: card.last4,
         card_type: card.cardType,
         status: statusFromExpiry('VALID', card.expirationMonth, card.expirationYear, now),
-        is_default: true,
+        is_default: isDefault,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -267,7 +285,14 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
     if (!found) throw new AppError('NotFound');
     card = found;
   } else {
-    const saved = await saveCard(app, { communityId: req.communityId, userId: req.userId, actorId: req.actorId, token: req.source.token, idempotencyKey: req.idempotencyKey });
+    const saved = await saveCard(app, {
+      communityId: req.communityId,
+      userId: req.userId,
+      actorId: req.actorId,
+      token: req.source.token,
+      idempotencyKey: req.idempotencyKey,
+      asDefault: req.source.asDefault,
+    });
     if (!saved.ok) return settle(app, req, row.id, site, null, { ok: false, code: saved.code, authorisation: null });
     card = saved.savedPayment;
   }

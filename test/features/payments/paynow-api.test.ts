@@ -4,6 +4,7 @@ import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/fa
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 import { createSubscription } from '#test/helpers/paynow.ts';
 import { payBalance } from '#src/features/payments/paynow/service.ts';
+import { saveCard } from '#src/features/payments/ledger.ts';
 import type { CardProcessor } from '#src/features/payments/processor/types.ts';
 
 t.test('pay-now over REST and GraphQL', async (t) => {
@@ -107,6 +108,24 @@ t.test('pay-now over REST and GraphQL', async (t) => {
 
     const balance = await rest('/rest/payment/check-balance', { subscriptionId: adaSub, userId: ada.id });
     t.match(balance.json(), { outstandingBalance: 0, showNoBalanceDue: false }, 'paid lately: the complete view, not no-balance');
+  });
+
+  await t.test("someone else paying the balance does not replace the member's default card; the member paying does", async (t) => {
+    const fay = await createMember(db, alpha);
+    const own = await saveCard(app, { communityId: alpha.id, userId: fay.id, actorId: fay.id, token: await cardToken(app, alpha, CARDS.mastercard), idempotencyKey: `fay-own-card-${fay.id}` });
+    t.ok(own.ok);
+    const sub = await createSubscription(db, alpha, fay.id, { outstandingCents: 5000 });
+    const anonymous = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha, CARDS.amex), userId: fay.id, subscriptionId: sub });
+    t.equal(anonymous.statusCode, 200, 'the balance is paid');
+    const cards = await db.selectFrom('saved_payments').select(['card_type', 'is_default']).where('user_id', '=', fay.id).where('deleted_at', 'is', null).orderBy('id').execute();
+    t.same(cards, [{ card_type: 'MASTERCARD', is_default: true }, { card_type: 'AMERICAN_EXPRESS', is_default: false }], "the payer's card is kept but is not the default");
+
+    await db.updateTable('subscriptions').set({ outstanding_cents: 7000, status: 'past_due', past_due_since: new Date('2026-11-20T00:00:00Z') }).where('id', '=', sub).execute();
+    const { token: bearer } = await signIn(app, fay, alpha);
+    const mine = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha, CARDS.visa), userId: fay.id, subscriptionId: sub }, { authorization: `Bearer ${bearer}` });
+    t.equal(mine.statusCode, 200);
+    const after = await db.selectFrom('saved_payments').select(['card_type', 'is_default']).where('user_id', '=', fay.id).where('is_default', '=', true).execute();
+    t.same(after, [{ card_type: 'VISA', is_default: true }], "the member's own new card becomes the default");
   });
 
   await t.test('no balance and never paid: showNoBalanceDue, and paying is refused', async (t) => {

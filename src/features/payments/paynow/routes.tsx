@@ -8,7 +8,7 @@ import { OverduePage } from '#views/paynow/Overdue.tsx';
 import { PayNowCompleteView, PayNowErrorView, PayNowFormView, PayNowNoBalanceView } from '#views/paynow/PayNow.tsx';
 import type { CardFormProps } from '#views/payments/CardForm.tsx';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn, type CheckoutState } from '../checkout.ts';
-import { paymentMethodLabel } from '../cards.ts';
+import { cardFormLogos, paymentMethodLabel } from '../cards.ts';
 import { formatMoney } from '../money.ts';
 import { findDefaultPayment, loadPaymentSite } from '../queries.ts';
 import type { PaymentSource } from '../ledger.ts';
@@ -54,7 +54,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
       action,
       idempotencyKey: key,
       processor: view.browser,
-      acceptedCards: view.acceptedCards,
+      logos: cardFormLogos(view.acceptedCards),
       submitLabel: t('paynow.form.submit', { amount: amountOf(view) }),
       hidden,
       cardError,

@@ -189,7 +189,9 @@ export async function payBalance(app: PayNowApp, community: Community, input: Pa
     items: [{ label: app.t('paynow.statement.item'), amountCents: amount }],
     statement: { kind: 'dues', name: label },
     subscriptionId: sub.id,
-    source: input.source,
+    // Paid by someone else (the public page, an API client that is not the member): their card pays
+    // this balance but does not become the member's default for renewals.
+    source: 'token' in input.source ? { ...input.source, asDefault: input.actorId === sub.user_id } : input.source,
     onSettled: async (trx) => {
       await settleSubscription(trx, community.id, sub.id, amount, app.clock.now());
     },
