@@ -349,7 +349,8 @@ t.test('the demo: every member starts with a history, the newest unread and unse
     .execute();
   const byMember = new Map<string, typeof rows>();
   for (const r of rows) byMember.set(r.email, [...(byMember.get(r.email) ?? []), r]);
-  const members = await db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select('users.email').where('users.username', '!=', 'admin').execute();
+  // Members who have joined: an invitee still in onboarding (the payments demo's) has no history yet.
+  const members = await db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select('users.email').where('users.username', '!=', 'admin').where('memberships.gate', '=', 'app').execute();
   t.equal(byMember.size, new Set(members.map((m) => m.email)).size, 'every demo member has notifications');
   for (const [email, list] of byMember) {
     if (list.length < 6 || list.length > 15) t.fail(`${email}: ${list.length}`);
