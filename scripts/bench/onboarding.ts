@@ -9,34 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BUDGETS, KIB, errorMessage, kib, type BenchModule, type Section } from './lib.ts';
+import { loadAndWeigh, type Bytes } from './weight.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PASSWORD = 'Bench-Onboard-2026!';
 
-type Bytes = Record<'html' | 'css' | 'js' | 'img' | 'other', number>;
 type StepWeight = { step: string; path: string; status: number; bytes: Bytes };
 
 /** One cold load of `url` in a fresh context carrying `state`'s cookies. */
 async function coldWeight(browser: Browser, state: Awaited<ReturnType<BrowserContext['storageState']>>, url: string): Promise<{ status: number; bytes: Bytes }> {
   const context = await browser.newContext({ viewport: { width: 375, height: 800 }, storageState: state });
   try {
-    const page = await context.newPage();
-    const bytes: Bytes = { html: 0, css: 0, js: 0, img: 0, other: 0 };
-    const pending: Promise<void>[] = [];
-    page.on('requestfinished', (request) => {
-      pending.push(
-        request.sizes().then((s) => {
-          const type = request.resourceType();
-          const kind = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : type === 'script' ? 'js' : type === 'image' ? 'img' : 'other';
-          bytes[kind] += Math.max(0, s.responseBodySize);
-        }),
-      );
-    });
-    const res = await page.goto(url, { waitUntil: 'load' });
-    await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
-    await Promise.all(pending);
-    return { status: res?.status() ?? 0, bytes };
+    return await loadAndWeigh(await context.newPage(), url);
   } finally {
     await context.close();
   }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { BUDGETS, KIB, errorMessage, kib, moduleDatabase, percentile, type BenchModule, type Section } from './lib.ts';
+import { loadAndWeigh } from './weight.ts';
 
 const PAYERS = 50;
 const ROUNDS = 4;
@@ -171,23 +172,9 @@ async function pageWeight(app: import('fastify').FastifyInstance, pagePath: stri
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
-    const page = await context.newPage();
-    const bytes: Weight['bytes'] = { html: 0, css: 0, js: 0, img: 0, other: 0 };
-    const pending: Promise<void>[] = [];
-    page.on('requestfinished', (request) => {
-      pending.push(
-        request.sizes().then((s) => {
-          const type = request.resourceType();
-          const kind = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : type === 'script' ? 'js' : type === 'image' ? 'img' : 'other';
-          bytes[kind] += Math.max(0, s.responseBodySize);
-        }),
-      );
-    });
-    const res = await page.goto(`${address}${pagePath}`, { waitUntil: 'load' });
-    await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
-    await Promise.all(pending);
+    const { status, bytes } = await loadAndWeigh(await context.newPage(), `${address}${pagePath}`);
     await context.close();
-    return { status: res?.status() ?? 0, bytes, jsBudget: bytes.js <= BUDGETS.jsMaxBytes ? 'pass' : 'over', htmlCssBudget: bytes.html + bytes.css <= BUDGETS.htmlCssMaxBytes ? 'pass' : 'over' };
+    return { status, bytes, jsBudget: bytes.js <= BUDGETS.jsMaxBytes ? 'pass' : 'over', htmlCssBudget: bytes.html + bytes.css <= BUDGETS.htmlCssMaxBytes ? 'pass' : 'over' };
   } finally {
     await browser.close();
   }

@@ -1,6 +1,7 @@
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Alert, AuthCard, CsrfField, Field, Hidden } from './parts.tsx';
+import { newPasswordLabels } from '#views/auth/new-password-labels.ts';
 
 /** What every sign-in step carries along: where to go afterwards and the remember-me choice. */
 export type Carry = { redirect?: string; remember: boolean };
@@ -276,19 +277,7 @@ export function NewPasswordForm({
         <Island
           name="NewPasswordFields"
           props={{
-            labels: {
-              password: t('auth.reset.newPassword'),
-              confirm: t('auth.reset.confirm'),
-              criteria: t('auth.reset.criteria'),
-              cases: t('auth.reset.cases'),
-              length: t('auth.reset.length'),
-              numbersOrSymbols: t('auth.reset.numbersOrSymbols'),
-              met: t('auth.reset.met'),
-              notMet: t('auth.reset.notMet'),
-              mismatch: t('auth.reset.mismatch'),
-              tooLong: t('auth.reset.tooLong'),
-              submit: t('auth.reset.submit'),
-            },
+            labels: newPasswordLabels(t, { password: t('auth.reset.newPassword'), confirm: t('auth.reset.confirm'), submit: t('auth.reset.submit') }),
             errors: { password: errors.password, confirm: errors.confirm },
             values,
           }}

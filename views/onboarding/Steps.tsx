@@ -4,6 +4,7 @@ import type { CountryOption } from '#src/features/settings/types.ts';
 import { Alert, CsrfField, describedBy, Field, FieldNotes } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { newPasswordLabels } from '#views/auth/new-password-labels.ts';
 
 /**
  * The onboarding steps (spec sections 2 and 5): one page each, plain forms that work without
@@ -166,19 +167,7 @@ export function PasswordStep({ view, username, errors }: { view: StepView; usern
         <Island
           name="NewPasswordFields"
           props={{
-            labels: {
-              password: t('onboarding.password.password'),
-              confirm: t('onboarding.password.confirm'),
-              criteria: t('auth.reset.criteria'),
-              cases: t('auth.reset.cases'),
-              length: t('auth.reset.length'),
-              numbersOrSymbols: t('auth.reset.numbersOrSymbols'),
-              met: t('auth.reset.met'),
-              notMet: t('auth.reset.notMet'),
-              mismatch: t('auth.reset.mismatch'),
-              tooLong: t('auth.reset.tooLong'),
-              submit: t('onboarding.password.submit'),
-            },
+            labels: newPasswordLabels(t, { password: t('onboarding.password.password'), confirm: t('onboarding.password.confirm'), submit: t('onboarding.password.submit') }),
             errors: { password: errors.password, confirm: errors.confirm },
             values: { password: '', confirm: '' },
           }}

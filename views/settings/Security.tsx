@@ -6,6 +6,7 @@ import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ModalSupport } from './ModalSupport.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';
+import { newPasswordLabels } from '#views/auth/new-password-labels.ts';
 
 const dateTime = (value: Date) => `${formatDate(value)}, ${value.toISOString().slice(11, 16)} UTC`;
 
@@ -145,19 +146,7 @@ export function PasswordForm({ state, inDialog }: { state: PasswordFormState; in
       <Island
         name="NewPasswordFields"
         props={{
-          labels: {
-            password: t('settings.security.newPassword'),
-            confirm: t('settings.security.confirmPassword'),
-            criteria: t('auth.reset.criteria'),
-            cases: t('auth.reset.cases'),
-            length: t('auth.reset.length'),
-            numbersOrSymbols: t('auth.reset.numbersOrSymbols'),
-            met: t('auth.reset.met'),
-            notMet: t('auth.reset.notMet'),
-            mismatch: t('auth.reset.mismatch'),
-            tooLong: t('auth.reset.tooLong'),
-            submit: t('settings.security.save'),
-          },
+          labels: newPasswordLabels(t, { password: t('settings.security.newPassword'), confirm: t('settings.security.confirmPassword'), submit: t('settings.security.save') }),
           errors: { password: state.errors.password, confirm: state.errors.confirm },
           values: { password: '', confirm: '' },
         }}

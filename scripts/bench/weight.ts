@@ -1,0 +1,25 @@
+// What one page load brings over the wire, as Chromium counts it: the encoded body bytes of every
+// response, by resource type (shared by the payments and onboarding modules).
+import type { Page } from 'playwright-core';
+
+export type Bytes = Record<'html' | 'css' | 'js' | 'img' | 'other', number>;
+
+/** Loads `url` in `page` (a fresh context: a cold cache) and counts what arrived until the network is idle. */
+export async function loadAndWeigh(page: Page, url: string): Promise<{ status: number; bytes: Bytes }> {
+  const bytes: Bytes = { html: 0, css: 0, js: 0, img: 0, other: 0 };
+  const pending: Promise<void>[] = [];
+  page.on('requestfinished', (request) => {
+    pending.push(
+      request.sizes().then((s) => {
+        const type = request.resourceType();
+        const kind = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : type === 'script' ? 'js' : type === 'image' ? 'img' : 'other';
+        // Chromium answers -1 for a body it did not see (a cancelled or opaque response).
+        bytes[kind] += Math.max(0, s.responseBodySize);
+      }),
+    );
+  });
+  const res = await page.goto(url, { waitUntil: 'load' });
+  await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
+  await Promise.all(pending);
+  return { status: res?.status() ?? 0, bytes };
+}
