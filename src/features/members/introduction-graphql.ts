@@ -1,9 +1,9 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
-import { str } from '#src/lib/form.ts';
 import { approveIntroduction, declineIntroduction, introductionQueue, listMyIntroductions, requestIntroduction, type IntroDeps, type IntroductionView } from './introductions.ts';
 import type { MemberSnapshot } from './types.ts';
+import { idOrNotFound } from '#src/features/graphql/ids.ts';
 
 /**
  * Introductions on both schemas: a member asks for an introduction and reads their own requests
@@ -63,13 +63,7 @@ export const introductionAdminTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
-/** An ID argument: a positive integer in the database's range, or NotFound (no row has any other id). */
-function idOf(v: unknown): number {
-  const s = typeof v === 'number' ? String(v) : str(v);
-  const n = /^[1-9]\d{0,9}$/.test(s) ? Number(s) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n > 2_147_483_647) throw new AppError('NotFound');
-  return n;
-}
+const idOf = idOrNotFound;
 
 function depsOf(ctx: GraphQLContext): IntroDeps {
   const app = ctx.request.server;

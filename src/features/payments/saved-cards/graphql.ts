@@ -2,8 +2,8 @@ import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { staffCommunity } from '#src/features/members/admin.ts';
-import { str } from '#src/lib/form.ts';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, memberScope, ownerOfCard, paymentProcessorFor, type AuthLogEntry, type CardsScope, type SavedCard } from './service.ts';
+import { idOrNotFound } from '#src/features/graphql/ids.ts';
 
 /**
  * Saved cards on the member schema (/graphql: one's own cards) and the staff schema (/graphqlAdmin:
@@ -86,13 +86,7 @@ export const savedCardsAdminTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
-/** An id from a GraphQL ID, or NotFound (hostile ids are a 4xx, never reach SQL as garbage). */
-function idOf(v: unknown): number {
-  const s = typeof v === 'number' ? String(v) : str(v);
-  const n = /^[1-9]\d{0,9}$/.test(s) ? Number(s) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n > 2_147_483_647) throw new AppError('NotFound');
-  return n;
-}
+const idOf = idOrNotFound;
 
 const appOf = (ctx: GraphQLContext) => ctx.request.server;
 
