@@ -88,6 +88,17 @@ export const serverErrors = {
   'Onboarding.CredentialsExist': { status: 409, key: 'onboarding.errors.credentialsExist' },
   'Onboarding.UsernameTaken': { status: 409, key: 'onboarding.password.usernameTaken' },
   'Onboarding.StepUnavailable': { status: 409, key: 'onboarding.errors.stepUnavailable' },
+  // The forum (issue 14). 'Post not found' covers a missing, removed or other community's post.
+  'Forum.PostNotFound': { status: 404, key: 'forum.errors.postNotFound' },
+  'Forum.ReplyNotFound': { status: 404, key: 'forum.errors.replyNotFound' },
+  'Forum.Invalid': { status: 400, key: 'forum.errors.invalid' },
+  'Forum.Locked': { status: 409, key: 'forum.errors.locked' },
+  'Forum.NotYours': { status: 403, key: 'forum.errors.notYours' },
+  'Forum.EditWindowClosed': { status: 409, key: 'forum.errors.editWindowClosed' },
+  'Forum.AlreadyModerated': { status: 409, key: 'forum.errors.alreadyModerated' },
+  'Forum.NotModerator': { status: 403, key: 'forum.errors.notModerator' },
+  'Forum.LikeFailed': { status: 409, key: 'forum.errors.likeFailed' },
+  'Forum.TopicNotFound': { status: 404, key: 'forum.errors.topicNotFound' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

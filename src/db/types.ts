@@ -15,6 +15,8 @@ export interface CommunitiesTable {
   icon: string | null;
   nav_more: ColumnType<NavLink[], string | undefined, string>;
   forum_enabled: Generated<boolean>;
+  /** Every new forum post waits for a moderator (migration 0012). */
+  forum_all_posts_wait: Generated<boolean>;
   concierge_email: string;
   concierge_phone: string;
   exec_link: string | null;
@@ -632,6 +634,117 @@ export interface SandboxTransactionsTable {
   created_at: Timestamp;
 }
 
+/** The forum (migration 0012). */
+export type ForumStatus = 'published' | 'pending' | 'rejected' | 'removed';
+export type ForumTargetKind = 'post' | 'reply';
+
+export interface ForumTopicsTable {
+  id: Generated<number>;
+  community_id: number;
+  name: string;
+  position: Generated<number>;
+  archived_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface ForumPostsTable {
+  id: Generated<number>;
+  community_id: number;
+  author_id: number;
+  title: string;
+  body_html: string;
+  body_text: string;
+  status: ColumnType<ForumStatus, ForumStatus | undefined, ForumStatus>;
+  reply_count: Generated<number>;
+  like_count: Generated<number>;
+  report_count: Generated<number>;
+  last_activity_at: DefaultTimestamp;
+  pinned_at: Timestamp | null;
+  locked_at: Timestamp | null;
+  moderation_note: string | null;
+  moderated_by: number | null;
+  moderated_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  /** Generated (title weight A, text weight B); never written. */
+  search: ColumnType<string, never, never>;
+}
+
+export interface ForumPostTopicsTable {
+  post_id: number;
+  topic_id: number;
+  community_id: number;
+}
+
+export interface ForumRepliesTable {
+  id: Generated<number>;
+  community_id: number;
+  post_id: number;
+  author_id: number;
+  body_html: string;
+  body_text: string;
+  status: ColumnType<ForumStatus, ForumStatus | undefined, ForumStatus>;
+  like_count: Generated<number>;
+  report_count: Generated<number>;
+  moderation_note: string | null;
+  moderated_by: number | null;
+  moderated_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+}
+
+export interface ForumLikesTable {
+  community_id: number;
+  target_kind: ForumTargetKind;
+  target_id: number;
+  user_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface ForumReactionsTable {
+  community_id: number;
+  target_kind: ForumTargetKind;
+  target_id: number;
+  user_id: number;
+  reaction: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface ForumFollowsTable {
+  community_id: number;
+  post_id: number;
+  user_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface ForumReportsTable {
+  id: Generated<number>;
+  community_id: number;
+  target_kind: ForumTargetKind;
+  target_id: number;
+  post_id: number;
+  reporter_id: number;
+  reason: string;
+  description: Generated<string>;
+  created_at: DefaultTimestamp;
+  resolved_at: Timestamp | null;
+  resolved_by: number | null;
+  resolution: string | null;
+}
+
+export interface ForumActionsTable {
+  id: Generated<number>;
+  community_id: number;
+  actor_id: number | null;
+  action: string;
+  target_kind: string;
+  target_id: number;
+  note: string | null;
+  created_at: DefaultTimestamp;
+}
+
 export interface Database {
   communities: CommunitiesTable;
   community_hosts: CommunityHostsTable;
@@ -675,6 +788,15 @@ export interface Database {
   sandbox_tokens: SandboxTokensTable;
   sandbox_profiles: SandboxProfilesTable;
   sandbox_transactions: SandboxTransactionsTable;
+  forum_topics: ForumTopicsTable;
+  forum_posts: ForumPostsTable;
+  forum_post_topics: ForumPostTopicsTable;
+  forum_replies: ForumRepliesTable;
+  forum_likes: ForumLikesTable;
+  forum_reactions: ForumReactionsTable;
+  forum_follows: ForumFollowsTable;
+  forum_reports: ForumReportsTable;
+  forum_actions: ForumActionsTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;
