@@ -174,7 +174,7 @@ export function ForumQueue({ items, notice, form }: { items: QueueItem[]; notice
   const { t } = usePage();
   const href = useHref();
   return (
-    <ForumStaffPage tab="queue" notice={notice}>
+    <ForumStaffPage tab="queue" notice={notice} error={form?.errors.form && !items.some((i) => `${i.targetKind}-${i.id}` === form.key) ? form.errors.form : undefined}>
       <p className="muted">{t('forumStaff.queue.intro')}</p>
       {items.length === 0 ? <p>{t('forumStaff.queue.none')}</p> : null}
       <ul className="plain forum-staff-list">
@@ -221,7 +221,7 @@ export function ForumReports({ reports, next, after, notice, form }: { reports: 
   const { t } = usePage();
   const href = useHref();
   return (
-    <ForumStaffPage tab="reports" notice={notice}>
+    <ForumStaffPage tab="reports" notice={notice} error={form?.errors.form && !reports.some((r) => `report-${r.id}` === form.key) ? form.errors.form : undefined}>
       <p className="muted">{t('forumStaff.reports.intro')}</p>
       {reports.length === 0 ? <p>{t('forumStaff.reports.none')}</p> : null}
       <ul className="plain forum-staff-list">
@@ -392,7 +392,7 @@ export function ForumTopics({ topics, notice, form }: { topics: TopicView[]; not
   const href = useHref();
   const creating = form?.key === 'topic-new' ? form : undefined;
   return (
-    <ForumStaffPage tab="topics" notice={notice}>
+    <ForumStaffPage tab="topics" notice={notice} error={form?.errors.form && !topics.some((x) => `topic-${x.id}` === form.key) ? form.errors.form : undefined}>
       <p className="muted">{t('forumStaff.topics.intro')}</p>
       <h2>{t('forumStaff.topics.new')}</h2>
       <form method="post" action={href('/admin/forum/topics')} className="filters" noValidate>

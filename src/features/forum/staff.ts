@@ -184,3 +184,13 @@ export async function moderatorCandidates(deps: StaffForumDeps, q: string): Prom
     .execute();
   return rows.map(moderatorRow);
 }
+
+/** What an open report is about (to remove it with the staff's own reason), or null when it is not an open report of the community. */
+export async function openReportTarget(deps: StaffForumDeps, reportId: number): Promise<{ kind: 'post' | 'reply'; id: number } | null> {
+  const row = await selectInCommunity(deps.db, 'forum_reports', deps.community)
+    .select(['target_kind', 'target_id'])
+    .where('id', '=', reportId)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { kind: row.target_kind, id: row.target_id } : null;
+}
