@@ -24,8 +24,7 @@ import { forumDeps, forumViewer } from './deps.ts';
 import { approve, moderationQueue, reject, removeContent, restoreContent, setAllPostsWait, setLocked, setPinned } from './moderation.ts';
 import { openReports, resolveReport } from './reports.ts';
 import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates, openReportTarget, searchTerm, staffPosts, STAFF_POST_STATUSES, type StaffPostQuery } from './staff.ts';
-import { createTopic, moveTopic, renameTopic, setTopicArchived } from './topics-admin.ts';
-import { listTopics } from './topics.ts';
+import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from './topics-admin.ts';
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
 const DONE = [
@@ -88,13 +87,13 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   const fieldsOf = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key, v.values)]));
 
   /** The page, or where the forum is off, the notice that says so (staff must be able to find the switch). */
-  function page(request: FastifyRequest, reply: FastifyReply, tab: ForumStaffTab, body: () => Promise<ReactNode>, status?: number) {
+  async function page(request: FastifyRequest, reply: FastifyReply, tab: ForumStaffTab, body: () => Promise<ReactNode>, status?: number) {
     request.guardian.ensureAdmin();
     const title = t(`forumStaff.titles.${tab}`);
     if (!request.community.forum_enabled) {
       return reply.page({ title, body: <ForumOff sitePath={`/admin/sites/${encodeURIComponent(request.community.code)}`} /> });
     }
-    return body().then((b) => reply.page({ title, body: b, status }));
+    return reply.page({ title, body: await body(), status });
   }
 
   /**
@@ -297,7 +296,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   // ---- Topics ----
 
   const topicsPage = (request: FastifyRequest, reply: FastifyReply, form?: StaffForm, status?: number) =>
-    page(request, reply, 'topics', async () => <ForumTopics topics={await listTopics(forumDeps(request), { includeArchived: true })} notice={form ? undefined : noticeOf(request)} form={form} />, status);
+    page(request, reply, 'topics', async () => <ForumTopics topics={await listTopicsForStaff(forumDeps(request), forumViewer(request), { includeArchived: true })} notice={form ? undefined : noticeOf(request)} form={form} />, status);
 
   app.get('/admin/forum/topics', admin, async (request, reply) => topicsPage(request, reply));
 
