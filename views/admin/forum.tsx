@@ -193,7 +193,7 @@ export function ForumQueue({ items, notice, form }: { items: QueueItem[]; notice
               </p>
               <div className="forum-staff-body" dangerouslySetInnerHTML={{ __html: item.bodyHtml }} />
               <p>
-                <a href={href(`/forum/post/${item.postId}`)}>{item.postTitle}</a>
+                <a href={href(`/forum/post/${item.postId}`)}>{t('forumStaff.queue.open')}</a>
               </p>
               <div className="admin-actions">
                 <ReasonForm action={`${base}/approve`} id={`note-${key}`} name="note" label={t('forumStaff.queue.note')} button={t('forumStaff.queue.approve')} form={form} formKey={key} />
@@ -237,7 +237,7 @@ export function ForumReports({ reports, next, after, notice, form }: { reports: 
                 {t('forumStaff.reports.against', { kind: t(`forumStaff.kind.${r.targetKind}`), author: r.author.name })}{' '}
                 <a href={href(`/forum/post/${r.postId}`)}>{r.postTitle}</a>
               </p>
-              <blockquote className="remark-text">{r.excerpt}</blockquote>
+              <blockquote className="forum-staff-body remark-text">{r.excerpt}</blockquote>
               <div className="admin-actions">
                 <ActionForm action={`/admin/forum/reports/${r.id}/dismiss`} label={t('forumStaff.reports.dismiss')} fields={{ after }} secondary />
                 <ReasonForm
@@ -361,7 +361,9 @@ export function ForumPosts({ rows, next, query, notice, form, errors = {} }: { r
                         {r.status === 'removed' ? <ActionForm action={`${base}/restore`} label={t('forumStaff.posts.restore')} fields={keep} /> : null}
                       </div>
                       {r.status === 'published' || r.status === 'pending' ? (
-                        <ReasonForm
+                        <details className="forum-staff-more" open={form?.key === key ? true : undefined}>
+                          <summary>{t('forumStaff.posts.removeMore')}</summary>
+                          <ReasonForm
                           action={`${base}/remove`}
                           id={`remove-post-${r.id}`}
                           name="reason"
@@ -373,6 +375,7 @@ export function ForumPosts({ rows, next, query, notice, form, errors = {} }: { r
                           required
                           secondary
                         />
+                        </details>
                       ) : null}
                     </td>
                   </tr>
@@ -574,6 +577,8 @@ export function ForumSettings({ allPostsWait, notice }: { allPostsWait: boolean;
 
 export function ForumLog({ actions, next, after }: { actions: ForumActionView[]; next: string | null; after: string | null }) {
   const { t } = usePage();
+  const href = useHref();
+  const targetName = (kind: string) => (['post', 'reply', 'topic', 'report', 'community'].includes(kind) ? t(`forumStaff.log.kinds.${kind}`) : kind);
   const actionName = (a: string) => {
     try {
       return t(`forumAdmin.actions.${a}`);
@@ -604,7 +609,13 @@ export function ForumLog({ actions, next, after }: { actions: ForumActionView[];
                   <td>{dateTime(a.createdAt)}</td>
                   <td>{a.actor?.name ?? t('forumStaff.log.nobody')}</td>
                   <th scope="row">{actionName(a.action)}</th>
-                  <td>{t('forumStaff.log.target', { kind: a.targetKind, id: a.targetId })}</td>
+                  <td>
+                    {a.targetKind === 'post' ? (
+                      <a href={href(`/forum/post/${a.targetId}`)}>{t('forumStaff.log.target', { kind: targetName(a.targetKind), id: a.targetId })}</a>
+                    ) : (
+                      t('forumStaff.log.target', { kind: targetName(a.targetKind), id: a.targetId })
+                    )}
+                  </td>
                   <td className="remark-text">{a.note ?? ''}</td>
                 </tr>
               ))}
