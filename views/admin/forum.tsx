@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
 import type { ForumActionView, QueueItem, ReportView, TopicView } from '#src/features/forum/types.ts';
-import type { ForumCounts, ModeratorRow, StaffPostQuery, StaffPostRow } from '#src/features/forum/staff.ts';
+import type { ForumCounts, ModeratorRow, StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/forum/staff.ts';
 import { Alert, CsrfField, Field, FieldNotes, Hidden, describedBy } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -41,11 +41,11 @@ function Tabs({ current }: { current: ForumStaffTab }) {
 }
 
 /** The frame of every page of the area: heading, the sections, the notice after an action. */
-export function ForumStaffPage({ tab, notice, error, children }: { tab: ForumStaffTab; notice?: string; error?: string; children: ReactNode }) {
+export function ForumStaffPage({ tab, notice, error, heading, children }: { tab: ForumStaffTab; notice?: string; error?: string; heading?: string; children: ReactNode }) {
   const { t } = usePage();
   return (
     <section className="page-admin forum-staff">
-      <h1>{t(`forumStaff.titles.${tab}`)}</h1>
+      <h1>{heading ?? t(`forumStaff.titles.${tab}`)}</h1>
       <Tabs current={tab} />
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {error ? <Alert kind="error">{error}</Alert> : null}
@@ -350,7 +350,11 @@ export function ForumPosts({ rows, next, query, notice, form, errors = {} }: { r
                       {t(`forumStaff.status.${r.status}`)}
                       {r.moderationNote ? <p className="muted remark-text">{r.moderationNote}</p> : null}
                     </td>
-                    <td>{r.replyCount}</td>
+                    <td>
+                      <a href={href(`/admin/forum/posts/${r.id}`)} aria-label={t('forumStaff.posts.repliesOf', { n: r.replyCount, title: r.title })}>
+                        {r.replyCount}
+                      </a>
+                    </td>
                     <td>{r.reportCount}</td>
                     <td>{formatDate(r.createdAt)}</td>
                     <td>
@@ -624,6 +628,64 @@ export function ForumLog({ actions, next, after }: { actions: ForumActionView[];
         </div>
       )}
       <Pager base="/admin/forum/log" after={after} next={next} nextLabel={t('forumStaff.log.next')} firstLabel={t('forumStaff.log.first')} />
+    </ForumStaffPage>
+  );
+}
+
+/** One post's replies in every state, with remove (and its reason) or restore for each. */
+export function ForumPostReplies({ post, rows, next, after, notice, form }: { post: StaffPostRow; rows: StaffReplyRow[]; next: string | null; after: string | null; notice?: string; form?: StaffForm }) {
+  const { t } = usePage();
+  const href = useHref();
+  const base = `/admin/forum/posts/${post.id}`;
+  return (
+    <ForumStaffPage
+      tab="posts"
+      heading={t('forumStaff.replies.heading', { title: post.title })}
+      notice={notice}
+      error={form?.errors.form && !rows.some((r) => `reply-${r.id}` === form.key) ? form.errors.form : undefined}
+    >
+      <p className="muted">
+        {t('forumStaff.replies.post', { author: post.authorName, status: t(`forumStaff.status.${post.status}`), date: formatDate(post.createdAt) })}{' '}
+        {post.status === 'published' ? <a href={href(`/forum/post/${post.id}`)}>{t('forumStaff.queue.open')}</a> : null}
+      </p>
+      <p>
+        <a href={href('/admin/forum/posts')}>{t('forumStaff.replies.back')}</a>
+      </p>
+      {rows.length === 0 ? <p>{t('forumStaff.replies.none')}</p> : null}
+      <ol className="plain forum-staff-list">
+        {rows.map((r) => {
+          const key = `reply-${r.id}`;
+          return (
+            <li key={r.id} className="card" id={key}>
+              <h2 className="h3">{t('forumStaff.replies.by', { author: r.authorName, time: dateTime(r.createdAt) })}</h2>
+              <FormError form={form} formKey={key} />
+              <p className="muted">
+                {t(`forumStaff.status.${r.status}`)}
+                {r.reportCount > 0 ? ` · ${t('forumStaff.queue.reports', { n: r.reportCount })}` : ''}
+              </p>
+              <p className="forum-staff-body remark-text">{r.bodyText}</p>
+              {r.moderationNote ? <p className="muted remark-text">{t('forumStaff.replies.note', { note: r.moderationNote })}</p> : null}
+              {r.status === 'removed' ? (
+                <ActionForm action={`${base}/replies/${r.id}/restore`} label={t('forumStaff.posts.restore')} fields={{ after }} />
+              ) : r.status === 'published' || r.status === 'pending' ? (
+                <ReasonForm
+                  action={`${base}/replies/${r.id}/remove`}
+                  id={`remove-${key}`}
+                  name="reason"
+                  label={t('forumStaff.replies.removeReason')}
+                  button={t('forumStaff.posts.remove')}
+                  form={form}
+                  formKey={key}
+                  fields={{ after }}
+                  required
+                  secondary
+                />
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+      <Pager base={base} after={after} next={next} nextLabel={t('forumStaff.replies.next')} firstLabel={t('forumStaff.replies.first')} />
     </ForumStaffPage>
   );
 }

@@ -9,6 +9,7 @@ import {
   ForumModerators,
   ForumOff,
   ForumOverview,
+  ForumPostReplies,
   ForumPosts,
   ForumQueue,
   ForumReports,
@@ -23,7 +24,7 @@ import { listActions } from './actions-log.ts';
 import { forumDeps, forumViewer } from './deps.ts';
 import { approve, moderationQueue, reject, removeContent, restoreContent, setAllPostsWait, setLocked, setPinned } from './moderation.ts';
 import { openReports, resolveReport } from './reports.ts';
-import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates, openReportTarget, searchTerm, staffPosts, STAFF_POST_STATUSES, type StaffPostQuery } from './staff.ts';
+import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates, openReportTarget, searchTerm, staffPost, staffPosts, staffReplies, STAFF_POST_STATUSES, type StaffPostQuery } from './staff.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from './topics-admin.ts';
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
@@ -292,6 +293,51 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
       );
     });
   for (const name of ['lock', 'pin', 'restore', 'remove'] as const) postAction(name);
+
+  // ---- One post's replies ----
+
+  const repliesPage = (request: FastifyRequest, reply: FastifyReply, postId: number, after: string | null, form?: StaffForm, status?: number) =>
+    page(
+      request,
+      reply,
+      'posts',
+      async () => {
+        const deps = forumDeps(request);
+        const [post, { rows, next }] = await Promise.all([staffPost(deps, postId), staffReplies(deps, postId, after)]);
+        return <ForumPostReplies post={post} rows={rows} next={next} after={after} notice={form ? undefined : noticeOf(request)} form={form} />;
+      },
+      status,
+    );
+
+  app.get('/admin/forum/posts/:id', admin, async (request, reply) =>
+    repliesPage(request, reply, idOf((request.params as { id?: string }).id), afterOf((request.query as Record<string, unknown>).after)),
+  );
+
+  for (const name of ['remove', 'restore'] as const) {
+    app.post(`/admin/forum/posts/:id/replies/:replyId/${name}`, admin, async (request, reply) => {
+      const params = request.params as { id?: string; replyId?: string };
+      const postId = idOf(params.id);
+      const replyId = idOf(params.replyId);
+      const body = (request.body ?? {}) as Body;
+      const after = afterOf(body.after);
+      const keep = after && /^\d{1,10}$/.test(after) ? after : null;
+      return act(
+        request,
+        reply,
+        async () => {
+          if (name === 'remove') await removeContent(forumDeps(request), forumViewer(request), 'reply', replyId, body.reason);
+          else await restoreContent(forumDeps(request), forumViewer(request), 'reply', replyId);
+          return name === 'remove' ? 'removed' : 'restored';
+        },
+        {
+          path: `/admin/forum/posts/${postId}${keep ? `?after=${keep}` : ''}#reply-${replyId}`,
+          key: `reply-${replyId}`,
+          values: { reason: str(body.reason) },
+          render: (form, status) => repliesPage(request, reply, postId, keep, form, status),
+        },
+      );
+    });
+  }
 
   // ---- Topics ----
 

@@ -194,3 +194,82 @@ export async function openReportTarget(deps: StaffForumDeps, reportId: number): 
     .executeTakeFirst();
   return row ? { kind: row.target_kind, id: row.target_id } : null;
 }
+
+export const STAFF_REPLIES_PAGE = 50;
+
+export type StaffReplyRow = { id: number; authorName: string; bodyText: string; status: ForumStatus; createdAt: Date; moderationNote: string | null; reportCount: number };
+
+/** One post (any state) as staff see it, or 'Forum.PostNotFound' (missing, deleted by its author, another community's). */
+export async function staffPost(deps: StaffForumDeps, postId: number): Promise<StaffPostRow> {
+  const row = await selectInCommunity(deps.db, 'forum_posts', deps.community)
+    .innerJoin('users', 'users.id', 'forum_posts.author_id')
+    .select([
+      'forum_posts.id',
+      'forum_posts.title',
+      'forum_posts.author_id',
+      'forum_posts.status',
+      'forum_posts.pinned_at',
+      'forum_posts.locked_at',
+      'forum_posts.reply_count',
+      'forum_posts.report_count',
+      'forum_posts.created_at',
+      'forum_posts.last_activity_at',
+      'forum_posts.moderation_note',
+      'users.first_name',
+      'users.last_name',
+    ])
+    .where('forum_posts.id', '=', postId)
+    .where('forum_posts.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw new AppError('Forum.PostNotFound');
+  return {
+    id: row.id,
+    title: row.title,
+    authorId: row.author_id,
+    authorName: `${row.first_name} ${row.last_name}`.trim(),
+    status: row.status,
+    pinned: row.pinned_at !== null,
+    locked: row.locked_at !== null,
+    replyCount: row.reply_count,
+    reportCount: row.report_count,
+    createdAt: new Date(row.created_at),
+    lastActivityAt: new Date(row.last_activity_at),
+    moderationNote: row.moderation_note,
+  };
+}
+
+/** A post's replies in every state (not those their authors deleted), oldest first; keyset on id. */
+export async function staffReplies(deps: StaffForumDeps, postId: number, after: string | null): Promise<{ rows: StaffReplyRow[]; next: string | null }> {
+  const from = afterId(after);
+  let qb = selectInCommunity(deps.db, 'forum_replies', deps.community)
+    .innerJoin('users', 'users.id', 'forum_replies.author_id')
+    .select([
+      'forum_replies.id',
+      'forum_replies.body_text',
+      'forum_replies.status',
+      'forum_replies.created_at',
+      'forum_replies.moderation_note',
+      'forum_replies.report_count',
+      'users.first_name',
+      'users.last_name',
+    ])
+    .where('forum_replies.post_id', '=', postId)
+    .where('forum_replies.deleted_at', 'is', null)
+    .orderBy('forum_replies.id')
+    .limit(STAFF_REPLIES_PAGE + 1);
+  if (from !== null) qb = qb.where('forum_replies.id', '>', from);
+  const rows = await qb.execute();
+  const page = rows.slice(0, STAFF_REPLIES_PAGE);
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      authorName: `${r.first_name} ${r.last_name}`.trim(),
+      bodyText: r.body_text.length > 600 ? `${r.body_text.slice(0, 600)}…` : r.body_text,
+      status: r.status,
+      createdAt: new Date(r.created_at),
+      moderationNote: r.moderation_note,
+      reportCount: r.report_count,
+    })),
+    next: rows.length > STAFF_REPLIES_PAGE ? String(page[page.length - 1]!.id) : null,
+  };
+}

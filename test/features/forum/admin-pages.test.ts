@@ -187,6 +187,32 @@ t.test('the staff’s forum area (/admin/forum)', async (t) => {
     t.equal((await db.selectFrom('forum_posts').select('status').where('id', '=', reported).executeTakeFirstOrThrow()).status, 'removed');
   });
 
+  await t.test('a post’s replies: staff remove one with a reason and restore it', async (t) => {
+    const r = await db
+      .insertInto('forum_replies')
+      .values({ community_id: alpha.id, post_id: waiting, author_id: alan.id, body_html: '<p>Try my coaching</p>', body_text: 'Try my coaching', status: 'published' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const page = await b.get(`/admin/forum/posts/${waiting}`);
+    t.equal(page.statusCode, 200);
+    t.match(page.body, 'Replies to Looking for a CFO mentor');
+    t.match(page.body, 'Try my coaching');
+    t.match(page.body, 'DM me for deals', 'a rejected reply is shown to staff too');
+    const refused = await b.post(`/admin/forum/posts/${waiting}/replies/${r.id}/remove`, { reason: '' }, '/admin/forum');
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, `id="remove-reply-${r.id}"`);
+    let res = await b.post(`/admin/forum/posts/${waiting}/replies/${r.id}/remove`, { reason: 'No self-promotion.' }, '/admin/forum');
+    t.equal(res.statusCode, 303);
+    t.equal(res.headers.location, `/admin/forum/posts/${waiting}?done=removed#reply-${r.id}`);
+    t.same(await db.selectFrom('forum_replies').select(['status', 'moderation_note']).where('id', '=', r.id).executeTakeFirstOrThrow(), { status: 'removed', moderation_note: 'No self-promotion.' });
+    res = await b.post(`/admin/forum/posts/${waiting}/replies/${r.id}/restore`, {}, '/admin/forum');
+    t.equal(res.statusCode, 303);
+    t.equal((await db.selectFrom('forum_replies').select('status').where('id', '=', r.id).executeTakeFirstOrThrow()).status, 'published');
+    const logged = await lastAction(db, alpha);
+    t.same([logged.action, logged.target_kind, logged.target_id, logged.actor_id], ['restore', 'reply', r.id, boss.id]);
+    t.equal((await b.get('/admin/forum/posts/99999')).statusCode, 404, 'a post that does not exist');
+  });
+
   await t.test('topics: created, renamed, moved and archived, each logged; a taken name comes back with the form', async (t) => {
     let res = await b.post('/admin/forum/topics', { name: 'Hiring' }, '/admin/forum/topics');
     t.equal(res.statusCode, 303);
@@ -297,7 +323,7 @@ t.test('the staff’s forum area (/admin/forum)', async (t) => {
       const res = await b.post(url, fields, '/admin/forum');
       t.ok(res.statusCode >= 400 && res.statusCode < 500, `${url} ${JSON.stringify(fields).slice(0, 40)}: ${res.statusCode}`);
     }
-    for (const url of ['/admin/forum/posts?q=a%00b', '/admin/forum/reports?after=abc', '/admin/forum/log?after=-1', '/admin/forum/moderators?q=%07', `/admin/forum/posts?q=${'x'.repeat(300)}`]) {
+    for (const url of [`/admin/forum/posts/${waiting}?after=zz`, '/admin/forum/posts?q=a%00b', '/admin/forum/reports?after=abc', '/admin/forum/log?after=-1', '/admin/forum/moderators?q=%07', `/admin/forum/posts?q=${'x'.repeat(300)}`]) {
       const res = await b.get(url);
       t.ok(res.statusCode >= 400 && res.statusCode < 500, `${url.slice(0, 60)}: ${res.statusCode}`);
     }
