@@ -563,10 +563,11 @@ export function ForumSettings({ allPostsWait, notice }: { allPostsWait: boolean;
       <p className="muted">{t('forumStaff.settings.intro')}</p>
       <form method="post" action={href('/admin/forum/settings')} className="stack">
         <CsrfField />
-        <input type="hidden" name="present" value="1" />
-        <div className="field field-check">
-          <input id="allPostsWait" name="allPostsWait" type="checkbox" value="on" defaultChecked={allPostsWait} aria-describedby="allPostsWait-hint" />
-          <label htmlFor="allPostsWait">{t('forumStaff.settings.allWait')}</label>
+        <div className="field">
+          <div className="check">
+            <input id="allPostsWait" name="allPostsWait" type="checkbox" value="on" defaultChecked={allPostsWait} aria-describedby="allPostsWait-hint" />
+            <label htmlFor="allPostsWait">{t('forumStaff.settings.allWait')}</label>
+          </div>
           <p className="field-hint" id="allPostsWait-hint">
             {t('forumStaff.settings.allWaitHint')}
           </p>
