@@ -49,6 +49,7 @@ import { payNowMemberGraphQL } from './payments/paynow/graphql.ts';
 import { renewalJobs } from './payments/renewals/jobs.ts';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
 import paymentErrorLogRoutes from './payments/error-log-routes.ts';
+import { forumMemberGraphQL } from './forum/graphql.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -93,4 +94,5 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
   { name: 'payments-onboarding', routes: [onboardingRoutes] },
   { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
+  { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL } },
 ];
