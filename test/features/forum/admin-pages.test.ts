@@ -305,6 +305,31 @@ t.test('the staff’s forum area (/admin/forum)', async (t) => {
     t.equal((await h.post('/admin/forum/topics', { name: 'Anything' }, '/admin/forum')).statusCode, 404, 'its actions do not exist');
   });
 
+  await t.test('another community’s posts, reports and topics are out of reach', async (t) => {
+    await db.updateTable('communities').set({ forum_enabled: true }).where('id', '=', harbor.id).execute();
+    app.communities.invalidate();
+    const hal = await createMember(db, harbor, { firstName: 'Hal', lastName: 'Sailor' });
+    const theirs = await insertPost(db, harbor, hal.id, 'Harbor private matters', 'pending');
+    const theirTopic = await db.insertInto('forum_topics').values({ community_id: harbor.id, name: 'Harbor only' }).returning('id').executeTakeFirstOrThrow();
+    const theirReport = await db
+      .insertInto('forum_reports')
+      .values({ community_id: harbor.id, target_kind: 'post', target_id: theirs, post_id: theirs, reporter_id: hal.id, reason: 'spam' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const url of ['/admin/forum/posts', '/admin/forum/queue', '/admin/forum/reports', '/admin/forum/topics']) t.notMatch((await b.get(url)).body, /Harbor (private|only)/, url);
+    t.equal((await b.get(`/admin/forum/posts/${theirs}`)).statusCode, 404);
+    t.equal((await b.post(`/admin/forum/queue/post/${theirs}/approve`, {}, '/admin/forum')).statusCode, 404);
+    t.equal((await b.post(`/admin/forum/posts/${theirs}/lock`, { on: 'true' }, '/admin/forum')).statusCode, 404);
+    t.equal((await b.post(`/admin/forum/topics/${theirTopic.id}/rename`, { name: 'Mine now' }, '/admin/forum')).statusCode, 404);
+    t.not((await b.post(`/admin/forum/reports/${theirReport.id}/dismiss`, {}, '/admin/forum')).statusCode, 303);
+    const row = await db.selectFrom('forum_posts').select(['status', 'locked_at']).where('id', '=', theirs).executeTakeFirstOrThrow();
+    t.same(row, { status: 'pending', locked_at: null }, 'their post is untouched');
+    t.equal((await db.selectFrom('forum_topics').select('name').where('id', '=', theirTopic.id).executeTakeFirstOrThrow()).name, 'Harbor only');
+    t.equal((await db.selectFrom('forum_reports').select('resolved_at').where('id', '=', theirReport.id).executeTakeFirstOrThrow()).resolved_at, null);
+    await db.updateTable('communities').set({ forum_enabled: false }).where('id', '=', harbor.id).execute();
+    app.communities.invalidate();
+  });
+
   await t.test('hostile input is refused with a 4xx', async (t) => {
     const cases: Array<[string, Record<string, string>]> = [
       [`/admin/forum/queue/post/${waiting}/reject`, { reason: 'bad\u0000reason' }],
