@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createPost, getPost, listPosts } from '#src/features/forum/posts.ts';
-import { createReply, listReplies } from '#src/features/forum/replies.ts';
+import { createReply, deleteReply, listReplies } from '#src/features/forum/replies.ts';
 import { moderationQueue } from '#src/features/forum/moderation.ts';
 import { openReports, reportContent, resolveReport } from '#src/features/forum/reports.ts';
 import { REPORT_DESCRIPTION_MAX, REPORTS_TO_QUEUE } from '#src/features/forum/rules.ts';
@@ -112,6 +112,17 @@ t.test('forum reports', async (t) => {
     const stillOpen = (await openReports(deps, mod.viewer, { first: 100 })).reports.filter((r) => r.postId === own.postId);
     t.same(stillOpen, [], 'every report on it is resolved');
     t.match((await w.forumNotes(ada.id)).at(-1)?.message, 'Your post “Long descriptions” was removed by a moderator: Removed after a report: Something else');
+  });
+
+  await t.test('a report on something already gone is settled as removed without removing anything again', async (t) => {
+    const post = await newPost('Gone already');
+    const reply = await createReply(deps, bob.viewer, post.id, { body: '<p>soon deleted</p>' });
+    await reportContent(deps, cy.viewer, 'reply', reply.id, { reason: 'spam', description: '' });
+    await deleteReply(deps, bob.viewer, reply.id);
+    const report = (await openReports(deps, mod.viewer, { first: 100 })).reports.find((r) => r.targetKind === 'reply' && r.targetId === reply.id)!;
+    await resolveReport(deps, mod.viewer, report.id, 'removed');
+    const row = await db.selectFrom('forum_reports').select(['resolution', 'resolved_by']).where('id', '=', report.id).executeTakeFirstOrThrow();
+    t.same(row, { resolution: 'removed', resolved_by: mod.id });
   });
 
   await t.test('tenancy and the forum-off community', async (t) => {
