@@ -225,3 +225,29 @@ export async function expectNoSidewaysScroll(t: Test, page: Page, what: string) 
   const culprits = scroll > inner ? await overflowing(page) : [];
   t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})${culprits.length ? `: ${culprits.join(', ')}` : ''}`);
 }
+
+/** The phone widths every page is checked at: 320 px (WCAG 1.4.10 Reflow) and 375 px (a common phone). */
+export const PHONE_WIDTHS = [320, 375] as const;
+
+/**
+ * The page as it is now, at each phone width in turn (page.setViewportSize, the page is not loaded
+ * again): no sideways scroll, and no axe violation (with JavaScript off, axe on the page's markup, as
+ * `expectNoAxeViolationsWithoutJavaScript`). One walk through a journey checks both widths at every
+ * step; the viewport is left at the last width. `axe: false` checks only the sideways scroll.
+ */
+export async function expectReflowAndAxeAtPhoneWidths(
+  t: Test,
+  page: Page,
+  what: string,
+  { browser, javaScriptEnabled, axe = true, widths = PHONE_WIDTHS }: { browser: Browser; javaScriptEnabled: boolean; axe?: boolean; widths?: readonly number[] },
+) {
+  const height = page.viewportSize()?.height ?? 740;
+  for (const width of widths) {
+    await page.setViewportSize({ width, height });
+    const at = `${what} at ${width} px`;
+    await expectNoSidewaysScroll(t, page, at);
+    if (!axe) continue;
+    if (javaScriptEnabled) await expectNoAxeViolations(t, page, at);
+    else await expectNoAxeViolationsWithoutJavaScript(t, browser, page, at);
+  }
+}
