@@ -151,31 +151,54 @@ export async function expectNoAxeViolations(t: Test, page: Page, what = page.url
   });
 }
 
+/** Per browser: the scratch context and page that axe a JavaScript-off page's markup, and what they serve now. */
+type Scratch = { page: Page; serving: { url: string; html: string }; queue: Promise<void> };
+const scratches = new WeakMap<Browser, Promise<Scratch>>();
+
+function scratchFor(browser: Browser) {
+  let scratch = scratches.get(browser);
+  if (!scratch) {
+    scratch = (async () => {
+      const serving = { url: '', html: '' };
+      const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: true });
+      await context.route(
+        () => true,
+        (route) => {
+          const request = route.request();
+          if (request.url() === serving.url) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: serving.html });
+          return request.resourceType() === 'script' ? route.abort() : route.continue();
+        },
+      );
+      return { page: await context.newPage(), serving, queue: Promise.resolve() };
+    })();
+    scratches.set(browser, scratch);
+  }
+  return scratch;
+}
+
 /**
  * axe on a page of a context with JavaScript off. axe itself needs JavaScript, so the page's HTML as
  * it is now is served again, at the same address (its styles and images load from the app), to a
- * scratch context with JavaScript on that refuses every script: the same markup, never hydrated.
+ * scratch page with JavaScript on that refuses every script: the same markup, never hydrated. The
+ * scratch page (its own context, no cookies) is made once per browser and reused.
  */
 export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: Browser, page: Page, what = page.url()) {
   const url = page.url();
   const html = await page.content();
   const viewport = page.viewportSize() ?? DESKTOP;
-  const context = await browser.newContext({ viewport, javaScriptEnabled: true });
-  try {
-    await context.route(
-      (u) => u.href === url,
-      (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
-    );
-    await context.route(
-      (u) => u.href !== url,
-      (route) => (route.request().resourceType() === 'script' ? route.abort() : route.continue()),
-    );
-    const copy = await context.newPage();
+  const scratch = await scratchFor(browser);
+  // One check at a time on the scratch page (a file may check pages side by side).
+  const turn = scratch.queue.then(async () => {
+    const { page: copy, serving } = scratch;
+    serving.url = url.split('#')[0]!;
+    serving.html = html;
+    await copy.setViewportSize(viewport);
     await copy.goto(url);
     await expectNoAxeViolations(t, copy, `${what} (without JavaScript)`);
-  } finally {
-    await context.close();
-  }
+    await copy.goto('about:blank');
+  });
+  scratch.queue = turn.catch(() => {});
+  await turn;
 }
 
 /** The path of the page's URL, without origin or query. */
