@@ -115,17 +115,19 @@ t.test('notifications in the browser: the bell polls, opens the newest seven, th
     const member = await memberWithHistory('Quinn');
     const token = (await signIn(app, member, alpha)).token;
     for (const javaScriptEnabled of [true, false]) {
-      for (const width of [320, 375]) {
-        for (const path of ['/notifications', '/notifications?option=introductions']) {
-          const context = await openContext(t, browser, baseUrl, { viewport: { width, height: 740 }, token, javaScriptEnabled });
-          const page = await context.newPage();
-          await page.goto(path);
-          await page.getByRole('heading', { level: 1 }).waitFor();
+      // Each page loaded once per mode, checked at 320 then 375 px (page.setViewportSize).
+      for (const path of ['/notifications', '/notifications?option=introductions']) {
+        const context = await openContext(t, browser, baseUrl, { viewport: { width: 320, height: 740 }, token, javaScriptEnabled });
+        const page = await context.newPage();
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        for (const width of [320, 375]) {
+          await page.setViewportSize({ width, height: 740 });
           const what = `${path} at ${width} px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
           await expectNoSidewaysScroll(t, page, what);
           if (!javaScriptEnabled && width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
-          await context.close();
         }
+        await context.close();
       }
     }
 

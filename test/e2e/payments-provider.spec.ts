@@ -8,11 +8,11 @@ import { loadPaymentSite } from '#src/features/payments/queries.ts';
 import { cardFormLogos } from '#src/features/payments/cards.ts';
 import { CardForm } from '#views/payments/CardForm.tsx';
 import { setupDatabase, testConfig } from '#test/helpers/app.ts';
-import { collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext } from '#test/helpers/browser.ts';
+import { collectPageProblems, expectNoAxeViolations, expectNoSidewaysScroll, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext } from '#test/helpers/browser.ts';
 import { createCommunity } from '#test/helpers/factories.ts';
 import { CARDS, enablePayments } from '#test/helpers/payments.ts';
 
-// Whole journeys at two widths with JavaScript on and off, axe on every step: minutes on a busy machine.
+// Whole journeys with JavaScript on and off, axe on every step: minutes on a busy machine.
 t.setTimeout(8 * 60_000);
 
 const PHONE_320 = { width: 320, height: 640 };
@@ -153,40 +153,36 @@ t.test('the card form and the sandbox provider in the browser', async (t) => {
     });
 
     await t.test('JavaScript off: no card inputs, the hosted page takes the card, errors next to fields, and back', async (t) => {
-      for (const viewport of [PHONE_375, PHONE_320]) {
-        const context = await openContext(t, browser, baseUrl, { viewport, javaScriptEnabled: false });
-        const page = await context.newPage();
-        await page.goto('/test-card-form');
-        await page.getByText('secure page').waitFor();
-        t.equal(await page.locator('form input:not([type="hidden"])').count(), 0, 'no card inputs on our page');
-        await expectNoAxeViolationsWithoutJavaScript(t, browser, page, `the card form without JavaScript at ${viewport.width}`);
-        await expectNoSidewaysScroll(t, page, `the card form without JavaScript at ${viewport.width}`);
-        await Promise.all([page.waitForURL('**/sandbox-pay/alpha/hosted?**'), page.getByRole('button', { name: 'Save card' }).click()]);
-        await page.getByRole('heading', { name: 'Pay by card' }).waitFor();
-        await expectNoAxeViolationsWithoutJavaScript(t, browser, page, `the hosted page at ${viewport.width}`);
-        await expectNoSidewaysScroll(t, page, `the hosted page at ${viewport.width}`);
+      // One walk, each page checked at 375 and 320 px in turn.
+      const context = await openContext(t, browser, baseUrl, { viewport: PHONE_375, javaScriptEnabled: false });
+      const page = await context.newPage();
+      const check = (what: string) => expectReflowAndAxeAtPhoneWidths(t, page, what, { browser, javaScriptEnabled: false, widths: [375, 320] });
+      await page.goto('/test-card-form');
+      await page.getByText('secure page').waitFor();
+      t.equal(await page.locator('form input:not([type="hidden"])').count(), 0, 'no card inputs on our page');
+      await check('the card form without JavaScript');
+      await Promise.all([page.waitForURL('**/sandbox-pay/alpha/hosted?**'), page.getByRole('button', { name: 'Save card' }).click()]);
+      await page.getByRole('heading', { name: 'Pay by card' }).waitFor();
+      await check('the hosted page');
 
-        await page.getByLabel('First name').fill('Amara');
-        await page.getByLabel('Last name').fill('Okafor');
-        await page.getByLabel('Card number').fill('1234');
-        await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Continue' }).click()]);
-        await page.getByText('Enter valid information for the following input(s): Card number, CVV, Month, Year, Zip code.').waitFor();
-        await page.getByText('Enter a valid card number.').waitFor();
-        t.equal(await page.getByLabel('Last name').inputValue(), 'Okafor', 'what was typed is kept');
-        t.equal(await page.getByLabel('Card number').inputValue(), '', 'but not the number');
-        await expectNoAxeViolationsWithoutJavaScript(t, browser, page, `the hosted page with errors at ${viewport.width}`);
-        await expectNoSidewaysScroll(t, page, `the hosted page with errors at ${viewport.width}`);
+      await page.getByLabel('First name').fill('Amara');
+      await page.getByLabel('Last name').fill('Okafor');
+      await page.getByLabel('Card number').fill('1234');
+      await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Continue' }).click()]);
+      await page.getByText('Enter valid information for the following input(s): Card number, CVV, Month, Year, Zip code.').waitFor();
+      await page.getByText('Enter a valid card number.').waitFor();
+      t.equal(await page.getByLabel('Last name').inputValue(), 'Okafor', 'what was typed is kept');
+      t.equal(await page.getByLabel('Card number').inputValue(), '', 'but not the number');
+      await check('the hosted page with errors');
 
-        if (viewport !== PHONE_320) continue; // the rest once: the same page at 320
-        await page.getByLabel('Card number').fill(CARDS.mastercard);
-        await page.getByLabel('CVV').fill('123');
-        await page.getByLabel('Month').fill('12');
-        await page.getByLabel('Year').fill(year);
-        await page.getByLabel('Zip code').fill('10001');
-        await Promise.all([page.waitForURL('**/test-card-form/return?**'), page.getByRole('button', { name: 'Continue' }).click()]);
-        await page.getByText('Saved card ending 4444').waitFor();
-        t.pass(`saved through the hosted page at ${viewport.width}`);
-      }
+      await page.getByLabel('Card number').fill(CARDS.mastercard);
+      await page.getByLabel('CVV').fill('123');
+      await page.getByLabel('Month').fill('12');
+      await page.getByLabel('Year').fill(year);
+      await page.getByLabel('Zip code').fill('10001');
+      await Promise.all([page.waitForURL('**/test-card-form/return?**'), page.getByRole('button', { name: 'Continue' }).click()]);
+      await page.getByText('Saved card ending 4444').waitFor();
+      t.pass('saved through the hosted page at 320');
     });
   });
 });

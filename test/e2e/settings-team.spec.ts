@@ -113,17 +113,20 @@ t.test('settings team and billing in the browser', async (t) => {
   await t.test('every page: no sideways scroll at 320 and 375 px with JavaScript on and off; axe without JavaScript', async (t) => {
     const pages = ['/settings/team', '/settings/team/ea', '/settings/team/pr', '/settings/team/ea/delete', '/settings/billing'];
     for (const javaScriptEnabled of [true, false]) {
-      for (const width of [320, 375]) {
-        const context = await openContext(t, browser, baseUrl, { viewport: { width, height: 740 }, token: await token(ben), javaScriptEnabled });
-        const page = await context.newPage();
-        for (const path of pages) {
-          await page.goto(path);
+      // Each page loaded once per mode, checked at 320 then 375 px (page.setViewportSize).
+      const context = await openContext(t, browser, baseUrl, { viewport: { width: 320, height: 740 }, token: await token(ben), javaScriptEnabled });
+      const page = await context.newPage();
+      for (const path of pages) {
+        await page.setViewportSize({ width: 320, height: 740 });
+        await page.goto(path);
+        for (const width of [320, 375]) {
+          await page.setViewportSize({ width, height: 740 });
           const what = `${path} at ${width} px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
           await expectNoSidewaysScroll(t, page, what);
           if (!javaScriptEnabled && width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
         }
-        await context.close();
       }
+      await context.close();
     }
   });
 

@@ -151,31 +151,54 @@ export async function expectNoAxeViolations(t: Test, page: Page, what = page.url
   });
 }
 
+/** Per browser: the scratch context and page that axe a JavaScript-off page's markup, and what they serve now. */
+type Scratch = { page: Page; serving: { url: string; html: string }; queue: Promise<void> };
+const scratches = new WeakMap<Browser, Promise<Scratch>>();
+
+function scratchFor(browser: Browser) {
+  let scratch = scratches.get(browser);
+  if (!scratch) {
+    scratch = (async () => {
+      const serving = { url: '', html: '' };
+      const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: true });
+      await context.route(
+        () => true,
+        (route) => {
+          const request = route.request();
+          if (request.url() === serving.url) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: serving.html });
+          return request.resourceType() === 'script' ? route.abort() : route.continue();
+        },
+      );
+      return { page: await context.newPage(), serving, queue: Promise.resolve() };
+    })();
+    scratches.set(browser, scratch);
+  }
+  return scratch;
+}
+
 /**
  * axe on a page of a context with JavaScript off. axe itself needs JavaScript, so the page's HTML as
  * it is now is served again, at the same address (its styles and images load from the app), to a
- * scratch context with JavaScript on that refuses every script: the same markup, never hydrated.
+ * scratch page with JavaScript on that refuses every script: the same markup, never hydrated. The
+ * scratch page (its own context, no cookies) is made once per browser and reused.
  */
 export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: Browser, page: Page, what = page.url()) {
   const url = page.url();
   const html = await page.content();
   const viewport = page.viewportSize() ?? DESKTOP;
-  const context = await browser.newContext({ viewport, javaScriptEnabled: true });
-  try {
-    await context.route(
-      (u) => u.href === url,
-      (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
-    );
-    await context.route(
-      (u) => u.href !== url,
-      (route) => (route.request().resourceType() === 'script' ? route.abort() : route.continue()),
-    );
-    const copy = await context.newPage();
+  const scratch = await scratchFor(browser);
+  // One check at a time on the scratch page (a file may check pages side by side).
+  const turn = scratch.queue.then(async () => {
+    const { page: copy, serving } = scratch;
+    serving.url = url.split('#')[0]!;
+    serving.html = html;
+    await copy.setViewportSize(viewport);
     await copy.goto(url);
     await expectNoAxeViolations(t, copy, `${what} (without JavaScript)`);
-  } finally {
-    await context.close();
-  }
+    await copy.goto('about:blank');
+  });
+  scratch.queue = turn.catch(() => {});
+  await turn;
 }
 
 /** The path of the page's URL, without origin or query. */
@@ -224,4 +247,30 @@ export async function expectNoSidewaysScroll(t: Test, page: Page, what: string) 
   const { scroll, inner } = await scrollWidth(page);
   const culprits = scroll > inner ? await overflowing(page) : [];
   t.ok(scroll <= inner, `${what}: no sideways scroll (scrollWidth ${scroll} <= ${inner})${culprits.length ? `: ${culprits.join(', ')}` : ''}`);
+}
+
+/** The phone widths every page is checked at: 320 px (WCAG 1.4.10 Reflow) and 375 px (a common phone). */
+export const PHONE_WIDTHS = [320, 375] as const;
+
+/**
+ * The page as it is now, at each phone width in turn (page.setViewportSize, the page is not loaded
+ * again): no sideways scroll, and no axe violation (with JavaScript off, axe on the page's markup, as
+ * `expectNoAxeViolationsWithoutJavaScript`). One walk through a journey checks both widths at every
+ * step; the viewport is left at the last width. `axe: false` checks only the sideways scroll.
+ */
+export async function expectReflowAndAxeAtPhoneWidths(
+  t: Test,
+  page: Page,
+  what: string,
+  { browser, javaScriptEnabled, axe = true, widths = PHONE_WIDTHS }: { browser: Browser; javaScriptEnabled: boolean; axe?: boolean; widths?: readonly number[] },
+) {
+  const height = page.viewportSize()?.height ?? 740;
+  for (const width of widths) {
+    await page.setViewportSize({ width, height });
+    const at = `${what} at ${width} px`;
+    await expectNoSidewaysScroll(t, page, at);
+    if (!axe) continue;
+    if (javaScriptEnabled) await expectNoAxeViolations(t, page, at);
+    else await expectNoAxeViolationsWithoutJavaScript(t, browser, page, at);
+  }
 }
