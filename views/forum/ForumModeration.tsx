@@ -26,7 +26,7 @@ function ReasonForm({ formKey, action, label, button, form, secondary }: { formK
 }
 
 /** The moderators' page: what waits for approval, and the open reports. */
-export function ForumModeration({ queue, reports, olderReportsHref, notice, form }: { queue: QueueItem[]; reports: ReportView[]; olderReportsHref: string | null; notice?: string; form?: QueueForm }) {
+export function ForumModeration({ queue, reports, olderReportsHref, notice, error, form }: { queue: QueueItem[]; reports: ReportView[]; olderReportsHref: string | null; notice?: string; error?: string; form?: QueueForm }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -36,6 +36,7 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, form
       </p>
       <h1>{t('forumPages.queue.heading')}</h1>
       {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {error ? <Alert kind="error">{error}</Alert> : null}
       <h2>{t('forumPages.queue.waiting', { n: queue.length })}</h2>
       {queue.length === 0 ? <p className="muted">{t('forumPages.queue.emptyQueue')}</p> : null}
       <ul className="plain forum-queue">
@@ -92,7 +93,12 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, form
                   {t('forumPages.moderate.dismiss')}
                 </button>
               </form>
-              <ReasonForm formKey={`remove-${r.id}`} action={`/forum/reports/${r.id}/remove`} label={t('forumPages.moderate.reasonLabel')} button={t('forumPages.moderate.remove')} form={form} />
+              <form method="post" action={href(`/forum/reports/${r.id}/remove`)} className="inline-form">
+                <CsrfField />
+                <button type="submit" className="button">
+                  {t('forumPages.moderate.remove')}
+                </button>
+              </form>
             </div>
           </li>
         ))}
