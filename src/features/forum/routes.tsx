@@ -71,6 +71,10 @@ export default async function forumRoutes(app: FastifyInstance) {
     });
   }
 
+  /** Not one's own (403), or too late (409): the post page says which. */
+  const refusedChange = (request: FastifyRequest, reply: FastifyReply, postId: number, mine: boolean) =>
+    postPage(request, reply, postId, { error: t(mine ? 'forum.errors.editWindowClosed' : 'forum.errors.notYours'), status: mine ? 409 : 403 });
+
   app.get('/forum', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
@@ -173,8 +177,9 @@ export default async function forumRoutes(app: FastifyInstance) {
 
   // Editing one's own post or reply, on a page of its own.
   app.get('/forum/post/:postId/edit', member, async (request, reply) => {
-    const post = await getPost(forumDeps(request), forumViewer(request), idParam(request, 'postId'));
-    if (!post.abilities.canEdit) return postPage(request, reply, post.id, { error: t('forum.errors.editWindowClosed'), status: 409 });
+    const viewer = forumViewer(request);
+    const post = await getPost(forumDeps(request), viewer, idParam(request, 'postId'));
+    if (!post.abilities.canEdit) return refusedChange(request, reply, post.id, post.author.id === viewer.userId);
     return postFormPage(request, reply, 'edit', { title: post.title, body: htmlToText(post.bodyHtml), topicIds: post.topics.map((x) => x.id) }, {}, 200, post.id);
   });
 
@@ -197,7 +202,7 @@ export default async function forumRoutes(app: FastifyInstance) {
     const viewer = forumViewer(request);
     const found = await getReply(deps, viewer, idParam(request));
     const post = await getPost(deps, viewer, found.postId);
-    if (!found.abilities.canEdit) return postPage(request, reply, post.id, { error: t('forum.errors.editWindowClosed'), status: 409 });
+    if (!found.abilities.canEdit) return refusedChange(request, reply, post.id, found.author.id === viewer.userId);
     return reply.page({
       title: t('forumPages.form.editReplyTitle'),
       body: <ReplyEditForm replyId={found.id} postId={post.id} postTitle={post.title} body={htmlToText(found.bodyHtml)} />,

@@ -324,7 +324,9 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     const page = await get(ada, `/forum/post/${firstPostId}`);
     t.match(page.body, 'Who runs your payroll?');
     t.match(textOf(page.body), 'Edited');
-    t.equal((await get(bob, `/forum/post/${firstPostId}/edit`)).statusCode, 409, 'not another member’s post');
+    const notMine = await get(bob, `/forum/post/${firstPostId}/edit`);
+    t.equal(notMine.statusCode, 403, 'not another member’s post');
+    t.match(notMine.body, 'Only its author can change this.');
 
     const replyId = (await db.selectFrom('forum_replies').select('id').where('post_id', '=', firstPostId).where('author_id', '=', bob.id).executeTakeFirstOrThrow()).id;
     const replyEdit = await get(bob, `/forum/reply/${replyId}/edit`);
