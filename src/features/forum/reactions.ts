@@ -76,7 +76,7 @@ export const unlikePost = (deps: ForumDeps, viewer: ForumViewer, postId: number)
 export const likeReply = (deps: ForumDeps, viewer: ForumViewer, replyId: number) => setLike(deps, viewer, 'reply', replyId, true);
 export const unlikeReply = (deps: ForumDeps, viewer: ForumViewer, replyId: number) => setLike(deps, viewer, 'reply', replyId, false);
 
-/** The counts of each reaction on one post or reply (every reaction of the set, in its order) and whether the viewer gave it. */
+/** The reactions given to one post or reply (those given at least once, in the set's order): count and whether the viewer gave it. */
 export async function reactionCounts(db: Db, communityId: number, kind: ForumTargetKind, id: number, viewerId: number): Promise<ReactionCount[]> {
   const rows = await db
     .selectFrom('forum_reactions')
@@ -87,9 +87,9 @@ export async function reactionCounts(db: Db, communityId: number, kind: ForumTar
     .groupBy('reaction')
     .execute();
   const byReaction = new Map(rows.map((r) => [r.reaction, r]));
-  return REACTIONS.map((reaction) => {
+  return REACTIONS.flatMap((reaction) => {
     const r = byReaction.get(reaction);
-    return { reaction, count: r ? Number(r.n) : 0, mine: r ? Number(r.mine) === 1 : false };
+    return r ? [{ reaction, count: Number(r.n), mine: Number(r.mine) === 1 }] : [];
   });
 }
 
