@@ -1,4 +1,5 @@
 import t from 'tap';
+import { sql } from 'kysely';
 import { createPost } from '#src/features/forum/posts.ts';
 import type { ForumDeps } from '#src/features/forum/deps.ts';
 import { REPLY_MAX, REPORT_DESCRIPTION_MAX } from '#src/features/forum/rules.ts';
@@ -229,6 +230,24 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.notMatch(htmx.body, '<html', 'a fragment, not a page');
     t.match(htmx.body, /^<form[^>]+class="forum-like"/);
     t.match(textOf(htmx.body), '2 likes');
+
+    // The database refuses Mo's like (a trigger stands in for a deadlock or a dropped connection).
+    await sql`create function refuse_like() returns trigger language plpgsql as $$ begin raise exception 'like refused'; end $$`.execute(db);
+    await sql`create trigger refuse_like before insert on forum_likes for each row when (new.user_id = ${sql.lit(mo.id)}) execute function refuse_like()`.execute(db);
+    const moJar = await jarOf(mo);
+    const failed = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/like`,
+      headers: { cookie: moJar.cookie, 'x-csrf-token': moJar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: new URLSearchParams({ on: '1', post: String(firstPostId) }).toString(),
+    });
+    t.equal(failed.statusCode, 200, 'htmx swaps the answer in');
+    t.match(failed.body, /role="alert">Failed to like, please try again shortly</, "the spec's message beside the button");
+    t.match(textOf(failed.body), '2 likes', 'the count as it is');
+    const failedPlain = await post(mo, `/forum/post/${firstPostId}/like`, { on: '1', post: String(firstPostId) });
+    t.equal(failedPlain.statusCode, 409);
+    t.match(failedPlain.body, 'Failed to like, please try again shortly');
+    await sql`drop trigger refuse_like on forum_likes`.execute(db);
 
     const unlike = await post(bob, `/forum/post/${firstPostId}/like`, { on: '0', post: String(firstPostId) });
     t.equal(unlike.statusCode, 303);
