@@ -6,8 +6,9 @@ import type { ForumTargetKind } from '#src/db/types.ts';
 import { logAction } from './actions-log.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE, REPORT_DESCRIPTION_MAX, isReportReason } from './rules.ts';
-import { cursorId, ensureModerator, excerptOf, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf } from './targets.ts';
-import { moveStatus } from './visibility.ts';
+import { excerptOf } from './queries.ts';
+import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf } from './targets.ts';
+import { lockPost, moveStatus } from './visibility.ts';
 import { removeContent } from './moderation.ts';
 import type { ReportReason, ReportView } from './types.ts';
 
@@ -48,6 +49,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
   if (target.authorId === viewer.userId) throw forumFieldError('reason', 'forum.errors.ownContent');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
+    if (kind === 'reply') await lockPost(trx, c, target.postId);
     const inserted = await trx
       .insertInto('forum_reports')
       .values({ community_id: c.id, target_kind: kind, target_id: id, post_id: target.postId, reporter_id: viewer.userId, reason, description, created_at: now })

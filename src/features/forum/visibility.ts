@@ -6,7 +6,8 @@ import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
  * A post's or reply's state changes (published, pending, rejected, removed) with the counts that
  * depend on it, in the caller's transaction. A post's `reply_count` counts its published, undeleted
  * replies: a reply leaving 'published' takes one off, one coming back adds one. The row is locked
- * first, so two moderators at once cannot both move it (the second sees the new state).
+ * first, so two moderators at once cannot both move it (the second sees the new state). `counts:
+ * false` leaves the counts to the caller (a first publication: effects.ts publishEffects).
  */
 
 const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
@@ -18,7 +19,7 @@ export async function moveStatus(
   community: CommunityRef,
   kind: ForumTargetKind,
   id: number,
-  change: { from: readonly ForumStatus[]; to: ForumStatus; moderation?: { note: string | null; by: number; at: Date } },
+  change: { from: readonly ForumStatus[]; to: ForumStatus; moderation?: { note: string | null; by: number; at: Date }; counts?: boolean },
 ): Promise<Moved | null> {
   const current =
     kind === 'post'
@@ -30,14 +31,7 @@ export async function moveStatus(
           .where('deleted_at', 'is', null)
           .forUpdate()
           .executeTakeFirst()
-      : await trx
-          .selectFrom('forum_replies')
-          .select(['id', 'post_id', 'author_id', 'status'])
-          .where('community_id', '=', community.id)
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .forUpdate()
-          .executeTakeFirst();
+      : await lockReply(trx, community, id);
   if (!current || !change.from.includes(current.status)) return null;
   const m = change.moderation;
   await trx
@@ -46,7 +40,7 @@ export async function moveStatus(
     .where('community_id', '=', community.id)
     .where('id', '=', id)
     .execute();
-  if (kind === 'reply') {
+  if (kind === 'reply' && change.counts !== false) {
     const delta = (change.to === 'published' ? 1 : 0) - (current.status === 'published' ? 1 : 0);
     if (delta !== 0) {
       await trx
@@ -75,4 +69,24 @@ export async function resolveReportsOf(trx: Db, community: CommunityRef, kind: F
     await trx.updateTable(tableOf(kind)).set({ report_count: 0 }).where('community_id', '=', community.id).where('id', '=', id).execute();
   }
   return resolved.length;
+}
+
+/** A reply's row locked for a change, its post's row locked first (the order every forum write keeps). */
+async function lockReply(trx: Db, community: CommunityRef, id: number) {
+  const found = await trx.selectFrom('forum_replies').select('post_id').where('community_id', '=', community.id).where('id', '=', id).executeTakeFirst();
+  if (!found) return undefined;
+  await lockPost(trx, community, found.post_id);
+  return trx
+    .selectFrom('forum_replies')
+    .select(['id', 'post_id', 'author_id', 'status'])
+    .where('community_id', '=', community.id)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Locks a post's row (before any of its replies': the order every forum write keeps, so none deadlock). */
+export async function lockPost(trx: Db, community: CommunityRef, postId: number): Promise<void> {
+  await trx.selectFrom('forum_posts').select('id').where('community_id', '=', community.id).where('id', '=', postId).forUpdate().executeTakeFirst();
 }
