@@ -1,6 +1,7 @@
 import t from 'tap';
 import { sql } from 'kysely';
 import { createPost } from '#src/features/forum/posts.ts';
+import { createReply } from '#src/features/forum/replies.ts';
 import type { ForumDeps } from '#src/features/forum/deps.ts';
 import { REPLY_MAX, REPORT_DESCRIPTION_MAX } from '#src/features/forum/rules.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
@@ -209,6 +210,25 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(textOf(page.body), '1 reply');
     const after = await db.selectFrom('notifications').select('id').where('user_id', '=', ada.id).where('kind', '=', 'forum').execute();
     t.equal(after.length, before.length + 1, 'the follower (the author) is notified');
+  });
+
+  await t.test('a long thread pages its replies, and a new reply lands on the page that shows it', async (t) => {
+    const long = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'A long thread', body: '<p>Go</p>', topicIds: [topicId('Operations')] });
+    for (let i = 1; i <= 21; i++) await createReply(deps, { userId: bob.id, isStaff: false }, long.id, { body: `<p>Reply number ${i} here</p>` });
+    const first = await get(ada, `/forum/post/${long.id}`);
+    t.match(textOf(first.body), '21 replies');
+    t.match(first.body, 'Reply number 20 here');
+    t.notMatch(first.body, 'Reply number 21 here', 'twenty on the first page');
+    const later = /href="(\/forum\/post\/\d+\?after=[^"]+)">Later replies</.exec(first.body)?.[1];
+    t.ok(later, 'a "Later replies" link');
+    const second = await get(ada, later!.replace(/&amp;/g, '&'));
+    t.match(second.body, 'Reply number 21 here');
+    t.match(second.body, '>First replies<', 'and a way back to the first');
+    const replied = await post(ada, `/forum/post/${long.id}/reply`, { body: 'The twenty-second reply.' });
+    t.equal(replied.statusCode, 303);
+    const landing = await get(ada, String(replied.headers.location));
+    t.match(landing.body, 'The twenty-second reply.', 'the new reply is on the page the redirect opens');
+    t.match(landing.body, 'Your reply is posted.');
   });
 
   await t.test('liking without JavaScript returns to the post and the count changes; with htmx the fragment alone', async (t) => {
