@@ -389,4 +389,48 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.equal(gone.headers.location, '/forum?notice=deleted');
     t.match((await get(ada, `/forum/post/${firstPostId}`)).body, 'Post not found');
   });
+  await t.test('hostile values in every field of every forum form and query never make a 5xx', async (t) => {
+    const target = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'Fuzz target', body: '<p>x</p>', topicIds: [topicId('Hiring')] });
+    const reply = await createReply(deps, { userId: ada.id, isStaff: false }, target.id, { body: '<p>y</p>' });
+    const names = ['title', 'body', 'topicIds', 'on', 'post', 'after', 'reaction', 'reason', 'description', 'back', 'note', 'q', 'topic', 'notice'];
+    const values = ['\u0000', '\ud800', '\u0007bell', 'x'.repeat(120_000), '-1', '99999999999999999999', '../../etc', '<script>alert(1)</script>', '%', ''];
+    const posts = [
+      '/forum/new',
+      `/forum/post/${target.id}/reply`,
+      `/forum/post/${target.id}/edit`,
+      `/forum/reply/${reply.id}/edit`,
+      `/forum/post/${target.id}/like`,
+      `/forum/reply/${reply.id}/like`,
+      `/forum/post/${target.id}/react`,
+      `/forum/reply/${reply.id}/react`,
+      `/forum/post/${target.id}/follow`,
+      `/forum/report/post/${target.id}`,
+      `/forum/report/reply/${reply.id}`,
+      `/forum/moderate/post/${target.id}/reject`,
+      `/forum/moderate/reply/${reply.id}/approve`,
+      '/forum/reports/1/dismiss',
+    ];
+    const fives: string[] = [];
+    for (const url of posts) {
+      for (const value of values) {
+        const fields = Object.fromEntries(names.map((n) => [n, value]));
+        const user = url.includes('/moderate/') || url.includes('/reports/') ? mo : bob;
+        const res = await post(user, url, fields);
+        if (res.statusCode >= 500) fives.push(`POST ${url} with ${JSON.stringify(value.slice(0, 20))}: ${res.statusCode}`);
+        const htmx = await post(user, url, fields, { 'hx-request': 'true' });
+        if (htmx.statusCode >= 500) fives.push(`htmx POST ${url} with ${JSON.stringify(value.slice(0, 20))}: ${htmx.statusCode}`);
+      }
+      const repeated = await post(bob, url, Object.fromEntries(names.map((n) => [n, ['1', '2']])));
+      if (repeated.statusCode >= 500) fives.push(`POST ${url} with repeated fields: ${repeated.statusCode}`);
+    }
+    for (const url of ['/forum', `/forum/post/${target.id}`, '/forum/moderation', `/forum/report/post/${target.id}`, '/forum/new']) {
+      for (const value of values.filter((v) => v.length < 1000)) {
+        const res = await get(mo, `${url}?${new URLSearchParams(Object.fromEntries(names.map((n) => [n, value]))).toString()}`);
+        if (res.statusCode >= 500) fives.push(`GET ${url} with ${JSON.stringify(value)}: ${res.statusCode}`);
+      }
+      const malformed = await get(mo, `${url}?q=%E0%A4%A&after=%&topic[]=1`);
+      if (malformed.statusCode >= 500) fives.push(`GET ${url} malformed: ${malformed.statusCode}`);
+    }
+    t.same(fives, [], 'no 5xx');
+  });
 });
