@@ -6,6 +6,7 @@ import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError }
 import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
 import {
+  activityKeyColumn,
   decodeActivityCursor,
   encodeCursor,
   excerptColumn,
@@ -47,7 +48,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
 
   const base = () =>
     postsWithAuthors(deps.db, deps.community)
-      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb)])
+      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn()])
       .where('forum_posts.status', '=', 'published')
       .where('forum_posts.deleted_at', 'is', null);
 
@@ -68,11 +69,10 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   }
   if (search) page = page.where(sql<boolean>`forum_posts.search @@ websearch_to_tsquery('english', ${search})`);
   if (after) {
-    page = page.where((eb) =>
-      eb.or([eb('forum_posts.last_activity_at', '<', after.at), eb.and([eb('forum_posts.last_activity_at', '=', after.at), eb('forum_posts.id', '<', after.id)])]),
-    );
+    // A row comparison: the index (community_id, last_activity_at desc, id desc) serves it as one range.
+    page = page.where(sql<boolean>`(forum_posts.last_activity_at, forum_posts.id) < (cast(${after.at} as timestamptz), ${after.id})`);
   }
-  const rows = (await page.orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1).execute()) as SummaryRow[];
+  const rows = await page.orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1).execute();
   const more = rows.length > first;
   const pageRows = rows.slice(0, first);
   const pinnedRows = unfiltered && !after ? ((await base().where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10).execute()) as SummaryRow[]) : [];
@@ -82,7 +82,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   return {
     pinned: pinnedRows.map((r) => toSummary(r, topics.get(r.id) ?? [])),
     posts: pageRows.map((r) => toSummary(r, topics.get(r.id) ?? [])),
-    next: more && last ? encodeCursor([new Date(last.last_activity_at).toISOString(), last.id]) : null,
+    next: more && last ? encodeCursor([last.activity_key, last.id]) : null,
   };
 }
 
@@ -97,11 +97,11 @@ function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
       'forum_posts.edited_at',
       'forum_posts.moderation_note',
       eb
-        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.target_kind', '=', 'post').whereRef('forum_likes.target_id', '=', 'forum_posts.id').where('forum_likes.user_id', '=', me))
+        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.community_id', '=', deps.community.id).where('forum_likes.target_kind', '=', 'post').whereRef('forum_likes.target_id', '=', 'forum_posts.id').where('forum_likes.user_id', '=', me))
         .as('liked'),
-      eb.exists(eb.selectFrom('forum_follows').select(sql`1`.as('one')).whereRef('forum_follows.post_id', '=', 'forum_posts.id').where('forum_follows.user_id', '=', me)).as('followed'),
+      eb.exists(eb.selectFrom('forum_follows').select(sql`1`.as('one')).where('forum_follows.community_id', '=', deps.community.id).whereRef('forum_follows.post_id', '=', 'forum_posts.id').where('forum_follows.user_id', '=', me)).as('followed'),
       eb
-        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.target_kind', '=', 'post').whereRef('forum_reports.target_id', '=', 'forum_posts.id').where('forum_reports.reporter_id', '=', me))
+        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.community_id', '=', deps.community.id).where('forum_reports.target_kind', '=', 'post').whereRef('forum_reports.target_id', '=', 'forum_posts.id').where('forum_reports.reporter_id', '=', me))
         .as('reported'),
       moderatorColumn(deps.db, deps.community, me).as('viewer_is_moderator'),
     ])

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { sql } from 'kysely';
 import { createPost, listPosts } from '#src/features/forum/posts.ts';
 import { createReply } from '#src/features/forum/replies.ts';
 import { listTopics } from '#src/features/forum/topics.ts';
@@ -90,6 +91,27 @@ t.test('the forum list and its search', async (t) => {
     t.equal(new Set(seen).size, 44, 'none twice across pages');
     await rejects(t, listPosts(deps, bob.viewer, { q: 'a\u0000b' }), 150, 'a NUL byte in the search is a 400');
     await rejects(t, listPosts(deps, bob.viewer, { after: '%%%' }), 'BadRequest.Validation', 'a forged cursor is a 400');
+  });
+
+  await t.test('pages keep microseconds apart: posts active within one millisecond are neither skipped nor repeated', async (t) => {
+    const micro = await w.topic(alpha, 'Micro', 9);
+    const made: number[] = [];
+    for (let i = 0; i < 5; i++) made.push((await createPost(deps, ada.viewer, { title: `Micro ${i}`, body: '<p>tiny</p>', topicIds: [micro] })).id);
+    const times = ['.123456', '.123400', '.123300', '.123300', '.123001'];
+    for (const [i, id] of made.entries()) {
+      await db.updateTable('forum_posts').set({ last_activity_at: sql`${`2026-12-01 00:00:00${times[i]}+00`}::timestamptz` }).where('id', '=', id).execute();
+    }
+    const seen: number[] = [];
+    let after: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await listPosts(deps, bob.viewer, { topicId: micro, after, first: 1 });
+      seen.push(...page.posts.map((p) => p.id));
+      after = page.next;
+      if (!after) break;
+    }
+    t.same(seen, [made[0], made[1], made[3], made[2], made[4]], 'every post once, ties by id');
+    const feb31 = Buffer.from(JSON.stringify(['2026-02-31T00:00:00.000000Z', 5])).toString('base64url');
+    await rejects(t, listPosts(deps, bob.viewer, { after: feb31 }), 'BadRequest.Validation', 'an impossible date in a cursor is a 400');
   });
 
   await t.test('a page costs at most five SQL statements, whatever its length', async (t) => {
