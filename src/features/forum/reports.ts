@@ -150,7 +150,8 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
   if (resolution === 'removed') {
     const target = await loadTarget(deps.db, c, report.target_kind, report.target_id);
     const reasonLabel = deps.t(`forum.reportReasons.${isReportReason(report.reason) ? report.reason : 'other'}`);
-    if (target.status !== 'removed') {
+    // Still shown or waiting: remove it. Already gone (removed, rejected, deleted by its author): only the report is settled.
+    if ((target.status === 'published' || target.status === 'pending') && !target.deleted && !target.postDeleted) {
       await removeContent(deps, viewer, report.target_kind, report.target_id, deps.t('forumAdmin.removedForReport', { reason: reasonLabel }));
       return;
     }
