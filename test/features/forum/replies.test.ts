@@ -93,6 +93,27 @@ t.test('forum replies', async (t) => {
     await rejects(t, listReplies(deps, dee.viewer, post.id, { after: Buffer.from('["x"]').toString('base64url') }), 'BadRequest.Validation', 'a cursor of the wrong shape');
   });
 
+  await t.test('the post page (the post, then a page of its replies) costs at most five SQL statements', async (t) => {
+    const post = await newPost('Counted statements');
+    for (let i = 0; i < 25; i++) await createReply(deps, bob.viewer, post.id, { body: `<p>r${i}</p>` });
+    const statements: string[] = [];
+    const counting = db.withPlugin({
+      // Counted as they run (a subquery built apart is transformed, not run, on its own).
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements.push(args.queryId.queryId);
+        return args.result;
+      },
+    });
+    const countingDeps = { ...deps, db: counting };
+    const view = await getPost(countingDeps, dee.viewer, post.id);
+    const page = await listReplies(countingDeps, dee.viewer, post.id, { post: view });
+    t.equal(page.replies.length, 20);
+    t.ok(statements.length >= 3 && statements.length <= 5, `${statements.length} statements`);
+    const alone = await listReplies(deps, dee.viewer, post.id, { after: page.next });
+    t.equal(alone.replies.length, 5, 'the next page, read on its own');
+  });
+
   await t.test('followers hear of a new reply, the replier does not; a mention notifies a non-follower once', async (t) => {
     const post = await newPost('Followed');
     await createReply(deps, bob.viewer, post.id, { body: '<p>Bob follows by replying</p>' });
