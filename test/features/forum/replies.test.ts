@@ -1,5 +1,6 @@
 import t from 'tap';
 import { createPost, getPost } from '#src/features/forum/posts.ts';
+import { publishEffects } from '#src/features/forum/effects.ts';
 import { createReply, deleteReply, editReply, listReplies } from '#src/features/forum/replies.ts';
 import { EDIT_WINDOW_MS, REPLY_MAX } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -129,6 +130,22 @@ t.test('forum replies', async (t) => {
     const waitingBefore = (await w.forumNotes(ada.id)).length;
     await createReply(deps, newbie.viewer, post.id, { body: '<p>waiting</p>' });
     t.equal((await w.forumNotes(ada.id)).length, waitingBefore, 'a waiting reply notifies nobody yet');
+  });
+
+  await t.test('publishEffects, run when a waiting reply is approved, counts it and notifies as a new reply would, once', async (t) => {
+    const post = await newPost('Approved later');
+    const waiting = await createReply(deps, newbie.viewer, post.id, { body: '<p>Hello @bob</p>' });
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 0, 'a waiting reply does not count');
+    const before = { ada: (await w.forumNotes(ada.id)).length, bob: (await w.forumNotes(bob.id)).length };
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('forum_replies').set({ status: 'published' }).where('id', '=', waiting.id).execute();
+      await publishEffects(trx, deps, 'reply', waiting.id);
+    });
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 1, 'counted once published');
+    t.same((await w.forumNotes(ada.id)).slice(before.ada).map((n) => n.message), ['Nina New replied to "Approved later"'], 'the follower hears');
+    t.same((await w.forumNotes(bob.id)).slice(before.bob).map((n) => n.message), ['Nina New mentioned you in "Approved later"'], 'the mentioned member hears');
+    await db.transaction().execute((trx) => publishEffects(trx, deps, 'reply', waiting.id));
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 1, 'the count is recounted, never counted twice');
   });
 
   await t.test('another community’s thread is not found', async (t) => {
