@@ -150,7 +150,7 @@ function checkReply(body: unknown) {
  */
 export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: number, input: { body: unknown }): Promise<ReplyView> {
   ensureForumOn(deps.community);
-  const author = await authorOf(deps, viewer);
+  const author = await authorOf(deps, viewer, 'reply');
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   const now = deps.clock.now();
