@@ -8,7 +8,7 @@ import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
 import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
-import type { RepliesPage, ReplyView } from './types.ts';
+import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
 /**
  * Replies to a post (issue 14): a thread's pages (oldest first, keyset on id), replying, editing and
@@ -91,13 +91,21 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
 
 /**
  * A page of a thread, oldest first: published replies, the viewer's own waiting (pending) ones, and
- * for moderators every pending one. `after` is the previous page's `next`.
+ * for moderators every pending one. `after` is the previous page's `next`. `post`: the PostView that
+ * getPost just returned for this viewer, to skip reading the post again (optional).
  */
-export async function listReplies(deps: ForumDeps, viewer: ForumViewer, postId: number, opts: { after?: string | null; first?: number } = {}): Promise<RepliesPage> {
+export async function listReplies(
+  deps: ForumDeps,
+  viewer: ForumViewer,
+  postId: number,
+  opts: { after?: string | null; first?: number; post?: Pick<PostView, 'id' | 'abilities'> } = {},
+): Promise<RepliesPage> {
   ensureForumOn(deps.community);
   const first = pageSize(opts.first, REPLIES_PAGE_SIZE);
   const after = decodeIdCursor(opts.after);
-  const post = await visiblePost(deps.db, deps, viewer, postId);
+  // The post page has just read the post with getPost (as this viewer): its visibility and the
+  // viewer's role need no second query, so the whole page stays within five statements.
+  const post = opts.post && opts.post.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId);
   let q = repliesQuery(deps.db, deps, viewer).where('forum_replies.post_id', '=', postId);
   q = post.moderator
     ? q.where('forum_replies.status', 'in', ['published', 'pending'])
@@ -142,7 +150,7 @@ function checkReply(body: unknown) {
  */
 export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: number, input: { body: unknown }): Promise<ReplyView> {
   ensureForumOn(deps.community);
-  const author = await authorOf(deps, viewer);
+  const author = await authorOf(deps, viewer, 'reply');
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   const now = deps.clock.now();
