@@ -287,7 +287,8 @@ const PEER_SCRIPTS = process.env.NODEBB_PEER_SCRIPTS ?? path.resolve(ROOT, '../s
 
 function sh(command: string, env: Record<string, string>, log: (s: string) => void, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', ['-c', `. ./env.sh && ${command}`], { cwd: PEER_SCRIPTS, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    // nodebb.sh by its absolute path: its restart re-runs "$0" from NodeBB's folder.
+    execFile('bash', ['-c', `. ./env.sh && ${command.replaceAll('./nodebb.sh', `'${PEER_SCRIPTS}/nodebb.sh'`)}`], { cwd: PEER_SCRIPTS, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${command}: ${errorMessage(err)}\n${String(stderr).slice(-2000)}`));
       else {
         log(`  forum: NodeBB: ${command}: done`);
@@ -298,7 +299,7 @@ function sh(command: string, env: Record<string, string>, log: (s: string) => vo
 }
 
 /** NodeBB measured by its peer scripts with its compression on, or why not. */
-async function measureNodeBB(log: (s: string) => void): Promise<{ results: NodeBBResults | null; skipped: string | null }> {
+export async function measureNodeBB(log: (s: string) => void): Promise<{ results: NodeBBResults | null; skipped: string | null }> {
   const peerDir = process.env.NODEBB_PEER_DIR;
   if (!peerDir) return { results: null, skipped: 'NODEBB_PEER_DIR is not set (e.g. NODEBB_PEER_DIR=/work/nodebb-peer)' };
   if (!existsSync(path.join(peerDir, 'nodebb', 'config.json')) || !existsSync(path.join(peerDir, 'node22'))) return { results: null, skipped: `no installed NodeBB under ${peerDir} (run the peer's setup.sh)` };
