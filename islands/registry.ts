@@ -18,6 +18,7 @@ import ModalDialog from './ModalDialog.tsx';
 import SavedCards from './SavedCards.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import CardForm from './CardForm.tsx';
+import ForumDraft from './ForumDraft.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -41,6 +42,7 @@ export const islandComponents = {
   SavedCards,
   RedirectCountdown,
   CardForm,
+  ForumDraft,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -11,6 +11,7 @@ import { seedPush } from '#src/features/notifications/push/seed.ts';
 import { seedNotifications } from '#src/features/notifications/seed-notifications.ts';
 import { seedTeam } from '#src/features/settings/seed-team.ts';
 import { seedPayments } from '#src/features/payments/seed.ts';
+import { seedForum } from '#src/features/forum/seed.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -209,6 +210,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedNotifications(trx, { communityIds: [byCode.summit!, byCode.harbor!] });
     await seedTeam(trx, { byCode });
     await seedPayments(trx, { byCode });
+    await seedForum(trx, { byCode, adminId: admin.id });
 
     await trx
       .insertInto('ads')

@@ -49,6 +49,7 @@ import { payNowMemberGraphQL } from './payments/paynow/graphql.ts';
 import { renewalJobs } from './payments/renewals/jobs.ts';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
 import paymentErrorLogRoutes from './payments/error-log-routes.ts';
+import forumRoutes from './forum/routes.tsx';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -92,5 +93,6 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-billing', routes: [billingRoutes, amplifyRoutes], graphql: { member: billingMemberGraphQL } },
   { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
   { name: 'payments-onboarding', routes: [onboardingRoutes] },
+  { name: 'forum-pages', routes: [forumRoutes] },
   { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
 ];

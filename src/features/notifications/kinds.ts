@@ -29,6 +29,7 @@ export const NOTIFICATION_KINDS = [
   { id: 'introductions', group: 'members', defaults: { email: false, web: true, push: true }, channels: ['web', 'push'] },
   { id: 'account_security', group: 'account', defaults: { email: true, web: true, push: false } },
   { id: 'payments', group: 'account', defaults: { email: false, web: true, push: true }, channels: ['web', 'push'] },
+  { id: 'forum', group: 'forum', defaults: { email: false, web: true, push: true } },
 ] as const satisfies readonly NotificationKindDef[];
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['id'];

@@ -1,0 +1,56 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '#src/core/clock.ts';
+import { AppError } from '#src/core/errors.ts';
+import type { Translate } from '#src/core/i18n.ts';
+import type { Db } from '#src/db/index.ts';
+import type { Community } from '#src/db/types.ts';
+import type { Notifier } from '#src/features/notifications/notifier.ts';
+
+/**
+ * What every forum service gets (the shared contract, /work/notes/forum-contract.md): the database,
+ * the clock, the request's community, translations (notification messages), the notifier (followers,
+ * mentions, moderation outcomes) and where links point.
+ */
+export type ForumDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; publicUrl: string };
+
+/**
+ * The signed-in member acting. Whether they moderate is read from their membership each time
+ * (`isModerator`), never trusted from the session.
+ */
+export type ForumViewer = { userId: number; isStaff: boolean };
+
+export function forumDeps(request: FastifyRequest): ForumDeps {
+  const app = request.server;
+  return {
+    db: app.db,
+    clock: app.clock,
+    community: request.community,
+    t: app.t,
+    notifier: app.notifications,
+    publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
+  };
+}
+
+/** The signed-in member (else NotAuthenticated); staff are the community's admins. */
+export function forumViewer(request: FastifyRequest): ForumViewer {
+  const guardian = request.guardian;
+  guardian.ensureSignedIn();
+  return { userId: guardian.userId!, isStaff: guardian.isAdmin };
+}
+
+/** Where the community has no forum, the forum does not exist: 404 on pages, GraphQL and REST. */
+export function ensureForumOn(community: Pick<Community, 'forum_enabled'>): void {
+  if (!community.forum_enabled) throw new AppError('NotFound');
+}
+
+/** Staff, or a member whose membership carries the moderator flag (read from the database). */
+export async function isModerator(deps: Pick<ForumDeps, 'db' | 'community'>, viewer: ForumViewer): Promise<boolean> {
+  if (viewer.isStaff) return true;
+  const row = await deps.db
+    .selectFrom('memberships')
+    .select('is_moderator')
+    .where('community_id', '=', deps.community.id)
+    .where('user_id', '=', viewer.userId)
+    .executeTakeFirst();
+  return row?.is_moderator === true;
+}

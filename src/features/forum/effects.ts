@@ -1,0 +1,118 @@
+import { AppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import type { ForumTargetKind } from '#src/db/types.ts';
+import type { ForumDeps, ForumViewer } from './deps.ts';
+import { notifyMentions } from './mentions.ts';
+import { NEW_MEMBER_MS } from './rules.ts';
+
+/**
+ * What happens when a post or reply becomes visible: counts, activity, notifications. Run at once for
+ * what is published on creation, and by moderation's approve() for what waited.
+ */
+
+export const postPath = (postId: number) => `/forum/post/${postId}`;
+export const replyPath = (postId: number, replyId: number) => `/forum/post/${postId}#reply-${replyId}`;
+
+/** The author as posting needs them: active member of the community, whether they must wait, their name. */
+export type Author = { id: number; name: string; waits: boolean };
+
+/**
+ * The acting member's membership (authoritative, from the database): an inactive or absent one is
+ * Forbidden. A new member's (joined less than NEW_MEMBER_MS ago) posts and replies wait for a
+ * moderator, and so do everyone's where the community has every post wait; staff and moderators never.
+ */
+export async function authorOf(deps: ForumDeps, viewer: ForumViewer): Promise<Author> {
+  const row = await deps.db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.first_name', 'users.last_name', 'memberships.joined_at', 'memberships.is_moderator'])
+    .where('memberships.community_id', '=', deps.community.id)
+    .where('memberships.user_id', '=', viewer.userId)
+    .where('memberships.is_active', '=', true)
+    .where('users.is_active', '=', true)
+    .executeTakeFirst();
+  if (!row) throw new AppError('Forbidden');
+  const trusted = viewer.isStaff || row.is_moderator;
+  const isNew = deps.clock.now().getTime() - new Date(row.joined_at).getTime() < NEW_MEMBER_MS;
+  return { id: viewer.userId, name: `${row.first_name} ${row.last_name}`.trim(), waits: !trusted && (deps.community.forum_all_posts_wait || isNew) };
+}
+
+/**
+ * The effects of a post or reply becoming published: **call it in the transaction that sets its
+ * status to 'published'** (createPost/createReply do so for what is published at once; moderation's
+ * approve() for what waited). For a post: its @mentions are notified. For a reply: the post's
+ * reply_count goes up by one and its last activity moves to now (the post row is locked first), the
+ * post's followers are notified (kind 'forum', one each, the replier never), then its @mentions
+ * (those who did not already hear as followers). Reads the item itself; does not check its status.
+ */
+export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTargetKind, id: number): Promise<void> {
+  const community = deps.community;
+  if (kind === 'post') {
+    const post = await trx
+      .selectFrom('forum_posts')
+      .innerJoin('users', 'users.id', 'forum_posts.author_id')
+      .select(['forum_posts.id', 'forum_posts.author_id', 'forum_posts.title', 'forum_posts.body_text', 'users.first_name', 'users.last_name'])
+      .where('forum_posts.community_id', '=', community.id)
+      .where('forum_posts.id', '=', id)
+      .executeTakeFirst();
+    if (!post) throw new AppError('Forum.PostNotFound');
+    await notifyMentions(trx, deps, {
+      authorId: post.author_id,
+      authorName: `${post.first_name} ${post.last_name}`.trim(),
+      title: post.title,
+      url: postPath(post.id),
+      text: `${post.title}\n${post.body_text}`,
+    });
+    return;
+  }
+  const reply = await trx
+    .selectFrom('forum_replies')
+    .innerJoin('users', 'users.id', 'forum_replies.author_id')
+    .select(['forum_replies.id', 'forum_replies.post_id', 'forum_replies.author_id', 'forum_replies.body_text', 'users.first_name', 'users.last_name'])
+    .where('forum_replies.community_id', '=', community.id)
+    .where('forum_replies.id', '=', id)
+    .executeTakeFirst();
+  if (!reply) throw new AppError('Forum.ReplyNotFound');
+  const now = deps.clock.now();
+  const post = await trx
+    .updateTable('forum_posts')
+    .set((eb) => ({ reply_count: eb('reply_count', '+', 1), last_activity_at: now }))
+    .where('community_id', '=', community.id)
+    .where('id', '=', reply.post_id)
+    .returning(['id', 'title'])
+    .executeTakeFirst();
+  if (!post) throw new AppError('Forum.PostNotFound');
+  const authorName = `${reply.first_name} ${reply.last_name}`.trim();
+  const url = replyPath(post.id, reply.id);
+  const followers = await trx
+    .selectFrom('forum_follows')
+    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_follows.user_id').onRef('memberships.community_id', '=', 'forum_follows.community_id'))
+    .select('forum_follows.user_id')
+    .where('forum_follows.community_id', '=', community.id)
+    .where('forum_follows.post_id', '=', post.id)
+    .where('forum_follows.user_id', '!=', reply.author_id)
+    .where('memberships.is_active', '=', true)
+    .orderBy('forum_follows.user_id')
+    .execute();
+  const message = deps.t('forum.notify.replied', { name: authorName, title: post.title });
+  for (const f of followers) {
+    await deps.notifier.notify(trx, { communityId: community.id, userId: f.user_id, kind: 'forum', url, message, createdAt: now });
+  }
+  await notifyMentions(trx, deps, {
+    authorId: reply.author_id,
+    authorName,
+    title: post.title,
+    url,
+    text: reply.body_text,
+    skip: new Set(followers.map((f) => f.user_id)),
+  });
+}
+
+/** The author follows what they write or reply to (idempotent). */
+export async function follow(trx: Db, communityId: number, postId: number, userId: number, now: Date): Promise<void> {
+  await trx
+    .insertInto('forum_follows')
+    .values({ community_id: communityId, post_id: postId, user_id: userId, created_at: now })
+    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
+    .execute();
+}

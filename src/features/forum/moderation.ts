@@ -1,0 +1,206 @@
+import { sql } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
+import { COMMUNITIES_CHANNEL } from '#src/features/communities/admin.ts';
+import { logAction, type ForumActionName } from './actions-log.ts';
+import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { REPORTS_TO_QUEUE } from './rules.ts';
+import { checkModerationNote, ensureModerator, ensureStaff, loadTarget, missing, postPath, snapshotsOf, type Target } from './targets.ts';
+import type { QueueItem } from './types.ts';
+import { moveStatus, resolveReportsOf, type Moved } from './visibility.ts';
+
+/**
+ * Moderation (issue 14, "Moderation"): moderators (the membership's `is_moderator`, read from the
+ * database) and staff approve or reject what waits, remove and restore posts and replies, and lock
+ * posts; staff alone pin posts and make every post wait. Each decision is one transaction: the state
+ * change with its counts, the reports it settles, the log entry, and the author's notification (kind
+ * 'forum', with the reason).
+ */
+
+export const QUEUE_MAX = 200;
+
+/** What waits for a moderator: pending posts and replies, oldest first. */
+export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Promise<QueueItem[]> {
+  ensureForumOn(deps.community);
+  await ensureModerator(deps, viewer);
+  const c = deps.community;
+  const [posts, replies] = await Promise.all([
+    deps.db
+      .selectFrom('forum_posts')
+      .select(['id', 'id as post_id', 'title', 'body_html', 'author_id', 'created_at', 'report_count'])
+      .where('community_id', '=', c.id)
+      .where('status', '=', 'pending')
+      .where('deleted_at', 'is', null)
+      .orderBy('id', 'asc')
+      .limit(QUEUE_MAX)
+      .execute(),
+    deps.db
+      .selectFrom('forum_replies as r')
+      .innerJoin('forum_posts as p', 'p.id', 'r.post_id')
+      .select(['r.id', 'r.post_id', 'p.title', 'r.body_html', 'r.author_id', 'r.created_at', 'r.report_count'])
+      .where('r.community_id', '=', c.id)
+      .where('r.status', '=', 'pending')
+      .where('r.deleted_at', 'is', null)
+      .where('p.deleted_at', 'is', null)
+      .orderBy('r.id', 'asc')
+      .limit(QUEUE_MAX)
+      .execute(),
+  ]);
+  const rows = [...posts.map((r) => ({ ...r, kind: 'post' as const })), ...replies.map((r) => ({ ...r, kind: 'reply' as const }))]
+    .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || a.id - b.id)
+    .slice(0, QUEUE_MAX);
+  const member = await snapshotsOf(deps.db, c, rows.map((r) => r.author_id));
+  return rows.map((r) => ({
+    targetKind: r.kind,
+    id: r.id,
+    postId: r.post_id,
+    postTitle: r.title,
+    bodyHtml: r.body_html,
+    author: member(r.author_id),
+    createdAt: new Date(r.created_at),
+    reportCount: r.report_count,
+    why: r.report_count >= REPORTS_TO_QUEUE ? 'reported' : c.forum_all_posts_wait ? 'all_wait' : 'new_member',
+  }));
+}
+
+type Decision = {
+  from: readonly ForumStatus[];
+  to: ForumStatus;
+  action: ForumActionName;
+  note: string | null;
+  /** How the item's open reports end, if they do. */
+  reports: 'dismissed' | 'removed' | null;
+  /** The author's notification: forumAdmin.notify.<key>. */
+  notify: 'approved' | 'rejected' | 'removed' | 'restored';
+};
+
+/**
+ * The effects deferred while an item waited (followers of the post hear of a reply, mentions notify,
+ * the post's activity moves): run in the approval's transaction.
+ */
+async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTargetKind, moved: Moved, at: Date): Promise<void> {
+  if (kind === 'reply') {
+    await trx.updateTable('forum_posts').set({ last_activity_at: at }).where('community_id', '=', deps.community.id).where('id', '=', moved.postId).execute();
+  }
+}
+
+async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, d: Decision): Promise<void> {
+  ensureForumOn(deps.community);
+  await ensureModerator(deps, viewer);
+  const c = deps.community;
+  const target = await loadTarget(deps.db, c, kind, id);
+  if (target.deleted || (kind === 'reply' && target.postDeleted)) throw missing(kind);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const moved = await moveStatus(trx, c, kind, id, { from: d.from, to: d.to, moderation: { note: d.note, by: viewer.userId, at: now } });
+    if (!moved) throw new AppError('Forum.AlreadyModerated');
+    if (d.reports) await resolveReportsOf(trx, c, kind, id, viewer.userId, d.reports, now);
+    await logAction(trx, c, { actorId: viewer.userId, action: d.action, targetKind: kind, targetId: id, note: d.note, at: now });
+    if (d.to === 'published' && moved.previous === 'pending') await publishEffects(trx, deps, kind, moved, now);
+    if (moved.authorId !== viewer.userId) await notifyAuthor(trx, deps, target, d, now);
+  });
+}
+
+async function notifyAuthor(trx: Db, deps: ForumDeps, target: Target, d: Decision, at: Date): Promise<void> {
+  await deps.notifier.notify(trx, {
+    communityId: deps.community.id,
+    userId: target.authorId,
+    kind: 'forum',
+    url: postPath(target.postId),
+    message: deps.t(`forumAdmin.notify.${d.notify}`, { kind: target.kind, title: target.title, reason: d.note ?? '', hasReason: d.note ? 'yes' : 'no' }),
+    createdAt: at,
+  });
+}
+
+/** Publishes a waiting post or reply (with an optional note to its author); anything else is 'Forum.AlreadyModerated'. */
+export async function approve(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, note?: unknown): Promise<void> {
+  const n = checkModerationNote(note, { required: false, field: 'note' });
+  await decide(deps, viewer, kind, id, { from: ['pending'], to: 'published', action: 'approve', note: n, reports: 'dismissed', notify: 'approved' });
+}
+
+/** Refuses a waiting post or reply; the reason is required and sent to its author. */
+export async function reject(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, reason: unknown): Promise<void> {
+  const n = checkModerationNote(reason, { required: true });
+  await decide(deps, viewer, kind, id, { from: ['pending'], to: 'rejected', action: 'reject', note: n, reports: 'removed', notify: 'rejected' });
+}
+
+/** Takes a published or waiting post or reply down (restorable); the author is told why. */
+export async function removeContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, reason: unknown): Promise<void> {
+  const n = checkModerationNote(reason, { required: true });
+  await decide(deps, viewer, kind, id, { from: ['published', 'pending'], to: 'removed', action: 'remove', note: n, reports: 'removed', notify: 'removed' });
+}
+
+/** Puts a removed post or reply back; the author is told. */
+export async function restoreContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number): Promise<void> {
+  await decide(deps, viewer, kind, id, { from: ['removed'], to: 'published', action: 'restore', note: null, reports: null, notify: 'restored' });
+}
+
+async function livePost(deps: ForumDeps, postId: number): Promise<void> {
+  const post = await loadTarget(deps.db, deps.community, 'post', postId);
+  if (post.deleted) throw missing('post');
+}
+
+/** Locks (no new replies) or unlocks a post; moderators and staff. */
+export async function setLocked(deps: ForumDeps, viewer: ForumViewer, postId: number, on: boolean): Promise<{ locked: boolean }> {
+  ensureForumOn(deps.community);
+  await ensureModerator(deps, viewer);
+  await livePost(deps, postId);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('forum_posts')
+      .set({ locked_at: on ? now : null })
+      .where('community_id', '=', deps.community.id)
+      .where('id', '=', postId)
+      .where('locked_at', on ? 'is' : 'is not', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (changed) await logAction(trx, deps.community, { actorId: viewer.userId, action: on ? 'lock' : 'unlock', targetKind: 'post', targetId: postId, at: now });
+  });
+  return { locked: on };
+}
+
+/** Pins a post above the list (or unpins it); staff only. */
+export async function setPinned(deps: ForumDeps, viewer: ForumViewer, postId: number, on: boolean): Promise<{ pinned: boolean }> {
+  ensureForumOn(deps.community);
+  ensureStaff(viewer);
+  await livePost(deps, postId);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('forum_posts')
+      .set({ pinned_at: on ? now : null })
+      .where('community_id', '=', deps.community.id)
+      .where('id', '=', postId)
+      .where('pinned_at', on ? 'is' : 'is not', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (changed) await logAction(trx, deps.community, { actorId: viewer.userId, action: on ? 'pin' : 'unpin', targetKind: 'post', targetId: postId, at: now });
+  });
+  return { pinned: on };
+}
+
+/**
+ * Makes every new post wait for a moderator (or not); staff only. Communities are cached by every
+ * node: the change is announced in its transaction (communities_changed) and the caller empties its
+ * own process's cache (`app.communities.invalidate()`).
+ */
+export async function setAllPostsWait(deps: ForumDeps, viewer: ForumViewer, on: boolean): Promise<{ allPostsWait: boolean }> {
+  ensureForumOn(deps.community);
+  ensureStaff(viewer);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('communities')
+      .set({ forum_all_posts_wait: on })
+      .where('id', '=', deps.community.id)
+      .where('forum_all_posts_wait', '=', !on)
+      .returning('id')
+      .executeTakeFirst();
+    if (!changed) return;
+    await logAction(trx, deps.community, { actorId: viewer.userId, action: on ? 'all_posts_wait_on' : 'all_posts_wait_off', targetKind: 'community', targetId: deps.community.id, at: now });
+    await sql`select pg_notify(${COMMUNITIES_CHANNEL}, '')`.execute(trx);
+  });
+  return { allPostsWait: on };
+}

@@ -1,0 +1,252 @@
+import { sql } from 'kysely';
+import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { toSnapshot } from '#src/features/members/queries.ts';
+import type { ForumDeps, ForumViewer } from './deps.ts';
+import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
+import { authorOf, follow, publishEffects } from './effects.ts';
+import { linkMentions, resolveMentions } from './mentions.ts';
+import {
+  decodeActivityCursor,
+  encodeCursor,
+  excerptColumn,
+  moderatorColumn,
+  pageSize,
+  postsWithAuthors,
+  reactionsOf,
+  SUMMARY_COLUMNS,
+  toSummary,
+  topicsOfPosts,
+  withinEditWindow,
+  type SummaryRow,
+} from './queries.ts';
+import { LIST_PAGE_SIZE, POST_MAX } from './rules.ts';
+import type { ForumListPage, ForumListQuery, PostView } from './types.ts';
+
+/**
+ * Forum posts (issue 14): the list (newest activity first, topic filter, full-text search, keyset
+ * pages), one post, and writing, editing and deleting one's own. A page of the list costs three
+ * statements (pinned posts on the first unfiltered page, the page with its authors, the topics of
+ * both); a post costs three (the post with its author and the viewer's flags, its topics, its
+ * reactions). All scoped to deps.community.
+ */
+
+const SEARCH_MAX = 200;
+
+/** The list: published, not deleted posts, newest activity first; keyset on (last_activity_at, id). */
+export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumListQuery): Promise<ForumListPage> {
+  void viewer;
+  const first = pageSize(q.first, LIST_PAGE_SIZE);
+  const after = decodeActivityCursor(q.after);
+  if (q.q != null && typeof q.q !== 'string') throw new AppError('BadRequest.Validation');
+  ensureClean({ q: q.q }, []);
+  const search = (q.q ?? '').trim().slice(0, SEARCH_MAX);
+  const topicId = q.topicId ?? null;
+  if (topicId !== null && (!Number.isSafeInteger(topicId) || topicId < 1 || topicId > 2_147_483_647)) throw new AppError('Forum.TopicNotFound');
+  const unfiltered = !search && topicId === null;
+
+  const base = () =>
+    postsWithAuthors(deps.db, deps.community)
+      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb)])
+      .where('forum_posts.status', '=', 'published')
+      .where('forum_posts.deleted_at', 'is', null);
+
+  let page = base();
+  // Pinned posts are shown apart, above the first page of the unfiltered list, and not again below.
+  if (unfiltered) page = page.where('forum_posts.pinned_at', 'is', null);
+  if (topicId !== null) {
+    page = page.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('forum_post_topics')
+          .select(sql`1`.as('one'))
+          .whereRef('forum_post_topics.post_id', '=', 'forum_posts.id')
+          .where('forum_post_topics.community_id', '=', deps.community.id)
+          .where('forum_post_topics.topic_id', '=', topicId),
+      ),
+    );
+  }
+  if (search) page = page.where(sql<boolean>`forum_posts.search @@ websearch_to_tsquery('english', ${search})`);
+  if (after) {
+    page = page.where((eb) =>
+      eb.or([eb('forum_posts.last_activity_at', '<', after.at), eb.and([eb('forum_posts.last_activity_at', '=', after.at), eb('forum_posts.id', '<', after.id)])]),
+    );
+  }
+  const rows = (await page.orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1).execute()) as SummaryRow[];
+  const more = rows.length > first;
+  const pageRows = rows.slice(0, first);
+  const pinnedRows = unfiltered && !after ? ((await base().where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10).execute()) as SummaryRow[]) : [];
+
+  const topics = await topicsOfPosts(deps.db, deps.community, [...pinnedRows, ...pageRows].map((r) => r.id));
+  const last = pageRows[pageRows.length - 1];
+  return {
+    pinned: pinnedRows.map((r) => toSummary(r, topics.get(r.id) ?? [])),
+    posts: pageRows.map((r) => toSummary(r, topics.get(r.id) ?? [])),
+    next: more && last ? encodeCursor([new Date(last.last_activity_at).toISOString(), last.id]) : null,
+  };
+}
+
+/** The post row with its author, its text, and the viewer's flags (liked, followed, reported, moderator) in one statement. */
+function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
+  const me = viewer.userId;
+  return postsWithAuthors(deps.db, deps.community)
+    .select((eb) => [
+      ...SUMMARY_COLUMNS,
+      excerptColumn(eb),
+      'forum_posts.body_html',
+      'forum_posts.edited_at',
+      'forum_posts.moderation_note',
+      eb
+        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.target_kind', '=', 'post').whereRef('forum_likes.target_id', '=', 'forum_posts.id').where('forum_likes.user_id', '=', me))
+        .as('liked'),
+      eb.exists(eb.selectFrom('forum_follows').select(sql`1`.as('one')).whereRef('forum_follows.post_id', '=', 'forum_posts.id').where('forum_follows.user_id', '=', me)).as('followed'),
+      eb
+        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.target_kind', '=', 'post').whereRef('forum_reports.target_id', '=', 'forum_posts.id').where('forum_reports.reporter_id', '=', me))
+        .as('reported'),
+      moderatorColumn(deps.db, deps.community, me).as('viewer_is_moderator'),
+    ])
+    .where('forum_posts.id', '=', postId)
+    .where('forum_posts.deleted_at', 'is', null);
+}
+
+/**
+ * One post as the viewer may see it, else 'Forum.PostNotFound' (missing, deleted, another community's;
+ * removed or rejected or pending unless the viewer wrote it or moderates).
+ */
+export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<PostView> {
+  const row = await postQuery(deps, viewer, postId).executeTakeFirst();
+  if (!row) throw new AppError('Forum.PostNotFound');
+  const moderator = viewer.isStaff || row.viewer_is_moderator === true;
+  const mine = row.author_id === viewer.userId;
+  const visible = row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected'));
+  if (!visible) throw new AppError('Forum.PostNotFound');
+  const [topics, reactions] = await Promise.all([topicsOfPosts(deps.db, deps.community, [row.id]), reactionsOf(deps.db, deps.community, 'post', [row.id], viewer.userId)]);
+  const summary = toSummary(row as SummaryRow, topics.get(row.id) ?? []);
+  const inWindow = withinEditWindow(row.created_at, deps.clock.now());
+  const published = row.status === 'published';
+  return {
+    ...summary,
+    author: toSnapshot(row),
+    bodyHtml: row.body_html,
+    editedAt: row.edited_at ? new Date(row.edited_at) : null,
+    moderationNote: mine || moderator ? row.moderation_note : null,
+    likedByMe: Boolean(row.liked),
+    followedByMe: Boolean(row.followed),
+    reportedByMe: Boolean(row.reported),
+    reactions: reactions.get(row.id) ?? [],
+    abilities: {
+      canEdit: mine && inWindow && row.status !== 'removed',
+      canDelete: (mine && inWindow) || moderator,
+      canReport: !mine && published,
+      canModerate: moderator,
+      canReply: published && row.locked_at == null,
+      canLock: moderator,
+      canPin: viewer.isStaff,
+    },
+  };
+}
+
+type PostInput = { title: unknown; body: unknown; topicIds: unknown };
+
+/** Checks a post's fields together (every field's message at once), or throws 'Forum.Invalid' / code 150. */
+async function checkPost(deps: ForumDeps, input: PostInput, topicsRequired: boolean) {
+  ensureClean({ title: input.title, body: input.body }, ['body']);
+  const fields: FieldErrors = {};
+  const title = checkTitle(input.title);
+  if (isError(title)) fields.title = title.error;
+  const body = checkRichText(input.body, POST_MAX, { required: 'forum.errors.bodyRequired', tooLong: 'forum.errors.bodyTooLong' });
+  if ('error' in body) fields.body = body.error;
+  const topics = topicsRequired || input.topicIds !== undefined ? await checkTopics(deps.db, deps.community, input.topicIds) : null;
+  if (topics && isError(topics)) fields.topicIds = topics.error;
+  if (Object.keys(fields).length > 0) throw invalid(fields);
+  return { title: title as string, body: body as { html: string; text: string }, topicIds: topics as number[] | null };
+}
+
+/**
+ * A new post. Published at once, or 'pending' when the author must wait (a new member, or every post
+ * waits in this community; staff and moderators never wait). The author follows it. @mentions become
+ * profile links and, once published, notify the mentioned members.
+ */
+export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: PostInput): Promise<PostView> {
+  const author = await authorOf(deps, viewer);
+  const { title, body, topicIds } = await checkPost(deps, input, true);
+  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
+  const now = deps.clock.now();
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const post = await trx
+      .insertInto('forum_posts')
+      .values({
+        community_id: deps.community.id,
+        author_id: author.id,
+        title,
+        body_html: linkMentions(body.html, mentioned),
+        body_text: body.text,
+        status: author.waits ? 'pending' : 'published',
+        last_activity_at: now,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('forum_post_topics')
+      .values(topicIds!.map((topic_id) => ({ post_id: post.id, topic_id, community_id: deps.community.id })))
+      .execute();
+    await follow(trx, deps.community.id, post.id, author.id, now);
+    if (!author.waits) await publishEffects(trx, deps, 'post', post.id);
+    return post.id;
+  });
+  return getPost(deps, viewer, id);
+}
+
+/** The author's own, not deleted post, locked for the change, within the edit window. */
+async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, allowModerator: boolean) {
+  const row = await trx
+    .selectFrom('forum_posts')
+    .select(['id', 'author_id', 'status', 'created_at'])
+    .where('community_id', '=', deps.community.id)
+    .where('id', '=', postId)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new AppError('Forum.PostNotFound');
+  const mine = row.author_id === viewer.userId;
+  if (!mine) {
+    const moderator = allowModerator && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
+    if (moderator) return row;
+    if (row.status !== 'published') throw new AppError('Forum.PostNotFound');
+    throw new AppError('Forum.NotYours');
+  }
+  if (row.status === 'removed') throw new AppError('Forum.PostNotFound');
+  if (!withinEditWindow(row.created_at, deps.clock.now())) throw new AppError('Forum.EditWindowClosed');
+  return row;
+}
+
+/** The author changes their post (title, text, topics when given) within EDIT_WINDOW_MS. */
+export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: number, input: PostInput): Promise<PostView> {
+  const { title, body, topicIds } = await checkPost(deps, input, false);
+  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
+  await deps.db.transaction().execute(async (trx) => {
+    await ownPostForChange(trx, deps, viewer, postId, false);
+    await trx
+      .updateTable('forum_posts')
+      .set({ title, body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
+      .where('community_id', '=', deps.community.id)
+      .where('id', '=', postId)
+      .execute();
+    if (topicIds) {
+      await trx.deleteFrom('forum_post_topics').where('community_id', '=', deps.community.id).where('post_id', '=', postId).execute();
+      await trx
+        .insertInto('forum_post_topics')
+        .values(topicIds.map((topic_id) => ({ post_id: postId, topic_id, community_id: deps.community.id })))
+        .execute();
+    }
+  });
+  return getPost(deps, viewer, postId);
+}
+
+/** The author deletes their post within EDIT_WINDOW_MS (a moderator or staff, any post): hidden everywhere. */
+export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await ownPostForChange(trx, deps, viewer, postId, true);
+    await trx.updateTable('forum_posts').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
+  });
+}

@@ -1,0 +1,263 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { EDIT_WINDOW_MS, REACTIONS } from './rules.ts';
+import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts';
+
+/**
+ * The forum's shared reads. Each page costs a fixed number of statements, whatever its length: the
+ * rows with their authors in one, the topics of all its posts in one, the reactions of all its items
+ * in one; the viewer's own flags (liked, followed, reported) ride along as `exists` columns of the row
+ * query. Nothing here queries inside a loop.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Cursors: opaque base64url of a JSON array; anything else is a bad request (a 400, never a 500).
+
+export function encodeCursor(parts: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+const badCursor = () => new AppError('BadRequest.Validation', { fields: { after: { code: 'BadRequest.Validation', key: 'errors.server.validation' } } });
+
+/** The list's cursor: (last_activity_at, id). */
+export function decodeActivityCursor(cursor: unknown): { at: Date; id: number } | null {
+  if (cursor == null || cursor === '') return null;
+  if (typeof cursor !== 'string' || cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parts) || parts.length !== 2) throw badCursor();
+  const [at, id] = parts as [unknown, unknown];
+  const date = typeof at === 'string' ? new Date(at) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime()) || !isDbId(id)) throw badCursor();
+  return { at: date, id };
+}
+
+/** A thread's cursor: the last reply's id. */
+export function decodeIdCursor(cursor: unknown): number | null {
+  if (cursor == null || cursor === '') return null;
+  if (typeof cursor !== 'string' || cursor.length > 100 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parts) || parts.length !== 1 || !isDbId(parts[0])) throw badCursor();
+  return parts[0] as number;
+}
+
+const isDbId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2_147_483_647;
+
+/** A page size: the default when absent, else 1..max (a hostile value is clamped, not trusted). */
+export function pageSize(first: unknown, fallback: number, max = 100): number {
+  const n = typeof first === 'number' && Number.isFinite(first) ? Math.trunc(first) : fallback;
+  return Math.min(Math.max(n, 1), max);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Posts with their authors.
+
+type Eb = ExpressionBuilder<Database, 'forum_posts' | 'users' | 'memberships'>;
+
+/** forum_posts joined to the author's user and membership in the same community (tenant-scoped). */
+export function postsWithAuthors(db: Db, community: CommunityRef) {
+  return db
+    .selectFrom('forum_posts')
+    .innerJoin('users', 'users.id', 'forum_posts.author_id')
+    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_posts.author_id').onRef('memberships.community_id', '=', 'forum_posts.community_id'))
+    .where('forum_posts.community_id', '=', community.id);
+}
+
+/** The columns of a list row: no HTML, an excerpt of the text. */
+export const SUMMARY_COLUMNS = [
+  'forum_posts.id',
+  'forum_posts.title',
+  'forum_posts.author_id',
+  'forum_posts.status',
+  'forum_posts.reply_count',
+  'forum_posts.like_count',
+  'forum_posts.last_activity_at',
+  'forum_posts.created_at',
+  'forum_posts.pinned_at',
+  'forum_posts.locked_at',
+  ...SNAPSHOT_COLUMNS,
+] as const;
+
+export const excerptColumn = (eb: Eb) => sql<string>`left(${eb.ref('forum_posts.body_text')}, 400)`.as('excerpt_text');
+
+/** About 200 characters of plain text, cut at a word, with an ellipsis when cut. */
+export function excerptOf(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export type SummaryRow = {
+  id: number;
+  title: string;
+  author_id: number;
+  status: ForumStatus;
+  reply_count: number;
+  like_count: number;
+  last_activity_at: Date;
+  created_at: Date;
+  pinned_at: Date | null;
+  locked_at: Date | null;
+  excerpt_text: string;
+} & Parameters<typeof toSnapshot>[0];
+
+export function toSummary(row: SummaryRow, topics: TopicView[]): PostSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    excerpt: excerptOf(row.excerpt_text),
+    author: toSnapshot(row),
+    topics,
+    replyCount: row.reply_count,
+    likeCount: row.like_count,
+    lastActivityAt: new Date(row.last_activity_at),
+    createdAt: new Date(row.created_at),
+    pinned: row.pinned_at != null,
+    locked: row.locked_at != null,
+    status: row.status,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Per-page lookups: one statement each.
+
+export const toTopicView = (r: { id: number; name: string; position: number; archived_at: Date | null }): TopicView => ({
+  id: r.id,
+  name: r.name,
+  position: r.position,
+  archived: r.archived_at != null,
+});
+
+/** The topics of many posts in one query, each post's in topic order. */
+export async function topicsOfPosts(db: Db, community: CommunityRef, postIds: readonly number[]): Promise<Map<number, TopicView[]>> {
+  const out = new Map<number, TopicView[]>();
+  if (postIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('forum_post_topics')
+    .innerJoin('forum_topics', 'forum_topics.id', 'forum_post_topics.topic_id')
+    .select(['forum_post_topics.post_id', 'forum_topics.id', 'forum_topics.name', 'forum_topics.position', 'forum_topics.archived_at'])
+    .where('forum_post_topics.community_id', '=', community.id)
+    .where('forum_topics.community_id', '=', community.id)
+    .where('forum_post_topics.post_id', 'in', [...new Set(postIds)])
+    .orderBy('forum_topics.position')
+    .orderBy('forum_topics.name')
+    .execute();
+  for (const r of rows) out.set(r.post_id, [...(out.get(r.post_id) ?? []), toTopicView(r)]);
+  return out;
+}
+
+/** The reactions of a page of posts or replies in one query: per item, each reaction's count and whether the viewer gave it. */
+export async function reactionsOf(db: Db, community: CommunityRef, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Map<number, ReactionCount[]>> {
+  const out = new Map<number, ReactionCount[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('forum_reactions')
+    .select((eb) => [
+      'target_id',
+      'reaction',
+      eb.fn.countAll<string>().as('n'),
+      sql<boolean>`bool_or(${eb.ref('user_id')} = ${userId})`.as('mine'),
+    ])
+    .where('community_id', '=', community.id)
+    .where('target_kind', '=', kind)
+    .where('target_id', 'in', [...new Set(ids)])
+    .groupBy(['target_id', 'reaction'])
+    .execute();
+  const order = (r: string) => (REACTIONS as readonly string[]).indexOf(r);
+  for (const r of rows.filter((r) => order(r.reaction) >= 0).sort((a, b) => order(a.reaction) - order(b.reaction))) {
+    out.set(r.target_id, [...(out.get(r.target_id) ?? []), { reaction: r.reaction as Reaction, count: Number(r.n), mine: Boolean(r.mine) }]);
+  }
+  return out;
+}
+
+/** Which of these items the viewer liked (one query). */
+export async function likedByMe(db: Db, community: CommunityRef, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('forum_likes')
+    .select('target_id')
+    .where('community_id', '=', community.id)
+    .where('target_kind', '=', kind)
+    .where('user_id', '=', userId)
+    .where('target_id', 'in', [...new Set(ids)])
+    .execute();
+  return new Set(rows.map((r) => r.target_id));
+}
+
+/** Which of these items the viewer reported (one query). */
+export async function reportedByMe(db: Db, community: CommunityRef, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('forum_reports')
+    .select('target_id')
+    .where('community_id', '=', community.id)
+    .where('target_kind', '=', kind)
+    .where('reporter_id', '=', userId)
+    .where('target_id', 'in', [...new Set(ids)])
+    .execute();
+  return new Set(rows.map((r) => r.target_id));
+}
+
+/** Which of these posts the viewer follows (one query). */
+export async function followedByMe(db: Db, community: CommunityRef, postIds: readonly number[], userId: number): Promise<Set<number>> {
+  if (postIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('forum_follows')
+    .select('post_id')
+    .where('community_id', '=', community.id)
+    .where('user_id', '=', userId)
+    .where('post_id', 'in', [...new Set(postIds)])
+    .execute();
+  return new Set(rows.map((r) => r.post_id));
+}
+
+/** Whether the viewer moderates, as a column of another query (read from the membership, never the session). */
+export function moderatorColumn(db: Db, community: CommunityRef, userId: number) {
+  return db
+    .selectFrom('memberships as viewer_membership')
+    .select('viewer_membership.is_moderator')
+    .where('viewer_membership.community_id', '=', community.id)
+    .where('viewer_membership.user_id', '=', userId);
+}
+
+/** Whether the author may still change what they wrote at `createdAt`. */
+export const withinEditWindow = (createdAt: Date, now: Date) => now.getTime() - new Date(createdAt).getTime() <= EDIT_WINDOW_MS;
+
+/**
+ * Sets a post's reply_count to the number of its published, not deleted replies. For moderation
+ * (remove, restore, approve) where counting is simpler than tracking each step; call it in the
+ * transaction that changed the replies, after locking the post row.
+ */
+export async function recountReplies(trx: Db, community: CommunityRef, postId: number): Promise<number> {
+  const row = await trx
+    .updateTable('forum_posts')
+    .set((eb) => ({
+      reply_count: eb
+        .selectFrom('forum_replies')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('forum_replies.community_id', '=', community.id)
+        .where('forum_replies.post_id', '=', postId)
+        .where('forum_replies.status', '=', 'published')
+        .where('forum_replies.deleted_at', 'is', null),
+    }))
+    .where('community_id', '=', community.id)
+    .where('id', '=', postId)
+    .returning('reply_count')
+    .executeTakeFirst();
+  return row?.reply_count ?? 0;
+}

@@ -1,0 +1,138 @@
+import { AppError, isAppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import type { ForumTargetKind } from '#src/db/types.ts';
+import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { REACTIONS, isReaction } from './rules.ts';
+import { forumFieldError, loadPublicTarget, loadTarget } from './targets.ts';
+import type { ReactionCount } from './types.ts';
+
+/**
+ * Likes, reactions and follows (issue 14, "A post"). Each is one row per member (the table's primary
+ * key), written with `insert ... on conflict do nothing` or a delete, and the like count on the post
+ * or reply changes only when a row was really inserted or deleted, in the same transaction: twenty
+ * clicks at once like once and count one.
+ */
+
+export type LikeResult = { likeCount: number; likedByMe: boolean };
+
+const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
+
+async function likeCountOf(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<number> {
+  const row = await trx.selectFrom(tableOf(kind)).select('like_count').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirstOrThrow();
+  return row.like_count;
+}
+
+async function setLike(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, on: boolean): Promise<LikeResult> {
+  ensureForumOn(deps.community);
+  const c = deps.community;
+  await loadPublicTarget(deps.db, c, kind, id);
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      if (on) {
+        const inserted = await trx
+          .insertInto('forum_likes')
+          .values({ community_id: c.id, target_kind: kind, target_id: id, user_id: viewer.userId, created_at: deps.clock.now() })
+          .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'user_id']).doNothing())
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!inserted) return { likeCount: await likeCountOf(trx, c.id, kind, id), likedByMe: true };
+        const row = await trx
+          .updateTable(tableOf(kind))
+          .set((eb) => ({ like_count: eb('like_count', '+', 1) }))
+          .where('community_id', '=', c.id)
+          .where('id', '=', id)
+          .returning('like_count')
+          .executeTakeFirstOrThrow();
+        return { likeCount: row.like_count, likedByMe: true };
+      }
+      const deleted = await trx
+        .deleteFrom('forum_likes')
+        .where('community_id', '=', c.id)
+        .where('target_kind', '=', kind)
+        .where('target_id', '=', id)
+        .where('user_id', '=', viewer.userId)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!deleted) return { likeCount: await likeCountOf(trx, c.id, kind, id), likedByMe: false };
+      const row = await trx
+        .updateTable(tableOf(kind))
+        .set((eb) => ({ like_count: eb.fn('greatest', [eb('like_count', '-', 1), eb.lit(0)]) }))
+        .where('community_id', '=', c.id)
+        .where('id', '=', id)
+        .returning('like_count')
+        .executeTakeFirstOrThrow();
+      return { likeCount: row.like_count, likedByMe: false };
+    });
+  } catch (e) {
+    // A deadlock, a serialisation failure, a dropped connection: the member sees the spec's message
+    // ('Failed to like, please try again shortly') and may click again; nothing was half done.
+    if (isAppError(e)) throw e;
+    throw new AppError('Forum.LikeFailed', { cause: e });
+  }
+}
+
+export const likePost = (deps: ForumDeps, viewer: ForumViewer, postId: number) => setLike(deps, viewer, 'post', postId, true);
+export const unlikePost = (deps: ForumDeps, viewer: ForumViewer, postId: number) => setLike(deps, viewer, 'post', postId, false);
+export const likeReply = (deps: ForumDeps, viewer: ForumViewer, replyId: number) => setLike(deps, viewer, 'reply', replyId, true);
+export const unlikeReply = (deps: ForumDeps, viewer: ForumViewer, replyId: number) => setLike(deps, viewer, 'reply', replyId, false);
+
+/** The reactions given to one post or reply (those given at least once, in the set's order): count and whether the viewer gave it. */
+export async function reactionCounts(db: Db, communityId: number, kind: ForumTargetKind, id: number, viewerId: number): Promise<ReactionCount[]> {
+  const rows = await db
+    .selectFrom('forum_reactions')
+    .select((eb) => ['reaction', eb.fn.countAll<string>().as('n'), eb.fn.max(eb.case().when('user_id', '=', viewerId).then(1).else(0).end()).as('mine')])
+    .where('community_id', '=', communityId)
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .groupBy('reaction')
+    .execute();
+  const byReaction = new Map(rows.map((r) => [r.reaction, r]));
+  return REACTIONS.flatMap((reaction) => {
+    const r = byReaction.get(reaction);
+    return r ? [{ reaction, count: Number(r.n), mine: Number(r.mine) === 1 }] : [];
+  });
+}
+
+/** Gives (`on`) or takes back one reaction of the fixed set on a post or reply; returns the new counts. */
+export async function react(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, reaction: unknown, on: boolean): Promise<ReactionCount[]> {
+  ensureForumOn(deps.community);
+  const c = deps.community;
+  if (!isReaction(reaction)) throw forumFieldError('reaction', 'forumAdmin.errors.unknownReaction');
+  await loadPublicTarget(deps.db, c, kind, id);
+  if (on) {
+    await deps.db
+      .insertInto('forum_reactions')
+      .values({ community_id: c.id, target_kind: kind, target_id: id, user_id: viewer.userId, reaction, created_at: deps.clock.now() })
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'user_id', 'reaction']).doNothing())
+      .execute();
+  } else {
+    await deps.db
+      .deleteFrom('forum_reactions')
+      .where('community_id', '=', c.id)
+      .where('target_kind', '=', kind)
+      .where('target_id', '=', id)
+      .where('user_id', '=', viewer.userId)
+      .where('reaction', '=', reaction)
+      .execute();
+  }
+  return reactionCounts(deps.db, c.id, kind, id, viewer.userId);
+}
+
+/** Follows (`on`) or stops following a post: followers hear of new replies. */
+export async function followPost(deps: ForumDeps, viewer: ForumViewer, postId: number, on: boolean): Promise<{ followedByMe: boolean }> {
+  ensureForumOn(deps.community);
+  const c = deps.community;
+  // One may stop following a post that has since been hidden; following needs a post everyone sees.
+  if (on) await loadPublicTarget(deps.db, c, 'post', postId);
+  else await loadTarget(deps.db, c, 'post', postId);
+  if (on) {
+    await deps.db
+      .insertInto('forum_follows')
+      .values({ community_id: c.id, post_id: postId, user_id: viewer.userId, created_at: deps.clock.now() })
+      .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
+      .execute();
+  } else {
+    await deps.db.deleteFrom('forum_follows').where('community_id', '=', c.id).where('post_id', '=', postId).where('user_id', '=', viewer.userId).execute();
+  }
+  return { followedByMe: on };
+}

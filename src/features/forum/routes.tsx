@@ -1,0 +1,278 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError } from '#src/core/errors.ts';
+import { ensureText } from '#src/core/fields.ts';
+import { positiveId, str, type FormBody } from '#src/lib/form.ts';
+import { isHtmx } from '#src/lib/negotiation.ts';
+import { DeleteConfirm, PostForm, ReplyEditForm, type PostFormErrors, type PostFormValues } from '#views/forum/ForumForms.tsx';
+import { ForumList } from '#views/forum/ForumList.tsx';
+import { ForumPost } from '#views/forum/ForumPost.tsx';
+import { PostNotFound } from '#views/forum/PostNotFound.tsx';
+import forumActionRoutes, { type PostPageExtra } from './action-routes.tsx';
+import { ensureForumOn, forumDeps, forumViewer, isModerator } from './deps.ts';
+import { cursorOf, fieldMessages, idParam, noticeOf, postPath } from './page-helpers.ts';
+import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';
+import { encodeCursor } from './queries.ts';
+import { createReply, deleteReply, editReply, getReply, listReplies } from './replies.ts';
+import { LIST_PAGE_SIZE, POST_MAX, REPLIES_PAGE_SIZE, REPLY_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
+import { htmlToText, textToHtml } from './text-format.ts';
+import { listTopics } from './topics.ts';
+
+const LIMITS = { titleMax: TITLE_MAX, bodyMax: POST_MAX, topicsMax: TOPICS_MAX };
+
+/** The topic ids a form sent (one checkbox or several), as numbers for re-showing the form. */
+const topicIdsTyped = (value: unknown): number[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => positiveId(v)).filter((v): v is number => v !== null);
+
+/**
+ * The member's forum pages (issue 14): the list, a post with its replies, writing, editing and deleting
+ * one's own, and (action-routes.tsx) likes, reactions, follows, reports and moderation. Only where the
+ * community has a forum: elsewhere every one of them is a 404.
+ */
+export default async function forumRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+
+  app.addHook('preHandler', async (request) => {
+    ensureForumOn(request.community);
+  });
+
+  // A missing, removed or other community's post (or reply): 'Post not found', with the way back.
+  app.setErrorHandler(async (err, request, reply) => {
+    if (isAppError(err) && (err.code === 'Forum.PostNotFound' || err.code === 'Forum.ReplyNotFound') && !isHtmx(request)) {
+      return reply.page({ title: t('forum.errors.postNotFound'), body: <PostNotFound message={t(err.key)} />, status: 404 });
+    }
+    throw err;
+  });
+
+  /** The post page: the post, a page of its replies, the reply form; also re-rendered with a refused form. */
+  async function postPage(request: FastifyRequest, reply: FastifyReply, postId: number, extra: PostPageExtra = {}) {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const after = extra.after ?? null;
+    const post = await getPost(deps, viewer, postId);
+    const replies = await listReplies(deps, viewer, postId, { after, first: REPLIES_PAGE_SIZE });
+    return reply.page({
+      title: post.title,
+      htmx: true,
+      status: extra.status,
+      body: (
+        <ForumPost
+          post={post}
+          replies={replies.replies}
+          after={after}
+          laterHref={replies.next ? postPath(postId, { after: replies.next }) : null}
+          reply={extra.reply ?? { value: '' }}
+          replyMax={REPLY_MAX}
+          notice={extra.notice}
+          error={extra.error}
+          moderate={extra.moderate}
+        />
+      ),
+    });
+  }
+
+  /** Not one's own (403), or too late (409): the post page says which. */
+  const refusedChange = (request: FastifyRequest, reply: FastifyReply, postId: number, mine: boolean) =>
+    postPage(request, reply, postId, { error: t(mine ? 'forum.errors.editWindowClosed' : 'forum.errors.notYours'), status: mine ? 409 : 403 });
+
+  app.get('/forum', member, async (request, reply) => {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const query = request.query as Record<string, unknown>;
+    const q = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
+    let qError: string | undefined;
+    try {
+      ensureText({ q });
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      qError = t(e.fields?.q?.key ?? e.key);
+    }
+    const topicId = positiveId(query.topic);
+    const after = cursorOf(query.after);
+    const [topics, page, canModerate] = await Promise.all([
+      listTopics(deps, {}),
+      qError ? Promise.resolve({ pinned: [], posts: [], next: null }) : listPosts(deps, viewer, { q: q || null, topicId, after, first: LIST_PAGE_SIZE }),
+      isModerator(deps, viewer),
+    ]);
+    const older = new URLSearchParams();
+    if (q) older.set('q', q);
+    if (topicId !== null) older.set('topic', String(topicId));
+    if (page.next) older.set('after', page.next);
+    const notice = noticeOf(query.notice);
+    return reply.page({
+      title: t('forumPages.list.title'),
+      status: qError ? 400 : 200,
+      body: (
+        <ForumList
+          pinned={page.pinned}
+          posts={page.posts}
+          topics={topics.filter((x) => !x.archived)}
+          topicId={topicId}
+          q={qError ? '' : q}
+          olderHref={page.next ? `/forum?${older.toString()}` : null}
+          canModerate={canModerate}
+          qError={qError}
+          notice={notice ? t(`forumPages.notices.${notice}`) : undefined}
+        />
+      ),
+    });
+  });
+
+  async function postFormPage(request: FastifyRequest, reply: FastifyReply, mode: 'new' | 'edit', values: PostFormValues, errors: PostFormErrors = {}, status = 200, postId?: number) {
+    const topics = (await listTopics(forumDeps(request), {})).filter((x) => !x.archived || values.topicIds.includes(x.id));
+    return reply.page({
+      title: t(mode === 'new' ? 'forumPages.form.newTitle' : 'forumPages.form.editTitle'),
+      status,
+      body: <PostForm mode={mode} postId={postId} values={values} errors={errors} topics={topics} limits={LIMITS} />,
+    });
+  }
+
+  app.get('/forum/new', member, async (request, reply) => {
+    forumViewer(request);
+    return postFormPage(request, reply, 'new', { title: '', body: '', topicIds: [] });
+  });
+
+  app.post('/forum/new', member, async (request, reply) => {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const body = (request.body ?? {}) as FormBody;
+    const typed: PostFormValues = { title: str(body.title), body: str(body.body), topicIds: topicIdsTyped(body.topicIds) };
+    try {
+      ensureText({ title: typed.title, body: typed.body }, ['body']);
+      const post = await createPost(deps, viewer, { title: typed.title, body: textToHtml(typed.body), topicIds: body.topicIds ?? [] });
+      return reply.redirectTo(postPath(post.id, { notice: post.status === 'pending' ? 'createdPending' : 'created' }));
+    } catch (e) {
+      if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'NotAuthenticated') throw e;
+      const messages = fieldMessages(e, t);
+      return postFormPage(request, reply, 'new', typed, messages, e.status);
+    }
+  });
+
+  app.get('/forum/post/:postId', member, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const notice = noticeOf(query.notice);
+    return postPage(request, reply, idParam(request, 'postId'), { after: cursorOf(query.after), notice: notice ? t(`forumPages.notices.${notice}`) : undefined });
+  });
+
+  app.post('/forum/post/:postId/reply', member, async (request, reply) => {
+    const postId = idParam(request, 'postId');
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const body = (request.body ?? {}) as FormBody;
+    const typed = str(body.body);
+    const after = cursorOf(body.after);
+    try {
+      ensureText({ body: typed }, ['body']);
+      const created = await createReply(deps, viewer, postId, { body: textToHtml(typed) });
+      const post = await getPost(deps, viewer, postId);
+      // The new reply is the thread's last: on the first page while the thread fits on one, else on a page of its own end.
+      const page = post.replyCount > REPLIES_PAGE_SIZE ? encodeCursor([created.id - 1]) : null;
+      return reply.redirectTo(postPath(postId, { after: page, notice: created.status === 'pending' ? 'repliedPending' : 'replied', anchor: `reply-${created.id}` }));
+    } catch (e) {
+      if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.PostNotFound' || e.code === 'NotAuthenticated') throw e;
+      const messages = fieldMessages(e, t);
+      return postPage(request, reply, postId, { after, reply: { value: typed, error: messages.body ?? messages.form }, status: e.status });
+    }
+  });
+
+  // Editing one's own post or reply, on a page of its own.
+  app.get('/forum/post/:postId/edit', member, async (request, reply) => {
+    const viewer = forumViewer(request);
+    const post = await getPost(forumDeps(request), viewer, idParam(request, 'postId'));
+    if (!post.abilities.canEdit) return refusedChange(request, reply, post.id, post.author.id === viewer.userId);
+    return postFormPage(request, reply, 'edit', { title: post.title, body: htmlToText(post.bodyHtml), topicIds: post.topics.map((x) => x.id) }, {}, 200, post.id);
+  });
+
+  app.post('/forum/post/:postId/edit', member, async (request, reply) => {
+    const postId = idParam(request, 'postId');
+    const body = (request.body ?? {}) as FormBody;
+    const typed: PostFormValues = { title: str(body.title), body: str(body.body), topicIds: topicIdsTyped(body.topicIds) };
+    try {
+      ensureText({ title: typed.title, body: typed.body }, ['body']);
+      await editPost(forumDeps(request), forumViewer(request), postId, { title: typed.title, body: textToHtml(typed.body), topicIds: body.topicIds ?? [] });
+      return reply.redirectTo(postPath(postId, { notice: 'edited', anchor: 'post' }));
+    } catch (e) {
+      if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.PostNotFound' || e.code === 'NotAuthenticated') throw e;
+      return postFormPage(request, reply, 'edit', typed, fieldMessages(e, t), e.status, postId);
+    }
+  });
+
+  app.get('/forum/reply/:id/edit', member, async (request, reply) => {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const found = await getReply(deps, viewer, idParam(request));
+    const post = await getPost(deps, viewer, found.postId);
+    if (!found.abilities.canEdit) return refusedChange(request, reply, post.id, found.author.id === viewer.userId);
+    return reply.page({
+      title: t('forumPages.form.editReplyTitle'),
+      body: <ReplyEditForm replyId={found.id} postId={post.id} postTitle={post.title} body={htmlToText(found.bodyHtml)} />,
+    });
+  });
+
+  app.post('/forum/reply/:id/edit', member, async (request, reply) => {
+    const id = idParam(request);
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const typed = str(((request.body ?? {}) as FormBody).body);
+    try {
+      ensureText({ body: typed }, ['body']);
+      const edited = await editReply(deps, viewer, id, { body: textToHtml(typed) });
+      return reply.redirectTo(postPath(edited.postId, { notice: 'edited', anchor: `reply-${id}` }));
+    } catch (e) {
+      if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.ReplyNotFound' || e.code === 'NotAuthenticated') throw e;
+      const found = await getReply(deps, viewer, id);
+      const post = await getPost(deps, viewer, found.postId);
+      const messages = fieldMessages(e, t);
+      return reply.page({
+        title: t('forumPages.form.editReplyTitle'),
+        status: e.status,
+        body: <ReplyEditForm replyId={id} postId={post.id} postTitle={post.title} body={typed} error={messages.body ?? messages.form} />,
+      });
+    }
+  });
+
+  // Deleting one's own: a confirmation page (no script needed), then the POST.
+  app.get('/forum/:kind/:id/delete', member, async (request, reply) => {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const kind = (request.params as { kind: string }).kind;
+    const id = idParam(request);
+    if (kind === 'post') {
+      const post = await getPost(deps, viewer, id);
+      return reply.page({ title: t('forumPages.delete.postTitle'), body: <DeleteConfirm kind="post" id={id} postId={id} title={post.title} /> });
+    }
+    if (kind !== 'reply') return reply.callNotFound();
+    const found = await getReply(deps, viewer, id);
+    const post = await getPost(deps, viewer, found.postId);
+    return reply.page({ title: t('forumPages.delete.replyTitle'), body: <DeleteConfirm kind="reply" id={id} postId={post.id} title={post.title} /> });
+  });
+
+  app.post('/forum/:kind/:id/delete', member, async (request, reply) => {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const kind = (request.params as { kind: string }).kind;
+    const id = idParam(request);
+    if (kind === 'post') {
+      try {
+        await deletePost(deps, viewer, id);
+      } catch (e) {
+        if (!isAppError(e) || (e.code !== 'Forum.EditWindowClosed' && e.code !== 'Forum.NotYours')) throw e;
+        const post = await getPost(deps, viewer, id);
+        return reply.page({ title: t('forumPages.delete.postTitle'), status: e.status, body: <DeleteConfirm kind="post" id={id} postId={id} title={post.title} error={t(e.key, e.values)} /> });
+      }
+      return reply.redirectTo('/forum?notice=deleted');
+    }
+    if (kind !== 'reply') return reply.callNotFound();
+    const found = await getReply(deps, viewer, id);
+    try {
+      await deleteReply(deps, viewer, id);
+    } catch (e) {
+      if (!isAppError(e) || (e.code !== 'Forum.EditWindowClosed' && e.code !== 'Forum.NotYours')) throw e;
+      const post = await getPost(deps, viewer, found.postId);
+      return reply.page({ title: t('forumPages.delete.replyTitle'), status: e.status, body: <DeleteConfirm kind="reply" id={id} postId={post.id} title={post.title} error={t(e.key, e.values)} /> });
+    }
+    return reply.redirectTo(postPath(found.postId, { notice: 'deleted', anchor: 'replies-heading' }));
+  });
+
+  await app.register(forumActionRoutes, { postPage });
+}

@@ -1,0 +1,192 @@
+import { AppError } from '#src/core/errors.ts';
+import { ensureText } from '#src/core/fields.ts';
+import type { Db } from '#src/db/index.ts';
+import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
+import { membersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import type { MemberSnapshot } from '#src/features/members/types.ts';
+import { isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
+import { MODERATION_NOTE_MAX } from './rules.ts';
+
+/**
+ * The small shared reads of the forum's actions (likes, reactions, follows, reports, moderation): the
+ * post or reply acted on, loaded in the community; who may moderate; the members shown with an item.
+ * Kept apart from the reading services (queries.ts) so that the actions depend on them for nothing.
+ */
+
+/** A post or reply as the actions see it: its state, its author, its post. */
+export type Target = {
+  kind: ForumTargetKind;
+  id: number;
+  postId: number;
+  authorId: number;
+  status: ForumStatus;
+  deleted: boolean;
+  /** The post's title (of the reply's post for a reply). */
+  title: string;
+  bodyText: string;
+  bodyHtml: string;
+  createdAt: Date;
+  reportCount: number;
+  /** The post's own state, for a reply: a reply of a hidden post is hidden too. */
+  postStatus: ForumStatus;
+  postDeleted: boolean;
+  postLocked: boolean;
+};
+
+/** A target kind from a transport ('post' | 'reply', any case); anything else is NotFound. */
+export function targetKindOf(v: unknown): ForumTargetKind {
+  const s = typeof v === 'string' ? v.toLowerCase() : '';
+  if (s === 'post' || s === 'reply') return s;
+  throw new AppError('NotFound');
+}
+
+export const missing = (kind: ForumTargetKind) => new AppError(kind === 'post' ? 'Forum.PostNotFound' : 'Forum.ReplyNotFound');
+
+/** The post or reply in this community, whatever its state; 'Forum.PostNotFound' / 'Forum.ReplyNotFound' when there is none. */
+export async function loadTarget(db: Db, community: CommunityRef, kind: ForumTargetKind, id: number): Promise<Target> {
+  if (kind === 'post') {
+    const p = await db
+      .selectFrom('forum_posts')
+      .select(['id', 'author_id', 'status', 'deleted_at', 'title', 'body_text', 'body_html', 'created_at', 'report_count', 'locked_at'])
+      .where('community_id', '=', community.id)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!p) throw missing(kind);
+    return {
+      kind,
+      id: p.id,
+      postId: p.id,
+      authorId: p.author_id,
+      status: p.status,
+      deleted: p.deleted_at != null,
+      title: p.title,
+      bodyText: p.body_text,
+      bodyHtml: p.body_html,
+      createdAt: new Date(p.created_at),
+      reportCount: p.report_count,
+      postStatus: p.status,
+      postDeleted: p.deleted_at != null,
+      postLocked: p.locked_at != null,
+    };
+  }
+  const r = await db
+    .selectFrom('forum_replies as r')
+    .innerJoin('forum_posts as p', 'p.id', 'r.post_id')
+    .select([
+      'r.id',
+      'r.post_id',
+      'r.author_id',
+      'r.status',
+      'r.deleted_at',
+      'r.body_text',
+      'r.body_html',
+      'r.created_at',
+      'r.report_count',
+      'p.title',
+      'p.status as post_status',
+      'p.deleted_at as post_deleted_at',
+      'p.locked_at',
+    ])
+    .where('r.community_id', '=', community.id)
+    .where('p.community_id', '=', community.id)
+    .where('r.id', '=', id)
+    .executeTakeFirst();
+  if (!r) throw missing(kind);
+  return {
+    kind,
+    id: r.id,
+    postId: r.post_id,
+    authorId: r.author_id,
+    status: r.status,
+    deleted: r.deleted_at != null,
+    title: r.title,
+    bodyText: r.body_text,
+    bodyHtml: r.body_html,
+    createdAt: new Date(r.created_at),
+    reportCount: r.report_count,
+    postStatus: r.post_status,
+    postDeleted: r.post_deleted_at != null,
+    postLocked: r.locked_at != null,
+  };
+}
+
+/** Whether every member sees it: published and not deleted, and so is its post. */
+export const isPublic = (t: Target) => t.status === 'published' && !t.deleted && t.postStatus === 'published' && !t.postDeleted;
+
+/** The target as members act on it (like, react, follow, report): it must be public, else not found. */
+export async function loadPublicTarget(db: Db, community: CommunityRef, kind: ForumTargetKind, id: number): Promise<Target> {
+  const target = await loadTarget(db, community, kind, id);
+  if (!isPublic(target)) throw missing(kind);
+  return target;
+}
+
+/** Moderators (memberships.is_moderator, read from the database) and staff; else 'Forum.NotModerator'. */
+export async function ensureModerator(deps: ForumDeps, viewer: ForumViewer): Promise<void> {
+  if (!(await isModerator(deps, viewer))) throw new AppError('Forum.NotModerator');
+}
+
+/** Staff only (pins, topics, the every-post-waits setting, the log). */
+export function ensureStaff(viewer: ForumViewer): void {
+  if (!viewer.isStaff) throw new AppError('Forbidden');
+}
+
+const fieldError = (field: string, key: string, values?: Record<string, unknown>) =>
+  new AppError('Forum.Invalid', { fields: { [field]: { code: 'Forum.Invalid', key, values } } });
+export { fieldError as forumFieldError };
+
+/** A moderator's note or reason: trimmed, at most MODERATION_NOTE_MAX characters, required when `required`. */
+export function checkModerationNote(value: unknown, { required, field = 'reason' }: { required: boolean; field?: string }): string | null {
+  if (value != null && typeof value !== 'string') throw fieldError(field, 'forum.errors.moderationReasonRequired');
+  ensureText({ [field]: value }, [field]);
+  const note = (value ?? '').trim();
+  if (!note) {
+    if (required) throw fieldError(field, 'forum.errors.moderationReasonRequired');
+    return null;
+  }
+  if (note.length > MODERATION_NOTE_MAX) throw fieldError(field, 'forumAdmin.errors.noteTooLong', { max: MODERATION_NOTE_MAX });
+  return note;
+}
+
+/** Plain text cut to about `max` characters at a word, for lists. */
+export function excerptOf(text: string, max = 200): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+const unknownMember = (id: number): MemberSnapshot => ({
+  id,
+  name: '—',
+  firstName: '—',
+  lastName: '',
+  isModerator: false,
+  companyName: null,
+  avatar: null,
+  jobTitle: null,
+  location: null,
+  isActive: false,
+  pronouns: null,
+  displayPronouns: false,
+  industry: null,
+});
+
+/** The snapshots of these members in one query; someone no longer a member reads as '—'. */
+export async function snapshotsOf(db: Db, community: CommunityRef, ids: number[]): Promise<(id: number) => MemberSnapshot> {
+  const unique = [...new Set(ids)];
+  const rows = unique.length ? await membersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', 'in', unique).execute() : [];
+  const byId = new Map(rows.map((r) => [r.user_id, toSnapshot(r)]));
+  return (id) => byId.get(id) ?? unknownMember(id);
+}
+
+/** A keyset cursor of these lists: the last id of the page, as text. Anything else is a 400. */
+export function cursorId(after: unknown): number | null {
+  if (after == null || after === '') return null;
+  if (typeof after !== 'string' || !/^[1-9]\d{0,9}$/.test(after) || Number(after) > 2_147_483_647) throw new AppError('Forum.Invalid');
+  return Number(after);
+}
+
+/** Where a notification about a post or reply leads. */
+export const postPath = (postId: number) => `/forum/post/${postId}`;

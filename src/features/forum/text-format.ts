@@ -1,0 +1,68 @@
+/**
+ * The forum's message field is a plain textarea (it works the same with JavaScript off, and keeps the
+ * list and post pages free of an editor bundle). A little formatting survives it: paragraphs (a blank
+ * line), line breaks, lists ("- " lines), **bold**, *italics* and bare links. This turns the typed text
+ * into HTML for the services (which sanitise it with the articles' rich-text rules) and stored HTML
+ * back into the same text for the edit forms. Mentions (`@username`) stay text: the service links them.
+ */
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'’]/g;
+
+function inline(line: string): string {
+  let html = escapeHtml(line);
+  html = html.replace(/\*\*(?=\S)([^*]*?\S)\*\*/g, '<strong>$1</strong>');
+  html = html.replace(/(^|[^*\w])\*(?=\S)([^*]*?\S)\*(?![*\w])/g, '$1<em>$2</em>');
+  html = html.replace(URL_RE, (url) => `<a href="${url}">${url}</a>`);
+  return html;
+}
+
+/** Typed text to HTML: blocks split by blank lines; a block of "- " lines is a list. */
+export function textToHtml(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((block) => block.split('\n').map((l) => l.trim()).filter(Boolean))
+    .filter((lines) => lines.length > 0)
+    .map((lines) =>
+      lines.every((l) => /^[-*•]\s+/.test(l))
+        ? `<ul>${lines.map((l) => `<li>${inline(l.replace(/^[-*•]\s+/, ''))}</li>`).join('')}</ul>`
+        : `<p>${lines.map(inline).join('<br>')}</p>`,
+    )
+    .join('');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+const decode = (s: string) =>
+  s.replace(/&(#x?[0-9a-f]+|[a-z0-9]+);/gi, (m, e: string) => {
+    if (ENTITIES[e] !== undefined) return ENTITIES[e];
+    if (e.startsWith('#x') || e.startsWith('#X')) return String.fromCodePoint(parseInt(e.slice(2), 16));
+    if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
+    return m;
+  });
+
+/** Stored (sanitised) HTML back to the text the field takes: the inverse of textToHtml, near enough for other HTML. */
+export function htmlToText(html: string): string {
+  const text = html
+    .replace(/\r?\n/g, ' ')
+    .replace(/<a\b[^>]*href="([^"]*)"[^>]*>(.*?)<\/a>/gi, (_m, href: string, inner: string) => {
+      const label = inner.replace(/<[^>]*>/g, '');
+      const url = decode(href);
+      // A mention (its text is @name) and a bare link give back their text; another link its label and address.
+      return label.startsWith('@') || decode(label) === url ? label : `${label} (${escapeHtml(url)})`;
+    })
+    .replace(/<\/?(strong|b)>/gi, '**')
+    .replace(/<\/?(em|i)>/gi, '*')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<li[^>]*>/gi, '- ')
+    .replace(/<\/li>/gi, '\n')
+    .replace(/<\/(p|h[1-6]|ul|ol)>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '');
+  return decode(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

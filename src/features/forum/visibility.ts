@@ -1,0 +1,78 @@
+import type { Db } from '#src/db/index.ts';
+import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
+
+/**
+ * A post's or reply's state changes (published, pending, rejected, removed) with the counts that
+ * depend on it, in the caller's transaction. A post's `reply_count` counts its published, undeleted
+ * replies: a reply leaving 'published' takes one off, one coming back adds one. The row is locked
+ * first, so two moderators at once cannot both move it (the second sees the new state).
+ */
+
+const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
+
+export type Moved = { id: number; postId: number; authorId: number; previous: ForumStatus };
+
+export async function moveStatus(
+  trx: Db,
+  community: CommunityRef,
+  kind: ForumTargetKind,
+  id: number,
+  change: { from: readonly ForumStatus[]; to: ForumStatus; moderation?: { note: string | null; by: number; at: Date } },
+): Promise<Moved | null> {
+  const current =
+    kind === 'post'
+      ? await trx
+          .selectFrom('forum_posts')
+          .select(['id', 'id as post_id', 'author_id', 'status'])
+          .where('community_id', '=', community.id)
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .forUpdate()
+          .executeTakeFirst()
+      : await trx
+          .selectFrom('forum_replies')
+          .select(['id', 'post_id', 'author_id', 'status'])
+          .where('community_id', '=', community.id)
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .forUpdate()
+          .executeTakeFirst();
+  if (!current || !change.from.includes(current.status)) return null;
+  const m = change.moderation;
+  await trx
+    .updateTable(tableOf(kind))
+    .set({ status: change.to, ...(m ? { moderation_note: m.note, moderated_by: m.by, moderated_at: m.at } : {}) })
+    .where('community_id', '=', community.id)
+    .where('id', '=', id)
+    .execute();
+  if (kind === 'reply') {
+    const delta = (change.to === 'published' ? 1 : 0) - (current.status === 'published' ? 1 : 0);
+    if (delta !== 0) {
+      await trx
+        .updateTable('forum_posts')
+        .set((eb) => ({ reply_count: eb.fn('greatest', [eb('reply_count', '+', delta), eb.lit(0)]) }))
+        .where('community_id', '=', community.id)
+        .where('id', '=', current.post_id)
+        .execute();
+    }
+  }
+  return { id: current.id, postId: current.post_id, authorId: current.author_id, previous: current.status };
+}
+
+/** Resolves the open reports of one item (in the transaction of the decision on it); its open-report count goes back to zero. */
+export async function resolveReportsOf(trx: Db, community: CommunityRef, kind: ForumTargetKind, id: number, by: number, resolution: 'dismissed' | 'removed', at: Date): Promise<number> {
+  const resolved = await trx
+    .updateTable('forum_reports')
+    .set({ resolved_at: at, resolved_by: by, resolution })
+    .where('community_id', '=', community.id)
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .where('resolved_at', 'is', null)
+    .returning('id')
+    .execute();
+  if (resolved.length > 0) {
+    await trx.updateTable(tableOf(kind)).set({ report_count: 0 }).where('community_id', '=', community.id).where('id', '=', id).execute();
+  }
+  return resolved.length;
+}

@@ -1,0 +1,351 @@
+import t from 'tap';
+import { createPost } from '#src/features/forum/posts.ts';
+import type { ForumDeps } from '#src/features/forum/deps.ts';
+import { REPLY_MAX, REPORT_DESCRIPTION_MAX } from '#src/features/forum/rules.ts';
+import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
+import { createCommunity, createMember, csrfFor, signIn, type TestUser } from '#test/helpers/factories.ts';
+
+type Jar = { cookie: string; token: string };
+
+const html = { accept: 'text/html' };
+
+t.test('the forum pages, with JavaScript off', async (t) => {
+  const db = await setupDatabase(t);
+  const clock = testClock();
+  const alpha = await createCommunity(db, { code: 'alpha', forum_enabled: true });
+  const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'], forum_enabled: false });
+  const { app } = await startApp(t, db, { clock });
+  const deps: ForumDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}` };
+
+  const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Engines' });
+  const bob = await createMember(db, alpha, { firstName: 'Bob', lastName: 'Builder', companyName: 'Builder & Sons' });
+  const mo = await createMember(db, alpha, { firstName: 'Mo', lastName: 'Derator' });
+  const newbie = await createMember(db, alpha, { firstName: 'Nell', lastName: 'Newcomer' });
+  const bea = await createMember(db, beta, { firstName: 'Bea', lastName: 'Beta' });
+  // Everyone joined long ago (their posts are published at once), except Nell, who joined yesterday.
+  await db.updateTable('memberships').set({ joined_at: new Date('2026-01-05T00:00:00Z') }).execute();
+  await db.updateTable('memberships').set({ joined_at: new Date('2026-11-20T00:00:00Z') }).where('user_id', '=', newbie.id).execute();
+  await db.updateTable('memberships').set({ is_moderator: true }).where('user_id', '=', mo.id).execute();
+  const topics = await db
+    .insertInto('forum_topics')
+    .values(['Hiring', 'Fundraising', 'Operations', 'Marketing'].map((name, position) => ({ community_id: alpha.id, name, position })))
+    .returning(['id', 'name'])
+    .execute();
+  const topicId = (name: string) => topics.find((x) => x.name === name)!.id;
+
+  const jars = new Map<number, Jar>();
+  const jarOf = async (user: TestUser, community = alpha): Promise<Jar> => {
+    const known = jars.get(user.id);
+    if (known) return known;
+    const jar = await csrfFor(app, (await signIn(app, user, community)).cookie, '/');
+    jars.set(user.id, jar);
+    return jar;
+  };
+  const get = async (user: TestUser, url: string, extra: Record<string, string> = {}) => app.inject({ url, headers: { cookie: (await jarOf(user)).cookie, ...html, ...extra } });
+  const post = async (user: TestUser, url: string, fields: Record<string, string | string[]>, extra: Record<string, string> = {}) => {
+    const jar = await jarOf(user);
+    const form = new URLSearchParams({ _csrf: jar.token });
+    for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, one);
+    return app.inject({ method: 'POST', url, headers: { cookie: jar.cookie, 'content-type': 'application/x-www-form-urlencoded', ...html, ...extra }, payload: form.toString() });
+  };
+  const idFrom = (location: unknown) => Number(/\/forum\/post\/(\d+)/.exec(String(location))?.[1]);
+  const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, ' ');
+
+  await t.test('where the community has no forum, every forum page is a 404', async (t) => {
+    const cookie = (await signIn(app, bea, beta)).cookie;
+    for (const url of ['/forum', '/forum/new', '/forum/post/1', '/forum/moderation', '/forum/report/post/1']) {
+      const res = await app.inject({ url, headers: { host: 'beta.test', cookie, ...html } });
+      t.equal(res.statusCode, 404, `${url} is not found`);
+    }
+  });
+
+  await t.test('a signed-out visitor is not shown the forum', async (t) => {
+    const res = await app.inject({ url: '/forum', headers: html });
+    t.ok([302, 303, 401].includes(res.statusCode), `refused or sent to sign in (${res.statusCode})`);
+    t.notMatch(res.body, 'New post');
+  });
+
+  let firstPostId = 0;
+  await t.test('a member writes a post: the messages sit next to the fields and nothing typed is lost', async (t) => {
+    const page = await get(ada, '/forum/new');
+    t.equal(page.statusCode, 200);
+    t.match(page.body, 'Start a conversation');
+    t.match(page.body, 'data-island="ForumDraft"', 'the draft helper is on the page');
+
+    const empty = await post(ada, '/forum/new', { title: '', body: 'A body without a title', topicIds: [String(topicId('Hiring'))] });
+    t.equal(empty.statusCode, 400);
+    t.match(empty.body, /<p class="field-error" id="post-title-error">Please give your post a title\.<\/p>/, 'the title message is beside the title');
+    t.match(empty.body, 'A body without a title', 'the message is kept');
+    t.match(empty.body, new RegExp(`id="topic-${topicId('Hiring')}"[^>]*checked`), 'the topic stays chosen');
+
+    const four = await post(ada, '/forum/new', { title: 'Too many topics', body: 'Hello', topicIds: topics.map((x) => String(x.id)) });
+    t.equal(four.statusCode, 400);
+    t.match(four.body, /id="topics-error">Only 3 allowed</, "'Only {limit} allowed' beside the topics");
+    t.match(four.body, 'value="Too many topics"', 'the title is kept');
+
+    const created = await post(ada, '/forum/new', {
+      title: 'Who do you use for payroll?',
+      body: 'We are **twelve people** now.\n\nAny advice? See https://example.com/payroll',
+      topicIds: [String(topicId('Hiring')), String(topicId('Operations'))],
+    });
+    t.equal(created.statusCode, 303);
+    firstPostId = idFrom(created.headers.location);
+    t.ok(firstPostId > 0, 'sent to the new post');
+    const shown = await get(ada, String(created.headers.location).replace(/^.*?(\/forum)/, '$1'));
+    t.equal(shown.statusCode, 200);
+    t.match(shown.body, 'Your post is published.');
+    t.match(shown.body, '<h1 id="post-title">Who do you use for payroll?</h1>');
+    t.match(shown.body, '<strong>twelve people</strong>', 'bold survives the plain field');
+    t.match(shown.body, '<a href="https://example.com/payroll">', 'links are linked');
+    t.match(textOf(shown.body), 'Hiring');
+    t.match(textOf(shown.body), 'You follow this post.', 'the author follows their post');
+  });
+
+  await t.test('hostile input is refused with a 4xx, never a 5xx', async (t) => {
+    const nul = await post(ada, '/forum/new', { title: 'Null\u0000byte', body: 'Text', topicIds: [String(topicId('Hiring'))] });
+    t.equal(nul.statusCode, 400, 'a NUL byte in the title');
+    t.match(nul.body, 'field-error');
+    const huge = await post(ada, '/forum/new', { title: 'Huge', body: 'x'.repeat(200_000), topicIds: [String(topicId('Hiring'))] });
+    t.ok(huge.statusCode >= 400 && huge.statusCode < 500, `a huge message (${huge.statusCode})`);
+    const badTopic = await post(ada, '/forum/new', { title: 'Bad topic', body: 'Text', topicIds: ['abc'] });
+    t.equal(badTopic.statusCode, 400, 'a topic that is not a number');
+    t.equal((await get(ada, '/forum?q=%00')).statusCode, 400, 'a NUL byte in the search');
+    const badCursor = await get(ada, '/forum?after=!!!');
+    t.ok(badCursor.statusCode < 500, 'a malformed cursor is ignored or refused');
+    t.equal((await get(ada, `/forum/post/${firstPostId}?after=bm9wZQ`)).statusCode, 400, 'a cursor that decodes to nonsense');
+    t.equal((await get(ada, '/forum/post/abc')).statusCode, 404, 'a post id that is not a number');
+    t.equal((await get(ada, '/forum/post/99999999999')).statusCode, 404, 'a post id out of range');
+    const reply = await post(ada, `/forum/post/${firstPostId}/reply`, { body: 'Hi\u0007there' });
+    t.equal(reply.statusCode, 400, 'a control character in a reply');
+    const like = await post(ada, `/forum/post/${firstPostId}/like`, { on: 'maybe', post: String(firstPostId) });
+    t.equal(like.statusCode, 400, 'a like that is neither on nor off');
+    const noCsrf = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/like`,
+      headers: { cookie: (await jarOf(ada)).cookie, 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: 'on=1',
+    });
+    t.equal(noCsrf.statusCode, 403, 'a form without its CSRF token');
+  });
+
+  await t.test('the list: rows with author, company, topics and counts; search, topic filter, pinned first, older posts', async (t) => {
+    const others = [];
+    for (let i = 1; i <= 21; i++) {
+      clock.advance(60_000);
+      others.push(await createPost({ ...deps }, { userId: bob.id, isStaff: false }, { title: `Quarterly update number ${i}`, body: `<p>Numbers for quarter ${i}</p>`, topicIds: [topicId('Fundraising')] }));
+    }
+    const list = await get(bob, '/forum');
+    t.equal(list.statusCode, 200);
+    const text = textOf(list.body);
+    t.match(text, 'Quarterly update number 21', 'the newest activity first');
+    t.match(text, 'Bob Builder');
+    t.match(text, 'Builder & Sons', 'the company');
+    t.match(text, '0 replies · 0 likes');
+    t.match(text, 'New post');
+    t.notMatch(text, 'Moderation', 'no moderation link for a member');
+    const older = /href="(\/forum\?after=[^"]+)"/.exec(list.body)?.[1];
+    t.ok(older, 'an "Older posts" link');
+    const page2 = await get(bob, older!.replace(/&amp;/g, '&'));
+    t.match(textOf(page2.body), 'Who do you use for payroll?', 'the oldest post is on the second page');
+
+    const search = await get(bob, '/forum?q=payroll');
+    t.match(textOf(search.body), 'Posts matching “payroll”');
+    t.match(textOf(search.body), 'Who do you use for payroll?');
+    t.notMatch(textOf(search.body), 'Quarterly update');
+    const none = await get(bob, '/forum?q=zebra+crossing');
+    t.match(textOf(none.body), 'No posts match.');
+
+    const hiring = await get(bob, `/forum?topic=${topicId('Hiring')}`);
+    t.match(textOf(hiring.body), 'Posts in Hiring');
+    t.match(textOf(hiring.body), 'Who do you use for payroll?');
+    t.notMatch(textOf(hiring.body), 'Quarterly update');
+
+    await db.updateTable('forum_posts').set({ pinned_at: new Date('2026-11-01T00:00:00Z') }).where('id', '=', firstPostId).execute();
+    const pinned = await get(bob, '/forum');
+    const pinnedText = textOf(pinned.body);
+    t.ok(pinnedText.indexOf('Who do you use for payroll?') < pinnedText.indexOf('Quarterly update number 21'), 'the pinned post comes first');
+    t.match(pinnedText, 'Pinned');
+    await db.updateTable('forum_posts').set({ pinned_at: null }).where('id', '=', firstPostId).execute();
+  });
+
+  await t.test("'Post not found' for a missing, removed or other community's post", async (t) => {
+    const missing = await get(bob, '/forum/post/987654');
+    t.equal(missing.statusCode, 404);
+    t.match(missing.body, '<h1>Post not found</h1>');
+    const betaPost = await db
+      .insertInto('forum_posts')
+      .values({ community_id: beta.id, author_id: bea.id, title: 'Beta secret', body_html: '<p>x</p>', body_text: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const other = await get(bob, `/forum/post/${betaPost.id}`);
+    t.equal(other.statusCode, 404);
+    t.match(other.body, 'Post not found');
+    t.notMatch(other.body, 'Beta secret');
+    const gone = await createPost(deps, { userId: bob.id, isStaff: false }, { title: 'Soon removed', body: '<p>x</p>', topicIds: [topicId('Hiring')] });
+    await db.updateTable('forum_posts').set({ status: 'removed' }).where('id', '=', gone.id).execute();
+    const removed = await get(ada, `/forum/post/${gone.id}`);
+    t.equal(removed.statusCode, 404);
+    t.match(removed.body, 'Post not found');
+  });
+
+  await t.test('replying: empty refused, too long told by how much with the text kept; the author is notified', async (t) => {
+    const url = `/forum/post/${firstPostId}/reply`;
+    const empty = await post(bob, url, { body: '   ' });
+    t.equal(empty.statusCode, 400);
+    t.match(empty.body, /id="reply-body-error">Your reply cannot be empty\.</);
+    const long = 'y'.repeat(REPLY_MAX + 1);
+    const tooLong = await post(bob, url, { body: long });
+    t.equal(tooLong.statusCode, 400);
+    t.match(tooLong.body, /id="reply-body-error">Your reply is 1 character\(s\) too long</);
+    t.match(tooLong.body, long, 'the reply is kept');
+
+    const before = await db.selectFrom('notifications').select('id').where('user_id', '=', ada.id).where('kind', '=', 'forum').execute();
+    const ok = await post(bob, url, { body: 'We use Gusto and like it.' });
+    t.equal(ok.statusCode, 303);
+    t.match(String(ok.headers.location), /#reply-\d+$/, 'back to the reply');
+    const page = await get(bob, `/forum/post/${firstPostId}`);
+    t.match(page.body, 'We use Gusto and like it.');
+    t.match(textOf(page.body), '1 reply');
+    const after = await db.selectFrom('notifications').select('id').where('user_id', '=', ada.id).where('kind', '=', 'forum').execute();
+    t.equal(after.length, before.length + 1, 'the follower (the author) is notified');
+  });
+
+  await t.test('liking without JavaScript returns to the post and the count changes; with htmx the fragment alone', async (t) => {
+    const like = await post(bob, `/forum/post/${firstPostId}/like`, { on: '1', post: String(firstPostId) });
+    t.equal(like.statusCode, 303);
+    t.match(String(like.headers.location), new RegExp(`/forum/post/${firstPostId}#post$`));
+    const page = await get(bob, `/forum/post/${firstPostId}`);
+    t.match(page.body, /id="like-post-\d+-button" aria-pressed="true"/);
+    t.match(textOf(page.body), '1 like');
+
+    const jar = await jarOf(ada);
+    const htmx = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/like`,
+      headers: { cookie: jar.cookie, 'x-csrf-token': jar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: new URLSearchParams({ on: '1', post: String(firstPostId) }).toString(),
+    });
+    t.equal(htmx.statusCode, 200);
+    t.notMatch(htmx.body, '<html', 'a fragment, not a page');
+    t.match(htmx.body, /^<form[^>]+class="forum-like"/);
+    t.match(textOf(htmx.body), '2 likes');
+
+    const unlike = await post(bob, `/forum/post/${firstPostId}/like`, { on: '0', post: String(firstPostId) });
+    t.equal(unlike.statusCode, 303);
+    t.match(textOf((await get(bob, `/forum/post/${firstPostId}`)).body), '1 like');
+
+    const replyId = (await db.selectFrom('forum_replies').select('id').where('post_id', '=', firstPostId).executeTakeFirstOrThrow()).id;
+    const likeReply = await post(ada, `/forum/reply/${replyId}/like`, { on: '1', post: String(firstPostId) });
+    t.equal(likeReply.statusCode, 303);
+    t.match(String(likeReply.headers.location), `#reply-${replyId}`);
+
+    const react = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'insightful', post: String(firstPostId) });
+    t.equal(react.statusCode, 303);
+    t.match(textOf((await get(ada, `/forum/post/${firstPostId}`)).body), 'Insightful 1');
+    const badReaction = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'angry', post: String(firstPostId) });
+    t.ok(badReaction.statusCode >= 400 && badReaction.statusCode < 500, 'a reaction outside the set is refused');
+
+    const unfollow = await post(ada, `/forum/post/${firstPostId}/follow`, { on: '0', post: String(firstPostId) });
+    t.equal(unfollow.statusCode, 303);
+    t.match(textOf((await get(ada, `/forum/post/${firstPostId}`)).body), 'Get a notification when someone replies.');
+  });
+
+  await t.test("reporting: a reason is required, the description has a limit; then 'Reported By You'", async (t) => {
+    const form = await get(bob, `/forum/report/post/${firstPostId}`);
+    t.equal(form.statusCode, 200);
+    t.match(form.body, 'Report this post');
+    const noReason = await post(bob, `/forum/report/post/${firstPostId}`, { description: 'Looks like an ad' });
+    t.equal(noReason.statusCode, 400);
+    t.match(noReason.body, /id="report-reason-error">Choose a reason\.</);
+    t.match(noReason.body, 'Looks like an ad', 'the description is kept');
+    const long = 'z'.repeat(REPORT_DESCRIPTION_MAX + 1);
+    const tooLong = await post(bob, `/forum/report/post/${firstPostId}`, { reason: 'spam', description: long });
+    t.equal(tooLong.statusCode, 400);
+    t.match(tooLong.body, `The description can be at most ${REPORT_DESCRIPTION_MAX} characters.`);
+    t.match(tooLong.body, /id="reason-spam"[^>]*checked/, 'the reason stays chosen');
+    const ok = await post(bob, `/forum/report/post/${firstPostId}`, { reason: 'spam', description: 'Looks like an ad' });
+    t.equal(ok.statusCode, 303);
+    const page = await get(bob, `/forum/post/${firstPostId}`);
+    t.match(page.body, 'Reported By You');
+    t.match(page.body, 'Thank you: the moderators will look at your report.');
+    t.notMatch(page.body, `href="/forum/report/post/${firstPostId}"`, 'no second report link');
+    const own = await get(ada, `/forum/report/post/${firstPostId}`);
+    t.equal(own.statusCode, 303, 'one’s own post is not reported: back to it');
+  });
+
+  await t.test('moderation: a new member’s post waits; a moderator rejects with a reason or approves it inline and on the moderation page', async (t) => {
+    const created = await post(newbie, '/forum/new', { title: 'Hello from a newcomer', body: 'Glad to be here.', topicIds: [String(topicId('Hiring'))] });
+    t.equal(created.statusCode, 303);
+    const id = idFrom(created.headers.location);
+    const mine = await get(newbie, `/forum/post/${id}?notice=createdPending`);
+    t.match(textOf(mine.body), 'Your post waits for a moderator’s approval');
+    t.match(textOf(mine.body), 'Waiting for approval');
+    const hidden = await get(bob, `/forum/post/${id}`);
+    t.equal(hidden.statusCode, 404, 'others do not see it yet');
+    t.match(hidden.body, 'Post not found');
+
+    t.equal((await get(bob, '/forum/moderation')).statusCode, 403, 'a member has no moderation page');
+    const queue = await get(mo, '/forum/moderation');
+    t.equal(queue.statusCode, 200);
+    t.match(textOf(queue.body), 'Waiting for approval (1)');
+    t.match(textOf(queue.body), 'Hello from a newcomer');
+    t.match(textOf(queue.body), 'Reported by Bob Builder: Spam or advertising');
+    t.match(textOf((await get(mo, '/forum')).body), 'Moderation', 'the list links a moderator to the page');
+
+    const inline = await get(mo, `/forum/post/${id}`);
+    t.match(inline.body, `action="/forum/moderate/post/${id}/approve"`, 'approve inline');
+    const noReason = await post(mo, `/forum/moderate/post/${id}/reject`, { reason: '', back: String(id) });
+    t.equal(noReason.statusCode, 400);
+    t.match(noReason.body, `id="reject-post-${id}-error"`, 'the message beside the reason');
+    const approved = await post(mo, `/forum/moderate/post/${id}/approve`, { back: 'moderation' });
+    t.equal(approved.statusCode, 303);
+    t.equal(approved.headers.location, '/forum/moderation?notice=approved');
+    t.equal((await get(bob, `/forum/post/${id}`)).statusCode, 200, 'published: everyone sees it');
+    const again = await post(mo, `/forum/moderate/post/${id}/approve`, { back: String(id) });
+    t.equal(again.statusCode, 409, 'approving twice says someone already did');
+    t.match(again.body, 'Someone has already moderated this.');
+
+    const report = await db.selectFrom('forum_reports').select('id').where('target_id', '=', firstPostId).executeTakeFirstOrThrow();
+    const dismissed = await post(mo, `/forum/reports/${report.id}/dismiss`, {});
+    t.equal(dismissed.statusCode, 303);
+    t.match(textOf((await get(mo, '/forum/moderation?notice=dismissed')).body), 'No open reports.');
+  });
+
+  await t.test('editing and deleting one’s own post and reply', async (t) => {
+    const edit = await get(ada, `/forum/post/${firstPostId}/edit`);
+    t.equal(edit.statusCode, 200);
+    t.match(edit.body, '**twelve people**', 'the stored text comes back as typed');
+    const refused = await post(ada, `/forum/post/${firstPostId}/edit`, { title: '', body: 'Changed', topicIds: [String(topicId('Hiring'))] });
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, 'Please give your post a title.');
+    t.match(refused.body, 'Changed');
+    const saved = await post(ada, `/forum/post/${firstPostId}/edit`, { title: 'Who runs your payroll?', body: 'Changed text', topicIds: [String(topicId('Hiring'))] });
+    t.equal(saved.statusCode, 303);
+    const page = await get(ada, `/forum/post/${firstPostId}`);
+    t.match(page.body, 'Who runs your payroll?');
+    t.match(textOf(page.body), 'Edited');
+    const notMine = await get(bob, `/forum/post/${firstPostId}/edit`);
+    t.equal(notMine.statusCode, 403, 'not another member’s post');
+    t.match(notMine.body, 'Only its author can change this.');
+
+    const replyId = (await db.selectFrom('forum_replies').select('id').where('post_id', '=', firstPostId).where('author_id', '=', bob.id).executeTakeFirstOrThrow()).id;
+    const replyEdit = await get(bob, `/forum/reply/${replyId}/edit`);
+    t.match(replyEdit.body, 'We use Gusto and like it.');
+    const replySaved = await post(bob, `/forum/reply/${replyId}/edit`, { body: 'We use Gusto; it is fine.' });
+    t.equal(replySaved.statusCode, 303);
+    const confirm = await get(bob, `/forum/reply/${replyId}/delete`);
+    t.match(confirm.body, 'Delete your reply to');
+    const deleted = await post(bob, `/forum/reply/${replyId}/delete`, {});
+    t.equal(deleted.statusCode, 303);
+    const after = await get(ada, `/forum/post/${firstPostId}`);
+    t.notMatch(after.body, 'We use Gusto');
+    t.match(textOf(after.body), 'No replies yet.', 'the count is right after the delete');
+
+    const confirmPost = await get(ada, `/forum/post/${firstPostId}/delete`);
+    t.match(textOf(confirmPost.body), 'Delete your post “Who runs your payroll?”?');
+    const gone = await post(ada, `/forum/post/${firstPostId}/delete`, {});
+    t.equal(gone.statusCode, 303);
+    t.equal(gone.headers.location, '/forum?notice=deleted');
+    t.match((await get(ada, `/forum/post/${firstPostId}`)).body, 'Post not found');
+  });
+});

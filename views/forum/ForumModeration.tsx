@@ -1,0 +1,113 @@
+import type { QueueItem, ReportView } from '#src/features/forum/types.ts';
+import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { AuthorLine, TextArea, When } from './parts.tsx';
+
+/** A form on this page that came back with a message: which one, what was typed. */
+export type QueueForm = { key: string; reason: string; error: string };
+
+const itemHref = (kind: 'post' | 'reply', id: number, postId: number) => (kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`);
+
+function ReasonForm({ formKey, action, label, button, form, secondary }: { formKey: string; action: string; label: string; button: string; form?: QueueForm; secondary?: boolean }) {
+  const href = useHref();
+  const mine = form?.key === formKey ? form : undefined;
+  return (
+    <form method="post" action={href(action)} className="stack">
+      <CsrfField />
+      <input type="hidden" name="back" value="moderation" />
+      <TextArea id={`reason-${formKey}`} name="reason" label={label} value={mine?.reason ?? ''} error={mine?.error} rows={2} />
+      <p>
+        <button type="submit" className={secondary ? 'button button-secondary' : 'button'}>
+          {button}
+        </button>
+      </p>
+    </form>
+  );
+}
+
+/** The moderators' page: what waits for approval, and the open reports. */
+export function ForumModeration({ queue, reports, olderReportsHref, notice, error, form }: { queue: QueueItem[]; reports: ReportView[]; olderReportsHref: string | null; notice?: string; error?: string; form?: QueueForm }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <section className="forum narrow">
+      <p>
+        <a href={href('/forum')}>{t('forumPages.post.back')}</a>
+      </p>
+      <h1>{t('forumPages.queue.heading')}</h1>
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <h2>{t('forumPages.queue.waiting', { n: queue.length })}</h2>
+      {queue.length === 0 ? <p className="muted">{t('forumPages.queue.emptyQueue')}</p> : null}
+      <ul className="plain forum-queue">
+        {queue.map((item) => {
+          const key = `${item.targetKind}-${item.id}`;
+          return (
+            <li key={key} className="card" id={`queue-${key}`}>
+              <h3>
+                {t('forumPages.queue.kind', { kind: item.targetKind })} <a href={href(itemHref(item.targetKind, item.id, item.postId))}>{t('forumPages.queue.in', { title: item.postTitle })}</a>
+              </h3>
+              <p className="muted">{t(`forumPages.queue.why.${item.why}`, { n: item.reportCount })}</p>
+              <AuthorLine author={item.author} at={item.createdAt} />
+              <div className="forum-body" dangerouslySetInnerHTML={{ __html: item.bodyHtml }} />
+              <div className="forum-moderate">
+                <form method="post" action={href(`/forum/moderate/${item.targetKind}/${item.id}/approve`)} className="inline-form">
+                  <CsrfField />
+                  <input type="hidden" name="back" value="moderation" />
+                  <button type="submit" className="button">
+                    {t('forumPages.moderate.approve')}
+                  </button>
+                </form>
+                <ReasonForm
+                  formKey={`reject-${key}`}
+                  action={`/forum/moderate/${item.targetKind}/${item.id}/reject`}
+                  label={t('forumPages.moderate.reasonLabel')}
+                  button={t('forumPages.moderate.reject')}
+                  form={form}
+                  secondary
+                />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <h2>{t('forumPages.queue.reports', { n: reports.length })}</h2>
+      {reports.length === 0 ? <p className="muted">{t('forumPages.queue.emptyReports')}</p> : null}
+      <ul className="plain forum-queue">
+        {reports.map((r) => (
+          <li key={r.id} className="card" id={`report-${r.id}`}>
+            <h3>
+              {t('forumPages.queue.kind', { kind: r.targetKind })} <a href={href(itemHref(r.targetKind, r.targetId, r.postId))}>{t('forumPages.queue.in', { title: r.postTitle })}</a>
+            </h3>
+            <p>
+              {t('forumPages.queue.reportedBy', { name: r.reporter.name, reason: t(`forum.reportReasons.${r.reason}`) })} · <When at={r.createdAt} />
+            </p>
+            {r.description ? <p className="intro-text">{r.description}</p> : null}
+            <AuthorLine author={r.author} at={r.createdAt} />
+            <p className="intro-text">{r.excerpt}</p>
+            <div className="forum-moderate">
+              <form method="post" action={href(`/forum/reports/${r.id}/dismiss`)} className="inline-form">
+                <CsrfField />
+                <input type="hidden" name="back" value="moderation" />
+                <button type="submit" className="button button-secondary">
+                  {t('forumPages.moderate.dismiss')}
+                </button>
+              </form>
+              <form method="post" action={href(`/forum/reports/${r.id}/remove`)} className="inline-form">
+                <CsrfField />
+                <button type="submit" className="button">
+                  {t('forumPages.moderate.remove')}
+                </button>
+              </form>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {olderReportsHref ? (
+        <nav className="notif-pager" aria-label={t('forumPages.queue.reports', { n: reports.length })}>
+          <a href={href(olderReportsHref)}>{t('forumPages.queue.olderReports')}</a>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,186 @@
+import type { ForumAbilities, ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/features/forum/types.ts';
+import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { AuthorLine, FollowButton, LikeButton, Reactions, StatusBadges, TextArea, type Back } from './parts.tsx';
+
+/** A moderator's reject (or approve) form that came back with a message, and what was typed. */
+export type ModerateForm = { kind: ForumTargetKind; id: number; reason: string; error: string };
+
+export type ForumPostProps = {
+  post: PostView;
+  replies: ReplyView[];
+  /** The cursor of this page of replies (null on the first). */
+  after: string | null;
+  laterHref: string | null;
+  reply: { value: string; error?: string };
+  replyMax: number;
+  notice?: string;
+  error?: string;
+  moderate?: ModerateForm;
+};
+
+/** Approve, or reject with a reason for the author: inline on a pending post or reply, for moderators and staff. */
+function ModerateInline({ kind, id, back, form }: { kind: ForumTargetKind; id: number; back: Back; form?: ModerateForm }) {
+  const { t } = usePage();
+  const href = useHref();
+  const mine = form && form.kind === kind && form.id === id ? form : undefined;
+  const reasonId = `reject-${kind}-${id}`;
+  return (
+    <div className="forum-moderate">
+      <form method="post" action={href(`/forum/moderate/${kind}/${id}/approve`)} className="inline-form">
+        <CsrfField />
+        <input type="hidden" name="back" value={String(back.postId)} />
+        <button type="submit" className="button">
+          {t('forumPages.moderate.approve')}
+        </button>
+      </form>
+      <form method="post" action={href(`/forum/moderate/${kind}/${id}/reject`)} className="stack">
+        <CsrfField />
+        <input type="hidden" name="back" value={String(back.postId)} />
+        <TextArea id={reasonId} name="reason" label={t('forumPages.moderate.reasonLabel')} value={mine?.reason ?? ''} error={mine?.error} rows={2} />
+        <p>
+          <button type="submit" className="button button-secondary">
+            {t('forumPages.moderate.reject')}
+          </button>
+        </p>
+      </form>
+    </div>
+  );
+}
+
+function StateNote({ status, note, kind }: { status: ForumStatus; note: string | null; kind: ForumTargetKind }) {
+  const { t } = usePage();
+  if (status === 'pending') return <Alert kind="info">{t(kind === 'post' ? 'forumPages.post.pendingNote' : 'forumPages.post.pendingReplyNote')}</Alert>;
+  if (status === 'rejected') return <Alert kind="error">{t('forumPages.post.rejectedNote', { reason: note ?? '' })}</Alert>;
+  if (status === 'removed') return <Alert kind="error">{t('forumPages.post.removedNote', { reason: note ?? '' })}</Alert>;
+  return null;
+}
+
+/** Edit, delete, report (or 'Reported By You'): each only when the service says the viewer may. */
+function ItemLinks({ kind, id, abilities, reportedByMe }: { kind: ForumTargetKind; id: number; abilities: ForumAbilities; reportedByMe: boolean }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <ul className="forum-links">
+      {abilities.canEdit ? (
+        <li>
+          <a href={href(`/forum/${kind}/${id}/edit`)}>{t('forumPages.post.edit')}</a>
+        </li>
+      ) : null}
+      {abilities.canDelete ? (
+        <li>
+          <a href={href(`/forum/${kind}/${id}/delete`)}>{t('forumPages.post.delete')}</a>
+        </li>
+      ) : null}
+      {reportedByMe ? (
+        <li>
+          <span className="badge forum-reported">{t('forum.reportedByYou')}</span>
+        </li>
+      ) : abilities.canReport ? (
+        <li>
+          <a href={href(`/forum/report/${kind}/${id}`)}>{t('forumPages.post.report')}</a>
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+function ReplyItem({ reply, back, moderate }: { reply: ReplyView; back: Back; moderate?: ModerateForm }) {
+  const { t } = usePage();
+  return (
+    <li className="forum-reply" id={`reply-${reply.id}`}>
+      <article aria-label={t('forumPages.post.replyBy', { name: reply.author.name })}>
+        <AuthorLine author={reply.author} at={reply.createdAt} edited={reply.editedAt !== null} />
+        <StateNote status={reply.status} note={reply.moderationNote} kind="reply" />
+        <div className="forum-body" dangerouslySetInnerHTML={{ __html: reply.bodyHtml }} />
+        {reply.status === 'published' ? (
+          <div className="forum-actions">
+            <LikeButton kind="reply" id={reply.id} count={reply.likeCount} liked={reply.likedByMe} back={back} />
+            <Reactions kind="reply" id={reply.id} reactions={reply.reactions} back={back} />
+          </div>
+        ) : null}
+        <ItemLinks kind="reply" id={reply.id} abilities={reply.abilities} reportedByMe={reply.reportedByMe} />
+        {reply.status === 'pending' && reply.abilities.canModerate ? <ModerateInline kind="reply" id={reply.id} back={back} form={moderate} /> : null}
+      </article>
+    </li>
+  );
+}
+
+/** A post, its replies (a page at a time), and the reply form. */
+export function ForumPost({ post, replies, after, laterHref, reply, replyMax, notice, error, moderate }: ForumPostProps) {
+  const { t } = usePage();
+  const href = useHref();
+  const back: Back = { postId: post.id, after };
+  return (
+    <div className="forum narrow">
+      <p>
+        <a href={href('/forum')}>{t('forumPages.post.back')}</a>
+      </p>
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <article id="post" className="forum-post" aria-labelledby="post-title">
+        <h1 id="post-title">{post.title}</h1>
+        <p className="forum-badges">
+          <StatusBadges status={post.status} pinned={post.pinned} locked={post.locked} />
+        </p>
+        <AuthorLine author={post.author} at={post.createdAt} edited={post.editedAt !== null} />
+        {post.topics.length > 0 ? (
+          <ul className="forum-topics" aria-label={t('forumPages.list.topics')}>
+            {post.topics.map((topic) => (
+              <li key={topic.id}>
+                <a href={href(`/forum?topic=${topic.id}`)}>{topic.name}</a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <StateNote status={post.status} note={post.moderationNote} kind="post" />
+        <div className="forum-body" dangerouslySetInnerHTML={{ __html: post.bodyHtml }} />
+        {post.status === 'published' ? (
+          <div className="forum-actions">
+            <LikeButton kind="post" id={post.id} count={post.likeCount} liked={post.likedByMe} back={back} />
+            <Reactions kind="post" id={post.id} reactions={post.reactions} back={back} />
+            <FollowButton postId={post.id} followed={post.followedByMe} back={back} />
+          </div>
+        ) : null}
+        <ItemLinks kind="post" id={post.id} abilities={post.abilities} reportedByMe={post.reportedByMe} />
+        {post.status === 'pending' && post.abilities.canModerate ? <ModerateInline kind="post" id={post.id} back={back} form={moderate} /> : null}
+      </article>
+
+      <section className="forum-replies" aria-labelledby="replies-heading">
+        <h2 id="replies-heading">{t('forumPages.post.repliesHeading', { n: post.replyCount })}</h2>
+        {replies.length === 0 && !after ? <p className="muted">{t('forumPages.post.noReplies')}</p> : null}
+        <ol className="plain">
+          {replies.map((r) => (
+            <ReplyItem key={r.id} reply={r} back={back} moderate={moderate} />
+          ))}
+        </ol>
+        {after || laterHref ? (
+          <nav className="notif-pager" aria-label={t('forumPages.post.replyPages')}>
+            {after ? <a href={href(`/forum/post/${post.id}`)}>{t('forumPages.post.earlier')}</a> : <span />}
+            {laterHref ? <a href={href(laterHref)}>{t('forumPages.post.later')}</a> : null}
+          </nav>
+        ) : null}
+      </section>
+
+      {post.status === 'published' ? (
+        post.abilities.canReply ? (
+          <section className="forum-reply-form" aria-labelledby="reply-heading">
+            <h2 id="reply-heading">{t('forumPages.post.replyHeading')}</h2>
+            <form method="post" action={href(`/forum/post/${post.id}/reply`)} className="stack" noValidate>
+              <CsrfField />
+              <Hidden name="after" value={after} />
+              <TextArea id="reply-body" name="body" label={t('forumPages.post.replyLabel')} value={reply.value} error={reply.error} hint={t('forumPages.post.replyHint', { max: replyMax })} rows={5} />
+              <p>
+                <button type="submit" className="button">
+                  {t('forumPages.post.replySubmit')}
+                </button>
+              </p>
+            </form>
+          </section>
+        ) : post.locked ? (
+          <p className="muted">{t('forumPages.post.lockedNote')}</p>
+        ) : null
+      ) : null}
+    </div>
+  );
+}

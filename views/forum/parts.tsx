@@ -1,0 +1,173 @@
+import type { ReactNode } from 'react';
+import { formatRelative } from '#src/core/format.ts';
+import type { ForumStatus, ForumTargetKind, ReactionCount } from '#src/features/forum/types.ts';
+import type { MemberSnapshot } from '#src/features/members/types.ts';
+import { CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { avatarAt } from '#views/members/avatar.ts';
+import { useHref, usePage } from '#views/layout/page-context.tsx';
+
+const initialsOf = (m: MemberSnapshot) => `${m.firstName.charAt(0)}${m.lastName.charAt(0)}`.toUpperCase() || '?';
+
+/** A member's face as the directory draws it: the photo (the 80 px preset), or the initials. */
+export function ForumAvatar({ member }: { member: MemberSnapshot }) {
+  const href = useHref();
+  if (member.avatar) {
+    const src = member.avatar.startsWith('/') ? href(avatarAt(member.avatar, 80)) : member.avatar;
+    return <img className="forum-avatar" src={src} alt="" width={40} height={40} loading="lazy" decoding="async" />;
+  }
+  return (
+    <span className="forum-avatar member-initials" aria-hidden="true">
+      {initialsOf(member)}
+    </span>
+  );
+}
+
+/** Relative time ("5 minutes ago", a date after 21 days) with the exact time for machines. */
+export function When({ at, template }: { at: Date; template?: string }) {
+  const { t, now } = usePage();
+  const text = formatRelative(at, now, t).text;
+  return <time dateTime={new Date(at).toISOString()}>{template ? t(template, { when: text }) : text}</time>;
+}
+
+/** Name (a profile link), company, face, and when. */
+export function AuthorLine({ author, at, edited, children }: { author: MemberSnapshot; at: Date; edited?: boolean; children?: ReactNode }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <div className="forum-author">
+      <ForumAvatar member={author} />
+      <p>
+        <a href={href(`/profile/${author.id}`)}>{author.name}</a>
+        {author.companyName ? <span className="muted"> · {author.companyName}</span> : null}
+        <br />
+        <span className="muted">
+          <When at={at} />
+          {edited ? ` · ${t('forumPages.badges.edited')}` : null}
+        </span>
+        {children}
+      </p>
+    </div>
+  );
+}
+
+export function StatusBadges({ status, pinned, locked }: { status: ForumStatus; pinned?: boolean; locked?: boolean }) {
+  const { t } = usePage();
+  return (
+    <>
+      {pinned ? <span className="badge">{t('forumPages.badges.pinned')}</span> : null}
+      {locked ? <span className="badge">{t('forumPages.badges.locked')}</span> : null}
+      {status !== 'published' ? <span className="badge forum-badge-wait">{t(`forumPages.badges.${status}`)}</span> : null}
+    </>
+  );
+}
+
+/** Where a form on the post page sends the member back to: the post, the reply page and the item. */
+export type Back = { postId: number; after?: string | null };
+
+function BackFields({ back }: { back: Back }) {
+  return (
+    <>
+      <input type="hidden" name="post" value={String(back.postId)} />
+      <Hidden name="after" value={back.after} />
+    </>
+  );
+}
+
+/**
+ * The like button and its count: a plain POST (then back to the item) without JavaScript; with htmx
+ * it posts in the background and this fragment replaces itself.
+ */
+export function LikeButton({ kind, id, count, liked, back, error }: { kind: ForumTargetKind; id: number; count: number; liked: boolean; back: Back; error?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  const action = href(`/forum/${kind}/${id}/like`);
+  return (
+    <form method="post" action={action} className="forum-like" id={`like-${kind}-${id}`} hx-post={action} hx-swap="outerHTML">
+      <CsrfField />
+      <BackFields back={back} />
+      <input type="hidden" name="on" value={liked ? '0' : '1'} />
+      <button type="submit" className="forum-chip" id={`like-${kind}-${id}-button`} aria-pressed={liked} aria-label={t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel')}>
+        {t('forumPages.post.like')}
+      </button>{' '}
+      <span className="forum-count">{t('forumPages.post.likeCount', { n: count })}</span>
+      {error ? (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+/** The fixed set of reactions, each a toggle with its count. */
+export function Reactions({ kind, id, reactions, back, error }: { kind: ForumTargetKind; id: number; reactions: ReactionCount[]; back: Back; error?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  const action = href(`/forum/${kind}/${id}/react`);
+  return (
+    <div className="forum-reactions" id={`reactions-${kind}-${id}`} role="group" aria-label={t('forumPages.post.reactions')}>
+      {reactions.map((r) => (
+        <form key={r.reaction} method="post" action={action} className="inline-form" hx-post={action} hx-target={`#reactions-${kind}-${id}`} hx-swap="outerHTML">
+          <CsrfField />
+          <BackFields back={back} />
+          <input type="hidden" name="reaction" value={r.reaction} />
+          <input type="hidden" name="on" value={r.mine ? '0' : '1'} />
+          <button type="submit" className="forum-chip" id={`react-${kind}-${id}-${r.reaction}`} aria-pressed={r.mine}>
+            {t('forumPages.post.reactionCount', { label: t(`forum.reactions.${r.reaction}`), n: r.count })}
+          </button>
+        </form>
+      ))}
+      {error ? (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Follow or unfollow a post: followers get a notification for each new reply. */
+export function FollowButton({ postId, followed, back, error }: { postId: number; followed: boolean; back: Back; error?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  const action = href(`/forum/post/${postId}/follow`);
+  return (
+    <form method="post" action={action} className="forum-follow" id={`follow-${postId}`} hx-post={action} hx-swap="outerHTML">
+      <CsrfField />
+      <BackFields back={back} />
+      <input type="hidden" name="on" value={followed ? '0' : '1'} />
+      <button type="submit" className="forum-chip" id={`follow-${postId}-button`} aria-describedby={`follow-${postId}-hint`}>
+        {t(followed ? 'forumPages.post.unfollow' : 'forumPages.post.follow')}
+      </button>{' '}
+      <span className="muted" id={`follow-${postId}-hint`}>
+        {t(followed ? 'forumPages.post.following' : 'forumPages.post.followHint')}
+      </span>
+      {error ? (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+/** A labelled textarea with its hint and its message, for the message of a post or a reply. */
+export function TextArea({ id, name, label, value, error, hint, rows = 8 }: { id: string; name: string; label: string; value: string; error?: string; hint?: string; rows?: number }) {
+  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={error ? 'field field-invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <textarea id={id} name={name} rows={rows} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={described} />
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
