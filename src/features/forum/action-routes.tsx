@@ -8,7 +8,7 @@ import type { ModerateForm } from '#views/forum/ForumPost.tsx';
 import { FollowButton, LikeButton, Reactions } from '#views/forum/parts.tsx';
 import { forumDeps, forumViewer, isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { approve, moderationQueue, reject } from './moderation.ts';
-import { backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath } from './page-helpers.ts';
+import { allReactions, backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath } from './page-helpers.ts';
 import { getPost } from './posts.ts';
 import { followPost, likePost, likeReply, react, unlikePost, unlikeReply } from './reactions.ts';
 import { getReply } from './replies.ts';
@@ -90,7 +90,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const viewer = forumViewer(request);
     try {
       const reactions = await react(deps, viewer, kind, id, body.reaction, on);
-      if (isHtmx(request)) return reply.fragment(<Reactions kind={kind} id={id} reactions={reactions} back={back} />);
+      if (isHtmx(request)) return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} back={back} />);
       return reply.redirectTo(back.path);
     } catch (e) {
       if (passOn(e) || (isAppError(e) && e.code === 'Forum.Invalid')) throw e;
@@ -99,7 +99,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       if (isHtmx(request)) {
         const state = await itemState(deps, viewer, kind, id).catch(() => null);
         const reactions: ReactionCount[] = state?.reactions ?? [];
-        return reply.fragment(<Reactions kind={kind} id={id} reactions={reactions} back={back} error={message} />);
+        return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} back={back} error={message} />);
       }
       return postPage(request, reply, back.postId, { after: back.after, error: message, status: isAppError(e) ? e.status : 500 });
     }

@@ -3,6 +3,7 @@ import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import type { ForumDeps, ForumViewer } from './deps.ts';
 import { notifyMentions } from './mentions.ts';
+import { recountReplies } from './queries.ts';
 import { NEW_MEMBER_MS } from './rules.ts';
 
 /**
@@ -41,7 +42,8 @@ export async function authorOf(deps: ForumDeps, viewer: ForumViewer): Promise<Au
  * The effects of a post or reply becoming published: **call it in the transaction that sets its
  * status to 'published'** (createPost/createReply do so for what is published at once; moderation's
  * approve() for what waited). For a post: its @mentions are notified. For a reply: the post's
- * reply_count goes up by one and its last activity moves to now (the post row is locked first), the
+ * last activity moves to now and its reply_count is recounted (published, not deleted replies; the
+ * update locks the post row), the
  * post's followers are notified (kind 'forum', one each, the replier never), then its @mentions
  * (those who did not already hear as followers). Reads the item itself; does not check its status.
  */
@@ -76,12 +78,14 @@ export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTarget
   const now = deps.clock.now();
   const post = await trx
     .updateTable('forum_posts')
-    .set((eb) => ({ reply_count: eb('reply_count', '+', 1), last_activity_at: now }))
+    .set({ last_activity_at: now })
     .where('community_id', '=', community.id)
     .where('id', '=', reply.post_id)
     .returning(['id', 'title'])
     .executeTakeFirst();
   if (!post) throw new AppError('Forum.PostNotFound');
+  // Counted, not incremented: right whatever path led here (a new reply, an approval, a re-approval).
+  await recountReplies(trx, community, post.id);
   const authorName = `${reply.first_name} ${reply.last_name}`.trim();
   const url = replyPath(post.id, reply.id);
   const followers = await trx

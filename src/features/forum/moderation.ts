@@ -6,9 +6,10 @@ import { COMMUNITIES_CHANNEL } from '#src/features/communities/admin.ts';
 import { logAction, type ForumActionName } from './actions-log.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE } from './rules.ts';
-import { checkModerationNote, ensureModerator, ensureStaff, loadTarget, missing, postPath, snapshotsOf, type Target } from './targets.ts';
+import { checkModerationNote, ensureModerator, ensureStaff, loadTarget, missing, snapshotsOf, type Target } from './targets.ts';
 import type { QueueItem } from './types.ts';
-import { moveStatus, resolveReportsOf, type Moved } from './visibility.ts';
+import { moveStatus, resolveReportsOf } from './visibility.ts';
+import { postPath, publishEffects, replyPath } from './effects.ts';
 
 /**
  * Moderation (issue 14, "Moderation"): moderators (the membership's `is_moderator`, read from the
@@ -76,13 +77,21 @@ type Decision = {
 };
 
 /**
- * The effects deferred while an item waited (followers of the post hear of a reply, mentions notify,
- * the post's activity moves): run in the approval's transaction.
+ * Whether a waiting item was public before: sent back to the queue by members' reports (the log
+ * says so). Approving it again only puts it back; approving what never was public also runs its
+ * deferred effects (CORE's publishEffects: counts, activity, followers, mentions).
  */
-async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTargetKind, moved: Moved, at: Date): Promise<void> {
-  if (kind === 'reply') {
-    await trx.updateTable('forum_posts').set({ last_activity_at: at }).where('community_id', '=', deps.community.id).where('id', '=', moved.postId).execute();
-  }
+async function wasQueuedByReports(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom('forum_actions')
+    .select('id')
+    .where('community_id', '=', communityId)
+    .where('action', '=', 'queue_reported')
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, d: Decision): Promise<void> {
@@ -93,11 +102,13 @@ async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKin
   if (target.deleted || (kind === 'reply' && target.postDeleted)) throw missing(kind);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    const moved = await moveStatus(trx, c, kind, id, { from: d.from, to: d.to, moderation: { note: d.note, by: viewer.userId, at: now } });
+    // A first publication's counts are publishEffects' to change; every other move keeps them here.
+    const firstPublication = d.action === 'approve' && !(await wasQueuedByReports(trx, c.id, kind, id));
+    const moved = await moveStatus(trx, c, kind, id, { from: d.from, to: d.to, moderation: { note: d.note, by: viewer.userId, at: now }, counts: !firstPublication });
     if (!moved) throw new AppError('Forum.AlreadyModerated');
     if (d.reports) await resolveReportsOf(trx, c, kind, id, viewer.userId, d.reports, now);
     await logAction(trx, c, { actorId: viewer.userId, action: d.action, targetKind: kind, targetId: id, note: d.note, at: now });
-    if (d.to === 'published' && moved.previous === 'pending') await publishEffects(trx, deps, kind, moved, now);
+    if (firstPublication) await publishEffects(trx, deps, kind, id);
     if (moved.authorId !== viewer.userId) await notifyAuthor(trx, deps, target, d, now);
   });
 }
@@ -107,7 +118,7 @@ async function notifyAuthor(trx: Db, deps: ForumDeps, target: Target, d: Decisio
     communityId: deps.community.id,
     userId: target.authorId,
     kind: 'forum',
-    url: postPath(target.postId),
+    url: target.kind === 'reply' ? replyPath(target.postId, target.id) : postPath(target.postId),
     message: deps.t(`forumAdmin.notify.${d.notify}`, { kind: target.kind, title: target.title, reason: d.note ?? '', hasReason: d.note ? 'yes' : 'no' }),
     createdAt: at,
   });

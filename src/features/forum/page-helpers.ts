@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import { positiveId, str, type FormBody } from '#src/lib/form.ts';
-import type { ForumTargetKind } from './types.ts';
+import { REACTIONS } from './rules.ts';
+import type { ForumTargetKind, ReactionCount } from './types.ts';
 
 /** The forum pages' small shared parsing: ids in the address, the kind of target, where to go back to. */
 
@@ -58,3 +59,8 @@ export function onOf(body: FormBody): boolean {
 export const NOTICES = ['created', 'createdPending', 'replied', 'repliedPending', 'edited', 'deleted', 'reported', 'approved', 'rejected', 'removed', 'dismissed'] as const;
 export type NoticeId = (typeof NOTICES)[number];
 export const noticeOf = (value: unknown): NoticeId | undefined => (NOTICES as readonly unknown[]).includes(value) ? (value as NoticeId) : undefined;
+
+/** The whole fixed set of reactions, in its order, each with its count (0 when nobody gave it): every one can be given. */
+export function allReactions(given: readonly ReactionCount[]): ReactionCount[] {
+  return REACTIONS.map((reaction) => given.find((r) => r.reaction === reaction) ?? { reaction, count: 0, mine: false });
+}

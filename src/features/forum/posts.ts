@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { toSnapshot } from '#src/features/members/queries.ts';
-import type { ForumDeps, ForumViewer } from './deps.ts';
+import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
 import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
@@ -34,6 +34,7 @@ const SEARCH_MAX = 200;
 
 /** The list: published, not deleted posts, newest activity first; keyset on (last_activity_at, id). */
 export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumListQuery): Promise<ForumListPage> {
+  ensureForumOn(deps.community);
   void viewer;
   const first = pageSize(q.first, LIST_PAGE_SIZE);
   const after = decodeActivityCursor(q.after);
@@ -113,6 +114,7 @@ function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
  * removed or rejected or pending unless the viewer wrote it or moderates).
  */
 export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<PostView> {
+  ensureForumOn(deps.community);
   const row = await postQuery(deps, viewer, postId).executeTakeFirst();
   if (!row) throw new AppError('Forum.PostNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
@@ -167,6 +169,7 @@ async function checkPost(deps: ForumDeps, input: PostInput, topicsRequired: bool
  * profile links and, once published, notify the mentioned members.
  */
 export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: PostInput): Promise<PostView> {
+  ensureForumOn(deps.community);
   const author = await authorOf(deps, viewer);
   const { title, body, topicIds } = await checkPost(deps, input, true);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
@@ -222,6 +225,7 @@ async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: F
 
 /** The author changes their post (title, text, topics when given) within EDIT_WINDOW_MS. */
 export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: number, input: PostInput): Promise<PostView> {
+  ensureForumOn(deps.community);
   const { title, body, topicIds } = await checkPost(deps, input, false);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   await deps.db.transaction().execute(async (trx) => {
@@ -245,6 +249,7 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
 
 /** The author deletes their post within EDIT_WINDOW_MS (a moderator or staff, any post): hidden everywhere. */
 export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
+  ensureForumOn(deps.community);
   await deps.db.transaction().execute(async (trx) => {
     await ownPostForChange(trx, deps, viewer, postId, true);
     await trx.updateTable('forum_posts').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();

@@ -2,7 +2,8 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
-import { REACTIONS, isReaction } from './rules.ts';
+import { reactionsOf } from './queries.ts';
+import { isReaction } from './rules.ts';
 import { forumFieldError, loadPublicTarget, loadTarget } from './targets.ts';
 import type { ReactionCount } from './types.ts';
 
@@ -76,23 +77,6 @@ export const unlikePost = (deps: ForumDeps, viewer: ForumViewer, postId: number)
 export const likeReply = (deps: ForumDeps, viewer: ForumViewer, replyId: number) => setLike(deps, viewer, 'reply', replyId, true);
 export const unlikeReply = (deps: ForumDeps, viewer: ForumViewer, replyId: number) => setLike(deps, viewer, 'reply', replyId, false);
 
-/** The reactions given to one post or reply (those given at least once, in the set's order): count and whether the viewer gave it. */
-export async function reactionCounts(db: Db, communityId: number, kind: ForumTargetKind, id: number, viewerId: number): Promise<ReactionCount[]> {
-  const rows = await db
-    .selectFrom('forum_reactions')
-    .select((eb) => ['reaction', eb.fn.countAll<string>().as('n'), eb.fn.max(eb.case().when('user_id', '=', viewerId).then(1).else(0).end()).as('mine')])
-    .where('community_id', '=', communityId)
-    .where('target_kind', '=', kind)
-    .where('target_id', '=', id)
-    .groupBy('reaction')
-    .execute();
-  const byReaction = new Map(rows.map((r) => [r.reaction, r]));
-  return REACTIONS.flatMap((reaction) => {
-    const r = byReaction.get(reaction);
-    return r ? [{ reaction, count: Number(r.n), mine: Number(r.mine) === 1 }] : [];
-  });
-}
-
 /** Gives (`on`) or takes back one reaction of the fixed set on a post or reply; returns the new counts. */
 export async function react(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, reaction: unknown, on: boolean): Promise<ReactionCount[]> {
   ensureForumOn(deps.community);
@@ -115,7 +99,7 @@ export async function react(deps: ForumDeps, viewer: ForumViewer, kind: ForumTar
       .where('reaction', '=', reaction)
       .execute();
   }
-  return reactionCounts(deps.db, c.id, kind, id, viewer.userId);
+  return (await reactionsOf(deps.db, c, kind, [id], viewer.userId)).get(id) ?? [];
 }
 
 /** Follows (`on`) or stops following a post: followers hear of new replies. */

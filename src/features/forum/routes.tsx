@@ -9,7 +9,7 @@ import { ForumPost } from '#views/forum/ForumPost.tsx';
 import { PostNotFound } from '#views/forum/PostNotFound.tsx';
 import forumActionRoutes, { type PostPageExtra } from './action-routes.tsx';
 import { ensureForumOn, forumDeps, forumViewer, isModerator } from './deps.ts';
-import { cursorOf, fieldMessages, idParam, noticeOf, postPath } from './page-helpers.ts';
+import { allReactions, cursorOf, fieldMessages, idParam, noticeOf, postPath } from './page-helpers.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';
 import { encodeCursor } from './queries.ts';
 import { createReply, deleteReply, editReply, getReply, listReplies } from './replies.ts';
@@ -57,8 +57,8 @@ export default async function forumRoutes(app: FastifyInstance) {
       status: extra.status,
       body: (
         <ForumPost
-          post={post}
-          replies={replies.replies}
+          post={{ ...post, reactions: allReactions(post.reactions) }}
+          replies={replies.replies.map((r) => ({ ...r, reactions: allReactions(r.reactions) }))}
           after={after}
           laterHref={replies.next ? postPath(postId, { after: replies.next }) : null}
           reply={extra.reply ?? { value: '' }}

@@ -148,15 +148,6 @@ export function checkModerationNote(value: unknown, { required, field = 'reason'
   return note;
 }
 
-/** Plain text cut to about `max` characters at a word, for lists. */
-export function excerptOf(text: string, max = 200): string {
-  const s = text.replace(/\s+/g, ' ').trim();
-  if (s.length <= max) return s;
-  const cut = s.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
 const unknownMember = (id: number): MemberSnapshot => ({
   id,
   name: '—',
@@ -187,6 +178,3 @@ export function cursorId(after: unknown): number | null {
   if (typeof after !== 'string' || !/^[1-9]\d{0,9}$/.test(after) || Number(after) > 2_147_483_647) throw new AppError('Forum.Invalid');
   return Number(after);
 }
-
-/** Where a notification about a post or reply leads. */
-export const postPath = (postId: number) => `/forum/post/${postId}`;

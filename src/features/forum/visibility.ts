@@ -6,7 +6,8 @@ import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
  * A post's or reply's state changes (published, pending, rejected, removed) with the counts that
  * depend on it, in the caller's transaction. A post's `reply_count` counts its published, undeleted
  * replies: a reply leaving 'published' takes one off, one coming back adds one. The row is locked
- * first, so two moderators at once cannot both move it (the second sees the new state).
+ * first, so two moderators at once cannot both move it (the second sees the new state). `counts:
+ * false` leaves the counts to the caller (a first publication: effects.ts publishEffects).
  */
 
 const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
@@ -18,7 +19,7 @@ export async function moveStatus(
   community: CommunityRef,
   kind: ForumTargetKind,
   id: number,
-  change: { from: readonly ForumStatus[]; to: ForumStatus; moderation?: { note: string | null; by: number; at: Date } },
+  change: { from: readonly ForumStatus[]; to: ForumStatus; moderation?: { note: string | null; by: number; at: Date }; counts?: boolean },
 ): Promise<Moved | null> {
   const current =
     kind === 'post'
@@ -46,7 +47,7 @@ export async function moveStatus(
     .where('community_id', '=', community.id)
     .where('id', '=', id)
     .execute();
-  if (kind === 'reply') {
+  if (kind === 'reply' && change.counts !== false) {
     const delta = (change.to === 'published' ? 1 : 0) - (current.status === 'published' ? 1 : 0);
     if (delta !== 0) {
       await trx

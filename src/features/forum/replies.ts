@@ -1,0 +1,246 @@
+import { sql } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { checkRichText, ensureClean, invalid } from './content.ts';
+import { authorOf, follow, publishEffects } from './effects.ts';
+import { linkMentions, resolveMentions } from './mentions.ts';
+import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
+import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
+import type { RepliesPage, ReplyView } from './types.ts';
+
+/**
+ * Replies to a post (issue 14): a thread's pages (oldest first, keyset on id), replying, editing and
+ * deleting one's own. The post's reply_count counts its published, not deleted replies: it changes in
+ * the transaction that publishes or deletes one, under the lock of the post row. A page costs three
+ * statements (the post and the viewer's role, the replies with authors and the viewer's flags, their
+ * reactions).
+ */
+
+/** The post a thread belongs to, as the viewer may see it, with whether the viewer moderates. */
+async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId: number) {
+  const row = await db
+    .selectFrom('forum_posts')
+    .select((eb) => ['id', 'title', 'author_id', 'status', 'locked_at', moderatorColumn(db, deps.community, viewer.userId).as('viewer_is_moderator')])
+    .where('community_id', '=', deps.community.id)
+    .where('id', '=', postId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw new AppError('Forum.PostNotFound');
+  const moderator = viewer.isStaff || row.viewer_is_moderator === true;
+  const mine = row.author_id === viewer.userId;
+  if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.PostNotFound');
+  return { ...row, moderator };
+}
+
+function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
+  const me = viewer.userId;
+  return db
+    .selectFrom('forum_replies')
+    .innerJoin('users', 'users.id', 'forum_replies.author_id')
+    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_replies.author_id').onRef('memberships.community_id', '=', 'forum_replies.community_id'))
+    .select((eb) => [
+      'forum_replies.id',
+      'forum_replies.post_id',
+      'forum_replies.author_id',
+      'forum_replies.body_html',
+      'forum_replies.status',
+      'forum_replies.moderation_note',
+      'forum_replies.like_count',
+      'forum_replies.created_at',
+      'forum_replies.edited_at',
+      ...SNAPSHOT_COLUMNS,
+      eb
+        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.target_kind', '=', 'reply').whereRef('forum_likes.target_id', '=', 'forum_replies.id').where('forum_likes.user_id', '=', me))
+        .as('liked'),
+      eb
+        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.target_kind', '=', 'reply').whereRef('forum_reports.target_id', '=', 'forum_replies.id').where('forum_reports.reporter_id', '=', me))
+        .as('reported'),
+    ])
+    .where('forum_replies.community_id', '=', deps.community.id)
+    .where('forum_replies.deleted_at', 'is', null);
+}
+
+type ReplyRow = Awaited<ReturnType<ReturnType<typeof repliesQuery>['executeTakeFirstOrThrow']>>;
+
+function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r: ReplyRow, reactions: ReplyView['reactions']): ReplyView {
+  const mine = r.author_id === viewer.userId;
+  const inWindow = withinEditWindow(r.created_at, deps.clock.now());
+  return {
+    id: r.id,
+    postId: r.post_id,
+    author: toSnapshot(r),
+    bodyHtml: r.body_html,
+    createdAt: new Date(r.created_at),
+    editedAt: r.edited_at ? new Date(r.edited_at) : null,
+    status: r.status,
+    moderationNote: mine || moderator ? r.moderation_note : null,
+    likeCount: r.like_count,
+    likedByMe: Boolean(r.liked),
+    reactions,
+    reportedByMe: Boolean(r.reported),
+    abilities: {
+      canEdit: mine && inWindow && r.status !== 'removed',
+      canDelete: (mine && inWindow) || moderator,
+      canReport: !mine && r.status === 'published',
+      canModerate: moderator,
+    },
+  };
+}
+
+/**
+ * A page of a thread, oldest first: published replies, the viewer's own waiting (pending) ones, and
+ * for moderators every pending one. `after` is the previous page's `next`.
+ */
+export async function listReplies(deps: ForumDeps, viewer: ForumViewer, postId: number, opts: { after?: string | null; first?: number } = {}): Promise<RepliesPage> {
+  ensureForumOn(deps.community);
+  const first = pageSize(opts.first, REPLIES_PAGE_SIZE);
+  const after = decodeIdCursor(opts.after);
+  const post = await visiblePost(deps.db, deps, viewer, postId);
+  let q = repliesQuery(deps.db, deps, viewer).where('forum_replies.post_id', '=', postId);
+  q = post.moderator
+    ? q.where('forum_replies.status', 'in', ['published', 'pending'])
+    : q.where((eb) => eb.or([eb('forum_replies.status', '=', 'published'), eb.and([eb('forum_replies.status', '=', 'pending'), eb('forum_replies.author_id', '=', viewer.userId)])]));
+  if (after !== null) q = q.where('forum_replies.id', '>', after);
+  const rows = await q.orderBy('forum_replies.id', 'asc').limit(first + 1).execute();
+  const page = rows.slice(0, first);
+  const reactions = await reactionsOf(deps.db, deps.community, 'reply', page.map((r) => r.id), viewer.userId);
+  const last = page[page.length - 1];
+  return {
+    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r, reactions.get(r.id) ?? [])),
+    next: rows.length > first && last ? encodeCursor([last.id]) : null,
+  };
+}
+
+/** One reply as the viewer may see it (for answers to writes), else 'Forum.ReplyNotFound'. */
+export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<ReplyView> {
+  ensureForumOn(deps.community);
+  const row = await repliesQuery(deps.db, deps, viewer)
+    .select((eb) => moderatorColumn(deps.db, deps.community, viewer.userId).as('viewer_is_moderator'))
+    .where('forum_replies.id', '=', replyId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('Forum.ReplyNotFound');
+  const moderator = viewer.isStaff || row.viewer_is_moderator === true;
+  const mine = row.author_id === viewer.userId;
+  if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.ReplyNotFound');
+  const reactions = await reactionsOf(deps.db, deps.community, 'reply', [row.id], viewer.userId);
+  return toReplyView(deps, viewer, moderator, row, reactions.get(row.id) ?? []);
+}
+
+function checkReply(body: unknown) {
+  ensureClean({ body }, ['body']);
+  const checked = checkRichText(body, REPLY_MAX, { required: 'forum.errors.replyRequired', tooLong: 'forum.errors.replyTooLong' });
+  if ('error' in checked) throw invalid({ body: checked.error });
+  return checked;
+}
+
+/**
+ * A reply to a published, unlocked post ('Forum.Locked' otherwise). Published at once, or pending
+ * when the author must wait (as for posts). Publishing bumps the post (reply_count, last activity) and
+ * notifies its followers and the mentioned members (publishEffects); the replier follows the post.
+ */
+export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: number, input: { body: unknown }): Promise<ReplyView> {
+  ensureForumOn(deps.community);
+  const author = await authorOf(deps, viewer);
+  const body = checkReply(input.body);
+  const mentioned = await resolveMentions(deps.db, deps.community, body.text);
+  const now = deps.clock.now();
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const post = await trx
+      .selectFrom('forum_posts')
+      .select(['id', 'status', 'locked_at'])
+      .where('community_id', '=', deps.community.id)
+      .where('id', '=', postId)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!post || post.status !== 'published') throw new AppError('Forum.PostNotFound');
+    if (post.locked_at) throw new AppError('Forum.Locked');
+    const reply = await trx
+      .insertInto('forum_replies')
+      .values({
+        community_id: deps.community.id,
+        post_id: postId,
+        author_id: author.id,
+        body_html: linkMentions(body.html, mentioned),
+        body_text: body.text,
+        status: author.waits ? 'pending' : 'published',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await follow(trx, deps.community.id, postId, author.id, now);
+    if (!author.waits) await publishEffects(trx, deps, 'reply', reply.id);
+    return reply.id;
+  });
+  return getReply(deps, viewer, id);
+}
+
+/** The reply locked for a change, its post row locked first (counts change under that lock). */
+async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, replyId: number, allowModerator: boolean) {
+  const found = await trx
+    .selectFrom('forum_replies')
+    .select(['post_id'])
+    .where('community_id', '=', deps.community.id)
+    .where('id', '=', replyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!found) throw new AppError('Forum.ReplyNotFound');
+  await trx.selectFrom('forum_posts').select('id').where('community_id', '=', deps.community.id).where('id', '=', found.post_id).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('forum_replies')
+    .select(['id', 'post_id', 'author_id', 'status', 'created_at'])
+    .where('community_id', '=', deps.community.id)
+    .where('id', '=', replyId)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new AppError('Forum.ReplyNotFound');
+  if (row.author_id !== viewer.userId) {
+    const moderator = allowModerator && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
+    if (moderator) return row;
+    if (row.status !== 'published') throw new AppError('Forum.ReplyNotFound');
+    throw new AppError('Forum.NotYours');
+  }
+  if (row.status === 'removed') throw new AppError('Forum.ReplyNotFound');
+  if (!withinEditWindow(row.created_at, deps.clock.now())) throw new AppError('Forum.EditWindowClosed');
+  return row;
+}
+
+/** The author changes their reply within EDIT_WINDOW_MS. */
+export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: number, input: { body: unknown }): Promise<ReplyView> {
+  ensureForumOn(deps.community);
+  const body = checkReply(input.body);
+  const mentioned = await resolveMentions(deps.db, deps.community, body.text);
+  await deps.db.transaction().execute(async (trx) => {
+    await replyForChange(trx, deps, viewer, replyId, false);
+    await trx
+      .updateTable('forum_replies')
+      .set({ body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
+      .where('community_id', '=', deps.community.id)
+      .where('id', '=', replyId)
+      .execute();
+  });
+  return getReply(deps, viewer, replyId);
+}
+
+/**
+ * The author deletes their reply within EDIT_WINDOW_MS (a moderator or staff, any reply). A published
+ * reply's post loses one from reply_count in the same transaction, under the post row's lock.
+ */
+export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<void> {
+  ensureForumOn(deps.community);
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await replyForChange(trx, deps, viewer, replyId, true);
+    await trx.updateTable('forum_replies').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
+    if (row.status === 'published') {
+      await trx
+        .updateTable('forum_posts')
+        .set((eb) => ({ reply_count: sql<number>`greatest(${eb.ref('reply_count')} - 1, 0)` }))
+        .where('community_id', '=', deps.community.id)
+        .where('id', '=', row.post_id)
+        .execute();
+    }
+  });
+}

@@ -1,0 +1,12 @@
+import { ensureForumOn, type ForumDeps } from './deps.ts';
+import { toTopicView } from './queries.ts';
+import type { TopicView } from './types.ts';
+
+/** The community's forum topics, ordered by position then name; archived ones only when asked (staff pages). */
+export async function listTopics(deps: Pick<ForumDeps, 'db' | 'community'>, opts: { includeArchived?: boolean } = {}): Promise<TopicView[]> {
+  ensureForumOn(deps.community);
+  let q = deps.db.selectFrom('forum_topics').select(['id', 'name', 'position', 'archived_at']).where('community_id', '=', deps.community.id);
+  if (!opts.includeArchived) q = q.where('archived_at', 'is', null);
+  const rows = await q.orderBy('position').orderBy('name').orderBy('id').execute();
+  return rows.map(toTopicView);
+}
