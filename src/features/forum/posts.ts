@@ -6,6 +6,7 @@ import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError }
 import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
 import {
+  activityKeyColumn,
   decodeActivityCursor,
   encodeCursor,
   excerptColumn,
@@ -49,7 +50,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
 
   const base = () =>
     postsWithAuthors(deps.db, deps.community)
-      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json')])
+      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json')])
       .where('forum_posts.status', '=', 'published')
       .where('forum_posts.deleted_at', 'is', null);
 
@@ -70,18 +71,18 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   }
   if (search) page = page.where(sql<boolean>`forum_posts.search @@ websearch_to_tsquery('english', ${search})`);
   if (after) {
-    page = page.where((eb) =>
-      eb.or([eb('forum_posts.last_activity_at', '<', after.at), eb.and([eb('forum_posts.last_activity_at', '=', after.at), eb('forum_posts.id', '<', after.id)])]),
-    );
+    // A row comparison: the index (community_id, last_activity_at desc, id desc) serves it as one range.
+    page = page.where(sql<boolean>`(forum_posts.last_activity_at, forum_posts.id) < (cast(${after.at} as timestamptz), ${after.id})`);
   }
-  type Row = SummaryRow & { topics_json: Parameters<typeof topicsFromJson>[0]; part: number };
+  type Row = SummaryRow & { activity_key: string; topics_json: Parameters<typeof topicsFromJson>[0]; part: number };
   const pageQuery = page.select(sql<number>`2`.as('part')).orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1);
   // The first unfiltered page reads its pinned posts in the same statement (one round trip).
   const rows: Row[] =
     unfiltered && !after
       ? (await sql<Row>`${base().select(sql<number>`1`.as('part')).where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10)} union all ${pageQuery}`.execute(deps.db)).rows
       : ((await pageQuery.execute()) as Row[]);
-  const byActivity = (a: Row, b: Row) => new Date(b.last_activity_at).getTime() - new Date(a.last_activity_at).getTime() || b.id - a.id;
+  // Each part in its own order (a union keeps no order of its own); activity_key keeps the microseconds.
+  const byActivity = (a: Row, b: Row) => (a.activity_key === b.activity_key ? b.id - a.id : a.activity_key < b.activity_key ? 1 : -1);
   const listed = rows.filter((r) => Number(r.part) === 2).sort(byActivity);
   const pinnedRows = rows.filter((r) => Number(r.part) === 1).sort((a, b) => new Date(b.pinned_at!).getTime() - new Date(a.pinned_at!).getTime());
   const more = listed.length > first;
@@ -90,7 +91,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   return {
     pinned: pinnedRows.map((r) => toSummary(r, topicsFromJson(r.topics_json))),
     posts: pageRows.map((r) => toSummary(r, topicsFromJson(r.topics_json))),
-    next: more && last ? encodeCursor([new Date(last.last_activity_at).toISOString(), last.id]) : null,
+    next: more && last ? encodeCursor([last.activity_key, last.id]) : null,
   };
 }
 
@@ -105,11 +106,11 @@ function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
       'forum_posts.edited_at',
       'forum_posts.moderation_note',
       eb
-        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.target_kind', '=', 'post').whereRef('forum_likes.target_id', '=', 'forum_posts.id').where('forum_likes.user_id', '=', me))
+        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.community_id', '=', deps.community.id).where('forum_likes.target_kind', '=', 'post').whereRef('forum_likes.target_id', '=', 'forum_posts.id').where('forum_likes.user_id', '=', me))
         .as('liked'),
-      eb.exists(eb.selectFrom('forum_follows').select(sql`1`.as('one')).whereRef('forum_follows.post_id', '=', 'forum_posts.id').where('forum_follows.user_id', '=', me)).as('followed'),
+      eb.exists(eb.selectFrom('forum_follows').select(sql`1`.as('one')).where('forum_follows.community_id', '=', deps.community.id).whereRef('forum_follows.post_id', '=', 'forum_posts.id').where('forum_follows.user_id', '=', me)).as('followed'),
       eb
-        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.target_kind', '=', 'post').whereRef('forum_reports.target_id', '=', 'forum_posts.id').where('forum_reports.reporter_id', '=', me))
+        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.community_id', '=', deps.community.id).where('forum_reports.target_kind', '=', 'post').whereRef('forum_reports.target_id', '=', 'forum_posts.id').where('forum_reports.reporter_id', '=', me))
         .as('reported'),
       moderatorColumn(deps.db, deps.community, me).as('viewer_is_moderator'),
       topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json'),

@@ -23,8 +23,11 @@ export function encodeCursor(parts: readonly (string | number)[]): string {
 
 const badCursor = () => new AppError('BadRequest.Validation', { fields: { after: { code: 'BadRequest.Validation', key: 'errors.server.validation' } } });
 
-/** The list's cursor: (last_activity_at, id). */
-export function decodeActivityCursor(cursor: unknown): { at: Date; id: number } | null {
+/**
+ * The list's cursor: (last_activity_at, id), the time in microseconds as PostgreSQL keeps it (a
+ * millisecond Date would skip rows written by `now()` within the same millisecond).
+ */
+export function decodeActivityCursor(cursor: unknown): { at: string; id: number } | null {
   if (cursor == null || cursor === '') return null;
   if (typeof cursor !== 'string' || cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
   let parts: unknown;
@@ -35,10 +38,17 @@ export function decodeActivityCursor(cursor: unknown): { at: Date; id: number } 
   }
   if (!Array.isArray(parts) || parts.length !== 2) throw badCursor();
   const [at, id] = parts as [unknown, unknown];
-  const date = typeof at === 'string' ? new Date(at) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime()) || !isDbId(id)) throw badCursor();
-  return { at: date, id };
+  if (typeof at !== 'string' || !ACTIVITY_KEY.test(at) || !isDbId(id)) throw badCursor();
+  // A real instant (no 31 February): the millisecond part must read back as written.
+  const ms = new Date(`${at.slice(0, 23)}Z`);
+  if (Number.isNaN(ms.getTime()) || ms.toISOString().slice(0, 23) !== at.slice(0, 23)) throw badCursor();
+  return { at, id };
 }
+
+const ACTIVITY_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** last_activity_at in UTC with microseconds, for the list's cursor. */
+export const activityKeyColumn = () => sql<string>`to_char(forum_posts.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('activity_key');
 
 /** A thread's cursor: the last reply's id. */
 export function decodeIdCursor(cursor: unknown): number | null {

@@ -52,10 +52,10 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
       'forum_replies.edited_at',
       ...SNAPSHOT_COLUMNS,
       eb
-        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.target_kind', '=', 'reply').whereRef('forum_likes.target_id', '=', 'forum_replies.id').where('forum_likes.user_id', '=', me))
+        .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.community_id', '=', deps.community.id).where('forum_likes.target_kind', '=', 'reply').whereRef('forum_likes.target_id', '=', 'forum_replies.id').where('forum_likes.user_id', '=', me))
         .as('liked'),
       eb
-        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.target_kind', '=', 'reply').whereRef('forum_reports.target_id', '=', 'forum_replies.id').where('forum_reports.reporter_id', '=', me))
+        .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.community_id', '=', deps.community.id).where('forum_reports.target_kind', '=', 'reply').whereRef('forum_reports.target_id', '=', 'forum_replies.id').where('forum_reports.reporter_id', '=', me))
         .as('reported'),
       reactionsJsonColumn(deps.community, 'reply', 'forum_replies.id', me).as('reactions_json'),
     ])

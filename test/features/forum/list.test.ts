@@ -1,0 +1,132 @@
+import t from 'tap';
+import { sql } from 'kysely';
+import { createPost, listPosts } from '#src/features/forum/posts.ts';
+import { createReply } from '#src/features/forum/replies.ts';
+import { listTopics } from '#src/features/forum/topics.ts';
+import { forumWorld, rejects } from '#test/helpers/forum-core.ts';
+
+t.test('the forum list and its search', async (t) => {
+  const w = await forumWorld(t);
+  const { alpha, beta, db, clock } = w;
+  const deps = w.depsFor(alpha);
+  const ada = await w.member(alpha, { firstName: 'Ada', lastName: 'Lovelace' });
+  const bob = await w.member(alpha, { firstName: 'Bob', lastName: 'Builder' });
+  const general = await w.topic(alpha, 'General', 1);
+  const hiring = await w.topic(alpha, 'Hiring', 0);
+  await w.topic(alpha, 'Archived', 2, true);
+  await w.topic(beta, 'Beta talk');
+
+  // 45 posts; every third shares its activity time with the one before, so ties are broken by id.
+  const ids: number[] = [];
+  for (let i = 1; i <= 45; i++) {
+    if (i % 3 !== 0) clock.advance(60_000);
+    const topicIds = i % 5 === 0 ? [hiring] : [general];
+    const body = i === 7 ? '<p>We need refrigerated trucks for the harvest.</p>' : `<p>Post number ${i} about logistics.</p>`;
+    ids.push((await createPost(deps, i % 2 ? ada.viewer : bob.viewer, { title: `Post ${i}`, body, topicIds })).id);
+  }
+
+  await t.test('topics come in their order; archived ones only when asked', async (t) => {
+    t.same((await listTopics(deps)).map((x) => x.name), ['Hiring', 'General']);
+    t.same((await listTopics(deps, { includeArchived: true })).map((x) => x.name), ['Hiring', 'General', 'Archived']);
+  });
+
+  await t.test('keyset pages walk the whole list newest activity first, none twice, none lost', async (t) => {
+    const seen: number[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const page = await listPosts(deps, bob.viewer, { after, first: 20 });
+      seen.push(...page.posts.map((p) => p.id));
+      if (pages > 0) t.same(page.pinned, [], 'pinned posts only on the first page');
+      after = page.next;
+      pages++;
+    } while (after && pages < 10);
+    t.equal(pages, 3);
+    t.equal(new Set(seen).size, 45, 'no duplicates');
+    t.same(seen, [...ids].reverse(), 'newest activity first, ties by id');
+  });
+
+  await t.test('a reply moves its post to the top; a pinned post stands apart on the first page only', async (t) => {
+    clock.advance(60_000);
+    await createReply(deps, bob.viewer, ids[0]!, { body: '<p>bump</p>' });
+    let page = await listPosts(deps, bob.viewer, {});
+    t.equal(page.posts[0]?.id, ids[0], 'the replied-to post leads');
+    t.equal(page.posts[0]?.replyCount, 1);
+    t.equal(page.posts[0]?.author.name, 'Ada Lovelace', 'with its author snapshot');
+    t.same(page.posts[0]?.topics.map((x) => x.name), ['General'], 'and its topics');
+    await db.updateTable('forum_posts').set({ pinned_at: clock.now() }).where('id', '=', ids[10]!).execute();
+    page = await listPosts(deps, bob.viewer, {});
+    t.same(page.pinned.map((p) => p.id), [ids[10]], 'pinned apart');
+    t.ok(page.pinned[0]?.pinned);
+    t.notOk(page.posts.some((p) => p.id === ids[10]), 'and not again below');
+    const filtered = await listPosts(deps, bob.viewer, { topicId: general, first: 100 });
+    t.same(filtered.pinned, [], 'a filtered list has no pinned block');
+    t.ok(filtered.posts.some((p) => p.id === ids[10]), 'the pinned post is in its place there');
+  });
+
+  await t.test('the topic filter shows only that topic’s posts', async (t) => {
+    const page = await listPosts(deps, bob.viewer, { topicId: hiring, first: 100 });
+    t.equal(page.posts.length, 9);
+    t.ok(page.posts.every((p) => p.topics.some((x) => x.id === hiring)));
+    t.same((await listPosts(deps, bob.viewer, { topicId: 999_999 })).posts, [], 'an unknown topic lists nothing');
+  });
+
+  await t.test('full-text search finds a post by a word of its message, in keyset pages', async (t) => {
+    const found = await listPosts(deps, bob.viewer, { q: 'refrigerated' });
+    t.same(found.posts.map((p) => p.title), ['Post 7']);
+    t.match(found.posts[0]?.excerpt, 'refrigerated trucks');
+    t.same((await listPosts(deps, bob.viewer, { q: 'truck' })).posts.map((p) => p.title), ['Post 7'], 'stemmed: truck finds trucks');
+    t.same((await listPosts(deps, bob.viewer, { q: 'zeppelin' })).posts, [], 'no match');
+    t.same((await listPosts(deps, bob.viewer, { q: '"unbalanced & | !' })).posts, [], 'web search syntax never fails');
+    const seen: number[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const page = await listPosts(deps, bob.viewer, { q: 'logistics', after, first: 10 });
+      seen.push(...page.posts.map((p) => p.id));
+      after = page.next;
+      pages++;
+    } while (after && pages < 10);
+    t.equal(seen.length, 44, 'every post that says logistics');
+    t.equal(new Set(seen).size, 44, 'none twice across pages');
+    await rejects(t, listPosts(deps, bob.viewer, { q: 'a\u0000b' }), 150, 'a NUL byte in the search is a 400');
+    await rejects(t, listPosts(deps, bob.viewer, { after: '%%%' }), 'BadRequest.Validation', 'a forged cursor is a 400');
+  });
+
+  await t.test('pages keep microseconds apart: posts active within one millisecond are neither skipped nor repeated', async (t) => {
+    const micro = await w.topic(alpha, 'Micro', 9);
+    const made: number[] = [];
+    for (let i = 0; i < 5; i++) made.push((await createPost(deps, ada.viewer, { title: `Micro ${i}`, body: '<p>tiny</p>', topicIds: [micro] })).id);
+    const times = ['.123456', '.123400', '.123300', '.123300', '.123001'];
+    for (const [i, id] of made.entries()) {
+      await db.updateTable('forum_posts').set({ last_activity_at: sql`${`2026-12-01 00:00:00${times[i]}+00`}::timestamptz` }).where('id', '=', id).execute();
+    }
+    const seen: number[] = [];
+    let after: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await listPosts(deps, bob.viewer, { topicId: micro, after, first: 1 });
+      seen.push(...page.posts.map((p) => p.id));
+      after = page.next;
+      if (!after) break;
+    }
+    t.same(seen, [made[0], made[1], made[3], made[2], made[4]], 'every post once, ties by id');
+    const feb31 = Buffer.from(JSON.stringify(['2026-02-31T00:00:00.000000Z', 5])).toString('base64url');
+    await rejects(t, listPosts(deps, bob.viewer, { after: feb31 }), 'BadRequest.Validation', 'an impossible date in a cursor is a 400');
+  });
+
+  await t.test('a page costs at most five SQL statements, whatever its length', async (t) => {
+    const statements: string[] = [];
+    const counting = db.withPlugin({
+      transformQuery: (args) => {
+        statements.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    await listPosts({ ...deps, db: counting }, bob.viewer, { first: 50 });
+    t.ok(statements.length >= 3 && statements.length <= 5, `the first page (pinned, posts, topics): ${statements.length} statements`);
+    statements.length = 0;
+    await listPosts({ ...deps, db: counting }, bob.viewer, { q: 'logistics', topicId: general, first: 50 });
+    t.ok(statements.length >= 2 && statements.length <= 5, `a search page: ${statements.length} statements`);
+  });
+});
