@@ -145,7 +145,10 @@ t.test('the forum in the browser: write, reply, like, report, approve, follow an
       const report = page.locator('.forum-queue > li').filter({ hasText: title });
       await Promise.all([page.waitForURL(/notice=dismissed/), report.getByRole('button', { name: 'Dismiss report' }).click()]);
 
-      for (const p of [author, reader, newcomer, moderator]) t.same(p.problems, [], 'no script errors');
+      // The refused new post answers 400 on purpose (the form with its messages): Chromium logs that status.
+      const refused = /Failed to load resource: the server responded with a status of 400/;
+      for (const p of [author, reader, newcomer, moderator]) t.same(p.problems.filter((m) => !refused.test(m)), [], 'no script errors');
+      t.ok(author.problems.length <= 1, 'at most the one refused submit');
     });
   }
 });

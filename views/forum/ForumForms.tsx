@@ -38,6 +38,7 @@ export function PostForm({
       </p>
       <h1>{t(mode === 'new' ? 'forumPages.form.newHeading' : 'forumPages.form.editTitle')}</h1>
       {errors.form ? <Alert kind="error">{errors.form}</Alert> : null}
+      {errors.topicIds && topics.length === 0 ? <Alert kind="error">{errors.topicIds}</Alert> : null}
       <form method="post" action={action} className="stack" noValidate id="forum-post-form">
         <CsrfField />
         <div className={errors.title ? 'field field-invalid' : 'field'}>

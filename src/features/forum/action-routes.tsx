@@ -31,6 +31,13 @@ export type PostPage = (request: FastifyRequest, reply: FastifyReply, postId: nu
 /** Errors that are the request's own fault or a missing item: the error handler says so as it is. */
 const passOn = (e: unknown) => !isAppError(e) || ['NotAuthenticated', 'NotFound', 'Forbidden', 'Forum.PostNotFound', 'Forum.ReplyNotFound', 'BadRequest.Validation', 'BadRequest.Csrf', 150].includes(e.code);
 
+/**
+ * With htmx, only a 2xx answer is swapped in: every failure but a signed-out or malformed request comes
+ * back as the button with a message beside it (the item gone: its own message; else the action's).
+ */
+const htmxPassOn = (e: unknown) => isAppError(e) && ['NotAuthenticated', 'BadRequest.Validation', 'BadRequest.Csrf', 150, 'Forum.Invalid'].includes(e.code);
+const htmxMessage = (e: unknown, t: (key: string) => string, fallback: string) => (isAppError(e) && e.status === 404 ? t(e.key) : t(fallback));
+
 /** The state of a post or reply as its buttons show it, read again (after a failed action). */
 async function itemState(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number) {
   const item = kind === 'post' ? await getPost(deps, viewer, id) : await getReply(deps, viewer, id);
@@ -68,9 +75,9 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       if (isHtmx(request)) return reply.fragment(<LikeButton kind={kind} id={id} count={result.likeCount} liked={result.likedByMe} back={back} />);
       return reply.redirectTo(back.path);
     } catch (e) {
-      if (passOn(e)) throw e;
+      if (isHtmx(request) ? htmxPassOn(e) : passOn(e)) throw e;
       request.log.warn({ err: e }, 'like failed');
-      const message = t('forum.errors.likeFailed');
+      const message = htmxMessage(e, t, 'forum.errors.likeFailed');
       if (isHtmx(request)) {
         // htmx swaps only a 2xx answer: the button comes back as it was, with the message beside it.
         const state = await itemState(deps, viewer, kind, id).catch(() => null);
@@ -93,9 +100,9 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       if (isHtmx(request)) return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} back={back} />);
       return reply.redirectTo(back.path);
     } catch (e) {
-      if (passOn(e) || (isAppError(e) && e.code === 'Forum.Invalid')) throw e;
+      if (isHtmx(request) ? htmxPassOn(e) : passOn(e) || (isAppError(e) && e.code === 'Forum.Invalid')) throw e;
       request.log.warn({ err: e }, 'reaction failed');
-      const message = t('forum.errors.reactionFailed');
+      const message = htmxMessage(e, t, 'forum.errors.reactionFailed');
       if (isHtmx(request)) {
         const state = await itemState(deps, viewer, kind, id).catch(() => null);
         const reactions: ReactionCount[] = state?.reactions ?? [];
@@ -117,9 +124,9 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       if (isHtmx(request)) return reply.fragment(<FollowButton postId={id} followed={result.followedByMe} back={back} />);
       return reply.redirectTo(back.path);
     } catch (e) {
-      if (passOn(e)) throw e;
+      if (isHtmx(request) ? htmxPassOn(e) : passOn(e)) throw e;
       request.log.warn({ err: e }, 'follow failed');
-      const message = t('forum.errors.followFailed');
+      const message = htmxMessage(e, t, 'forum.errors.followFailed');
       if (isHtmx(request)) return reply.fragment(<FollowButton postId={id} followed={!on} back={back} error={message} />);
       return postPage(request, reply, id, { after: back.after, error: message, status: isAppError(e) ? e.status : 500 });
     }

@@ -8,7 +8,7 @@ import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE, REPORT_DESCRIPTION_MAX, isReportReason } from './rules.ts';
 import { excerptOf } from './queries.ts';
 import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf } from './targets.ts';
-import { moveStatus } from './visibility.ts';
+import { lockPost, moveStatus } from './visibility.ts';
 import { removeContent } from './moderation.ts';
 import type { ReportReason, ReportView } from './types.ts';
 
@@ -49,6 +49,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
   if (target.authorId === viewer.userId) throw forumFieldError('reason', 'forum.errors.ownContent');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
+    if (kind === 'reply') await lockPost(trx, c, target.postId);
     const inserted = await trx
       .insertInto('forum_reports')
       .values({ community_id: c.id, target_kind: kind, target_id: id, post_id: target.postId, reporter_id: viewer.userId, reason, description, created_at: now })
@@ -149,7 +150,8 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
   if (resolution === 'removed') {
     const target = await loadTarget(deps.db, c, report.target_kind, report.target_id);
     const reasonLabel = deps.t(`forum.reportReasons.${isReportReason(report.reason) ? report.reason : 'other'}`);
-    if (target.status !== 'removed') {
+    // Still shown or waiting: remove it. Already gone (removed, rejected, deleted by its author): only the report is settled.
+    if ((target.status === 'published' || target.status === 'pending') && !target.deleted && !target.postDeleted) {
       await removeContent(deps, viewer, report.target_kind, report.target_id, deps.t('forumAdmin.removedForReport', { reason: reasonLabel }));
       return;
     }

@@ -31,14 +31,7 @@ export async function moveStatus(
           .where('deleted_at', 'is', null)
           .forUpdate()
           .executeTakeFirst()
-      : await trx
-          .selectFrom('forum_replies')
-          .select(['id', 'post_id', 'author_id', 'status'])
-          .where('community_id', '=', community.id)
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .forUpdate()
-          .executeTakeFirst();
+      : await lockReply(trx, community, id);
   if (!current || !change.from.includes(current.status)) return null;
   const m = change.moderation;
   await trx
@@ -76,4 +69,24 @@ export async function resolveReportsOf(trx: Db, community: CommunityRef, kind: F
     await trx.updateTable(tableOf(kind)).set({ report_count: 0 }).where('community_id', '=', community.id).where('id', '=', id).execute();
   }
   return resolved.length;
+}
+
+/** A reply's row locked for a change, its post's row locked first (the order every forum write keeps). */
+async function lockReply(trx: Db, community: CommunityRef, id: number) {
+  const found = await trx.selectFrom('forum_replies').select('post_id').where('community_id', '=', community.id).where('id', '=', id).executeTakeFirst();
+  if (!found) return undefined;
+  await lockPost(trx, community, found.post_id);
+  return trx
+    .selectFrom('forum_replies')
+    .select(['id', 'post_id', 'author_id', 'status'])
+    .where('community_id', '=', community.id)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Locks a post's row (before any of its replies': the order every forum write keeps, so none deadlock). */
+export async function lockPost(trx: Db, community: CommunityRef, postId: number): Promise<void> {
+  await trx.selectFrom('forum_posts').select('id').where('community_id', '=', community.id).where('id', '=', postId).forUpdate().executeTakeFirst();
 }

@@ -1,5 +1,7 @@
 import t from 'tap';
+import { sql } from 'kysely';
 import { createPost } from '#src/features/forum/posts.ts';
+import { createReply } from '#src/features/forum/replies.ts';
 import type { ForumDeps } from '#src/features/forum/deps.ts';
 import { REPLY_MAX, REPORT_DESCRIPTION_MAX } from '#src/features/forum/rules.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
@@ -210,6 +212,25 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.equal(after.length, before.length + 1, 'the follower (the author) is notified');
   });
 
+  await t.test('a long thread pages its replies, and a new reply lands on the page that shows it', async (t) => {
+    const long = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'A long thread', body: '<p>Go</p>', topicIds: [topicId('Operations')] });
+    for (let i = 1; i <= 21; i++) await createReply(deps, { userId: bob.id, isStaff: false }, long.id, { body: `<p>Reply number ${i} here</p>` });
+    const first = await get(ada, `/forum/post/${long.id}`);
+    t.match(textOf(first.body), '21 replies');
+    t.match(first.body, 'Reply number 20 here');
+    t.notMatch(first.body, 'Reply number 21 here', 'twenty on the first page');
+    const later = /href="(\/forum\/post\/\d+\?after=[^"]+)">Later replies</.exec(first.body)?.[1];
+    t.ok(later, 'a "Later replies" link');
+    const second = await get(ada, later!.replace(/&amp;/g, '&'));
+    t.match(second.body, 'Reply number 21 here');
+    t.match(second.body, '>First replies<', 'and a way back to the first');
+    const replied = await post(ada, `/forum/post/${long.id}/reply`, { body: 'The twenty-second reply.' });
+    t.equal(replied.statusCode, 303);
+    const landing = await get(ada, String(replied.headers.location));
+    t.match(landing.body, 'The twenty-second reply.', 'the new reply is on the page the redirect opens');
+    t.match(landing.body, 'Your reply is posted.');
+  });
+
   await t.test('liking without JavaScript returns to the post and the count changes; with htmx the fragment alone', async (t) => {
     const like = await post(bob, `/forum/post/${firstPostId}/like`, { on: '1', post: String(firstPostId) });
     t.equal(like.statusCode, 303);
@@ -229,6 +250,24 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.notMatch(htmx.body, '<html', 'a fragment, not a page');
     t.match(htmx.body, /^<form[^>]+class="forum-like"/);
     t.match(textOf(htmx.body), '2 likes');
+
+    // The database refuses Mo's like (a trigger stands in for a deadlock or a dropped connection).
+    await sql`create function refuse_like() returns trigger language plpgsql as $$ begin raise exception 'like refused'; end $$`.execute(db);
+    await sql`create trigger refuse_like before insert on forum_likes for each row when (new.user_id = ${sql.lit(mo.id)}) execute function refuse_like()`.execute(db);
+    const moJar = await jarOf(mo);
+    const failed = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/like`,
+      headers: { cookie: moJar.cookie, 'x-csrf-token': moJar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: new URLSearchParams({ on: '1', post: String(firstPostId) }).toString(),
+    });
+    t.equal(failed.statusCode, 200, 'htmx swaps the answer in');
+    t.match(failed.body, /role="alert">Failed to like, please try again shortly</, "the spec's message beside the button");
+    t.match(textOf(failed.body), '2 likes', 'the count as it is');
+    const failedPlain = await post(mo, `/forum/post/${firstPostId}/like`, { on: '1', post: String(firstPostId) });
+    t.equal(failedPlain.statusCode, 409);
+    t.match(failedPlain.body, 'Failed to like, please try again shortly');
+    await sql`drop trigger refuse_like on forum_likes`.execute(db);
 
     const unlike = await post(bob, `/forum/post/${firstPostId}/like`, { on: '0', post: String(firstPostId) });
     t.equal(unlike.statusCode, 303);
@@ -349,5 +388,49 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.equal(gone.statusCode, 303);
     t.equal(gone.headers.location, '/forum?notice=deleted');
     t.match((await get(ada, `/forum/post/${firstPostId}`)).body, 'Post not found');
+  });
+  await t.test('hostile values in every field of every forum form and query never make a 5xx', async (t) => {
+    const target = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'Fuzz target', body: '<p>x</p>', topicIds: [topicId('Hiring')] });
+    const reply = await createReply(deps, { userId: ada.id, isStaff: false }, target.id, { body: '<p>y</p>' });
+    const names = ['title', 'body', 'topicIds', 'on', 'post', 'after', 'reaction', 'reason', 'description', 'back', 'note', 'q', 'topic', 'notice'];
+    const values = ['\u0000', '\ud800', '\u0007bell', 'x'.repeat(120_000), '-1', '99999999999999999999', '../../etc', '<script>alert(1)</script>', '%', ''];
+    const posts = [
+      '/forum/new',
+      `/forum/post/${target.id}/reply`,
+      `/forum/post/${target.id}/edit`,
+      `/forum/reply/${reply.id}/edit`,
+      `/forum/post/${target.id}/like`,
+      `/forum/reply/${reply.id}/like`,
+      `/forum/post/${target.id}/react`,
+      `/forum/reply/${reply.id}/react`,
+      `/forum/post/${target.id}/follow`,
+      `/forum/report/post/${target.id}`,
+      `/forum/report/reply/${reply.id}`,
+      `/forum/moderate/post/${target.id}/reject`,
+      `/forum/moderate/reply/${reply.id}/approve`,
+      '/forum/reports/1/dismiss',
+    ];
+    const fives: string[] = [];
+    for (const url of posts) {
+      for (const value of values) {
+        const fields = Object.fromEntries(names.map((n) => [n, value]));
+        const user = url.includes('/moderate/') || url.includes('/reports/') ? mo : bob;
+        const res = await post(user, url, fields);
+        if (res.statusCode >= 500) fives.push(`POST ${url} with ${JSON.stringify(value.slice(0, 20))}: ${res.statusCode}`);
+        const htmx = await post(user, url, fields, { 'hx-request': 'true' });
+        if (htmx.statusCode >= 500) fives.push(`htmx POST ${url} with ${JSON.stringify(value.slice(0, 20))}: ${htmx.statusCode}`);
+      }
+      const repeated = await post(bob, url, Object.fromEntries(names.map((n) => [n, ['1', '2']])));
+      if (repeated.statusCode >= 500) fives.push(`POST ${url} with repeated fields: ${repeated.statusCode}`);
+    }
+    for (const url of ['/forum', `/forum/post/${target.id}`, '/forum/moderation', `/forum/report/post/${target.id}`, '/forum/new']) {
+      for (const value of values.filter((v) => v.length < 1000)) {
+        const res = await get(mo, `${url}?${new URLSearchParams(Object.fromEntries(names.map((n) => [n, value]))).toString()}`);
+        if (res.statusCode >= 500) fives.push(`GET ${url} with ${JSON.stringify(value)}: ${res.statusCode}`);
+      }
+      const malformed = await get(mo, `${url}?q=%E0%A4%A&after=%&topic[]=1`);
+      if (malformed.statusCode >= 500) fives.push(`GET ${url} malformed: ${malformed.statusCode}`);
+    }
+    t.same(fives, [], 'no 5xx');
   });
 });
