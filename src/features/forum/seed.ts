@@ -238,7 +238,7 @@ export async function seedForum(trx: Db, ctx: { byCode: Record<string, number>; 
         created_at: new Date(planned[locked]!.lastActivity + DAY),
       },
       ...(archivedTopic >= 0
-        ? [{ community_id: summit, actor_id: ctx.adminId, action: 'archive_topic', target_kind: 'topic', target_id: topicId.get(SEED_TOPICS[archivedTopic]!.name)!, note: null, created_at: new Date(now - 100 * DAY) }]
+        ? [{ community_id: summit, actor_id: ctx.adminId, action: 'topic_archive', target_kind: 'topic', target_id: topicId.get(SEED_TOPICS[archivedTopic]!.name)!, note: null, created_at: new Date(now - 100 * DAY) }]
         : []),
     ])
     .execute();

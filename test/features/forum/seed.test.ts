@@ -71,7 +71,7 @@ t.test('the demo forum: a living Summit forum, and Harbor with its forum off', a
     t.equal(posts.filter((p) => p.pinned_at).length, 1);
     t.equal(posts.filter((p) => p.locked_at).length, 1);
     const actions = await db.selectFrom('forum_actions').selectAll().where('community_id', '=', summit.id).execute();
-    t.same(new Set(actions.map((a) => a.action)), new Set(['pin', 'lock', 'approve', 'archive_topic']));
+    t.same(new Set(actions.map((a) => a.action)), new Set(['pin', 'lock', 'approve', 'topic_archive']));
     const admin = await userId('admin@example.com');
     t.ok(actions.every((a) => a.actor_id === admin));
   });
