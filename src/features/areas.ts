@@ -50,6 +50,7 @@ import { renewalJobs } from './payments/renewals/jobs.ts';
 import sandboxPayRoutes from './payments/processor/sandbox/routes.tsx';
 import paymentErrorLogRoutes from './payments/error-log-routes.ts';
 import forumRoutes from './forum/routes.tsx';
+import forumAdminRoutes from './forum/admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './forum/graphql-actions.ts';
 import { forumMemberGraphQL } from './forum/graphql.ts';
 
@@ -97,6 +98,7 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-onboarding', routes: [onboardingRoutes] },
   { name: 'forum-pages', routes: [forumRoutes] },
   { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
+  { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL } },
 ];

@@ -20,9 +20,10 @@ export type Author = { id: number; name: string; waits: boolean };
 /**
  * The acting member's membership (authoritative, from the database): an inactive or absent one is
  * Forbidden. A new member's (joined less than NEW_MEMBER_MS ago) posts and replies wait for a
- * moderator, and so do everyone's where the community has every post wait; staff and moderators never.
+ * moderator, and so do everyone's posts (not replies) where the community has every post wait
+ * (decision 0031); staff and moderators never wait.
  */
-export async function authorOf(deps: ForumDeps, viewer: ForumViewer): Promise<Author> {
+export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind): Promise<Author> {
   const row = await deps.db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
@@ -35,7 +36,8 @@ export async function authorOf(deps: ForumDeps, viewer: ForumViewer): Promise<Au
   if (!row) throw new AppError('Forbidden');
   const trusted = viewer.isStaff || row.is_moderator;
   const isNew = deps.clock.now().getTime() - new Date(row.joined_at).getTime() < NEW_MEMBER_MS;
-  return { id: viewer.userId, name: `${row.first_name} ${row.last_name}`.trim(), waits: !trusted && (deps.community.forum_all_posts_wait || isNew) };
+  const allWait = kind === 'post' && deps.community.forum_all_posts_wait;
+  return { id: viewer.userId, name: `${row.first_name} ${row.last_name}`.trim(), waits: !trusted && (allWait || isNew) };
 }
 
 /**

@@ -52,6 +52,23 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
     .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || a.id - b.id)
     .slice(0, QUEUE_MAX);
   const member = await snapshotsOf(deps.db, c, rows.map((r) => r.author_id));
+  // Sent back by reports: the log says so (the open-report count may since have dropped by a dismissal).
+  const reported = new Set<string>();
+  if (rows.length > 0) {
+    const queued = await deps.db
+      .selectFrom('forum_actions')
+      .select(['target_kind', 'target_id'])
+      .where('community_id', '=', c.id)
+      .where('action', '=', 'queue_reported')
+      .where((eb) =>
+        eb.or([
+          ...(posts.length ? [eb.and([eb('target_kind', '=', 'post'), eb('target_id', 'in', posts.map((p) => p.id))])] : []),
+          ...(replies.length ? [eb.and([eb('target_kind', '=', 'reply'), eb('target_id', 'in', replies.map((r) => r.id))])] : []),
+        ]),
+      )
+      .execute();
+    for (const q of queued) reported.add(`${q.target_kind}:${q.target_id}`);
+  }
   return rows.map((r) => ({
     targetKind: r.kind,
     id: r.id,
@@ -61,7 +78,7 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
     author: member(r.author_id),
     createdAt: new Date(r.created_at),
     reportCount: r.report_count,
-    why: r.report_count >= REPORTS_TO_QUEUE ? 'reported' : c.forum_all_posts_wait ? 'all_wait' : 'new_member',
+    why: reported.has(`${r.kind}:${r.id}`) || r.report_count >= REPORTS_TO_QUEUE ? 'reported' : c.forum_all_posts_wait ? 'all_wait' : 'new_member',
   }));
 }
 

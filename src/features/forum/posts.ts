@@ -180,7 +180,7 @@ async function checkPost(deps: ForumDeps, input: PostInput, topicsRequired: bool
  */
 export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: PostInput): Promise<PostView> {
   ensureForumOn(deps.community);
-  const author = await authorOf(deps, viewer);
+  const author = await authorOf(deps, viewer, 'post');
   const { title, body, topicIds } = await checkPost(deps, input, true);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   const now = deps.clock.now();

@@ -6,16 +6,16 @@ import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
-import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsFromJson, reactionsJsonColumn, withinEditWindow } from './queries.ts';
+import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
 /**
  * Replies to a post (issue 14): a thread's pages (oldest first, keyset on id), replying, editing and
  * deleting one's own. The post's reply_count counts its published, not deleted replies: it changes in
- * the transaction that publishes or deletes one, under the lock of the post row. A page costs two
- * statements (the post and the viewer's role; the replies with authors, the viewer's flags and their
- * reactions), one when the caller has just read the post with getPost and passes it.
+ * the transaction that publishes or deletes one, under the lock of the post row. A page costs three
+ * statements (the post and the viewer's role, the replies with authors and the viewer's flags, their
+ * reactions).
  */
 
 /** The post a thread belongs to, as the viewer may see it, with whether the viewer moderates. */
@@ -57,7 +57,6 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
       eb
         .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.community_id', '=', deps.community.id).where('forum_reports.target_kind', '=', 'reply').whereRef('forum_reports.target_id', '=', 'forum_replies.id').where('forum_reports.reporter_id', '=', me))
         .as('reported'),
-      reactionsJsonColumn(deps.community, 'reply', 'forum_replies.id', me).as('reactions_json'),
     ])
     .where('forum_replies.community_id', '=', deps.community.id)
     .where('forum_replies.deleted_at', 'is', null);
@@ -92,7 +91,8 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
 
 /**
  * A page of a thread, oldest first: published replies, the viewer's own waiting (pending) ones, and
- * for moderators every pending one. `after` is the previous page's `next`.
+ * for moderators every pending one. `after` is the previous page's `next`. `post`: the PostView that
+ * getPost just returned for this viewer, to skip reading the post again (optional).
  */
 export async function listReplies(
   deps: ForumDeps,
@@ -103,8 +103,9 @@ export async function listReplies(
   ensureForumOn(deps.community);
   const first = pageSize(opts.first, REPLIES_PAGE_SIZE);
   const after = decodeIdCursor(opts.after);
-  // The post page has just read the post with getPost (same visibility rule): no second read of it.
-  const post = opts.post?.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId);
+  // The post page has just read the post with getPost (as this viewer): its visibility and the
+  // viewer's role need no second query, so the whole page stays within five statements.
+  const post = opts.post && opts.post.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId);
   let q = repliesQuery(deps.db, deps, viewer).where('forum_replies.post_id', '=', postId);
   q = post.moderator
     ? q.where('forum_replies.status', 'in', ['published', 'pending'])
@@ -112,9 +113,10 @@ export async function listReplies(
   if (after !== null) q = q.where('forum_replies.id', '>', after);
   const rows = await q.orderBy('forum_replies.id', 'asc').limit(first + 1).execute();
   const page = rows.slice(0, first);
+  const reactions = await reactionsOf(deps.db, deps.community, 'reply', page.map((r) => r.id), viewer.userId);
   const last = page[page.length - 1];
   return {
-    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r, reactionsFromJson(r.reactions_json))),
+    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r, reactions.get(r.id) ?? [])),
     next: rows.length > first && last ? encodeCursor([last.id]) : null,
   };
 }
@@ -130,7 +132,8 @@ export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: nu
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
   if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.ReplyNotFound');
-  return toReplyView(deps, viewer, moderator, row, reactionsFromJson(row.reactions_json));
+  const reactions = await reactionsOf(deps.db, deps.community, 'reply', [row.id], viewer.userId);
+  return toReplyView(deps, viewer, moderator, row, reactions.get(row.id) ?? []);
 }
 
 function checkReply(body: unknown) {
@@ -147,7 +150,7 @@ function checkReply(body: unknown) {
  */
 export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: number, input: { body: unknown }): Promise<ReplyView> {
   ensureForumOn(deps.community);
-  const author = await authorOf(deps, viewer);
+  const author = await authorOf(deps, viewer, 'reply');
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   const now = deps.clock.now();

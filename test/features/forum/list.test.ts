@@ -117,17 +117,17 @@ t.test('the forum list and its search', async (t) => {
   await t.test('a page costs at most five SQL statements, whatever its length', async (t) => {
     const statements: string[] = [];
     const counting = db.withPlugin({
+      // Counted as they run (a subquery built apart is transformed, not run, on its own).
       transformQuery: (args) => args.node,
-      // One result per statement sent (a statement's subqueries are not counted apart).
       transformResult: async (args) => {
         statements.push(args.queryId.queryId);
         return args.result;
       },
     });
     await listPosts({ ...deps, db: counting }, bob.viewer, { first: 50 });
-    t.equal(statements.length, 1, 'the first page: one statement (pinned posts, the page, their authors and topics)');
+    t.ok(statements.length >= 3 && statements.length <= 5, `the first page (pinned, posts, topics): ${statements.length} statements`);
     statements.length = 0;
     await listPosts({ ...deps, db: counting }, bob.viewer, { q: 'logistics', topicId: general, first: 50 });
-    t.equal(statements.length, 1, 'a search page: one statement');
+    t.ok(statements.length >= 2 && statements.length <= 5, `a search page: ${statements.length} statements`);
   });
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createCommunity } from '#test/helpers/factories.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from '#src/features/forum/posts.ts';
+import { createReply } from '#src/features/forum/replies.ts';
 import { EDIT_WINDOW_MS, HTML_MAX, POST_MAX, TITLE_MAX, TOPICS_MAX } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
@@ -76,14 +77,16 @@ t.test('forum posts', async (t) => {
     t.equal(byMod.status, 'published', 'a new moderator does not wait');
   });
 
-  await t.test('where every post waits, members’ posts wait and staff’s do not', async (t) => {
+  await t.test('where every post waits, members’ posts wait, staff’s do not, and replies do not', async (t) => {
     const gamma = await createCommunity(w.db, { code: 'gamma', hosts: ['gamma.test'], forum_enabled: true, forum_all_posts_wait: true });
     const gdeps = w.depsFor(gamma);
     const old = await w.member(gamma, { firstName: 'Olga', lastName: 'Old' });
     const staff = await w.member(gamma, { firstName: 'Sam', lastName: 'Staff', staff: true });
     const topic = await w.topic(gamma, 'General');
     t.equal((await createPost(gdeps, old.viewer, { ...valid, topicIds: [topic] })).status, 'pending', 'a long-time member waits');
-    t.equal((await createPost(gdeps, staff.viewer, { ...valid, topicIds: [topic] })).status, 'published', 'staff do not');
+    const staffPost = await createPost(gdeps, staff.viewer, { ...valid, topicIds: [topic] });
+    t.equal(staffPost.status, 'published', 'staff do not');
+    t.equal((await createReply(gdeps, old.viewer, staffPost.id, { body: '<p>Replies do not wait</p>' })).status, 'published', 'a long-time member’s reply is published');
   });
 
   await t.test('the author edits within the edit window, not after; nobody edits another’s post', async (t) => {

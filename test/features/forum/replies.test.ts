@@ -1,5 +1,6 @@
 import t from 'tap';
 import { createPost, getPost } from '#src/features/forum/posts.ts';
+import { publishEffects } from '#src/features/forum/effects.ts';
 import { createReply, deleteReply, editReply, listReplies } from '#src/features/forum/replies.ts';
 import { EDIT_WINDOW_MS, REPLY_MAX } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -93,6 +94,27 @@ t.test('forum replies', async (t) => {
     await rejects(t, listReplies(deps, dee.viewer, post.id, { after: Buffer.from('["x"]').toString('base64url') }), 'BadRequest.Validation', 'a cursor of the wrong shape');
   });
 
+  await t.test('the post page (the post, then a page of its replies) costs at most five SQL statements', async (t) => {
+    const post = await newPost('Counted statements');
+    for (let i = 0; i < 25; i++) await createReply(deps, bob.viewer, post.id, { body: `<p>r${i}</p>` });
+    const statements: string[] = [];
+    const counting = db.withPlugin({
+      // Counted as they run (a subquery built apart is transformed, not run, on its own).
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements.push(args.queryId.queryId);
+        return args.result;
+      },
+    });
+    const countingDeps = { ...deps, db: counting };
+    const view = await getPost(countingDeps, dee.viewer, post.id);
+    const page = await listReplies(countingDeps, dee.viewer, post.id, { post: view });
+    t.equal(page.replies.length, 20);
+    t.ok(statements.length >= 3 && statements.length <= 5, `${statements.length} statements`);
+    const alone = await listReplies(deps, dee.viewer, post.id, { after: page.next });
+    t.equal(alone.replies.length, 5, 'the next page, read on its own');
+  });
+
   await t.test('followers hear of a new reply, the replier does not; a mention notifies a non-follower once', async (t) => {
     const post = await newPost('Followed');
     await createReply(deps, bob.viewer, post.id, { body: '<p>Bob follows by replying</p>' });
@@ -108,6 +130,22 @@ t.test('forum replies', async (t) => {
     const waitingBefore = (await w.forumNotes(ada.id)).length;
     await createReply(deps, newbie.viewer, post.id, { body: '<p>waiting</p>' });
     t.equal((await w.forumNotes(ada.id)).length, waitingBefore, 'a waiting reply notifies nobody yet');
+  });
+
+  await t.test('publishEffects, run when a waiting reply is approved, counts it and notifies as a new reply would, once', async (t) => {
+    const post = await newPost('Approved later');
+    const waiting = await createReply(deps, newbie.viewer, post.id, { body: '<p>Hello @bob</p>' });
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 0, 'a waiting reply does not count');
+    const before = { ada: (await w.forumNotes(ada.id)).length, bob: (await w.forumNotes(bob.id)).length };
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('forum_replies').set({ status: 'published' }).where('id', '=', waiting.id).execute();
+      await publishEffects(trx, deps, 'reply', waiting.id);
+    });
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 1, 'counted once published');
+    t.same((await w.forumNotes(ada.id)).slice(before.ada).map((n) => n.message), ['Nina New replied to "Approved later"'], 'the follower hears');
+    t.same((await w.forumNotes(bob.id)).slice(before.bob).map((n) => n.message), ['Nina New mentioned you in "Approved later"'], 'the mentioned member hears');
+    await db.transaction().execute((trx) => publishEffects(trx, deps, 'reply', waiting.id));
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 1, 'the count is recounted, never counted twice');
   });
 
   await t.test('another community’s thread is not found', async (t) => {

@@ -70,6 +70,10 @@ t.test('forum reports', async (t) => {
     await rejects(t, reportContent(deps, eve.viewer, 'post', post.id, { reason: 'spam', description: '' }), 'Forum.PostNotFound', 'a hidden post cannot be reported');
     const log = await db.selectFrom('forum_actions').selectAll().where('target_id', '=', post.id).execute();
     t.same(log.map((a) => [a.action, a.actor_id]), [['queue_reported', null]], 'the log says the forum did it');
+    const one = await db.selectFrom('forum_reports').select('id').where('target_kind', '=', 'post').where('target_id', '=', post.id).executeTakeFirstOrThrow();
+    await resolveReport(deps, mod.viewer, one.id, 'dismissed');
+    const still = (await moderationQueue(deps, mod.viewer)).find((q) => q.targetKind === 'post' && q.id === post.id);
+    t.same([still?.why, still?.reportCount], ['reported', 2], 'one report dismissed: it still waits, and the queue still says why');
   });
 
   await t.test('a reported reply goes back to the queue and leaves the post’s reply count', async (t) => {
