@@ -170,6 +170,8 @@ export default async function forumRoutes(app: FastifyInstance) {
       return reply.redirectTo(postPath(postId, { after: page, notice: created.status === 'pending' ? 'repliedPending' : 'replied', anchor: `reply-${created.id}` }));
     } catch (e) {
       if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.PostNotFound' || e.code === 'NotAuthenticated') throw e;
+      // Locked meanwhile: the page no longer offers the form, so the message goes on top.
+      if (e.code === 'Forum.Locked') return postPage(request, reply, postId, { after, error: t(e.key), status: e.status });
       const messages = fieldMessages(e, t);
       return postPage(request, reply, postId, { after, reply: { value: typed, error: messages.body ?? messages.form }, status: e.status });
     }

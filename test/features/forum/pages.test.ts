@@ -346,6 +346,27 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.equal(again.statusCode, 409, 'approving twice says someone already did');
     t.match(again.body, 'Someone has already moderated this.');
 
+    // Nell's reply waits too: the moderator approves it inline on the post and lands back on it.
+    const nellReply = await post(newbie, `/forum/post/${id}/reply`, { body: 'A newcomer reply.' });
+    t.equal(nellReply.statusCode, 303);
+    const nellReplyId = Number(/#reply-(\d+)$/.exec(String(nellReply.headers.location))?.[1]);
+    t.notMatch((await get(bob, `/forum/post/${id}`)).body, 'A newcomer reply.', 'others do not see the waiting reply');
+    const withReply = await get(mo, `/forum/post/${id}`);
+    t.match(withReply.body, `action="/forum/moderate/reply/${nellReplyId}/approve"`);
+    const replyApproved = await post(mo, `/forum/moderate/reply/${nellReplyId}/approve`, { back: String(id) });
+    t.equal(replyApproved.statusCode, 303);
+    t.equal(replyApproved.headers.location, `/forum/post/${id}?notice=approved#reply-${nellReplyId}`);
+    t.match((await get(bob, `/forum/post/${id}`)).body, 'A newcomer reply.', 'published');
+
+    // A locked post takes no reply: the page says so instead of offering the form.
+    await db.updateTable('forum_posts').set({ locked_at: new Date('2026-11-21T00:00:00Z') }).where('id', '=', id).execute();
+    const locked = await get(bob, `/forum/post/${id}`);
+    t.match(textOf(locked.body), 'This post is locked: it takes no new replies.');
+    t.notMatch(locked.body, 'id="reply-body"', 'no reply form');
+    const lockedReply = await post(bob, `/forum/post/${id}/reply`, { body: 'Too late' });
+    t.equal(lockedReply.statusCode, 409);
+    t.match(lockedReply.body, 'This post is locked: it takes no new replies.');
+
     const report = await db.selectFrom('forum_reports').select('id').where('target_id', '=', firstPostId).executeTakeFirstOrThrow();
     const dismissed = await post(mo, `/forum/reports/${report.id}/dismiss`, {});
     t.equal(dismissed.statusCode, 303);
