@@ -281,7 +281,12 @@ async function measure(side: Side, target: Target): Promise<Measured> {
 // ---- NodeBB ------------------------------------------------------------------------------------------
 
 type NodeBBPage = { total: { bytes: number; requests: number; headerBytes: number }; byType: Record<string, { bytes: number; requests: number; headerBytes: number }> };
-type NodeBBResults = { date: string; chromium: string; pages: Record<string, NodeBBPage>; throughput?: { topic: { median: { requestsPerSecAvg: number; latencyMsP99: number; latencyMsP50: number; non2xx: number } } } };
+type NodeBBResults = {
+  date: string;
+  chromium: string;
+  pages: Record<string, NodeBBPage>;
+  throughput?: { topic: { median: { requestsPerSecAvg: number; latencyMsP99: number; latencyMsP50: number; total: number; non2xx: number; loadavg1mBefore: number } } };
+};
 
 const PEER_SCRIPTS = process.env.NODEBB_PEER_SCRIPTS ?? path.resolve(ROOT, '../shared/peers/nodebb');
 
@@ -452,6 +457,7 @@ export const forumModule: BenchModule = {
       if (nodebb.results) {
         const nb = nodebb.results;
         const vs: string[][] = [];
+        const loadNotes: string[] = [];
         for (const [ours, theirs, label] of [
           ['list', 'category', 'Forum list vs NodeBB category page'],
           ['post20', 'topic', 'Post with 20 replies vs NodeBB topic'],
@@ -468,6 +474,8 @@ export const forumModule: BenchModule = {
         if (ourPost?.requestsPerSecond && theirPost) {
           const ratio = ourPost.requestsPerSecond / Math.max(theirPost.requestsPerSecAvg, 1);
           ratios['rps-post20'] = ratio;
+          if (theirPost.non2xx) warnings.push(`NodeBB answered ${theirPost.non2xx} of ${theirPost.total} topic requests with a non-2xx status under load (its too-busy 503s): its req/s counts them`);
+          if (ourPost.latencyMs) loadNotes.push(`  Load average (1 min) as NodeBB's load began: ${theirPost.loadavg1mBefore.toFixed(1)}; NodeBB p50 ${theirPost.latencyMsP50} ms, ours ${ourPost.latencyMs.p50} ms.`);
           vs.push([`Post page req/s (p99 ms) vs NodeBB topic`, `${ourPost.requestsPerSecond} (${ourPost.latencyMs!.p99})`, '', `${Math.round(theirPost.requestsPerSecAvg)} (${theirPost.latencyMsP99})`, '', '', ratio.toFixed(1), ratio >= NODEBB_RPS_RATIO_MIN ? 'pass' : 'under']);
         }
         sections.push({
@@ -476,7 +484,7 @@ export const forumModule: BenchModule = {
           head: ['what', 'ours', 'requests', 'NodeBB (bodies)', 'NodeBB (with headers)', 'requests', 'ratio', 'budget'],
           right: [false, true, true, true, true, true, true, false],
           rows: vs,
-          notes: ['  Bytes: encoded bodies on both sides (NodeBB\'s measure.mjs counts headers too: shown apart). Load: autocannon, 10 connections, accept-encoding gzip, deflate, br on both.'],
+          notes: ['  Bytes: encoded bodies on both sides (NodeBB\'s measure.mjs counts headers too: shown apart). Load: autocannon, 10 connections, accept-encoding gzip, deflate, br on both.', ...loadNotes],
         });
       }
       return { sections, warnings, data: { seedMs: info.seedMs, weights, signedOut, results, nodebb: nodebb.results ? { pages: nodebb.results.pages, throughput: nodebb.results.throughput, date: nodebb.results.date } : { skipped: nodebb.skipped }, ratios } };
