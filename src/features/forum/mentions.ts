@@ -93,3 +93,11 @@ export async function notifyMentions(
   }
   return notified;
 }
+
+/**
+ * Stored mention links are application paths (`/profile/{id}`); under a path prefix (BASE_PATH) a view
+ * shows the HTML through this, so that the links lead inside the prefix.
+ */
+export function mentionLinksUnder(html: string, basePath: string): string {
+  return basePath ? html.replace(/<a href="\/profile\//g, `<a href="${basePath}/profile/`) : html;
+}

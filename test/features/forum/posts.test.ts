@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createCommunity } from '#test/helpers/factories.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from '#src/features/forum/posts.ts';
+import { mentionLinksUnder } from '#src/features/forum/mentions.ts';
 import { createReply } from '#src/features/forum/replies.ts';
 import { EDIT_WINDOW_MS, HTML_MAX, POST_MAX, TITLE_MAX, TOPICS_MAX } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -142,5 +143,6 @@ t.test('forum posts', async (t) => {
     t.same(notes.map((n) => n.message), ['Ada Lovelace mentioned you in "Question"']);
     t.equal(notes[0]?.url, `/forum/post/${post.id}`);
     t.same(await w.forumNotes(ada.id), [], 'the author is not notified of their own mention');
+    t.match(mentionLinksUnder(post.bodyHtml, '/v2'), `<a href="/v2/profile/${bob.id}">@Bob</a>`, 'under a path prefix the link keeps inside it');
   });
 });
