@@ -12,6 +12,7 @@ import {
   serveApp,
 } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { loadAndWeigh } from '../../scripts/bench/weight.ts';
 
 const WIDE = { width: 375, height: 740 } as const;
 const NARROW = { width: 320, height: 740 } as const;
@@ -147,6 +148,17 @@ t.test('the forum in the browser: write, reply, like, report, approve, follow an
 
       // The refused new post answers 400 on purpose (the form with its messages): Chromium logs that status.
       const refused = /Failed to load resource: the server responded with a status of 400/;
+      if (javaScript) {
+        // The budget (issue 14): the list and a post at most about 65 KiB on the wire, cold cache, all told.
+        for (const url of ['/forum', `/forum/post/${postId}`]) {
+          const cold = await as(bob, true);
+          const { status, bytes } = await loadAndWeigh(cold.page, url);
+          const total = Object.values(bytes).reduce((a, b) => a + b, 0);
+          t.equal(status, 200);
+          t.ok(total < 65 * 1024, `${url} weighs ${(total / 1024).toFixed(1)} KiB (${JSON.stringify(bytes)}), under 65 KiB`);
+          await cold.page.context().close();
+        }
+      }
       for (const p of [author, reader, newcomer, moderator]) t.same(p.problems.filter((m) => !refused.test(m)), [], 'no script errors');
       t.ok(author.problems.length <= 1, 'at most the one refused submit');
     });
