@@ -17,6 +17,7 @@ import { autosaveModule } from './articles.ts';
 import { bearerModule } from './bearer.ts';
 import { signInModule } from './auth.ts';
 import { floodModule } from './flood.ts';
+import { forumModule } from './forum.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { jobsModule } from './jobs.ts';
 import { membersModule } from './members.ts';
@@ -45,6 +46,7 @@ const MODULES: BenchModule[] = [
   throughputModule,
   membersModule,
   notificationsModule,
+  forumModule,
   bearerModule,
   signInModule,
   floodModule,

@@ -13,10 +13,12 @@ import {
   moderatorColumn,
   pageSize,
   postsWithAuthors,
-  reactionsOf,
+  reactionsFromJson,
+  reactionsJsonColumn,
   SUMMARY_COLUMNS,
   toSummary,
-  topicsOfPosts,
+  topicsFromJson,
+  topicsJsonColumn,
   withinEditWindow,
   type SummaryRow,
 } from './queries.ts';
@@ -25,9 +27,9 @@ import type { ForumListPage, ForumListQuery, PostView } from './types.ts';
 
 /**
  * Forum posts (issue 14): the list (newest activity first, topic filter, full-text search, keyset
- * pages), one post, and writing, editing and deleting one's own. A page of the list costs three
- * statements (pinned posts on the first unfiltered page, the page with its authors, the topics of
- * both); a post costs three (the post with its author and the viewer's flags, its topics, its
+ * pages), one post, and writing, editing and deleting one's own. A page of the list costs one
+ * statement (the page with its authors and topics, and on the first unfiltered page the pinned posts
+ * beside it); a post costs one (the post with its author, the viewer's flags, its topics and its
  * reactions). All scoped to deps.community.
  */
 
@@ -48,7 +50,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
 
   const base = () =>
     postsWithAuthors(deps.db, deps.community)
-      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn()])
+      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json')])
       .where('forum_posts.status', '=', 'published')
       .where('forum_posts.deleted_at', 'is', null);
 
@@ -72,16 +74,23 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
     // A row comparison: the index (community_id, last_activity_at desc, id desc) serves it as one range.
     page = page.where(sql<boolean>`(forum_posts.last_activity_at, forum_posts.id) < (cast(${after.at} as timestamptz), ${after.id})`);
   }
-  const rows = await page.orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1).execute();
-  const more = rows.length > first;
-  const pageRows = rows.slice(0, first);
-  const pinnedRows = unfiltered && !after ? ((await base().where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10).execute()) as SummaryRow[]) : [];
-
-  const topics = await topicsOfPosts(deps.db, deps.community, [...pinnedRows, ...pageRows].map((r) => r.id));
+  type Row = SummaryRow & { activity_key: string; topics_json: Parameters<typeof topicsFromJson>[0]; part: number };
+  const pageQuery = page.select(sql<number>`2`.as('part')).orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1);
+  // The first unfiltered page reads its pinned posts in the same statement (one round trip).
+  const rows: Row[] =
+    unfiltered && !after
+      ? (await sql<Row>`${base().select(sql<number>`1`.as('part')).where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10)} union all ${pageQuery}`.execute(deps.db)).rows
+      : ((await pageQuery.execute()) as Row[]);
+  // Each part in its own order (a union keeps no order of its own); activity_key keeps the microseconds.
+  const byActivity = (a: Row, b: Row) => (a.activity_key === b.activity_key ? b.id - a.id : a.activity_key < b.activity_key ? 1 : -1);
+  const listed = rows.filter((r) => Number(r.part) === 2).sort(byActivity);
+  const pinnedRows = rows.filter((r) => Number(r.part) === 1).sort((a, b) => new Date(b.pinned_at!).getTime() - new Date(a.pinned_at!).getTime());
+  const more = listed.length > first;
+  const pageRows = listed.slice(0, first);
   const last = pageRows[pageRows.length - 1];
   return {
-    pinned: pinnedRows.map((r) => toSummary(r, topics.get(r.id) ?? [])),
-    posts: pageRows.map((r) => toSummary(r, topics.get(r.id) ?? [])),
+    pinned: pinnedRows.map((r) => toSummary(r, topicsFromJson(r.topics_json))),
+    posts: pageRows.map((r) => toSummary(r, topicsFromJson(r.topics_json))),
     next: more && last ? encodeCursor([last.activity_key, last.id]) : null,
   };
 }
@@ -104,6 +113,8 @@ function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
         .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.community_id', '=', deps.community.id).where('forum_reports.target_kind', '=', 'post').whereRef('forum_reports.target_id', '=', 'forum_posts.id').where('forum_reports.reporter_id', '=', me))
         .as('reported'),
       moderatorColumn(deps.db, deps.community, me).as('viewer_is_moderator'),
+      topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json'),
+      reactionsJsonColumn(deps.community, 'post', 'forum_posts.id', me).as('reactions_json'),
     ])
     .where('forum_posts.id', '=', postId)
     .where('forum_posts.deleted_at', 'is', null);
@@ -121,8 +132,7 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
   const mine = row.author_id === viewer.userId;
   const visible = row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected'));
   if (!visible) throw new AppError('Forum.PostNotFound');
-  const [topics, reactions] = await Promise.all([topicsOfPosts(deps.db, deps.community, [row.id]), reactionsOf(deps.db, deps.community, 'post', [row.id], viewer.userId)]);
-  const summary = toSummary(row as SummaryRow, topics.get(row.id) ?? []);
+  const summary = toSummary(row as SummaryRow, topicsFromJson(row.topics_json));
   const inWindow = withinEditWindow(row.created_at, deps.clock.now());
   const published = row.status === 'published';
   return {
@@ -134,7 +144,7 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
     likedByMe: Boolean(row.liked),
     followedByMe: Boolean(row.followed),
     reportedByMe: Boolean(row.reported),
-    reactions: reactions.get(row.id) ?? [],
+    reactions: reactionsFromJson(row.reactions_json),
     abilities: {
       canEdit: mine && inWindow && row.status !== 'removed',
       canDelete: (mine && inWindow) || moderator,

@@ -50,7 +50,7 @@ export default async function forumRoutes(app: FastifyInstance) {
     const viewer = forumViewer(request);
     const after = extra.after ?? null;
     const post = await getPost(deps, viewer, postId);
-    const replies = await listReplies(deps, viewer, postId, { after, first: REPLIES_PAGE_SIZE });
+    const replies = await listReplies(deps, viewer, postId, { after, first: REPLIES_PAGE_SIZE, post });
     return reply.page({
       title: post.title,
       htmx: true,

@@ -125,9 +125,9 @@ t.test('the forum list and its search', async (t) => {
       },
     });
     await listPosts({ ...deps, db: counting }, bob.viewer, { first: 50 });
-    t.ok(statements.length >= 3 && statements.length <= 5, `the first page (pinned, posts, topics): ${statements.length} statements`);
+    t.equal(statements.length, 1, 'the first page: one statement (pinned posts, the page, their authors and topics)');
     statements.length = 0;
     await listPosts({ ...deps, db: counting }, bob.viewer, { q: 'logistics', topicId: general, first: 50 });
-    t.ok(statements.length >= 2 && statements.length <= 5, `a search page: ${statements.length} statements`);
+    t.equal(statements.length, 1, 'a search page: one statement');
   });
 });
