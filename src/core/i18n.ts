@@ -3,6 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
 
+type MessageFormatElement = ReturnType<IntlMessageFormat['getAst']>[number];
+/** The parser's element types (its TYPE enum; intl-messageformat does not re-export it). */
+const TYPE = { literal: 0, argument: 1, select: 5, plural: 6, pound: 7 } as const;
+
 export const LOCALES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../locales');
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -25,8 +29,72 @@ export function loadMessages(locale = 'en'): Map<string, string> {
   return messages;
 }
 
+/** Thrown by the quick formatter for what it leaves to IntlMessageFormat (a missing value, tags, dates…). */
+const SLOW = Symbol('slow');
+
+/**
+ * Formats the common ICU elements (text, `{name}`, plural with `#`, select) straight from the parsed
+ * message, as IntlMessageFormat does but without its per-call parts arrays and its memoised formatter
+ * look-ups (a JSON key per plural); anything else throws SLOW and goes to IntlMessageFormat.
+ */
+function quickFormat(
+  els: MessageFormatElement[],
+  values: Record<string, unknown> | undefined,
+  plural: { rules: (type: 'cardinal' | 'ordinal') => Intl.PluralRules; number: Intl.NumberFormat },
+  pluralValue?: number,
+): string {
+  let out = '';
+  for (const el of els) {
+    if (el.type === TYPE.literal) {
+      out += el.value;
+      continue;
+    }
+    if (el.type === TYPE.pound) {
+      if (typeof pluralValue === 'number') out += plural.number.format(pluralValue);
+      continue;
+    }
+    if (!values || !(el.value in values)) throw SLOW;
+    const value = values[el.value];
+    if (el.type === TYPE.argument) {
+      if (typeof value === 'string') out += value;
+      else if (typeof value === 'number' || typeof value === 'bigint') out += String(value);
+      else if (value) throw SLOW; // an object: IntlMessageFormat answers parts
+      continue;
+    }
+    if (el.type === TYPE.select) {
+      const opt = (Object.prototype.hasOwnProperty.call(el.options, value as string) ? el.options[value as string] : undefined) ?? el.options.other;
+      if (!opt) throw SLOW;
+      out += quickFormat(opt.value, values, plural);
+      continue;
+    }
+    if (el.type === TYPE.plural) {
+      const exact = `=${value as string}`;
+      const numeric = (typeof value === 'bigint' ? Number(value) : (value as number)) - (el.offset || 0);
+      let opt = Object.prototype.hasOwnProperty.call(el.options, exact) ? el.options[exact] : undefined;
+      if (!opt) {
+        const rule = plural.rules(el.pluralType ?? 'cardinal').select(numeric);
+        opt = (Object.prototype.hasOwnProperty.call(el.options, rule) ? el.options[rule] : undefined) ?? el.options.other;
+      }
+      if (!opt) throw SLOW;
+      out += quickFormat(opt.value, values, plural, numeric);
+      continue;
+    }
+    throw SLOW;
+  }
+  return out;
+}
+
 export function createTranslator(locale = 'en', messages = loadMessages(locale)): Translate {
   const compiled = new Map<string, IntlMessageFormat>();
+  const rules = new Map<string, Intl.PluralRules>();
+  const plural = {
+    rules: (type: 'cardinal' | 'ordinal') => {
+      let r = rules.get(type);
+      if (!r) rules.set(type, (r = new Intl.PluralRules(locale, { type })));
+      return r;
+    },
+    number: new Intl.NumberFormat(locale),
+  };
   return (key, values) => {
     let format = compiled.get(key);
     if (!format) {
@@ -34,6 +102,11 @@ export function createTranslator(locale = 'en', messages = loadMessages(locale))
       if (source === undefined) throw new Error(`Missing message "${key}" for locale ${locale}`);
       format = new IntlMessageFormat(source, locale);
       compiled.set(key, format);
+    }
+    try {
+      return quickFormat(format.getAst(), values, plural);
+    } catch (e) {
+      if (e !== SLOW) throw e;
     }
     return String(format.format(values as Record<string, string>));
   };

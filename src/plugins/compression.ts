@@ -56,7 +56,9 @@ function wouldCompress(reply: FastifyReply, payload: unknown): boolean {
   if (encoding && encoding !== 'identity') return false; // precompressed: @fastify/static sets Vary itself
   const type = String(reply.getHeader('content-type') ?? 'application/json');
   if (!isCompressible(type)) return false;
-  if (typeof payload === 'string' || Buffer.isBuffer(payload)) return Buffer.byteLength(payload) >= COMPRESSION_THRESHOLD;
+  // A string's UTF-8 length is at least its length: a page need not be measured.
+  if (typeof payload === 'string') return payload.length >= COMPRESSION_THRESHOLD || Buffer.byteLength(payload) >= COMPRESSION_THRESHOLD;
+  if (Buffer.isBuffer(payload)) return payload.length >= COMPRESSION_THRESHOLD;
   return true; // a stream: compressed whatever its length
 }
 

@@ -50,3 +50,29 @@ t.test('relative times switch to a date after 21 days and say how soon they chan
   t.same(ago(21 * 86400_000), { text: '21 days ago', refreshMs: null });
   t.same(ago(22 * 86400_000), { text: 'Oct 30, 2026', refreshMs: null });
 });
+
+t.test('every English message formats exactly as IntlMessageFormat formats it, plurals and selects included', async (t) => {
+  const { IntlMessageFormat } = await import('intl-messageformat');
+  const messages = loadMessages('en');
+  const argNames = (source: string) => new Set([...source.matchAll(/\{\s*([a-zA-Z0-9_]+)\s*[,}]/g)].map((m) => m[1]!));
+  let compared = 0;
+  const differing: string[] = [];
+  for (const [key, source] of messages) {
+    const names = argNames(source);
+    for (const sample of [0, 1, 2, 5, 21, 1500, 'other', 'Amara']) {
+      const values = Object.fromEntries([...names].map((n) => [n, sample]));
+      let expected: string;
+      try {
+        expected = String(new IntlMessageFormat(source, 'en').format(values as Record<string, string>));
+      } catch {
+        continue; // e.g. a plural given a word
+      }
+      const got = t_(key, values);
+      if (got !== expected) differing.push(`${key} with ${JSON.stringify(sample)}: ${JSON.stringify(got)}, not ${JSON.stringify(expected)}`);
+      compared++;
+    }
+  }
+  t.ok(compared > 100, `compared ${compared} formats`);
+  t.same(differing, [], 'no message formats differently');
+  t.throws(() => t_('format.minutesAgo'), /not provided/, 'a missing value still throws as before');
+});

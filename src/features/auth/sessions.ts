@@ -37,6 +37,8 @@ export type AuthClaims = {
 
 export class SessionTokens {
   private readonly key: Uint8Array;
+  /** The HMAC key imported once: jose would otherwise import the raw secret again on every verify. */
+  private cryptoKey: Promise<CryptoKey> | undefined;
 
   constructor(
     secret: string,
@@ -44,6 +46,11 @@ export class SessionTokens {
     private readonly clock: Clock,
   ) {
     this.key = new TextEncoder().encode(secret);
+  }
+
+  private hmacKey(): Promise<CryptoKey> {
+    this.cryptoKey ??= globalThis.crypto.subtle.importKey('raw', this.key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    return this.cryptoKey;
   }
 
   /** Signs the claims; with the same claims and times the token is the same (HS256 is deterministic). */
@@ -55,13 +62,13 @@ export class SessionTokens {
       .setSubject(sub)
       .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(this.key);
+      .sign(await this.hmacKey());
   }
 
   /** Verifies signature and expiry; any failure yields null (a public, logged-out identity). */
   async verify(token: string): Promise<AuthClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.hmacKey(), {
         algorithms: ['HS256'],
         currentDate: this.clock.now(),
       });
