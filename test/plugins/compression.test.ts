@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { BUILD_DIR } from '#src/lib/assets.ts';
 import { COMPRESSION_THRESHOLD } from '#src/plugins/compression.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
@@ -55,6 +55,26 @@ t.test('answers travel compressed when the client takes it', async (t) => {
       t.match(plain.body, expectText);
     });
   }
+
+  await t.test('a page goes out in one compressed piece, with its length, and the preferences of the client count', async (t) => {
+    const br = await page(BR);
+    t.equal(Number(br.headers['content-length']), br.rawPayload.length, 'Content-Length: the compressed bytes');
+    t.equal(br.headers['transfer-encoding'], undefined, 'not chunked');
+    const preferred = await page('br;q=0.5, gzip;q=1');
+    t.equal(preferred.headers['content-encoding'], 'gzip', 'gzip when the client prefers it');
+    t.match(gunzipSync(preferred.rawPayload).toString('utf8'), 'Alpha Circle');
+    const any = await page('*');
+    t.equal(any.headers['content-encoding'], 'gzip', 'gzip for a client that takes anything');
+    const deflate = await page('deflate');
+    t.equal(deflate.headers['content-encoding'], 'deflate');
+    t.match(inflateSync(deflate.rawPayload).toString('utf8'), 'Alpha Circle');
+    const identity = await page('identity');
+    t.equal(identity.headers['content-encoding'], undefined, 'as it is for identity');
+    t.match(identity.body, 'Alpha Circle');
+    const refused = await app.inject({ url: '/', headers: { accept: 'text/html', 'accept-encoding': BR, 'x-no-compression': '1' } });
+    t.equal(refused.headers['content-encoding'], undefined, 'as it is when asked not to compress');
+    t.match(refused.body, 'Alpha Circle');
+  });
 
   await t.test('small answers, redirects and empty answers go out as they are', async (t) => {
     const health = await app.inject({ url: '/health', headers: { 'accept-encoding': BR } });
