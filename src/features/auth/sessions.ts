@@ -25,6 +25,10 @@ export function audiencePaths(basePath: string) {
   return { member: `${basePath}/graphql`, admin: `${basePath}/graphqlAdmin` };
 }
 
+/** How many verified tokens SessionTokens remembers, and how long one may be to be remembered. */
+const VERIFIED_MAX = 10_000;
+const VERIFIED_TOKEN_MAX_LENGTH = 2_048;
+
 export type AuthClaims = {
   aud: string[];
   sub: string; // 'u:<id>'
@@ -65,8 +69,21 @@ export class SessionTokens {
       .sign(await this.hmacKey());
   }
 
+  /**
+   * Tokens already verified, with their time limits: a member's every request carries the same cookie,
+   * and the signature of the same string need not be checked again. Only the times are (the exact
+   * checks jose makes); at most VERIFIED_MAX entries, the oldest dropped first.
+   */
+  private readonly verified = new Map<string, { claims: AuthClaims; exp: number | undefined; nbf: number | undefined }>();
+
   /** Verifies signature and expiry; any failure yields null (a public, logged-out identity). */
   async verify(token: string): Promise<AuthClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      const now = Math.floor(this.clock.now().getTime() / 1000);
+      if ((known.exp === undefined || known.exp > now) && (known.nbf === undefined || known.nbf <= now)) return { ...known.claims, aud: [...known.claims.aud] };
+      this.verified.delete(token);
+    }
     try {
       const { payload } = await jwtVerify(token, await this.hmacKey(), {
         algorithms: ['HS256'],
@@ -74,7 +91,7 @@ export class SessionTokens {
       });
       const aud = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return {
+      const claims: AuthClaims = {
         aud,
         sub: payload.sub,
         brand: String(payload.brand ?? ''),
@@ -83,6 +100,11 @@ export class SessionTokens {
         gate: payload.gate === 'onboarding' ? 'onboarding' : 'app',
         sid: payload.sid,
       };
+      if (token.length <= VERIFIED_TOKEN_MAX_LENGTH) {
+        if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
+        this.verified.set(token, { claims: { ...claims, aud: [...aud] }, exp: payload.exp, nbf: payload.nbf });
+      }
+      return claims;
     } catch (e) {
       if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null;
       throw e;
