@@ -7,6 +7,7 @@ import { ForumModeration, type QueueForm } from '#views/forum/ForumModeration.ts
 import type { ModerateForm } from '#views/forum/ForumPost.tsx';
 import { FollowButton, LikeButton, Reactions } from '#views/forum/parts.tsx';
 import { forumDeps, forumViewer, isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
+import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject } from './moderation.ts';
 import { allReactions, backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath } from './page-helpers.ts';
 import { getPost } from './posts.ts';
@@ -191,7 +192,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       status: extra.status,
       body: (
         <ForumModeration
-          queue={queue}
+          queue={queue.map((item) => ({ ...item, bodyHtml: mentionLinksUnder(item.bodyHtml, request.server.config.basePath) }))}
           reports={reports.reports}
           olderReportsHref={reports.next ? `/forum/moderation?after=${encodeURIComponent(reports.next)}` : null}
           notice={extra.notice}

@@ -454,4 +454,47 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     }
     t.same(fives, [], 'no 5xx');
   });
+
+  await t.test('under a path prefix (BASE_PATH), mention links lead inside it on every page and in GraphQL', async (t) => {
+    const prefixed = (await startApp(t, db, { env: { BASE_PATH: '/v2' }, clock })).app;
+    const bobName = (await db.selectFrom('users').select('username').where('id', '=', bob.id).executeTakeFirstOrThrow()).username;
+    const mentioning = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'Prefix mentions', body: `<p>Thanks @${bobName}</p>`, topicIds: [topicId('Hiring')] });
+    await createReply(deps, { userId: mo.id, isStaff: false }, mentioning.id, { body: `<p>Agreed @${bobName}</p>` });
+    const waiting = await createPost(deps, { userId: newbie.id, isStaff: false }, { title: 'Waiting mention', body: `<p>Hello @${bobName}</p>`, topicIds: [topicId('Hiring')] });
+    t.equal(waiting.status, 'pending', 'a new member’s post waits');
+    const link = `<a href="/v2/profile/${bob.id}">@${bobName}</a>`;
+    const boss = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Bea', lastName: 'Boss' });
+    const page = async (user: TestUser, url: string, roles: ('MEMBER' | 'ADMIN')[] = ['MEMBER']) =>
+      prefixed.inject({ url, headers: { cookie: (await signIn(prefixed, user, alpha, roles)).cookie, ...html } });
+
+    const postPage = await page(ada, `/v2/forum/post/${mentioning.id}`);
+    t.equal(postPage.statusCode, 200);
+    t.equal(postPage.body.split(link).length - 1, 2, 'the post and its reply link the mention under /v2');
+    t.notMatch(postPage.body, `href="/profile/${bob.id}"`, 'no link leaves the prefix');
+
+    const moderation = await page(mo, '/v2/forum/moderation');
+    t.equal(moderation.statusCode, 200);
+    t.match(moderation.body, link, 'the moderation queue too');
+    const staffQueue = await page(boss, '/v2/admin/forum/queue', ['ADMIN', 'MEMBER']);
+    t.equal(staffQueue.statusCode, 200);
+    t.match(staffQueue.body, link, 'and the staff queue');
+
+    const gql = async (url: string, query: string, variables: Record<string, unknown>, user: TestUser, roles: ('MEMBER' | 'ADMIN')[] = ['MEMBER']) =>
+      (
+        await prefixed.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${(await signIn(prefixed, user, alpha, roles)).token}` },
+          payload: JSON.stringify({ query, variables }),
+        })
+      ).json();
+    const one = await gql('/v2/graphql', 'query ($id: ID!) { forumPost(id: $id) { bodyHtml } forumReplies(postId: $id) { replies { bodyHtml } } }', { id: String(mentioning.id) }, ada);
+    t.match(one.data.forumPost.bodyHtml, link, 'GraphQL forumPost');
+    t.match(one.data.forumReplies.replies[0].bodyHtml, link, 'GraphQL forumReplies');
+    const QUEUE = '{ forumModerationQueue { title: postTitle bodyHtml } }';
+    const inQueue = (res: { data: { forumModerationQueue: { title: string; bodyHtml: string }[] } }) => res.data.forumModerationQueue.find((x) => x.title === 'Waiting mention')?.bodyHtml;
+    t.match(inQueue(await gql('/v2/graphqlAdmin', QUEUE, {}, boss, ['ADMIN', 'MEMBER'])), link, 'GraphQL moderation queue (staff)');
+    t.match(inQueue(await gql('/v2/graphql', QUEUE, {}, mo)), link, 'GraphQL moderation queue (a moderator)');
+    t.match(textOf(postPage.body), `Thanks @${bobName}`);
+  });
 });
