@@ -80,10 +80,10 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, erro
               {t('forumPages.queue.kind', { kind: r.targetKind })} <a href={href(itemHref(r.targetKind, r.targetId, r.postId))}>{t('forumPages.queue.in', { title: r.postTitle })}</a>
             </h3>
             <p>
-              {t('forumPages.queue.reportedBy', { name: r.reporter.name, reason: t(`forum.reportReasons.${r.reason}`) })} · <When at={r.createdAt} />
+              {t('forumPages.queue.reportedBy', { name: r.reporter.name, reason: t(`forum.reportReasons.${r.reason}`) })} · <When at={r.createdAt} template="forumPages.queue.reportedAt" />
             </p>
             {r.description ? <p className="intro-text">{r.description}</p> : null}
-            <AuthorLine author={r.author} at={r.createdAt} />
+            <AuthorLine author={r.author} />
             <p className="intro-text">{r.excerpt}</p>
             <div className="forum-moderate">
               <form method="post" action={href(`/forum/reports/${r.id}/dismiss`)} className="inline-form">

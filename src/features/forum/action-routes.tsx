@@ -140,7 +140,9 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const item = kind === 'post' ? await getPost(deps, viewer, id) : await getReply(deps, viewer, id);
     const postId = kind === 'post' ? id : (item as { postId: number }).postId;
     const post = kind === 'post' ? (item as Awaited<ReturnType<typeof getPost>>) : await getPost(deps, viewer, postId);
-    if (item.reportedByMe || !item.abilities.canReport) return reply.redirectTo(postPath(postId, { anchor: kind === 'post' ? 'post' : `reply-${id}` }));
+    const anchor = kind === 'post' ? 'post' : `reply-${id}`;
+    if (item.reportedByMe) return reply.redirectTo(postPath(postId, { notice: 'alreadyReported', anchor }));
+    if (!item.abilities.canReport) return reply.redirectTo(postPath(postId, { anchor }));
     return reply.page({
       title: t('forumPages.report.title'),
       status,

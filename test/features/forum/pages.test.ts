@@ -250,6 +250,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.notMatch(htmx.body, '<html', 'a fragment, not a page');
     t.match(htmx.body, /^<form[^>]+class="forum-like"/);
     t.match(textOf(htmx.body), '2 likes');
+    t.match(htmx.body, /<span class="forum-count" aria-live="polite">2 likes<\/span>/, 'the new count is announced');
 
     // The database refuses Mo's like (a trigger stands in for a deadlock or a dropped connection).
     await sql`create function refuse_like() returns trigger language plpgsql as $$ begin raise exception 'like refused'; end $$`.execute(db);
@@ -282,6 +283,14 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.equal(react.statusCode, 303);
     const reacted = textOf((await get(ada, `/forum/post/${firstPostId}`)).body);
     t.match(reacted, 'Insightful 1');
+    const reactHtmx = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/react`,
+      headers: { cookie: jar.cookie, 'x-csrf-token': jar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: new URLSearchParams({ on: '1', reaction: 'celebrate', post: String(firstPostId) }).toString(),
+    });
+    t.match(reactHtmx.body, /id="react-post-\d+-celebrate"[^>]*>Celebrate <span class="forum-count" aria-live="polite">1<\/span>/, 'a reaction count is announced too');
+    await post(ada, `/forum/post/${firstPostId}/react`, { on: '0', reaction: 'celebrate', post: String(firstPostId) });
     t.match(reacted, 'Celebrate 0', 'every reaction of the set is offered');
     const badReaction = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'angry', post: String(firstPostId) });
     t.ok(badReaction.statusCode >= 400 && badReaction.statusCode < 500, 'a reaction outside the set is refused');
@@ -310,6 +319,11 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(page.body, 'Reported By You');
     t.match(page.body, 'Thank you: the moderators will look at your report.');
     t.notMatch(page.body, `href="/forum/report/post/${firstPostId}"`, 'no second report link');
+    const again = await get(bob, `/forum/report/post/${firstPostId}`);
+    t.equal(again.statusCode, 303, 'a second report is refused: back to the post');
+    const told = await get(bob, String(again.headers.location));
+    t.match(textOf(told.body), 'You have already reported this.', 'with a notice that says why');
+    t.match(told.body, 'Reported By You');
     const own = await get(ada, `/forum/report/post/${firstPostId}`);
     t.equal(own.statusCode, 303, 'one’s own post is not reported: back to it');
   });
@@ -368,6 +382,9 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(lockedReply.body, 'This post is locked: it takes no new replies.');
 
     const report = await db.selectFrom('forum_reports').select('id').where('target_id', '=', firstPostId).executeTakeFirstOrThrow();
+    const card = new RegExp(`<li[^>]*id="report-${report.id}"[\\s\\S]*?</li>`).exec((await get(mo, '/forum/moderation')).body)?.[0] ?? '';
+    t.match(textOf(card), /Reported by Bob Builder: Spam or advertising · reported just now/, 'the report card says when it was reported');
+    t.equal(card.split('<time').length - 1, 1, 'and shows no other date as if it were the content’s');
     const dismissed = await post(mo, `/forum/reports/${report.id}/dismiss`, {});
     t.equal(dismissed.statusCode, 303);
     t.match(textOf((await get(mo, '/forum/moderation?notice=dismissed')).body), 'No open reports.');
