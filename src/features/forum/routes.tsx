@@ -166,9 +166,10 @@ export default async function forumRoutes(app: FastifyInstance) {
     try {
       ensureText({ body: typed }, ['body']);
       const created = await createReply(deps, viewer, postId, { body: textToHtml(typed) });
-      const post = await getPost(deps, viewer, postId);
-      // The new reply is the thread's last: on the first page while the thread fits on one, else on a page of its own end.
-      const page = post.replyCount > REPLIES_PAGE_SIZE ? encodeCursor([created.id - 1]) : null;
+      // The new reply is the thread's last as this member sees it (their own waiting replies count too):
+      // the first page while it shows it, else a page that starts at the new reply.
+      const firstPage = await listReplies(deps, viewer, postId, { first: REPLIES_PAGE_SIZE });
+      const page = firstPage.replies.some((r) => r.id === created.id) ? null : encodeCursor([created.id - 1]);
       return reply.redirectTo(postPath(postId, { after: page, notice: created.status === 'pending' ? 'repliedPending' : 'replied', anchor: `reply-${created.id}` }));
     } catch (e) {
       if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.PostNotFound' || e.code === 'NotAuthenticated') throw e;

@@ -229,6 +229,20 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     const landing = await get(ada, String(replied.headers.location));
     t.match(landing.body, 'The twenty-second reply.', 'the new reply is on the page the redirect opens');
     t.match(landing.body, 'Your reply is posted.');
+
+    // Nineteen published replies, then a new member's replies that wait: they see their own, so the
+    // twenty-first reply they see is past the first page although only nineteen are published.
+    const waiting = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'A thread with waiting replies', body: '<p>Go</p>', topicIds: [topicId('Operations')] });
+    for (let i = 1; i <= 19; i++) await createReply(deps, { userId: bob.id, isStaff: false }, waiting.id, { body: `<p>Published reply ${i}</p>` });
+    for (const text of ['My first waiting reply.', 'My second waiting reply.']) {
+      const sent = await post(newbie, `/forum/post/${waiting.id}/reply`, { body: text });
+      t.equal(sent.statusCode, 303);
+      const shown = await get(newbie, String(sent.headers.location));
+      t.match(shown.body, text, `"${text}" is on the page the redirect opens`);
+      t.match(shown.body, 'Your reply waits for a moderator’s approval.');
+    }
+    // Out of the moderators' queue, which later tests count.
+    await db.deleteFrom('forum_replies').where('post_id', '=', waiting.id).where('author_id', '=', newbie.id).execute();
   });
 
   await t.test('liking without JavaScript returns to the post and the count changes; with htmx the fragment alone', async (t) => {
