@@ -22,6 +22,7 @@ import {
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { listActions } from './actions-log.ts';
 import { forumDeps, forumViewer } from './deps.ts';
+import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject, removeContent, restoreContent, setAllPostsWait, setLocked, setPinned } from './moderation.ts';
 import { openReports, resolveReport } from './reports.ts';
 import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates, openReportTarget, searchTerm, staffPost, staffPosts, staffReplies, STAFF_POST_STATUSES, type StaffPostQuery } from './staff.ts';
@@ -132,7 +133,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   // ---- Waiting posts and replies ----
 
   const queuePage = (request: FastifyRequest, reply: FastifyReply, form?: StaffForm, status?: number) =>
-    page(request, reply, 'queue', async () => <ForumQueue items={await moderationQueue(forumDeps(request), forumViewer(request))} notice={form ? undefined : noticeOf(request)} form={form} />, status);
+    page(request, reply, 'queue', async () => <ForumQueue items={(await moderationQueue(forumDeps(request), forumViewer(request))).map((item) => ({ ...item, bodyHtml: mentionLinksUnder(item.bodyHtml, request.server.config.basePath) }))} notice={form ? undefined : noticeOf(request)} form={form} />, status);
 
   app.get('/admin/forum/queue', admin, async (request, reply) => queuePage(request, reply));
 
