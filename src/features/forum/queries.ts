@@ -42,6 +42,9 @@ export function decodeActivityCursor(cursor: unknown): { at: string; id: number 
   // A real instant (no 31 February): the millisecond part must read back as written.
   const ms = new Date(`${at.slice(0, 23)}Z`);
   if (Number.isNaN(ms.getTime()) || ms.toISOString().slice(0, 23) !== at.slice(0, 23)) throw badCursor();
+  // PostgreSQL has no year 0 (and the forum no post before 1970): such a date is a bad cursor, not a 500.
+  const year = Number(at.slice(0, 4));
+  if (year < 1970 || year > 9999) throw badCursor();
   return { at, id };
 }
 

@@ -4,6 +4,7 @@ import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { ForumStatus } from '#src/db/types.ts';
+import { cursorId } from './targets.ts';
 
 /**
  * What the staff's forum area (/admin/forum) reads that the member-facing services do not: the
@@ -89,12 +90,8 @@ export function searchTerm(value: unknown): string | null {
 /** `%`, `_` and `\` match themselves in an ILIKE pattern. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-/** The cursor of the posts list: the last row's id (newest first). */
-function afterId(after: string | null): number | null {
-  if (after === null) return null;
-  if (!/^\d{1,10}$/.test(after)) throw new AppError('BadRequest.Validation');
-  return Number(after);
-}
+/** The cursor of the staff's lists: the last row's id (targets.ts cursorId, the forum's one id-cursor parser). */
+const afterId = (after: string | null): number | null => cursorId(after);
 
 /** Every post of the community but those their authors deleted, newest first, any state; keyset on id. */
 export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): Promise<StaffPostPage> {

@@ -112,6 +112,10 @@ t.test('the forum list and its search', async (t) => {
     t.same(seen, [made[0], made[1], made[3], made[2], made[4]], 'every post once, ties by id');
     const feb31 = Buffer.from(JSON.stringify(['2026-02-31T00:00:00.000000Z', 5])).toString('base64url');
     await rejects(t, listPosts(deps, bob.viewer, { after: feb31 }), 'BadRequest.Validation', 'an impossible date in a cursor is a 400');
+    for (const at of ['0000-01-01T00:00:00.000000Z', '1969-12-31T23:59:59.999999Z']) {
+      const old = Buffer.from(JSON.stringify([at, 5])).toString('base64url');
+      await rejects(t, listPosts(deps, bob.viewer, { after: old }), 'BadRequest.Validation', `a cursor dated ${at.slice(0, 4)} is a 400`);
+    }
   });
 
   await t.test('a page costs at most five SQL statements, whatever its length', async (t) => {
