@@ -4,7 +4,7 @@ import type { Db } from '#src/db/index.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { COMMUNITIES_CHANNEL } from '#src/features/communities/admin.ts';
 import { logAction, type ForumActionName } from './actions-log.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE } from './rules.ts';
 import { checkModerationNote, ensureModerator, ensureStaff, loadTarget, missing, snapshotsOf, type Target } from './targets.ts';
 import type { QueueItem } from './types.ts';
@@ -118,7 +118,7 @@ async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKin
   const target = await loadTarget(deps.db, c, kind, id);
   if (target.deleted || (kind === 'reply' && target.postDeleted)) throw missing(kind);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     // A first publication's counts are publishEffects' to change; every other move keeps them here.
     const firstPublication = d.action === 'approve' && !(await wasQueuedByReports(trx, c.id, kind, id));
     const moved = await moveStatus(trx, c, kind, id, { from: d.from, to: d.to, moderation: { note: d.note, by: viewer.userId, at: now }, counts: !firstPublication });
@@ -175,7 +175,7 @@ export async function setLocked(deps: ForumDeps, viewer: ForumViewer, postId: nu
   await ensureModerator(deps, viewer);
   await livePost(deps, postId);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const changed = await trx
       .updateTable('forum_posts')
       .set({ locked_at: on ? now : null })
@@ -195,7 +195,7 @@ export async function setPinned(deps: ForumDeps, viewer: ForumViewer, postId: nu
   ensureStaff(viewer);
   await livePost(deps, postId);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const changed = await trx
       .updateTable('forum_posts')
       .set({ pinned_at: on ? now : null })
@@ -218,7 +218,7 @@ export async function setAllPostsWait(deps: ForumDeps, viewer: ForumViewer, on: 
   ensureForumOn(deps.community);
   ensureStaff(viewer);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const changed = await trx
       .updateTable('communities')
       .set({ forum_all_posts_wait: on })

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { toSnapshot } from '#src/features/members/queries.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
 import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
@@ -174,7 +174,7 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
   const { title, body, topicIds } = await checkPost(deps, input, true);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
+  const id = await forumTransaction(deps.db, async (trx) => {
     const post = await trx
       .insertInto('forum_posts')
       .values({
@@ -228,7 +228,7 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
   ensureForumOn(deps.community);
   const { title, body, topicIds } = await checkPost(deps, input, false);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     await ownPostForChange(trx, deps, viewer, postId, false);
     await trx
       .updateTable('forum_posts')
@@ -250,7 +250,7 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
 /** The author deletes their post within EDIT_WINDOW_MS (a moderator or staff, any post): hidden everywhere. */
 export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
   ensureForumOn(deps.community);
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     await ownPostForChange(trx, deps, viewer, postId, true);
     await trx.updateTable('forum_posts').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
   });

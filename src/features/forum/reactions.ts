@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { reactionsOf } from './queries.ts';
 import { isReaction } from './rules.ts';
 import { forumFieldError, loadPublicTarget, loadTarget } from './targets.ts';
@@ -28,7 +28,7 @@ async function setLike(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKi
   const c = deps.community;
   await loadPublicTarget(deps.db, c, kind, id);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    return await forumTransaction(deps.db, async (trx) => {
       if (on) {
         const inserted = await trx
           .insertInto('forum_likes')

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, publishEffects } from './effects.ts';
 import { linkMentions, resolveMentions } from './mentions.ts';
@@ -154,7 +154,7 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
+  const id = await forumTransaction(deps.db, async (trx) => {
     const post = await trx
       .selectFrom('forum_posts')
       .select(['id', 'status', 'locked_at'])
@@ -221,7 +221,7 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
   ensureForumOn(deps.community);
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     await replyForChange(trx, deps, viewer, replyId, false);
     await trx
       .updateTable('forum_replies')
@@ -239,7 +239,7 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
  */
 export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<void> {
   ensureForumOn(deps.community);
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const row = await replyForChange(trx, deps, viewer, replyId, true);
     await trx.updateTable('forum_replies').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
     if (row.status === 'published') {

@@ -4,11 +4,11 @@ import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { logAction } from './actions-log.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE, REPORT_DESCRIPTION_MAX, isReportReason } from './rules.ts';
 import { excerptOf } from './queries.ts';
 import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf } from './targets.ts';
-import { lockPost, moveStatus } from './visibility.ts';
+import { lockPost, lockReplyRow, moveStatus } from './visibility.ts';
 import { removeContent } from './moderation.ts';
 import type { ReportReason, ReportView } from './types.ts';
 
@@ -48,7 +48,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
   const target = await loadPublicTarget(deps.db, c, kind, id);
   if (target.authorId === viewer.userId) throw forumFieldError('reason', 'forum.errors.ownContent');
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     if (kind === 'reply') await lockPost(trx, c, target.postId);
     const inserted = await trx
       .insertInto('forum_reports')
@@ -140,7 +140,7 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
   const c = deps.community;
   const report = await deps.db
     .selectFrom('forum_reports')
-    .select(['id', 'target_kind', 'target_id', 'reason', 'resolved_at'])
+    .select(['id', 'target_kind', 'target_id', 'post_id', 'reason', 'resolved_at'])
     .where('community_id', '=', c.id)
     .where('id', '=', reportId)
     .executeTakeFirst();
@@ -156,7 +156,11 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
       return;
     }
   }
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
+    // The order every forum write keeps (post row, reply row, then reports), so that a dismissal and
+    // a removal of the same item at once cannot deadlock.
+    await lockPost(trx, c, report.post_id);
+    if (report.target_kind === 'reply') await lockReplyRow(trx, c, report.target_id);
     const done = await trx
       .updateTable('forum_reports')
       .set({ resolved_at: now, resolved_by: viewer.userId, resolution })

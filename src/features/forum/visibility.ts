@@ -86,6 +86,11 @@ async function lockReply(trx: Db, community: CommunityRef, id: number) {
     .executeTakeFirst();
 }
 
+/** Locks a reply's row alone; the caller has locked its post's row first. */
+export async function lockReplyRow(trx: Db, community: CommunityRef, id: number): Promise<void> {
+  await trx.selectFrom('forum_replies').select('id').where('community_id', '=', community.id).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 /** Locks a post's row (before any of its replies': the order every forum write keeps, so none deadlock). */
 export async function lockPost(trx: Db, community: CommunityRef, postId: number): Promise<void> {
   await trx.selectFrom('forum_posts').select('id').where('community_id', '=', community.id).where('id', '=', postId).forUpdate().executeTakeFirst();

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { createPost, getPost, listPosts } from '#src/features/forum/posts.ts';
 import { createReply, deleteReply, listReplies } from '#src/features/forum/replies.ts';
-import { moderationQueue } from '#src/features/forum/moderation.ts';
+import { moderationQueue, removeContent } from '#src/features/forum/moderation.ts';
+import { AppError } from '#src/core/errors.ts';
 import { openReports, reportContent, resolveReport } from '#src/features/forum/reports.ts';
 import { REPORT_DESCRIPTION_MAX, REPORTS_TO_QUEUE } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -127,6 +128,23 @@ t.test('forum reports', async (t) => {
     await resolveReport(deps, mod.viewer, report.id, 'removed');
     const row = await db.selectFrom('forum_reports').select(['resolution', 'resolved_by']).where('id', '=', report.id).executeTakeFirstOrThrow();
     t.same(row, { resolution: 'removed', resolved_by: mod.id });
+  });
+
+  await t.test('dismissing a report while the same post or reply is removed ends cleanly: no deadlock, no raw error', async (t) => {
+    const pairs: Array<() => Promise<unknown>> = [];
+    for (let i = 0; i < 20; i++) {
+      const post = await newPost(`Race ${i}`);
+      const kind = i % 2 ? ('reply' as const) : ('post' as const);
+      const id = kind === 'post' ? post.id : (await createReply(deps, ada.viewer, post.id, { body: `<p>race reply ${i}</p>` })).id;
+      await reportContent(deps, bob.viewer, kind, id, { reason: 'spam', description: '' });
+      await reportContent(deps, cy.viewer, kind, id, { reason: 'spam', description: '' });
+      const report = await db.selectFrom('forum_reports').select('id').where('target_kind', '=', kind).where('target_id', '=', id).where('reporter_id', '=', bob.id).executeTakeFirstOrThrow();
+      pairs.push(() => resolveReport(deps, mod.viewer, report.id, 'dismissed'), () => removeContent(deps, mod.viewer, kind, id, 'Spam'));
+    }
+    const results = await Promise.allSettled(pairs.map((run) => run()));
+    const raw = results.filter((r) => r.status === 'rejected' && !(r.reason instanceof AppError && r.reason.status < 500));
+    t.same(raw.map((r) => String((r as PromiseRejectedResult).reason)), [], 'every failure is a 4xx AppError (already moderated, or busy: try again)');
+    t.ok(results.filter((r) => r.status === 'fulfilled').length >= 20, 'most actions went through');
   });
 
   await t.test('tenancy and the forum-off community', async (t) => {
