@@ -14,6 +14,7 @@ export type ForumActionName =
   | 'approve'
   | 'reject'
   | 'remove'
+  | 'remove_waiting'
   | 'restore'
   | 'lock'
   | 'unlock'
