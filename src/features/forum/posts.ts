@@ -252,6 +252,15 @@ export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: n
   ensureForumOn(deps.community);
   await forumTransaction(deps.db, async (trx) => {
     await ownPostForChange(trx, deps, viewer, postId, true);
-    await trx.updateTable('forum_posts').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
+    const now = deps.clock.now();
+    await trx.updateTable('forum_posts').set({ deleted_at: now }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
+    // Gone with its text: the open reports on it and on its replies are settled ('deleted').
+    await trx
+      .updateTable('forum_reports')
+      .set({ resolved_at: now, resolved_by: viewer.userId, resolution: 'deleted' })
+      .where('community_id', '=', deps.community.id)
+      .where('post_id', '=', postId)
+      .where('resolved_at', 'is', null)
+      .execute();
   });
 }

@@ -241,7 +241,17 @@ export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId:
   ensureForumOn(deps.community);
   await forumTransaction(deps.db, async (trx) => {
     const row = await replyForChange(trx, deps, viewer, replyId, true);
-    await trx.updateTable('forum_replies').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
+    const now = deps.clock.now();
+    await trx.updateTable('forum_replies').set({ deleted_at: now, report_count: 0 }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
+    // Gone with its text: the open reports on it are settled ('deleted').
+    await trx
+      .updateTable('forum_reports')
+      .set({ resolved_at: now, resolved_by: viewer.userId, resolution: 'deleted' })
+      .where('community_id', '=', deps.community.id)
+      .where('target_kind', '=', 'reply')
+      .where('target_id', '=', replyId)
+      .where('resolved_at', 'is', null)
+      .execute();
     if (row.status === 'published') {
       await trx
         .updateTable('forum_posts')

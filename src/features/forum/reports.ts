@@ -93,7 +93,10 @@ function reportsQuery(db: Db, community: CommunityRef) {
       'r.author_id as reply_author_id',
       'r.body_text as reply_text',
     ])
-    .where('fr.community_id', '=', community.id);
+    .where('fr.community_id', '=', community.id)
+    // What its author deleted is no one's to judge any more (and its text is not shown).
+    .where('p.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('fr.target_kind', '=', 'post'), eb('r.deleted_at', 'is', null)]));
 }
 
 /** Open reports, oldest first, keyset on id; moderators and staff only. */

@@ -55,7 +55,14 @@ export async function forumCounts(deps: StaffForumDeps): Promise<ForumCounts> {
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_replies', c).select(sql<number>`count(*)`.as('n')).where('status', '=', 'pending').where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
-    selectInCommunity(deps.db, 'forum_reports', c).select(sql<number>`count(*)`.as('n')).where('resolved_at', 'is', null).executeTakeFirstOrThrow(),
+    selectInCommunity(deps.db, 'forum_reports', c)
+      .innerJoin('forum_posts as p', 'p.id', 'forum_reports.post_id')
+      .leftJoin('forum_replies as r', (j) => j.onRef('r.id', '=', 'forum_reports.target_id').on('forum_reports.target_kind', '=', 'reply'))
+      .select(sql<number>`count(*)`.as('n'))
+      .where('forum_reports.resolved_at', 'is', null)
+      .where('p.deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('forum_reports.target_kind', '=', 'post'), eb('r.deleted_at', 'is', null)]))
+      .executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_topics', c).select(sql<number>`count(*)`.as('n')).where('archived_at', 'is', null).executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'memberships', c).select(sql<number>`count(*)`.as('n')).where('is_moderator', '=', true).where('is_active', '=', true).executeTakeFirstOrThrow(),
     allPostsWaitOf(deps),
