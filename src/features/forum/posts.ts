@@ -33,6 +33,9 @@ import type { ForumListPage, ForumListQuery, PostView } from './types.ts';
 
 const SEARCH_MAX = 200;
 
+/** At most this many pinned posts stand apart above the list; more (rare) stay in the list itself. */
+export const PINNED_MAX = 50;
+
 /** The list: published, not deleted posts, newest activity first; keyset on (last_activity_at, id). */
 export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumListQuery): Promise<ForumListPage> {
   ensureForumOn(deps.community);
@@ -52,9 +55,23 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
       .where('forum_posts.status', '=', 'published')
       .where('forum_posts.deleted_at', 'is', null);
 
+  // The pinned posts shown apart: the PINNED_MAX most recently pinned, published and not deleted.
+  const shownPinned = () =>
+    deps.db
+      .selectFrom('forum_posts as pp')
+      .select('pp.id')
+      .where('pp.community_id', '=', deps.community.id)
+      .where('pp.pinned_at', 'is not', null)
+      .where('pp.status', '=', 'published')
+      .where('pp.deleted_at', 'is', null)
+      .orderBy('pp.pinned_at', 'desc')
+      .orderBy('pp.id', 'desc')
+      .limit(PINNED_MAX);
+
   let page = base();
-  // Pinned posts are shown apart, above the first page of the unfiltered list, and not again below.
-  if (unfiltered) page = page.where('forum_posts.pinned_at', 'is', null);
+  // Pinned posts are shown apart, above the first page of the unfiltered list, and not again below;
+  // any pinned beyond PINNED_MAX stay in the list, so that none is lost.
+  if (unfiltered) page = page.where((eb) => eb.or([eb('forum_posts.pinned_at', 'is', null), eb('forum_posts.id', 'not in', shownPinned())]));
   if (topicId !== null) {
     page = page.where((eb) =>
       eb.exists(
@@ -75,7 +92,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   const rows = await page.orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1).execute();
   const more = rows.length > first;
   const pageRows = rows.slice(0, first);
-  const pinnedRows = unfiltered && !after ? ((await base().where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10).execute()) as SummaryRow[]) : [];
+  const pinnedRows = unfiltered && !after ? ((await base().where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').orderBy('forum_posts.id', 'desc').limit(PINNED_MAX).execute()) as SummaryRow[]) : [];
 
   const topics = await topicsOfPosts(deps.db, deps.community, [...pinnedRows, ...pageRows].map((r) => r.id));
   const last = pageRows[pageRows.length - 1];
