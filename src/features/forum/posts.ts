@@ -3,8 +3,8 @@ import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { toSnapshot } from '#src/features/members/queries.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
-import { authorOf, follow, publishEffects } from './effects.ts';
-import { linkMentions, resolveMentions } from './mentions.ts';
+import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
+import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
 import {
   activityKeyColumn,
   decodeActivityCursor,
@@ -246,7 +246,8 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
   const { title, body, topicIds } = await checkPost(deps, input, false);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   await forumTransaction(deps.db, async (trx) => {
-    await ownPostForChange(trx, deps, viewer, postId, false);
+    const row = await ownPostForChange(trx, deps, viewer, postId, false);
+    const old = await trx.selectFrom('forum_posts').select(['title', 'body_text']).where('community_id', '=', deps.community.id).where('id', '=', postId).executeTakeFirstOrThrow();
     await trx
       .updateTable('forum_posts')
       .set({ title, body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
@@ -259,6 +260,10 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
         .insertInto('forum_post_topics')
         .values(topicIds.map((topic_id) => ({ post_id: postId, topic_id, community_id: deps.community.id })))
         .execute();
+    }
+    // Members the edit newly mentions hear of it now (a waiting post's mentions wait for its approval).
+    if (row.status === 'published') {
+      await notifyNewMentions(trx, deps, { authorId: row.author_id, title, url: postPath(postId), before: `${old.title}\n${old.body_text}`, after: `${title}\n${body.text}` });
     }
   });
   return getPost(deps, viewer, postId);

@@ -4,8 +4,8 @@ import type { Db } from '#src/db/index.ts';
 import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
-import { authorOf, follow, publishEffects } from './effects.ts';
-import { linkMentions, resolveMentions } from './mentions.ts';
+import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
+import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
 import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
@@ -222,13 +222,19 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   await forumTransaction(deps.db, async (trx) => {
-    await replyForChange(trx, deps, viewer, replyId, false);
+    const row = await replyForChange(trx, deps, viewer, replyId, false);
+    const old = await trx.selectFrom('forum_replies').select('body_text').where('community_id', '=', deps.community.id).where('id', '=', replyId).executeTakeFirstOrThrow();
     await trx
       .updateTable('forum_replies')
       .set({ body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
       .where('community_id', '=', deps.community.id)
       .where('id', '=', replyId)
       .execute();
+    // Members the edit newly mentions hear of it now, when the reply and its post are public.
+    const post = await trx.selectFrom('forum_posts').select(['title', 'status', 'deleted_at']).where('community_id', '=', deps.community.id).where('id', '=', row.post_id).executeTakeFirst();
+    if (row.status === 'published' && post?.status === 'published' && post.deleted_at == null) {
+      await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+    }
   });
   return getReply(deps, viewer, replyId);
 }
