@@ -10,6 +10,7 @@ import {
   decodeActivityCursor,
   encodeCursor,
   excerptColumn,
+  mayView,
   moderatorColumn,
   pageSize,
   postsWithAuthors,
@@ -136,8 +137,7 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
   if (!row) throw new AppError('Forum.PostNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
-  const visible = row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected'));
-  if (!visible) throw new AppError('Forum.PostNotFound');
+  if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
   const [topics, reactions] = await Promise.all([topicsOfPosts(deps.db, deps.community, [row.id]), reactionsOf(deps.db, deps.community, 'post', [row.id], viewer.userId)]);
   const summary = toSummary(row as SummaryRow, topics.get(row.id) ?? []);
   const inWindow = withinEditWindow(row.created_at, deps.clock.now());

@@ -248,6 +248,14 @@ export function moderatorColumn(db: Db, community: CommunityRef, userId: number)
     .where('viewer_membership.user_id', '=', userId);
 }
 
+/**
+ * Who may see a post or reply (not deleted) on its own page: everyone when it is published;
+ * moderators and staff whatever its state; its author whatever its state too (waiting, rejected or
+ * removed: read-only, with the moderator's note), so that the link of the moderation notice leads
+ * somewhere.
+ */
+export const mayView = (status: ForumStatus, who: { mine: boolean; moderator: boolean }) => status === 'published' || who.moderator || who.mine;
+
 /** Whether the author may still change what they wrote at `createdAt`. */
 export const withinEditWindow = (createdAt: Date, now: Date) => now.getTime() - new Date(createdAt).getTime() <= EDIT_WINDOW_MS;
 

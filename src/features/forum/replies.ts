@@ -6,7 +6,7 @@ import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } fro
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
-import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
+import { decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
@@ -30,7 +30,7 @@ async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId:
   if (!row) throw new AppError('Forum.PostNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
-  if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.PostNotFound');
+  if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
   return { ...row, moderator };
 }
 
@@ -131,7 +131,7 @@ export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: nu
   if (!row) throw new AppError('Forum.ReplyNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
-  if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.ReplyNotFound');
+  if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.ReplyNotFound');
   const reactions = await reactionsOf(deps.db, deps.community, 'reply', [row.id], viewer.userId);
   return toReplyView(deps, viewer, moderator, row, reactions.get(row.id) ?? []);
 }

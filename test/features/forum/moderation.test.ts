@@ -8,6 +8,7 @@ import { createReply, listReplies } from '#src/features/forum/replies.ts';
 import { MODERATION_NOTE_MAX, TOPIC_NAME_MAX } from '#src/features/forum/rules.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from '#src/features/forum/topics-admin.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
+import { signIn } from '#test/helpers/factories.ts';
 
 t.test('forum moderation', async (t) => {
   const w = await forumWorld(t);
@@ -171,6 +172,22 @@ t.test('forum moderation', async (t) => {
     const counted = (await listTopicsForStaff(deps, staff.viewer)).find((x) => x.id === general)!;
     t.ok(counted.postCount! >= 3, 'General counts its published posts');
     await rejects(t, renameTopic(w.depsFor(beta), { userId: staff.id, isStaff: true }, hiring.id, 'Stolen'), 'Forum.TopicNotFound', 'another community’s staff find nothing');
+  });
+
+  await t.test('the author of a removed post follows the notice’s link to it: read-only, with the note; others still get not found', async (t) => {
+    const gone = await createPost(deps, bob.viewer, { title: 'Taken down', body: '<p>x</p>', topicIds: [general] });
+    await removeContent(deps, mod.viewer, 'post', gone.id, 'Not for this forum.');
+    const note = (await w.forumNotes(bob.id)).at(-1);
+    t.equal(note?.url, `/forum/post/${gone.id}`);
+    const seen = await getPost(deps, bob.viewer, gone.id);
+    t.equal(seen.status, 'removed');
+    t.equal(seen.moderationNote, 'Not for this forum.', 'with the moderator’s note');
+    t.same([seen.abilities.canEdit, seen.abilities.canReply, seen.abilities.canReport], [false, false, false], 'read-only');
+    await rejects(t, getPost(deps, cy.viewer, gone.id), 'Forum.PostNotFound', 'another member still gets not found');
+    t.notOk((await listPosts(deps, bob.viewer, {})).posts.some((p) => p.id === gone.id), 'not in the list, even for its author');
+    const page = await app.inject({ method: 'GET', url: `/forum/post/${gone.id}`, headers: { cookie: `auth=${(await signIn(app, bob, alpha)).token}` } });
+    t.equal(page.statusCode, 200, 'the notice’s link is no 404 for its author');
+    t.match(page.body, 'Not for this forum.');
   });
 
   await t.test('a waiting reply under a post that is not published cannot be approved or restored, and is not in the queue', async (t) => {
