@@ -4,7 +4,7 @@ import type { ForumTargetKind } from '#src/db/types.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { reactionsOf } from './queries.ts';
 import { isReaction } from './rules.ts';
-import { forumFieldError, loadPublicTarget, loadTarget } from './targets.ts';
+import { forumFieldError, loadPublicTarget, loadTarget, tableOf } from './targets.ts';
 import type { ReactionCount } from './types.ts';
 
 /**
@@ -15,8 +15,6 @@ import type { ReactionCount } from './types.ts';
  */
 
 export type LikeResult = { likeCount: number; likedByMe: boolean };
-
-const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
 
 async function likeCountOf(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<number> {
   const row = await trx.selectFrom(tableOf(kind)).select('like_count').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirstOrThrow();

@@ -7,7 +7,7 @@ import { logAction } from './actions-log.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE, REPORT_DESCRIPTION_MAX, isReportReason } from './rules.ts';
 import { excerptOf } from './queries.ts';
-import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf } from './targets.ts';
+import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf, tableOf } from './targets.ts';
 import { lockPost, lockReplyRow, moveStatus } from './visibility.ts';
 import { removeContent } from './moderation.ts';
 import type { ReportReason, ReportView } from './types.ts';
@@ -34,8 +34,6 @@ function checkReport(input: { reason: unknown; description: unknown }): { reason
   if (description.length > REPORT_DESCRIPTION_MAX) throw forumFieldError('description', 'forum.errors.descriptionTooLong', { max: REPORT_DESCRIPTION_MAX });
   return { reason: input.reason, description };
 }
-
-const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
 
 /**
  * Reports a post or reply. A second report by the same member is a quiet success (the unique index

@@ -41,6 +41,9 @@ export function targetKindOf(v: unknown): ForumTargetKind {
   throw new AppError('NotFound');
 }
 
+/** The table of a post or reply. */
+export const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? ('forum_posts' as const) : ('forum_replies' as const));
+
 export const missing = (kind: ForumTargetKind) => new AppError(kind === 'post' ? 'Forum.PostNotFound' : 'Forum.ReplyNotFound');
 
 /** The post or reply in this community, whatever its state; 'Forum.PostNotFound' / 'Forum.ReplyNotFound' when there is none. */

@@ -1,6 +1,7 @@
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
+import { tableOf } from './targets.ts';
 
 /**
  * A post's or reply's state changes (published, pending, rejected, removed) with the counts that
@@ -9,8 +10,6 @@ import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
  * first, so two moderators at once cannot both move it (the second sees the new state). `counts:
  * false` leaves the counts to the caller (a first publication: effects.ts publishEffects).
  */
-
-const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
 
 export type Moved = { id: number; postId: number; authorId: number; previous: ForumStatus };
 

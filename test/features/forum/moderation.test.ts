@@ -247,5 +247,6 @@ t.test('forum moderation', async (t) => {
     t.same(rejected.createdAt, clock.now());
     t.same([...all].sort((a, b) => b.id - a.id).map((a) => a.id), all.map((a) => a.id), 'newest first');
     t.same((await listActions(w.depsFor(beta), { userId: staff.id, isStaff: true })).actions, [], 'another community’s log is its own');
+    await rejects(t, listActions(w.depsFor(w.off), { userId: staff.id, isStaff: true }), 'NotFound', 'where the forum is off, there is no log');
   });
 });
