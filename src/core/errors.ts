@@ -96,6 +96,7 @@ export const serverErrors = {
   'Forum.NotYours': { status: 403, key: 'forum.errors.notYours' },
   'Forum.EditWindowClosed': { status: 409, key: 'forum.errors.editWindowClosed' },
   'Forum.AlreadyModerated': { status: 409, key: 'forum.errors.alreadyModerated' },
+  'Forum.Busy': { status: 409, key: 'forum.errors.busy' },
   'Forum.NotModerator': { status: 403, key: 'forum.errors.notModerator' },
   'Forum.LikeFailed': { status: 409, key: 'forum.errors.likeFailed' },
   'Forum.TopicNotFound': { status: 404, key: 'forum.errors.topicNotFound' },

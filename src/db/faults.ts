@@ -32,3 +32,15 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (cause && isDatabaseUnavailable(cause, depth + 1)) return true;
   return Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1));
 }
+
+/**
+ * PostgreSQL's "try again" failures of a transaction: 40P01 deadlock_detected, 40001
+ * serialization_failure. Nothing was written; the same request may simply be sent again.
+ */
+export function isRetryableConflict(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const code = (err as { code?: unknown }).code;
+  if (code === '40P01' || code === '40001') return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return cause ? isRetryableConflict(cause, depth + 1) : false;
+}

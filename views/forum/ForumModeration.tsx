@@ -1,29 +1,13 @@
 import type { QueueItem, ReportView } from '#src/features/forum/types.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { AuthorLine, TextArea, When } from './parts.tsx';
+import { QueueItemCard, queueKey, ReasonForm } from './moderation-parts.tsx';
+import { AuthorLine, When } from './parts.tsx';
 
 /** A form on this page that came back with a message: which one, what was typed. */
 export type QueueForm = { key: string; reason: string; error: string };
 
 const itemHref = (kind: 'post' | 'reply', id: number, postId: number) => (kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`);
-
-function ReasonForm({ formKey, action, label, button, form, secondary }: { formKey: string; action: string; label: string; button: string; form?: QueueForm; secondary?: boolean }) {
-  const href = useHref();
-  const mine = form?.key === formKey ? form : undefined;
-  return (
-    <form method="post" action={href(action)} className="stack">
-      <CsrfField />
-      <input type="hidden" name="back" value="moderation" />
-      <TextArea id={`reason-${formKey}`} name="reason" label={label} value={mine?.reason ?? ''} error={mine?.error} rows={2} />
-      <p>
-        <button type="submit" className={secondary ? 'button button-secondary' : 'button'}>
-          {button}
-        </button>
-      </p>
-    </form>
-  );
-}
 
 /** The moderators' page: what waits for approval, and the open reports. */
 export function ForumModeration({ queue, reports, olderReportsHref, notice, error, form }: { queue: QueueItem[]; reports: ReportView[]; olderReportsHref: string | null; notice?: string; error?: string; form?: QueueForm }) {
@@ -41,15 +25,25 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, erro
       {queue.length === 0 ? <p className="muted">{t('forumPages.queue.emptyQueue')}</p> : null}
       <ul className="plain forum-queue">
         {queue.map((item) => {
-          const key = `${item.targetKind}-${item.id}`;
+          const key = queueKey(item);
+          const formKey = `reject-${key}`;
+          const mine = form?.key === formKey ? form : undefined;
           return (
-            <li key={key} className="card" id={`queue-${key}`}>
-              <h3>
-                {t('forumPages.queue.kind', { kind: item.targetKind })} <a href={href(itemHref(item.targetKind, item.id, item.postId))}>{t('forumPages.queue.in', { title: item.postTitle })}</a>
-              </h3>
-              <p className="muted">{t(`forumPages.queue.why.${item.why}`, { n: item.reportCount })}</p>
-              <AuthorLine author={item.author} at={item.createdAt} />
-              <div className="forum-body" dangerouslySetInnerHTML={{ __html: item.bodyHtml }} />
+            <QueueItemCard
+              key={key}
+              item={item}
+              heading={
+                <>
+                  {t('forumPages.queue.kind', { kind: item.targetKind })} <a href={href(itemHref(item.targetKind, item.id, item.postId))}>{t('forumPages.queue.in', { title: item.postTitle })}</a>
+                </>
+              }
+              meta={
+                <>
+                  <p className="muted">{t(`forumPages.queue.why.${item.why}`, { n: item.reportCount })}</p>
+                  <AuthorLine author={item.author} at={item.createdAt} />
+                </>
+              }
+            >
               <div className="forum-moderate">
                 <form method="post" action={href(`/forum/moderate/${item.targetKind}/${item.id}/approve`)} className="inline-form">
                   <CsrfField />
@@ -59,15 +53,19 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, erro
                   </button>
                 </form>
                 <ReasonForm
-                  formKey={`reject-${key}`}
                   action={`/forum/moderate/${item.targetKind}/${item.id}/reject`}
+                  id={`reason-${formKey}`}
+                  name="reason"
                   label={t('forumPages.moderate.reasonLabel')}
                   button={t('forumPages.moderate.reject')}
-                  form={form}
+                  value={mine?.reason}
+                  error={mine?.error}
+                  fields={{ back: 'moderation' }}
+                  required
                   secondary
                 />
               </div>
-            </li>
+            </QueueItemCard>
           );
         })}
       </ul>
@@ -80,10 +78,10 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, erro
               {t('forumPages.queue.kind', { kind: r.targetKind })} <a href={href(itemHref(r.targetKind, r.targetId, r.postId))}>{t('forumPages.queue.in', { title: r.postTitle })}</a>
             </h3>
             <p>
-              {t('forumPages.queue.reportedBy', { name: r.reporter.name, reason: t(`forum.reportReasons.${r.reason}`) })} · <When at={r.createdAt} />
+              {t('forumPages.queue.reportedBy', { name: r.reporter.name, reason: t(`forum.reportReasons.${r.reason}`) })} · <When at={r.createdAt} template="forumPages.queue.reportedAt" />
             </p>
             {r.description ? <p className="intro-text">{r.description}</p> : null}
-            <AuthorLine author={r.author} at={r.createdAt} />
+            <AuthorLine author={r.author} />
             <p className="intro-text">{r.excerpt}</p>
             <div className="forum-moderate">
               <form method="post" action={href(`/forum/reports/${r.id}/dismiss`)} className="inline-form">

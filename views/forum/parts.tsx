@@ -29,8 +29,8 @@ export function When({ at, template }: { at: Date; template?: string }) {
   return <time dateTime={new Date(at).toISOString()}>{template ? t(template, { when: text }) : text}</time>;
 }
 
-/** Name (a profile link), company, face, and when. */
-export function AuthorLine({ author, at, edited, children }: { author: MemberSnapshot; at: Date; edited?: boolean; children?: ReactNode }) {
+/** Name (a profile link), company, face, and when (left out where the date shown would not be the item's own). */
+export function AuthorLine({ author, at, edited, children }: { author: MemberSnapshot; at?: Date; edited?: boolean; children?: ReactNode }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -39,11 +39,15 @@ export function AuthorLine({ author, at, edited, children }: { author: MemberSna
       <p>
         <a href={href(`/profile/${author.id}`)}>{author.name}</a>
         {author.companyName ? <span className="muted"> · {author.companyName}</span> : null}
-        <br />
-        <span className="muted">
-          <When at={at} />
-          {edited ? ` · ${t('forumPages.badges.edited')}` : null}
-        </span>
+        {at ? (
+          <>
+            <br />
+            <span className="muted">
+              <When at={at} />
+              {edited ? ` · ${t('forumPages.badges.edited')}` : null}
+            </span>
+          </>
+        ) : null}
         {children}
       </p>
     </div>
@@ -89,7 +93,9 @@ export function LikeButton({ kind, id, count, liked, back, error }: { kind: Foru
       <button type="submit" className="forum-chip" id={`like-${kind}-${id}-button`} aria-pressed={liked} aria-label={t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel')}>
         {t('forumPages.post.like')}
       </button>{' '}
-      <span className="forum-count">{t('forumPages.post.likeCount', { n: count })}</span>
+      <span className="forum-count" aria-live="polite">
+        {t('forumPages.post.likeCount', { n: count })}
+      </span>
       {error ? (
         <span className="field-error" role="alert">
           {error}
@@ -113,7 +119,10 @@ export function Reactions({ kind, id, reactions, back, error }: { kind: ForumTar
           <input type="hidden" name="reaction" value={r.reaction} />
           <input type="hidden" name="on" value={r.mine ? '0' : '1'} />
           <button type="submit" className="forum-chip" id={`react-${kind}-${id}-${r.reaction}`} aria-pressed={r.mine}>
-            {t('forumPages.post.reactionCount', { label: t(`forum.reactions.${r.reaction}`), n: r.count })}
+            {t(`forum.reactions.${r.reaction}`)}{' '}
+            <span className="forum-count" aria-live="polite">
+              {r.count}
+            </span>
           </button>
         </form>
       ))}

@@ -7,6 +7,7 @@ import { ForumModeration, type QueueForm } from '#views/forum/ForumModeration.ts
 import type { ModerateForm } from '#views/forum/ForumPost.tsx';
 import { FollowButton, LikeButton, Reactions } from '#views/forum/parts.tsx';
 import { forumDeps, forumViewer, isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
+import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject } from './moderation.ts';
 import { allReactions, backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath } from './page-helpers.ts';
 import { getPost } from './posts.ts';
@@ -139,7 +140,9 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const item = kind === 'post' ? await getPost(deps, viewer, id) : await getReply(deps, viewer, id);
     const postId = kind === 'post' ? id : (item as { postId: number }).postId;
     const post = kind === 'post' ? (item as Awaited<ReturnType<typeof getPost>>) : await getPost(deps, viewer, postId);
-    if (item.reportedByMe || !item.abilities.canReport) return reply.redirectTo(postPath(postId, { anchor: kind === 'post' ? 'post' : `reply-${id}` }));
+    const anchor = kind === 'post' ? 'post' : `reply-${id}`;
+    if (item.reportedByMe) return reply.redirectTo(postPath(postId, { notice: 'alreadyReported', anchor }));
+    if (!item.abilities.canReport) return reply.redirectTo(postPath(postId, { anchor }));
     return reply.page({
       title: t('forumPages.report.title'),
       status,
@@ -191,7 +194,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       status: extra.status,
       body: (
         <ForumModeration
-          queue={queue}
+          queue={queue.map((item) => ({ ...item, bodyHtml: mentionLinksUnder(item.bodyHtml, request.server.config.basePath) }))}
           reports={reports.reports}
           olderReportsHref={reports.next ? `/forum/moderation?after=${encodeURIComponent(reports.next)}` : null}
           notice={extra.notice}

@@ -1,6 +1,6 @@
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
-import type { ForumDeps, ForumViewer } from './deps.ts';
+import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { cursorId, ensureStaff } from './targets.ts';
 import type { ForumActionView } from './types.ts';
 
@@ -14,6 +14,7 @@ export type ForumActionName =
   | 'approve'
   | 'reject'
   | 'remove'
+  | 'remove_waiting'
   | 'restore'
   | 'lock'
   | 'unlock'
@@ -60,6 +61,7 @@ export const ACTIONS_PAGE_SIZE = 50;
 
 /** The log, newest first, keyset on id (`next` is the cursor of the next page); staff only. */
 export async function listActions(deps: ForumDeps, viewer: ForumViewer, { after, first }: { after?: unknown; first?: number } = {}): Promise<{ actions: ForumActionView[]; next: string | null }> {
+  ensureForumOn(deps.community);
   ensureStaff(viewer);
   const before = cursorId(after);
   const size = Math.min(Math.max(Math.trunc(first ?? ACTIONS_PAGE_SIZE) || ACTIONS_PAGE_SIZE, 1), 100);

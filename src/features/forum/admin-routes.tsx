@@ -22,10 +22,12 @@ import {
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { listActions } from './actions-log.ts';
 import { forumDeps, forumViewer } from './deps.ts';
+import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject, removeContent, restoreContent, setAllPostsWait, setLocked, setPinned } from './moderation.ts';
 import { openReports, resolveReport } from './reports.ts';
 import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates, openReportTarget, searchTerm, staffPost, staffPosts, staffReplies, STAFF_POST_STATUSES, type StaffPostQuery } from './staff.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from './topics-admin.ts';
+import { isIdCursor } from './targets.ts';
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
 const DONE = [
@@ -67,7 +69,7 @@ const onOf = (value: unknown): boolean => {
 /** The posts list's query from a query string (the list, its pages, and the actions' way back). */
 function postQueryOf(q: Record<string, unknown>): StaffPostQuery {
   const status = (STAFF_POST_STATUSES as readonly string[]).includes(str(q.status)) ? (q.status as StaffPostQuery['status']) : null;
-  const after = typeof q.after === 'string' && /^\d{1,10}$/.test(q.after) ? q.after : null;
+  const after = isIdCursor(q.after) ? q.after : null;
   return { q: typeof q.q === 'string' ? q.q : null, status, after };
 }
 
@@ -132,7 +134,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   // ---- Waiting posts and replies ----
 
   const queuePage = (request: FastifyRequest, reply: FastifyReply, form?: StaffForm, status?: number) =>
-    page(request, reply, 'queue', async () => <ForumQueue items={await moderationQueue(forumDeps(request), forumViewer(request))} notice={form ? undefined : noticeOf(request)} form={form} />, status);
+    page(request, reply, 'queue', async () => <ForumQueue items={(await moderationQueue(forumDeps(request), forumViewer(request))).map((item) => ({ ...item, bodyHtml: mentionLinksUnder(item.bodyHtml, request.server.config.basePath) }))} notice={form ? undefined : noticeOf(request)} form={form} />, status);
 
   app.get('/admin/forum/queue', admin, async (request, reply) => queuePage(request, reply));
 
@@ -174,7 +176,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/forum/reports', admin, async (request, reply) => reportsPage(request, reply, afterOf((request.query as Record<string, unknown>).after)));
 
-  const reportsBack = (after: string | null) => (after && /^\d{1,10}$/.test(after) ? `/admin/forum/reports?after=${after}` : '/admin/forum/reports');
+  const reportsBack = (after: string | null) => (isIdCursor(after) ? `/admin/forum/reports?after=${after}` : '/admin/forum/reports');
 
   app.post('/admin/forum/reports/:id/dismiss', admin, async (request, reply) => {
     const id = idOf((request.params as { id?: string }).id);
@@ -241,7 +243,12 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
     );
   }
 
-  app.get('/admin/forum/posts', admin, async (request, reply) => postsPage(request, reply, request.query as Record<string, unknown>));
+  app.get('/admin/forum/posts', admin, async (request, reply) => {
+    const raw = request.query as Record<string, unknown>;
+    // A cursor that is no id (or beyond the database's ids) is a 400 here, as on every other list.
+    if (raw.after != null && raw.after !== '' && !isIdCursor(raw.after)) throw new AppError('BadRequest.Validation');
+    return postsPage(request, reply, raw);
+  });
 
   /** Back to the list as it was (its search, state and page), rebuilt from the form's `back` field. */
   const postsBackOf = (body: Body): Record<string, unknown> => {
@@ -320,7 +327,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
       const replyId = idOf(params.replyId);
       const body = (request.body ?? {}) as Body;
       const after = afterOf(body.after);
-      const keep = after && /^\d{1,10}$/.test(after) ? after : null;
+      const keep = isIdCursor(after) ? after : null;
       return act(
         request,
         reply,

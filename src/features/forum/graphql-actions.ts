@@ -3,6 +3,7 @@ import { idOrNotFound } from '#src/features/graphql/ids.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { listActions } from './actions-log.ts';
+import { bodyHtmlUnderBase } from './graphql.ts';
 import { ensureForumOn, forumDeps, forumViewer, type ForumDeps, type ForumViewer } from './deps.ts';
 import { approve, moderationQueue, reject, removeContent, restoreContent, setAllPostsWait, setLocked, setPinned } from './moderation.ts';
 import { followPost, likePost, likeReply, react, unlikePost, unlikeReply } from './reactions.ts';
@@ -211,6 +212,7 @@ const like = (run: typeof likePost) => async (_root: unknown, args: Args, ctx: G
 export const forumActionsMemberGraphQL: GraphQLPart = {
   typeDefs: forumActionsMemberTypeDefs,
   resolvers: {
+    ForumQueueItem: { bodyHtml: bodyHtmlUnderBase },
     Query: { ...memberModeration.Query },
     Mutation: {
       likeForumPost: like(likePost),
@@ -238,6 +240,7 @@ export const forumActionsMemberGraphQL: GraphQLPart = {
 export const forumActionsAdminGraphQL: GraphQLPart = {
   typeDefs: forumActionsAdminTypeDefs,
   resolvers: {
+    ForumQueueItem: { bodyHtml: bodyHtmlUnderBase },
     Query: {
       ...adminModeration.Query,
       forumTopics: async (_root: unknown, args: Args, ctx: GraphQLContext) => {

@@ -5,6 +5,7 @@ import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { userOut } from '#src/features/members/directory-graphql.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';
+import { mentionLinksUnder } from './mentions.ts';
 import { likedByMe } from './queries.ts';
 import { createReply, deleteReply, editReply, listReplies } from './replies.ts';
 import { listTopics } from './topics.ts';
@@ -167,9 +168,15 @@ const postInput = (v: unknown) => {
   return { title: input.title ?? null, body: input.body ?? null, topicIds: input.topicIds === null ? undefined : input.topicIds };
 };
 
+/** Stored bodies link mentions as application paths; under BASE_PATH they are shown inside the prefix. */
+export const bodyHtmlUnderBase = (parent: { bodyHtml: string | null }, _args: unknown, ctx: GraphQLContext) =>
+  parent.bodyHtml == null ? null : mentionLinksUnder(parent.bodyHtml, ctx.request.server.config.basePath);
+
 export const forumMemberGraphQL: GraphQLPart = {
   typeDefs: forumMemberTypeDefs,
   resolvers: {
+    ForumPost: { bodyHtml: bodyHtmlUnderBase },
+    ForumReply: { bodyHtml: bodyHtmlUnderBase },
     Query: {
       forumPosts: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = forumOf(ctx);

@@ -101,3 +101,20 @@ export async function notifyMentions(
 export function mentionLinksUnder(html: string, basePath: string): string {
   return basePath ? html.replace(/<a href="\/profile\//g, `<a href="${basePath}/profile/`) : html;
 }
+
+/**
+ * After an edit of a published text: notifies the members the new text mentions and the old one did
+ * not (each once; the author never). Inside the edit's transaction.
+ */
+export async function notifyNewMentions(trx: Db, deps: ForumDeps, input: { authorId: number; title: string; url: string; before: string; after: string }): Promise<number[]> {
+  const before = await resolveMentions(trx, deps.community, input.before);
+  const author = await trx.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', input.authorId).executeTakeFirst();
+  return notifyMentions(trx, deps, {
+    authorId: input.authorId,
+    authorName: author ? `${author.first_name} ${author.last_name}`.trim() : '',
+    title: input.title,
+    url: input.url,
+    text: input.after,
+    skip: new Set([...before.values()].map((m) => m.id)),
+  });
+}

@@ -4,7 +4,7 @@ import type { Db } from '#src/db/index.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { COMMUNITIES_CHANNEL } from '#src/features/communities/admin.ts';
 import { logAction, type ForumActionName } from './actions-log.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE } from './rules.ts';
 import { checkModerationNote, ensureModerator, ensureStaff, loadTarget, missing, snapshotsOf, type Target } from './targets.ts';
 import type { QueueItem } from './types.ts';
@@ -44,6 +44,7 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
       .where('r.status', '=', 'pending')
       .where('r.deleted_at', 'is', null)
       .where('p.deleted_at', 'is', null)
+      .where('p.status', '=', 'published')
       .orderBy('r.id', 'asc')
       .limit(QUEUE_MAX)
       .execute(),
@@ -111,20 +112,51 @@ async function wasQueuedByReports(trx: Db, communityId: number, kind: ForumTarge
   return row !== undefined;
 }
 
+/**
+ * How a removed item was last removed: 'remove_waiting' when it was taken down while waiting for its
+ * first approval (never public), so that a restore puts it back in the queue, not on the forum.
+ */
+async function lastRemoval(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<ForumActionName | null> {
+  const row = await trx
+    .selectFrom('forum_actions')
+    .select('action')
+    .where('community_id', '=', communityId)
+    .where('action', 'in', ['remove', 'remove_waiting'])
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return (row?.action as ForumActionName | undefined) ?? null;
+}
+
 async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, d: Decision): Promise<void> {
   ensureForumOn(deps.community);
   await ensureModerator(deps, viewer);
   const c = deps.community;
   const target = await loadTarget(deps.db, c, kind, id);
   if (target.deleted || (kind === 'reply' && target.postDeleted)) throw missing(kind);
+  // No one judges their own waiting post or reply.
+  if ((d.action === 'approve' || d.action === 'reject') && target.authorId === viewer.userId) throw new AppError('Forum.NotModerator');
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
+    let to = d.to;
+    let action = d.action;
+    // What was removed while waiting for its first approval goes back to the queue, not on the forum.
+    if (d.action === 'restore' && (await lastRemoval(trx, c.id, kind, id)) === 'remove_waiting') to = 'pending';
     // A first publication's counts are publishEffects' to change; every other move keeps them here.
     const firstPublication = d.action === 'approve' && !(await wasQueuedByReports(trx, c.id, kind, id));
-    const moved = await moveStatus(trx, c, kind, id, { from: d.from, to: d.to, moderation: { note: d.note, by: viewer.userId, at: now }, counts: !firstPublication });
+    const moved = await moveStatus(trx, c, kind, id, { from: d.from, to, moderation: { note: d.note, by: viewer.userId, at: now }, counts: !firstPublication });
     if (!moved) throw new AppError('Forum.AlreadyModerated');
+    // A reply goes public only under a public post (checked under the post's lock, which moveStatus took).
+    if (kind === 'reply' && to === 'published') {
+      const post = await trx.selectFrom('forum_posts').select(['status', 'deleted_at']).where('community_id', '=', c.id).where('id', '=', moved.postId).executeTakeFirst();
+      if (!post || post.status !== 'published' || post.deleted_at != null) throw new AppError('Forum.PostNotFound');
+    }
+    // Waiting and not sent back by reports: it never was public (a restore puts it back in the queue).
+    if (d.action === 'remove' && moved.previous === 'pending' && !(await wasQueuedByReports(trx, c.id, kind, id))) action = 'remove_waiting';
     if (d.reports) await resolveReportsOf(trx, c, kind, id, viewer.userId, d.reports, now);
-    await logAction(trx, c, { actorId: viewer.userId, action: d.action, targetKind: kind, targetId: id, note: d.note, at: now });
+    await logAction(trx, c, { actorId: viewer.userId, action, targetKind: kind, targetId: id, note: d.note, at: now });
     if (firstPublication) await publishEffects(trx, deps, kind, id);
     if (moved.authorId !== viewer.userId) await notifyAuthor(trx, deps, target, d, now);
   });
@@ -175,7 +207,7 @@ export async function setLocked(deps: ForumDeps, viewer: ForumViewer, postId: nu
   await ensureModerator(deps, viewer);
   await livePost(deps, postId);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const changed = await trx
       .updateTable('forum_posts')
       .set({ locked_at: on ? now : null })
@@ -195,7 +227,7 @@ export async function setPinned(deps: ForumDeps, viewer: ForumViewer, postId: nu
   ensureStaff(viewer);
   await livePost(deps, postId);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const changed = await trx
       .updateTable('forum_posts')
       .set({ pinned_at: on ? now : null })
@@ -218,7 +250,7 @@ export async function setAllPostsWait(deps: ForumDeps, viewer: ForumViewer, on: 
   ensureForumOn(deps.community);
   ensureStaff(viewer);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const changed = await trx
       .updateTable('communities')
       .set({ forum_all_posts_wait: on })

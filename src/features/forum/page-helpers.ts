@@ -56,7 +56,7 @@ export function onOf(body: FormBody): boolean {
 }
 
 /** Notices the pages show after a redirect (`?notice=`), by id: nothing else reaches the page. */
-export const NOTICES = ['created', 'createdPending', 'replied', 'repliedPending', 'edited', 'deleted', 'reported', 'approved', 'rejected', 'removed', 'dismissed'] as const;
+export const NOTICES = ['created', 'createdPending', 'replied', 'repliedPending', 'edited', 'deleted', 'reported', 'alreadyReported', 'approved', 'rejected', 'removed', 'dismissed'] as const;
 export type NoticeId = (typeof NOTICES)[number];
 export const noticeOf = (value: unknown): NoticeId | undefined => (NOTICES as readonly unknown[]).includes(value) ? (value as NoticeId) : undefined;
 

@@ -1,15 +1,16 @@
 import { sql } from 'kysely';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { toSnapshot } from '#src/features/members/queries.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
-import { authorOf, follow, publishEffects } from './effects.ts';
-import { linkMentions, resolveMentions } from './mentions.ts';
+import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
+import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
 import {
   activityKeyColumn,
   decodeActivityCursor,
   encodeCursor,
   excerptColumn,
+  mayView,
   moderatorColumn,
   pageSize,
   postsWithAuthors,
@@ -35,6 +36,9 @@ import type { ForumListPage, ForumListQuery, PostView } from './types.ts';
 
 const SEARCH_MAX = 200;
 
+/** At most this many pinned posts stand apart above the list; more (rare) stay in the list itself. */
+export const PINNED_MAX = 50;
+
 /** The list: published, not deleted posts, newest activity first; keyset on (last_activity_at, id). */
 export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumListQuery): Promise<ForumListPage> {
   ensureForumOn(deps.community);
@@ -54,9 +58,23 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
       .where('forum_posts.status', '=', 'published')
       .where('forum_posts.deleted_at', 'is', null);
 
+  // The pinned posts shown apart: the PINNED_MAX most recently pinned, published and not deleted.
+  const shownPinned = () =>
+    deps.db
+      .selectFrom('forum_posts as pp')
+      .select('pp.id')
+      .where('pp.community_id', '=', deps.community.id)
+      .where('pp.pinned_at', 'is not', null)
+      .where('pp.status', '=', 'published')
+      .where('pp.deleted_at', 'is', null)
+      .orderBy('pp.pinned_at', 'desc')
+      .orderBy('pp.id', 'desc')
+      .limit(PINNED_MAX);
+
   let page = base();
-  // Pinned posts are shown apart, above the first page of the unfiltered list, and not again below.
-  if (unfiltered) page = page.where('forum_posts.pinned_at', 'is', null);
+  // Pinned posts are shown apart, above the first page of the unfiltered list, and not again below;
+  // any pinned beyond PINNED_MAX stay in the list, so that none is lost.
+  if (unfiltered) page = page.where((eb) => eb.or([eb('forum_posts.pinned_at', 'is', null), eb('forum_posts.id', 'not in', shownPinned())]));
   if (topicId !== null) {
     page = page.where((eb) =>
       eb.exists(
@@ -76,15 +94,16 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   }
   type Row = SummaryRow & { activity_key: string; topics_json: Parameters<typeof topicsFromJson>[0]; part: number };
   const pageQuery = page.select(sql<number>`2`.as('part')).orderBy('forum_posts.last_activity_at', 'desc').orderBy('forum_posts.id', 'desc').limit(first + 1);
-  // The first unfiltered page reads its pinned posts in the same statement (one round trip).
-  const rows: Row[] =
-    unfiltered && !after
-      ? (await sql<Row>`${base().select(sql<number>`1`.as('part')).where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').limit(10)} union all ${pageQuery}`.execute(deps.db)).rows
-      : ((await pageQuery.execute()) as Row[]);
+  // The first unfiltered page reads its pinned posts (the PINNED_MAX most recently pinned) in the same
+  // statement (one round trip).
+  const pinnedQuery = () =>
+    base().select(sql<number>`1`.as('part')).where('forum_posts.pinned_at', 'is not', null).orderBy('forum_posts.pinned_at', 'desc').orderBy('forum_posts.id', 'desc').limit(PINNED_MAX);
+  const rows: Row[] = unfiltered && !after ? (await sql<Row>`${pinnedQuery()} union all ${pageQuery}`.execute(deps.db)).rows : ((await pageQuery.execute()) as Row[]);
   // Each part in its own order (a union keeps no order of its own); activity_key keeps the microseconds.
   const byActivity = (a: Row, b: Row) => (a.activity_key === b.activity_key ? b.id - a.id : a.activity_key < b.activity_key ? 1 : -1);
+  const byPinned = (a: Row, b: Row) => new Date(b.pinned_at!).getTime() - new Date(a.pinned_at!).getTime() || b.id - a.id;
   const listed = rows.filter((r) => Number(r.part) === 2).sort(byActivity);
-  const pinnedRows = rows.filter((r) => Number(r.part) === 1).sort((a, b) => new Date(b.pinned_at!).getTime() - new Date(a.pinned_at!).getTime());
+  const pinnedRows = rows.filter((r) => Number(r.part) === 1).sort(byPinned);
   const more = listed.length > first;
   const pageRows = listed.slice(0, first);
   const last = pageRows[pageRows.length - 1];
@@ -130,8 +149,7 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
   if (!row) throw new AppError('Forum.PostNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
-  const visible = row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected'));
-  if (!visible) throw new AppError('Forum.PostNotFound');
+  if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
   const summary = toSummary(row as SummaryRow, topicsFromJson(row.topics_json));
   const inWindow = withinEditWindow(row.created_at, deps.clock.now());
   const published = row.status === 'published';
@@ -184,7 +202,7 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
   const { title, body, topicIds } = await checkPost(deps, input, true);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
+  const id = await forumTransaction(deps.db, async (trx) => {
     const post = await trx
       .insertInto('forum_posts')
       .values({
@@ -238,8 +256,9 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
   ensureForumOn(deps.community);
   const { title, body, topicIds } = await checkPost(deps, input, false);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
-  await deps.db.transaction().execute(async (trx) => {
-    await ownPostForChange(trx, deps, viewer, postId, false);
+  await forumTransaction(deps.db, async (trx) => {
+    const row = await ownPostForChange(trx, deps, viewer, postId, false);
+    const old = await trx.selectFrom('forum_posts').select(['title', 'body_text']).where('community_id', '=', deps.community.id).where('id', '=', postId).executeTakeFirstOrThrow();
     await trx
       .updateTable('forum_posts')
       .set({ title, body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
@@ -253,6 +272,10 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
         .values(topicIds.map((topic_id) => ({ post_id: postId, topic_id, community_id: deps.community.id })))
         .execute();
     }
+    // Members the edit newly mentions hear of it now (a waiting post's mentions wait for its approval).
+    if (row.status === 'published') {
+      await notifyNewMentions(trx, deps, { authorId: row.author_id, title, url: postPath(postId), before: `${old.title}\n${old.body_text}`, after: `${title}\n${body.text}` });
+    }
   });
   return getPost(deps, viewer, postId);
 }
@@ -260,8 +283,17 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
 /** The author deletes their post within EDIT_WINDOW_MS (a moderator or staff, any post): hidden everywhere. */
 export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
   ensureForumOn(deps.community);
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     await ownPostForChange(trx, deps, viewer, postId, true);
-    await trx.updateTable('forum_posts').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
+    const now = deps.clock.now();
+    await trx.updateTable('forum_posts').set({ deleted_at: now }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
+    // Gone with its text: the open reports on it and on its replies are settled ('deleted').
+    await trx
+      .updateTable('forum_reports')
+      .set({ resolved_at: now, resolved_by: viewer.userId, resolution: 'deleted' })
+      .where('community_id', '=', deps.community.id)
+      .where('post_id', '=', postId)
+      .where('resolved_at', 'is', null)
+      .execute();
   });
 }

@@ -42,6 +42,9 @@ export function decodeActivityCursor(cursor: unknown): { at: string; id: number 
   // A real instant (no 31 February): the millisecond part must read back as written.
   const ms = new Date(`${at.slice(0, 23)}Z`);
   if (Number.isNaN(ms.getTime()) || ms.toISOString().slice(0, 23) !== at.slice(0, 23)) throw badCursor();
+  // PostgreSQL has no year 0 (and the forum no post before 1970): such a date is a bad cursor, not a 500.
+  const year = Number(at.slice(0, 4));
+  if (year < 1970 || year > 9999) throw badCursor();
   return { at, id };
 }
 
@@ -244,6 +247,14 @@ export function moderatorColumn(db: Db, community: CommunityRef, userId: number)
     .where('viewer_membership.community_id', '=', community.id)
     .where('viewer_membership.user_id', '=', userId);
 }
+
+/**
+ * Who may see a post or reply (not deleted) on its own page: everyone when it is published;
+ * moderators and staff whatever its state; its author whatever its state too (waiting, rejected or
+ * removed: read-only, with the moderator's note), so that the link of the moderation notice leads
+ * somewhere.
+ */
+export const mayView = (status: ForumStatus, who: { mine: boolean; moderator: boolean }) => status === 'published' || who.moderator || who.mine;
 
 /** Whether the author may still change what they wrote at `createdAt`. */
 export const withinEditWindow = (createdAt: Date, now: Date) => now.getTime() - new Date(createdAt).getTime() <= EDIT_WINDOW_MS;

@@ -1,10 +1,10 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { reactionsOf } from './queries.ts';
 import { isReaction } from './rules.ts';
-import { forumFieldError, loadPublicTarget, loadTarget } from './targets.ts';
+import { forumFieldError, loadPublicTarget, loadTarget, tableOf } from './targets.ts';
 import type { ReactionCount } from './types.ts';
 
 /**
@@ -16,8 +16,6 @@ import type { ReactionCount } from './types.ts';
 
 export type LikeResult = { likeCount: number; likedByMe: boolean };
 
-const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
-
 async function likeCountOf(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<number> {
   const row = await trx.selectFrom(tableOf(kind)).select('like_count').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirstOrThrow();
   return row.like_count;
@@ -28,7 +26,7 @@ async function setLike(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKi
   const c = deps.community;
   await loadPublicTarget(deps.db, c, kind, id);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    return await forumTransaction(deps.db, async (trx) => {
       if (on) {
         const inserted = await trx
           .insertInto('forum_likes')

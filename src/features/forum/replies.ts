@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
-import { authorOf, follow, publishEffects } from './effects.ts';
-import { linkMentions, resolveMentions } from './mentions.ts';
-import { decodeIdCursor, encodeCursor, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
+import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
+import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
+import { decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
@@ -30,7 +30,7 @@ async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId:
   if (!row) throw new AppError('Forum.PostNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
-  if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.PostNotFound');
+  if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
   return { ...row, moderator };
 }
 
@@ -131,7 +131,7 @@ export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: nu
   if (!row) throw new AppError('Forum.ReplyNotFound');
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
-  if (!(row.status === 'published' || moderator || (mine && (row.status === 'pending' || row.status === 'rejected')))) throw new AppError('Forum.ReplyNotFound');
+  if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.ReplyNotFound');
   const reactions = await reactionsOf(deps.db, deps.community, 'reply', [row.id], viewer.userId);
   return toReplyView(deps, viewer, moderator, row, reactions.get(row.id) ?? []);
 }
@@ -154,7 +154,7 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
+  const id = await forumTransaction(deps.db, async (trx) => {
     const post = await trx
       .selectFrom('forum_posts')
       .select(['id', 'status', 'locked_at'])
@@ -221,14 +221,20 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
   ensureForumOn(deps.community);
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
-  await deps.db.transaction().execute(async (trx) => {
-    await replyForChange(trx, deps, viewer, replyId, false);
+  await forumTransaction(deps.db, async (trx) => {
+    const row = await replyForChange(trx, deps, viewer, replyId, false);
+    const old = await trx.selectFrom('forum_replies').select('body_text').where('community_id', '=', deps.community.id).where('id', '=', replyId).executeTakeFirstOrThrow();
     await trx
       .updateTable('forum_replies')
       .set({ body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
       .where('community_id', '=', deps.community.id)
       .where('id', '=', replyId)
       .execute();
+    // Members the edit newly mentions hear of it now, when the reply and its post are public.
+    const post = await trx.selectFrom('forum_posts').select(['title', 'status', 'deleted_at']).where('community_id', '=', deps.community.id).where('id', '=', row.post_id).executeTakeFirst();
+    if (row.status === 'published' && post?.status === 'published' && post.deleted_at == null) {
+      await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+    }
   });
   return getReply(deps, viewer, replyId);
 }
@@ -239,9 +245,19 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
  */
 export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<void> {
   ensureForumOn(deps.community);
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const row = await replyForChange(trx, deps, viewer, replyId, true);
-    await trx.updateTable('forum_replies').set({ deleted_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
+    const now = deps.clock.now();
+    await trx.updateTable('forum_replies').set({ deleted_at: now, report_count: 0 }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
+    // Gone with its text: the open reports on it are settled ('deleted').
+    await trx
+      .updateTable('forum_reports')
+      .set({ resolved_at: now, resolved_by: viewer.userId, resolution: 'deleted' })
+      .where('community_id', '=', deps.community.id)
+      .where('target_kind', '=', 'reply')
+      .where('target_id', '=', replyId)
+      .where('resolved_at', 'is', null)
+      .execute();
     if (row.status === 'published') {
       await trx
         .updateTable('forum_posts')

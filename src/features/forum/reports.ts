@@ -4,11 +4,11 @@ import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { logAction } from './actions-log.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE, REPORT_DESCRIPTION_MAX, isReportReason } from './rules.ts';
 import { excerptOf } from './queries.ts';
-import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf } from './targets.ts';
-import { lockPost, moveStatus } from './visibility.ts';
+import { cursorId, ensureModerator, forumFieldError, loadPublicTarget, loadTarget, snapshotsOf, tableOf } from './targets.ts';
+import { lockPost, lockReplyRow, moveStatus } from './visibility.ts';
 import { removeContent } from './moderation.ts';
 import type { ReportReason, ReportView } from './types.ts';
 
@@ -35,8 +35,6 @@ function checkReport(input: { reason: unknown; description: unknown }): { reason
   return { reason: input.reason, description };
 }
 
-const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
-
 /**
  * Reports a post or reply. A second report by the same member is a quiet success (the unique index
  * lets one in); one's own content is refused.
@@ -48,7 +46,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
   const target = await loadPublicTarget(deps.db, c, kind, id);
   if (target.authorId === viewer.userId) throw forumFieldError('reason', 'forum.errors.ownContent');
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     if (kind === 'reply') await lockPost(trx, c, target.postId);
     const inserted = await trx
       .insertInto('forum_reports')
@@ -93,7 +91,10 @@ function reportsQuery(db: Db, community: CommunityRef) {
       'r.author_id as reply_author_id',
       'r.body_text as reply_text',
     ])
-    .where('fr.community_id', '=', community.id);
+    .where('fr.community_id', '=', community.id)
+    // What its author deleted is no one's to judge any more (and its text is not shown).
+    .where('p.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('fr.target_kind', '=', 'post'), eb('r.deleted_at', 'is', null)]));
 }
 
 /** Open reports, oldest first, keyset on id; moderators and staff only. */
@@ -140,7 +141,7 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
   const c = deps.community;
   const report = await deps.db
     .selectFrom('forum_reports')
-    .select(['id', 'target_kind', 'target_id', 'reason', 'resolved_at'])
+    .select(['id', 'target_kind', 'target_id', 'post_id', 'reason', 'resolved_at'])
     .where('community_id', '=', c.id)
     .where('id', '=', reportId)
     .executeTakeFirst();
@@ -156,7 +157,11 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
       return;
     }
   }
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
+    // The order every forum write keeps (post row, reply row, then reports), so that a dismissal and
+    // a removal of the same item at once cannot deadlock.
+    await lockPost(trx, c, report.post_id);
+    if (report.target_kind === 'reply') await lockReplyRow(trx, c, report.target_id);
     const done = await trx
       .updateTable('forum_reports')
       .set({ resolved_at: now, resolved_by: viewer.userId, resolution })

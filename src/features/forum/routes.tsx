@@ -12,6 +12,7 @@ import { ensureForumOn, forumDeps, forumViewer, isModerator } from './deps.ts';
 import { allReactions, cursorOf, fieldMessages, idParam, noticeOf, postPath } from './page-helpers.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';
 import { encodeCursor } from './queries.ts';
+import { mentionLinksUnder } from './mentions.ts';
 import { createReply, deleteReply, editReply, getReply, listReplies } from './replies.ts';
 import { LIST_PAGE_SIZE, POST_MAX, REPLIES_PAGE_SIZE, REPLY_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
 import { htmlToText, textToHtml } from './text-format.ts';
@@ -51,14 +52,15 @@ export default async function forumRoutes(app: FastifyInstance) {
     const after = extra.after ?? null;
     const post = await getPost(deps, viewer, postId);
     const replies = await listReplies(deps, viewer, postId, { after, first: REPLIES_PAGE_SIZE, post });
+    const base = request.server.config.basePath;
     return reply.page({
       title: post.title,
       htmx: true,
       status: extra.status,
       body: (
         <ForumPost
-          post={{ ...post, reactions: allReactions(post.reactions) }}
-          replies={replies.replies.map((r) => ({ ...r, reactions: allReactions(r.reactions) }))}
+          post={{ ...post, bodyHtml: mentionLinksUnder(post.bodyHtml, base), reactions: allReactions(post.reactions) }}
+          replies={replies.replies.map((r) => ({ ...r, bodyHtml: mentionLinksUnder(r.bodyHtml, base), reactions: allReactions(r.reactions) }))}
           after={after}
           laterHref={replies.next ? postPath(postId, { after: replies.next }) : null}
           reply={extra.reply ?? { value: '' }}
@@ -164,9 +166,10 @@ export default async function forumRoutes(app: FastifyInstance) {
     try {
       ensureText({ body: typed }, ['body']);
       const created = await createReply(deps, viewer, postId, { body: textToHtml(typed) });
-      const post = await getPost(deps, viewer, postId);
-      // The new reply is the thread's last: on the first page while the thread fits on one, else on a page of its own end.
-      const page = post.replyCount > REPLIES_PAGE_SIZE ? encodeCursor([created.id - 1]) : null;
+      // The new reply is the thread's last as this member sees it (their own waiting replies count too):
+      // the first page while it shows it, else a page that starts at the new reply.
+      const firstPage = await listReplies(deps, viewer, postId, { first: REPLIES_PAGE_SIZE });
+      const page = firstPage.replies.some((r) => r.id === created.id) ? null : encodeCursor([created.id - 1]);
       return reply.redirectTo(postPath(postId, { after: page, notice: created.status === 'pending' ? 'repliedPending' : 'replied', anchor: `reply-${created.id}` }));
     } catch (e) {
       if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.PostNotFound' || e.code === 'NotAuthenticated') throw e;

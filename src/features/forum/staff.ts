@@ -4,6 +4,7 @@ import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { ForumStatus } from '#src/db/types.ts';
+import { cursorId } from './targets.ts';
 
 /**
  * What the staff's forum area (/admin/forum) reads that the member-facing services do not: the
@@ -54,7 +55,14 @@ export async function forumCounts(deps: StaffForumDeps): Promise<ForumCounts> {
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_replies', c).select(sql<number>`count(*)`.as('n')).where('status', '=', 'pending').where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
-    selectInCommunity(deps.db, 'forum_reports', c).select(sql<number>`count(*)`.as('n')).where('resolved_at', 'is', null).executeTakeFirstOrThrow(),
+    selectInCommunity(deps.db, 'forum_reports', c)
+      .innerJoin('forum_posts as p', 'p.id', 'forum_reports.post_id')
+      .leftJoin('forum_replies as r', (j) => j.onRef('r.id', '=', 'forum_reports.target_id').on('forum_reports.target_kind', '=', 'reply'))
+      .select(sql<number>`count(*)`.as('n'))
+      .where('forum_reports.resolved_at', 'is', null)
+      .where('p.deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('forum_reports.target_kind', '=', 'post'), eb('r.deleted_at', 'is', null)]))
+      .executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_topics', c).select(sql<number>`count(*)`.as('n')).where('archived_at', 'is', null).executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'memberships', c).select(sql<number>`count(*)`.as('n')).where('is_moderator', '=', true).where('is_active', '=', true).executeTakeFirstOrThrow(),
     allPostsWaitOf(deps),
@@ -89,12 +97,8 @@ export function searchTerm(value: unknown): string | null {
 /** `%`, `_` and `\` match themselves in an ILIKE pattern. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-/** The cursor of the posts list: the last row's id (newest first). */
-function afterId(after: string | null): number | null {
-  if (after === null) return null;
-  if (!/^\d{1,10}$/.test(after)) throw new AppError('BadRequest.Validation');
-  return Number(after);
-}
+/** The cursor of the staff's lists: the last row's id (targets.ts cursorId, the forum's one id-cursor parser). */
+const afterId = (after: string | null): number | null => cursorId(after);
 
 /** Every post of the community but those their authors deleted, newest first, any state; keyset on id. */
 export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): Promise<StaffPostPage> {

@@ -41,6 +41,9 @@ export function targetKindOf(v: unknown): ForumTargetKind {
   throw new AppError('NotFound');
 }
 
+/** The table of a post or reply. */
+export const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? ('forum_posts' as const) : ('forum_replies' as const));
+
 export const missing = (kind: ForumTargetKind) => new AppError(kind === 'post' ? 'Forum.PostNotFound' : 'Forum.ReplyNotFound');
 
 /** The post or reply in this community, whatever its state; 'Forum.PostNotFound' / 'Forum.ReplyNotFound' when there is none. */
@@ -172,9 +175,12 @@ export async function snapshotsOf(db: Db, community: CommunityRef, ids: number[]
   return (id) => byId.get(id) ?? unknownMember(id);
 }
 
+/** Whether a value is an id cursor: a database id (1..2147483647) as text, no leading zero. */
+export const isIdCursor = (after: unknown): after is string => typeof after === 'string' && /^[1-9]\d{0,9}$/.test(after) && Number(after) <= 2_147_483_647;
+
 /** A keyset cursor of these lists: the last id of the page, as text. Anything else is a 400. */
 export function cursorId(after: unknown): number | null {
   if (after == null || after === '') return null;
-  if (typeof after !== 'string' || !/^[1-9]\d{0,9}$/.test(after) || Number(after) > 2_147_483_647) throw new AppError('Forum.Invalid');
+  if (!isIdCursor(after)) throw new AppError('Forum.Invalid');
   return Number(after);
 }

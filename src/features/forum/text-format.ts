@@ -8,14 +8,27 @@
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const URL_RE = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'’]/g;
+/** A bare link, found in the raw text (so `&`, `<`, `"` are seen as typed, not as their escapes). */
+const URL_RE = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'’*]/g;
+/** Private-use marks standing for a link while the rest of the line is escaped and formatted. */
+const MARK_OPEN = '\uE000';
+const MARK_CLOSE = '\uE001';
+const MARK_RE = /\uE000(\d+)\uE001/g;
 
-function inline(line: string): string {
-  let html = escapeHtml(line);
+function inline(raw: string): string {
+  const line = raw.replace(/[\uE000\uE001]/g, '');
+  const links: string[] = [];
+  const marked = line.replace(URL_RE, (url) => {
+    links.push(url);
+    return `${MARK_OPEN}${links.length - 1}${MARK_CLOSE}`;
+  });
+  let html = escapeHtml(marked);
   html = html.replace(/\*\*(?=\S)([^*]*?\S)\*\*/g, '<strong>$1</strong>');
   html = html.replace(/(^|[^*\w])\*(?=\S)([^*]*?\S)\*(?![*\w])/g, '$1<em>$2</em>');
-  html = html.replace(URL_RE, (url) => `<a href="${url}">${url}</a>`);
-  return html;
+  return html.replace(MARK_RE, (_m, i: string) => {
+    const url = escapeHtml(links[Number(i)]!);
+    return `<a href="${url}">${url}</a>`;
+  });
 }
 
 /** Typed text to HTML: blocks split by blank lines; a block of "- " lines is a list. */

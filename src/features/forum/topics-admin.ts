@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import { logAction } from './actions-log.ts';
-import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
+import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { TOPIC_NAME_MAX } from './rules.ts';
 import { ensureStaff, forumFieldError } from './targets.ts';
 import type { TopicView } from './types.ts';
@@ -73,7 +73,7 @@ export async function createTopic(deps: ForumDeps, viewer: ForumViewer, name: un
   const c = deps.community;
   const now = deps.clock.now();
   try {
-    const id = await deps.db.transaction().execute(async (trx) => {
+    const id = await forumTransaction(deps.db, async (trx) => {
       const row = await trx
         .insertInto('forum_topics')
         .values((eb) => ({
@@ -101,7 +101,7 @@ export async function renameTopic(deps: ForumDeps, viewer: ForumViewer, id: numb
   const c = deps.community;
   const now = deps.clock.now();
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    await forumTransaction(deps.db, async (trx) => {
       const before = await trx.selectFrom('forum_topics').select('name').where('community_id', '=', c.id).where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('Forum.TopicNotFound');
       if (before.name === clean) return;
@@ -122,7 +122,7 @@ export async function moveTopic(deps: ForumDeps, viewer: ForumViewer, id: number
   if (direction !== 'up' && direction !== 'down') throw forumFieldError('direction', 'forumAdmin.errors.direction');
   const c = deps.community;
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     const topics = await trx
       .selectFrom('forum_topics')
       .select(['id', 'position'])
@@ -154,7 +154,7 @@ export async function setTopicArchived(deps: ForumDeps, viewer: ForumViewer, id:
   ensureStaff(viewer);
   const c = deps.community;
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await forumTransaction(deps.db, async (trx) => {
     await topicView(trx, c.id, id);
     const changed = await trx
       .updateTable('forum_topics')

@@ -1,6 +1,7 @@
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
+import { tableOf } from './targets.ts';
 
 /**
  * A post's or reply's state changes (published, pending, rejected, removed) with the counts that
@@ -9,8 +10,6 @@ import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
  * first, so two moderators at once cannot both move it (the second sees the new state). `counts:
  * false` leaves the counts to the caller (a first publication: effects.ts publishEffects).
  */
-
-const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? 'forum_posts' : 'forum_replies');
 
 export type Moved = { id: number; postId: number; authorId: number; previous: ForumStatus };
 
@@ -84,6 +83,11 @@ async function lockReply(trx: Db, community: CommunityRef, id: number) {
     .where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/** Locks a reply's row alone; the caller has locked its post's row first. */
+export async function lockReplyRow(trx: Db, community: CommunityRef, id: number): Promise<void> {
+  await trx.selectFrom('forum_replies').select('id').where('community_id', '=', community.id).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** Locks a post's row (before any of its replies': the order every forum write keeps, so none deadlock). */

@@ -353,4 +353,20 @@ t.test('the staff’s forum area (/admin/forum)', async (t) => {
       t.ok(res.statusCode >= 400 && res.statusCode < 500, `${url.slice(0, 60)}: ${res.statusCode}`);
     }
   });
+  await t.test('hostile cursors are a 400 or an empty page, never a 500', async (t) => {
+    for (const url of ['/admin/forum/posts?after=9999999999', '/admin/forum/reports?after=9999999999', `/admin/forum/posts/${waiting}?after=9999999999`, '/admin/forum/posts?after=0001']) {
+      const res = await b.get(url);
+      t.equal(res.statusCode, 400, `${url}: a 400`);
+    }
+    const year0 = Buffer.from(JSON.stringify(['0000-01-01T00:00:00.000000Z', 5])).toString('base64url');
+    const res = await b.get(`/forum?after=${year0}`);
+    t.equal(res.statusCode, 400, 'a year-0000 cursor on the forum list is a 400');
+    const gql = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${(await signIn(app, ada, alpha)).token}` },
+      payload: JSON.stringify({ query: 'query L($after: String) { forumPosts(after: $after) { posts { id } } }', variables: { after: year0 } }),
+    });
+    t.equal(gql.json().errors?.[0]?.extensions?.code, 'BadRequest.Validation', gql.body);
+  });
 });

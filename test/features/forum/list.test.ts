@@ -1,6 +1,6 @@
 import t from 'tap';
 import { sql } from 'kysely';
-import { createPost, listPosts } from '#src/features/forum/posts.ts';
+import { createPost, listPosts, PINNED_MAX } from '#src/features/forum/posts.ts';
 import { createReply } from '#src/features/forum/replies.ts';
 import { listTopics } from '#src/features/forum/topics.ts';
 import { forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -112,6 +112,10 @@ t.test('the forum list and its search', async (t) => {
     t.same(seen, [made[0], made[1], made[3], made[2], made[4]], 'every post once, ties by id');
     const feb31 = Buffer.from(JSON.stringify(['2026-02-31T00:00:00.000000Z', 5])).toString('base64url');
     await rejects(t, listPosts(deps, bob.viewer, { after: feb31 }), 'BadRequest.Validation', 'an impossible date in a cursor is a 400');
+    for (const at of ['0000-01-01T00:00:00.000000Z', '1969-12-31T23:59:59.999999Z']) {
+      const old = Buffer.from(JSON.stringify([at, 5])).toString('base64url');
+      await rejects(t, listPosts(deps, bob.viewer, { after: old }), 'BadRequest.Validation', `a cursor dated ${at.slice(0, 4)} is a 400`);
+    }
   });
 
   await t.test('a page costs at most five SQL statements, whatever its length', async (t) => {
@@ -129,5 +133,36 @@ t.test('the forum list and its search', async (t) => {
     statements.length = 0;
     await listPosts({ ...deps, db: counting }, bob.viewer, { q: 'logistics', topicId: general, first: 50 });
     t.equal(statements.length, 1, 'a search page: one statement');
+  });
+
+  await t.test('eleven pinned posts all stand apart; pinned beyond the cap stay in the list; none is lost', async (t) => {
+    const walk = async () => {
+      const seen: number[] = [];
+      let after: string | null = null;
+      let pinned: number[] = [];
+      for (let pages = 0; pages < 50; pages++) {
+        const page = await listPosts(deps, bob.viewer, { after, first: 20 });
+        if (pages === 0) pinned = page.pinned.map((p) => p.id);
+        seen.push(...page.posts.map((p) => p.id));
+        after = page.next;
+        if (!after) break;
+      }
+      return { pinned, seen };
+    };
+    const all = (await db.selectFrom('forum_posts').select('id').where('community_id', '=', alpha.id).where('status', '=', 'published').where('deleted_at', 'is', null).execute()).map((r) => r.id);
+    await db.updateTable('forum_posts').set({ pinned_at: null }).where('community_id', '=', alpha.id).execute();
+    const eleven = all.slice(0, 11);
+    for (const [i, id] of eleven.entries()) await db.updateTable('forum_posts').set({ pinned_at: new Date(clock.now().getTime() - i * 1000) }).where('id', '=', id).execute();
+    let { pinned, seen } = await walk();
+    t.same([...pinned].sort((a, b) => a - b), [...eleven].sort((a, b) => a - b), 'all eleven pinned posts above the list');
+    t.notOk(seen.some((id) => eleven.includes(id)), 'and not again below');
+    t.same([...pinned, ...seen].sort((a, b) => a - b), [...all].sort((a, b) => a - b), 'every post once');
+
+    while (all.length <= PINNED_MAX) all.push((await createPost(deps, ada.viewer, { title: `Pinned extra ${all.length}`, body: '<p>extra</p>', topicIds: [general] })).id);
+    await db.updateTable('forum_posts').set({ pinned_at: clock.now() }).where('community_id', '=', alpha.id).execute();
+    ({ pinned, seen } = await walk());
+    t.equal(pinned.length, PINNED_MAX, `at most ${PINNED_MAX} apart`);
+    t.same([...pinned, ...seen].sort((a, b) => a - b), [...all].sort((a, b) => a - b), 'the rest are in the list: every post once');
+    await db.updateTable('forum_posts').set({ pinned_at: null }).where('community_id', '=', alpha.id).execute();
   });
 });

@@ -8,6 +8,7 @@ import { createReply, listReplies } from '#src/features/forum/replies.ts';
 import { MODERATION_NOTE_MAX, TOPIC_NAME_MAX } from '#src/features/forum/rules.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from '#src/features/forum/topics-admin.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
+import { signIn } from '#test/helpers/factories.ts';
 
 t.test('forum moderation', async (t) => {
   const w = await forumWorld(t);
@@ -173,6 +174,63 @@ t.test('forum moderation', async (t) => {
     await rejects(t, renameTopic(w.depsFor(beta), { userId: staff.id, isStaff: true }, hiring.id, 'Stolen'), 'Forum.TopicNotFound', 'another community’s staff find nothing');
   });
 
+  await t.test('the author of a removed post follows the notice’s link to it: read-only, with the note; others still get not found', async (t) => {
+    const gone = await createPost(deps, bob.viewer, { title: 'Taken down', body: '<p>x</p>', topicIds: [general] });
+    await removeContent(deps, mod.viewer, 'post', gone.id, 'Not for this forum.');
+    const note = (await w.forumNotes(bob.id)).at(-1);
+    t.equal(note?.url, `/forum/post/${gone.id}`);
+    const seen = await getPost(deps, bob.viewer, gone.id);
+    t.equal(seen.status, 'removed');
+    t.equal(seen.moderationNote, 'Not for this forum.', 'with the moderator’s note');
+    t.same([seen.abilities.canEdit, seen.abilities.canReply, seen.abilities.canReport], [false, false, false], 'read-only');
+    await rejects(t, getPost(deps, cy.viewer, gone.id), 'Forum.PostNotFound', 'another member still gets not found');
+    t.notOk((await listPosts(deps, bob.viewer, {})).posts.some((p) => p.id === gone.id), 'not in the list, even for its author');
+    const page = await app.inject({ method: 'GET', url: `/forum/post/${gone.id}`, headers: { cookie: `auth=${(await signIn(app, bob, alpha)).token}` } });
+    t.equal(page.statusCode, 200, 'the notice’s link is no 404 for its author');
+    t.match(page.body, 'Not for this forum.');
+  });
+
+  await t.test('a waiting reply under a post that is not published cannot be approved or restored, and is not in the queue', async (t) => {
+    const host = await createPost(deps, ada.viewer, { title: 'Soon removed', body: '<p>host</p>', topicIds: [general] });
+    const waiting = await createReply(deps, newbie.viewer, host.id, { body: '<p>waiting under it</p>' });
+    const shown = await createReply(deps, bob.viewer, host.id, { body: '<p>shown under it</p>' });
+    await removeContent(deps, mod.viewer, 'reply', shown.id, 'Off topic.');
+    await removeContent(deps, mod.viewer, 'post', host.id, 'Spam.');
+    t.notOk((await moderationQueue(deps, mod.viewer)).some((q) => q.targetKind === 'reply' && q.id === waiting.id), 'not in the queue');
+    await rejects(t, approve(deps, mod.viewer, 'reply', waiting.id), 'Forum.PostNotFound', 'approving is refused');
+    await rejects(t, restoreContent(deps, mod.viewer, 'reply', shown.id), 'Forum.PostNotFound', 'restoring is refused');
+    const rows = await db.selectFrom('forum_replies').select(['id', 'status']).where('post_id', '=', host.id).orderBy('id').execute();
+    t.same(rows.map((r) => r.status), ['pending', 'removed'], 'both as they were');
+    t.equal(await replyCount(host.id), 0, 'nothing counted');
+  });
+
+  await t.test('a moderator may not approve or reject their own waiting post or reply', async (t) => {
+    await setAllPostsWait(deps, staff.viewer, true);
+    const own = await createPost(deps, newbie.viewer, { title: 'Mine to judge?', body: '<p>x</p>', topicIds: [general] });
+    await setAllPostsWait(deps, staff.viewer, false);
+    await db.updateTable('memberships').set({ is_moderator: true }).where('user_id', '=', newbie.id).where('community_id', '=', alpha.id).execute();
+    await rejects(t, approve(deps, newbie.viewer, 'post', own.id), 'Forum.NotModerator', 'approving one’s own post');
+    await rejects(t, reject(deps, newbie.viewer, 'post', own.id, 'no'), 'Forum.NotModerator', 'rejecting one’s own post');
+    await db.updateTable('memberships').set({ is_moderator: false }).where('user_id', '=', newbie.id).where('community_id', '=', alpha.id).execute();
+    t.equal((await db.selectFrom('forum_posts').select('status').where('id', '=', own.id).executeTakeFirstOrThrow()).status, 'pending', 'still waiting');
+    await approve(deps, mod.viewer, 'post', own.id);
+  });
+
+  await t.test('a waiting reply removed then restored goes back to the queue; approved, the followers hear of it once', async (t) => {
+    const host = await createPost(deps, ada.viewer, { title: 'Followed thread', body: '<p>host</p>', topicIds: [general] });
+    await followPost(deps, dee.viewer, host.id, true);
+    const before = (await w.forumNotes(dee.id)).length;
+    const waiting = await createReply(deps, newbie.viewer, host.id, { body: '<p>never shown yet</p>' });
+    await removeContent(deps, mod.viewer, 'reply', waiting.id, 'Not yet.');
+    await restoreContent(deps, mod.viewer, 'reply', waiting.id);
+    t.equal((await db.selectFrom('forum_replies').select('status').where('id', '=', waiting.id).executeTakeFirstOrThrow()).status, 'pending', 'back to waiting, not published');
+    t.equal(await replyCount(host.id), 0, 'not counted');
+    t.ok((await moderationQueue(deps, mod.viewer)).some((q) => q.targetKind === 'reply' && q.id === waiting.id), 'in the queue again');
+    await approve(deps, mod.viewer, 'reply', waiting.id);
+    t.equal(await replyCount(host.id), 1, 'counted once approved');
+    t.same((await w.forumNotes(dee.id)).slice(before).map((n) => n.message), ['Nina New replied to "Followed thread"'], 'the follower hears of it once');
+  });
+
   await t.test('every action is logged with who, what and when, newest first, in keyset pages', async (t) => {
     await rejects(t, listActions(deps, mod.viewer), 'Forbidden', 'the log is for staff');
     const { actions, next } = await listActions(deps, staff.viewer, { first: 5 });
@@ -189,5 +247,6 @@ t.test('forum moderation', async (t) => {
     t.same(rejected.createdAt, clock.now());
     t.same([...all].sort((a, b) => b.id - a.id).map((a) => a.id), all.map((a) => a.id), 'newest first');
     t.same((await listActions(w.depsFor(beta), { userId: staff.id, isStaff: true })).actions, [], 'another community’s log is its own');
+    await rejects(t, listActions(w.depsFor(w.off), { userId: staff.id, isStaff: true }), 'NotFound', 'where the forum is off, there is no log');
   });
 });

@@ -229,6 +229,20 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     const landing = await get(ada, String(replied.headers.location));
     t.match(landing.body, 'The twenty-second reply.', 'the new reply is on the page the redirect opens');
     t.match(landing.body, 'Your reply is posted.');
+
+    // Nineteen published replies, then a new member's replies that wait: they see their own, so the
+    // twenty-first reply they see is past the first page although only nineteen are published.
+    const waiting = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'A thread with waiting replies', body: '<p>Go</p>', topicIds: [topicId('Operations')] });
+    for (let i = 1; i <= 19; i++) await createReply(deps, { userId: bob.id, isStaff: false }, waiting.id, { body: `<p>Published reply ${i}</p>` });
+    for (const text of ['My first waiting reply.', 'My second waiting reply.']) {
+      const sent = await post(newbie, `/forum/post/${waiting.id}/reply`, { body: text });
+      t.equal(sent.statusCode, 303);
+      const shown = await get(newbie, String(sent.headers.location));
+      t.match(shown.body, text, `"${text}" is on the page the redirect opens`);
+      t.match(shown.body, 'Your reply waits for a moderator’s approval.');
+    }
+    // Out of the moderators' queue, which later tests count.
+    await db.deleteFrom('forum_replies').where('post_id', '=', waiting.id).where('author_id', '=', newbie.id).execute();
   });
 
   await t.test('liking without JavaScript returns to the post and the count changes; with htmx the fragment alone', async (t) => {
@@ -250,6 +264,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.notMatch(htmx.body, '<html', 'a fragment, not a page');
     t.match(htmx.body, /^<form[^>]+class="forum-like"/);
     t.match(textOf(htmx.body), '2 likes');
+    t.match(htmx.body, /<span class="forum-count" aria-live="polite">2 likes<\/span>/, 'the new count is announced');
 
     // The database refuses Mo's like (a trigger stands in for a deadlock or a dropped connection).
     await sql`create function refuse_like() returns trigger language plpgsql as $$ begin raise exception 'like refused'; end $$`.execute(db);
@@ -282,6 +297,14 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.equal(react.statusCode, 303);
     const reacted = textOf((await get(ada, `/forum/post/${firstPostId}`)).body);
     t.match(reacted, 'Insightful 1');
+    const reactHtmx = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/react`,
+      headers: { cookie: jar.cookie, 'x-csrf-token': jar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: new URLSearchParams({ on: '1', reaction: 'celebrate', post: String(firstPostId) }).toString(),
+    });
+    t.match(reactHtmx.body, /id="react-post-\d+-celebrate"[^>]*>Celebrate <span class="forum-count" aria-live="polite">1<\/span>/, 'a reaction count is announced too');
+    await post(ada, `/forum/post/${firstPostId}/react`, { on: '0', reaction: 'celebrate', post: String(firstPostId) });
     t.match(reacted, 'Celebrate 0', 'every reaction of the set is offered');
     const badReaction = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'angry', post: String(firstPostId) });
     t.ok(badReaction.statusCode >= 400 && badReaction.statusCode < 500, 'a reaction outside the set is refused');
@@ -310,6 +333,11 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(page.body, 'Reported By You');
     t.match(page.body, 'Thank you: the moderators will look at your report.');
     t.notMatch(page.body, `href="/forum/report/post/${firstPostId}"`, 'no second report link');
+    const again = await get(bob, `/forum/report/post/${firstPostId}`);
+    t.equal(again.statusCode, 303, 'a second report is refused: back to the post');
+    const told = await get(bob, String(again.headers.location));
+    t.match(textOf(told.body), 'You have already reported this.', 'with a notice that says why');
+    t.match(told.body, 'Reported By You');
     const own = await get(ada, `/forum/report/post/${firstPostId}`);
     t.equal(own.statusCode, 303, 'one’s own post is not reported: back to it');
   });
@@ -368,6 +396,9 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(lockedReply.body, 'This post is locked: it takes no new replies.');
 
     const report = await db.selectFrom('forum_reports').select('id').where('target_id', '=', firstPostId).executeTakeFirstOrThrow();
+    const card = new RegExp(`<li[^>]*id="report-${report.id}"[\\s\\S]*?</li>`).exec((await get(mo, '/forum/moderation')).body)?.[0] ?? '';
+    t.match(textOf(card), /Reported by Bob Builder: Spam or advertising · reported just now/, 'the report card says when it was reported');
+    t.equal(card.split('<time').length - 1, 1, 'and shows no other date as if it were the content’s');
     const dismissed = await post(mo, `/forum/reports/${report.id}/dismiss`, {});
     t.equal(dismissed.statusCode, 303);
     t.match(textOf((await get(mo, '/forum/moderation?notice=dismissed')).body), 'No open reports.');
@@ -453,5 +484,48 @@ t.test('the forum pages, with JavaScript off', async (t) => {
       if (malformed.statusCode >= 500) fives.push(`GET ${url} malformed: ${malformed.statusCode}`);
     }
     t.same(fives, [], 'no 5xx');
+  });
+
+  await t.test('under a path prefix (BASE_PATH), mention links lead inside it on every page and in GraphQL', async (t) => {
+    const prefixed = (await startApp(t, db, { env: { BASE_PATH: '/v2' }, clock })).app;
+    const bobName = (await db.selectFrom('users').select('username').where('id', '=', bob.id).executeTakeFirstOrThrow()).username;
+    const mentioning = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'Prefix mentions', body: `<p>Thanks @${bobName}</p>`, topicIds: [topicId('Hiring')] });
+    await createReply(deps, { userId: mo.id, isStaff: false }, mentioning.id, { body: `<p>Agreed @${bobName}</p>` });
+    const waiting = await createPost(deps, { userId: newbie.id, isStaff: false }, { title: 'Waiting mention', body: `<p>Hello @${bobName}</p>`, topicIds: [topicId('Hiring')] });
+    t.equal(waiting.status, 'pending', 'a new member’s post waits');
+    const link = `<a href="/v2/profile/${bob.id}">@${bobName}</a>`;
+    const boss = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Bea', lastName: 'Boss' });
+    const page = async (user: TestUser, url: string, roles: ('MEMBER' | 'ADMIN')[] = ['MEMBER']) =>
+      prefixed.inject({ url, headers: { cookie: (await signIn(prefixed, user, alpha, roles)).cookie, ...html } });
+
+    const postPage = await page(ada, `/v2/forum/post/${mentioning.id}`);
+    t.equal(postPage.statusCode, 200);
+    t.equal(postPage.body.split(link).length - 1, 2, 'the post and its reply link the mention under /v2');
+    t.notMatch(postPage.body, `href="/profile/${bob.id}"`, 'no link leaves the prefix');
+
+    const moderation = await page(mo, '/v2/forum/moderation');
+    t.equal(moderation.statusCode, 200);
+    t.match(moderation.body, link, 'the moderation queue too');
+    const staffQueue = await page(boss, '/v2/admin/forum/queue', ['ADMIN', 'MEMBER']);
+    t.equal(staffQueue.statusCode, 200);
+    t.match(staffQueue.body, link, 'and the staff queue');
+
+    const gql = async (url: string, query: string, variables: Record<string, unknown>, user: TestUser, roles: ('MEMBER' | 'ADMIN')[] = ['MEMBER']) =>
+      (
+        await prefixed.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${(await signIn(prefixed, user, alpha, roles)).token}` },
+          payload: JSON.stringify({ query, variables }),
+        })
+      ).json();
+    const one = await gql('/v2/graphql', 'query ($id: ID!) { forumPost(id: $id) { bodyHtml } forumReplies(postId: $id) { replies { bodyHtml } } }', { id: String(mentioning.id) }, ada);
+    t.match(one.data.forumPost.bodyHtml, link, 'GraphQL forumPost');
+    t.match(one.data.forumReplies.replies[0].bodyHtml, link, 'GraphQL forumReplies');
+    const QUEUE = '{ forumModerationQueue { title: postTitle bodyHtml } }';
+    const inQueue = (res: { data: { forumModerationQueue: { title: string; bodyHtml: string }[] } }) => res.data.forumModerationQueue.find((x) => x.title === 'Waiting mention')?.bodyHtml;
+    t.match(inQueue(await gql('/v2/graphqlAdmin', QUEUE, {}, boss, ['ADMIN', 'MEMBER'])), link, 'GraphQL moderation queue (staff)');
+    t.match(inQueue(await gql('/v2/graphql', QUEUE, {}, mo)), link, 'GraphQL moderation queue (a moderator)');
+    t.match(textOf(postPage.body), `Thanks @${bobName}`);
   });
 });

@@ -8,7 +8,7 @@ import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
 t.test('forum posts', async (t) => {
   const w = await forumWorld(t);
-  const { app, alpha, beta, off, clock } = w;
+  const { app, alpha, beta, off, clock, db } = w;
   const deps = w.depsFor(alpha);
   const ada = await w.member(alpha, { firstName: 'Ada', lastName: 'Lovelace', username: 'ada' });
   const bob = await w.member(alpha, { firstName: 'Bob', lastName: 'Builder', username: 'bob' });
@@ -144,5 +144,20 @@ t.test('forum posts', async (t) => {
     t.equal(notes[0]?.url, `/forum/post/${post.id}`);
     t.same(await w.forumNotes(ada.id), [], 'the author is not notified of their own mention');
     t.match(mentionLinksUnder(post.bodyHtml, '/v2'), `<a href="/v2/profile/${bob.id}">@Bob</a>`, 'under a path prefix the link keeps inside it');
+  });
+
+  await t.test('an edit that adds a mention notifies the newly mentioned member once, not those mentioned before', async (t) => {
+    const post = await createPost(deps, ada.viewer, { ...valid, title: 'Edited mentions', body: '<p>Hello @bob</p>' });
+    const before = { bob: (await w.forumNotes(bob.id)).length, mod: (await w.forumNotes(mod.id)).length };
+    await db.updateTable('users').set({ username: 'mo' }).where('id', '=', mod.id).execute();
+    const edited = await editPost(deps, ada.viewer, post.id, { title: 'Edited mentions', body: '<p>Hello @bob and @mo</p>', topicIds: [general] });
+    t.match(edited.bodyHtml, `<a href="/profile/${mod.id}">@mo</a>`);
+    t.same((await w.forumNotes(mod.id)).slice(before.mod), [{ message: 'Ada Lovelace mentioned you in "Edited mentions"', url: `/forum/post/${post.id}` }], 'the new one hears');
+    t.equal((await w.forumNotes(bob.id)).length, before.bob, 'the one mentioned before is not told again');
+    await editPost(deps, ada.viewer, post.id, { title: 'Edited mentions', body: '<p>Hello @bob and @mo, again</p>', topicIds: [general] });
+    t.equal((await w.forumNotes(mod.id)).length, before.mod + 1, 'a second edit tells nobody twice');
+    const waiting = await createPost(deps, newbie.viewer, { ...valid, title: 'Waiting mentions', body: '<p>plain</p>' });
+    await editPost(deps, newbie.viewer, waiting.id, { title: 'Waiting mentions', body: '<p>now @bob</p>', topicIds: [general] });
+    t.equal((await w.forumNotes(bob.id)).length, before.bob, 'a waiting post’s mentions wait for its approval');
   });
 });

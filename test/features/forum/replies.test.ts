@@ -158,4 +158,13 @@ t.test('forum replies', async (t) => {
     await rejects(t, editReply(deps, betaMember.viewer, betaReply.id, { body: '<p>x</p>' }), 'Forum.ReplyNotFound', 'editing');
     await rejects(t, deleteReply(deps, betaMember.viewer, betaReply.id), 'Forum.ReplyNotFound', 'deleting');
   });
+
+  await t.test('an edit of a reply that adds a mention notifies the newly mentioned member once', async (t) => {
+    const post = await newPost('Reply mentions');
+    const reply = await createReply(deps, cy.viewer, post.id, { body: '<p>Hi @bob</p>' });
+    const before = { bob: (await w.forumNotes(bob.id)).length, dee: (await w.forumNotes(dee.id)).length };
+    await editReply(deps, cy.viewer, reply.id, { body: '<p>Hi @bob and @dee</p>' });
+    t.same((await w.forumNotes(dee.id)).slice(before.dee), [{ message: 'Cy Young mentioned you in "Reply mentions"', url: `/forum/post/${post.id}#reply-${reply.id}` }], 'the new one hears');
+    t.equal((await w.forumNotes(bob.id)).length, before.bob, 'the one mentioned before is not told again');
+  });
 });

@@ -1,7 +1,9 @@
 import t from 'tap';
-import { createPost, getPost, listPosts } from '#src/features/forum/posts.ts';
+import { createPost, deletePost, getPost, listPosts } from '#src/features/forum/posts.ts';
+import { forumCounts } from '#src/features/forum/staff.ts';
 import { createReply, deleteReply, listReplies } from '#src/features/forum/replies.ts';
-import { moderationQueue } from '#src/features/forum/moderation.ts';
+import { moderationQueue, removeContent } from '#src/features/forum/moderation.ts';
+import { AppError } from '#src/core/errors.ts';
 import { openReports, reportContent, resolveReport } from '#src/features/forum/reports.ts';
 import { REPORT_DESCRIPTION_MAX, REPORTS_TO_QUEUE } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -118,15 +120,59 @@ t.test('forum reports', async (t) => {
     t.match((await w.forumNotes(ada.id)).at(-1)?.message, 'Your post “Long descriptions” was removed by a moderator: Removed after a report: Something else');
   });
 
-  await t.test('a report on something already gone is settled as removed without removing anything again', async (t) => {
+  await t.test('a report on something its author deleted is settled by the deletion; resolving it again is refused', async (t) => {
     const post = await newPost('Gone already');
     const reply = await createReply(deps, bob.viewer, post.id, { body: '<p>soon deleted</p>' });
     await reportContent(deps, cy.viewer, 'reply', reply.id, { reason: 'spam', description: '' });
-    await deleteReply(deps, bob.viewer, reply.id);
     const report = (await openReports(deps, mod.viewer, { first: 100 })).reports.find((r) => r.targetKind === 'reply' && r.targetId === reply.id)!;
-    await resolveReport(deps, mod.viewer, report.id, 'removed');
+    await deleteReply(deps, bob.viewer, reply.id);
+    await rejects(t, resolveReport(deps, mod.viewer, report.id, 'removed'), 'Forum.AlreadyModerated', 'already settled');
     const row = await db.selectFrom('forum_reports').select(['resolution', 'resolved_by']).where('id', '=', report.id).executeTakeFirstOrThrow();
-    t.same(row, { resolution: 'removed', resolved_by: mod.id });
+    t.same(row, { resolution: 'deleted', resolved_by: bob.id });
+  });
+
+  await t.test('what its author deletes leaves the open reports, with its text', async (t) => {
+    const openCount = async () => (await forumCounts({ db, community: alpha })).openReports;
+    const baseline = await openCount();
+    const post = await newPost('Deleted by its author');
+    const reply = await createReply(deps, ada.viewer, post.id, { body: '<p>a reply, soon gone</p>' });
+    const other = await createReply(deps, ada.viewer, post.id, { body: '<p>another reply</p>' });
+    await reportContent(deps, bob.viewer, 'post', post.id, { reason: 'spam', description: '' });
+    await reportContent(deps, bob.viewer, 'reply', reply.id, { reason: 'spam', description: '' });
+    await reportContent(deps, cy.viewer, 'reply', other.id, { reason: 'spam', description: '' });
+    t.equal(await openCount(), baseline + 3, 'three open reports');
+    await deleteReply(deps, ada.viewer, reply.id);
+    const onReply = await db.selectFrom('forum_reports').select(['resolution', 'resolved_at']).where('target_kind', '=', 'reply').where('target_id', '=', reply.id).execute();
+    t.same(onReply.map((r) => [r.resolution, r.resolved_at != null]), [['deleted', true]], 'the deleted reply’s report is settled');
+    t.equal(await openCount(), baseline + 2);
+    await deletePost(deps, ada.viewer, post.id);
+    const open = await db.selectFrom('forum_reports').select('id').where('post_id', '=', post.id).where('resolved_at', 'is', null).execute();
+    t.same(open, [], 'the post’s reports and its replies’ reports are settled');
+    t.equal(await openCount(), baseline, 'the overview no longer counts them');
+    // An open report left on deleted content (written before this rule) is not listed either.
+    await db.updateTable('forum_reports').set({ resolved_at: null, resolution: null }).where('post_id', '=', post.id).execute();
+    const listed = await openReports(deps, mod.viewer, { first: 100 });
+    t.notOk(listed.reports.some((r) => r.postId === post.id), 'not in the moderators’ list');
+    t.notOk(JSON.stringify(listed).includes('Deleted by its author'), 'its text is not shown');
+    t.equal(await openCount(), baseline, 'nor counted');
+    await db.updateTable('forum_reports').set({ resolved_at: new Date(), resolution: 'deleted' }).where('post_id', '=', post.id).execute();
+  });
+
+  await t.test('dismissing a report while the same post or reply is removed ends cleanly: no deadlock, no raw error', async (t) => {
+    const pairs: Array<() => Promise<unknown>> = [];
+    for (let i = 0; i < 20; i++) {
+      const post = await newPost(`Race ${i}`);
+      const kind = i % 2 ? ('reply' as const) : ('post' as const);
+      const id = kind === 'post' ? post.id : (await createReply(deps, ada.viewer, post.id, { body: `<p>race reply ${i}</p>` })).id;
+      await reportContent(deps, bob.viewer, kind, id, { reason: 'spam', description: '' });
+      await reportContent(deps, cy.viewer, kind, id, { reason: 'spam', description: '' });
+      const report = await db.selectFrom('forum_reports').select('id').where('target_kind', '=', kind).where('target_id', '=', id).where('reporter_id', '=', bob.id).executeTakeFirstOrThrow();
+      pairs.push(() => resolveReport(deps, mod.viewer, report.id, 'dismissed'), () => removeContent(deps, mod.viewer, kind, id, 'Spam'));
+    }
+    const results = await Promise.allSettled(pairs.map((run) => run()));
+    const raw = results.filter((r) => r.status === 'rejected' && !(r.reason instanceof AppError && r.reason.status < 500));
+    t.same(raw.map((r) => String((r as PromiseRejectedResult).reason)), [], 'every failure is a 4xx AppError (already moderated, or busy: try again)');
+    t.ok(results.filter((r) => r.status === 'fulfilled').length >= 20, 'most actions went through');
   });
 
   await t.test('tenancy and the forum-off community', async (t) => {
