@@ -99,6 +99,18 @@ t.test('the forum in the browser: write, reply, like, report, approve, follow an
         await Promise.all([page.waitForURL(new RegExp(`/forum/post/${postId}#post$`)), like.click()]);
         await page.locator('#like-post-' + postId).getByText('1 like').waitFor();
       }
+      // A reaction: a button of the same form as the like.
+      const insightful = page.locator(`#react-post-${postId}-insightful`);
+      if (javaScript) {
+        await insightful.click();
+        await page.locator(`#react-post-${postId}-insightful[aria-pressed="true"]`).waitFor();
+        t.equal(pathOf(page), `/forum/post/${postId}`, 'no page load for a reaction');
+      } else {
+        await Promise.all([page.waitForURL(new RegExp(`/forum/post/${postId}#post$`)), insightful.click()]);
+      }
+      t.equal(await page.locator(`#react-post-${postId}-insightful`).getAttribute('aria-pressed'), 'true', 'the reaction is given');
+      t.match(await page.locator(`#react-post-${postId}-insightful`).textContent(), 'Insightful 1');
+      t.equal(await page.locator(`#like-post-${postId}-button`).getAttribute('aria-pressed'), 'true', 'and the like stays');
       await Promise.all([javaScript ? page.getByText('You follow this post.').waitFor() : page.waitForURL(/#post$/), page.getByRole('button', { name: 'Follow', exact: true }).click()]);
       await page.getByText('You follow this post.').waitFor();
       await page.getByLabel('Reply', { exact: true }).fill('We use a payroll firm in Austin.');

@@ -1,7 +1,7 @@
 import type { ForumAbilities, ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/features/forum/types.ts';
 import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { AuthorLine, FollowButton, LikeButton, Reactions, StatusBadges, TextArea, type Back } from './parts.tsx';
+import { AuthorLine, FollowButton, ItemActions, StatusBadges, TextArea, type Back } from './parts.tsx';
 
 /** A moderator's reject (or approve) form that came back with a message, and what was typed. */
 export type ModerateForm = { kind: ForumTargetKind; id: number; reason: string; error: string };
@@ -95,8 +95,7 @@ function ReplyItem({ reply, back, moderate }: { reply: ReplyView; back: Back; mo
         <div className="forum-body" dangerouslySetInnerHTML={{ __html: reply.bodyHtml }} />
         {reply.status === 'published' ? (
           <div className="forum-actions">
-            <LikeButton kind="reply" id={reply.id} count={reply.likeCount} liked={reply.likedByMe} back={back} />
-            <Reactions kind="reply" id={reply.id} reactions={reply.reactions} back={back} />
+            <ItemActions kind="reply" id={reply.id} likeCount={reply.likeCount} liked={reply.likedByMe} reactions={reply.reactions} back={back} />
           </div>
         ) : null}
         <ItemLinks kind="reply" id={reply.id} abilities={reply.abilities} reportedByMe={reply.reportedByMe} />
@@ -137,8 +136,7 @@ export function ForumPost({ post, replies, after, laterHref, reply, replyMax, no
         <div className="forum-body" dangerouslySetInnerHTML={{ __html: post.bodyHtml }} />
         {post.status === 'published' ? (
           <div className="forum-actions">
-            <LikeButton kind="post" id={post.id} count={post.likeCount} liked={post.likedByMe} back={back} />
-            <Reactions kind="post" id={post.id} reactions={post.reactions} back={back} />
+            <ItemActions kind="post" id={post.id} likeCount={post.likeCount} liked={post.likedByMe} reactions={post.reactions} back={back} />
             <FollowButton postId={post.id} followed={post.followedByMe} back={back} />
           </div>
         ) : null}

@@ -78,19 +78,44 @@ function BackFields({ back }: { back: Back }) {
 }
 
 /**
- * The like button and its count: a plain POST (then back to the item) without JavaScript; with htmx
- * it posts in the background and this fragment replaces itself.
+ * An item's like and reactions: ONE form (the CSRF field and where to go back to, once), each toggle a
+ * submit button carrying its own value. Without JavaScript a button is a plain POST (then back to the
+ * item): the like button to the like address (formaction), a reaction to the form's own. With htmx each
+ * button posts in the background and only its part (LikeButton or Reactions) is swapped.
  */
-export function LikeButton({ kind, id, count, liked, back, error }: { kind: ForumTargetKind; id: number; count: number; liked: boolean; back: Back; error?: string }) {
+export function ItemActions({ kind, id, likeCount, liked, reactions, back }: { kind: ForumTargetKind; id: number; likeCount: number; liked: boolean; reactions: ReactionCount[]; back: Back }) {
+  const href = useHref();
+  return (
+    <form method="post" action={href(`/forum/${kind}/${id}/react`)} className="forum-actions-form">
+      <CsrfField />
+      <BackFields back={back} />
+      <LikeButton kind={kind} id={id} count={likeCount} liked={liked} />
+      <Reactions kind={kind} id={id} reactions={reactions} />
+    </form>
+  );
+}
+
+/**
+ * The like button and its count, inside ItemActions' form: the button posts `on` to the like address;
+ * with htmx this part replaces itself with the like route's answer.
+ */
+export function LikeButton({ kind, id, count, liked, error }: { kind: ForumTargetKind; id: number; count: number; liked: boolean; error?: string }) {
   const { t } = usePage();
   const href = useHref();
   const action = href(`/forum/${kind}/${id}/like`);
   return (
-    <form method="post" action={action} className="forum-like" id={`like-${kind}-${id}`} hx-post={action} hx-swap="outerHTML">
-      <CsrfField />
-      <BackFields back={back} />
-      <input type="hidden" name="on" value={liked ? '0' : '1'} />
-      <button type="submit" className="forum-chip" id={`like-${kind}-${id}-button`} aria-pressed={liked} aria-label={t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel')}>
+    <span className="forum-like" id={`like-${kind}-${id}`} hx-target="this" hx-swap="outerHTML">
+      <button
+        type="submit"
+        formAction={action}
+        hx-post={action}
+        name="on"
+        value={liked ? '0' : '1'}
+        className="forum-chip"
+        id={`like-${kind}-${id}-button`}
+        aria-pressed={liked}
+        aria-label={t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel')}
+      >
         {t('forumPages.post.like')}
       </button>{' '}
       <span className="forum-count" aria-live="polite">
@@ -101,30 +126,27 @@ export function LikeButton({ kind, id, count, liked, back, error }: { kind: Foru
           {error}
         </span>
       ) : null}
-    </form>
+    </span>
   );
 }
 
-/** The fixed set of reactions, each a toggle with its count. */
-export function Reactions({ kind, id, reactions, back, error }: { kind: ForumTargetKind; id: number; reactions: ReactionCount[]; back: Back; error?: string }) {
+/**
+ * The fixed set of reactions, each a toggle with its count, inside ItemActions' form: a button posts
+ * `toggle` ("celebrate:1") to the reaction address; with htmx this group replaces itself.
+ */
+export function Reactions({ kind, id, reactions, error }: { kind: ForumTargetKind; id: number; reactions: ReactionCount[]; error?: string }) {
   const { t } = usePage();
   const href = useHref();
   const action = href(`/forum/${kind}/${id}/react`);
   return (
-    <div className="forum-reactions" id={`reactions-${kind}-${id}`} role="group" aria-label={t('forumPages.post.reactions')}>
+    <div className="forum-reactions" id={`reactions-${kind}-${id}`} role="group" aria-label={t('forumPages.post.reactions')} hx-target="this" hx-swap="outerHTML">
       {reactions.map((r) => (
-        <form key={r.reaction} method="post" action={action} className="inline-form" hx-post={action} hx-target={`#reactions-${kind}-${id}`} hx-swap="outerHTML">
-          <CsrfField />
-          <BackFields back={back} />
-          <input type="hidden" name="reaction" value={r.reaction} />
-          <input type="hidden" name="on" value={r.mine ? '0' : '1'} />
-          <button type="submit" className="forum-chip" id={`react-${kind}-${id}-${r.reaction}`} aria-pressed={r.mine}>
-            {t(`forum.reactions.${r.reaction}`)}{' '}
-            <span className="forum-count" aria-live="polite">
-              {r.count}
-            </span>
-          </button>
-        </form>
+        <button key={r.reaction} type="submit" name="toggle" value={`${r.reaction}:${r.mine ? '0' : '1'}`} hx-post={action} className="forum-chip" id={`react-${kind}-${id}-${r.reaction}`} aria-pressed={r.mine}>
+          {t(`forum.reactions.${r.reaction}`)}{' '}
+          <span className="forum-count" aria-live="polite">
+            {r.count}
+          </span>
+        </button>
       ))}
       {error ? (
         <span className="field-error" role="alert">

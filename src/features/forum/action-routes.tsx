@@ -9,7 +9,7 @@ import { FollowButton, LikeButton, Reactions } from '#views/forum/parts.tsx';
 import { forumDeps, forumViewer, isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject } from './moderation.ts';
-import { allReactions, backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath } from './page-helpers.ts';
+import { allReactions, backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath, reactionToggleOf } from './page-helpers.ts';
 import { getPost } from './posts.ts';
 import { followPost, likePost, likeReply, react, unlikePost, unlikeReply } from './reactions.ts';
 import { getReply } from './replies.ts';
@@ -73,7 +73,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     try {
       const set = kind === 'post' ? (on ? likePost : unlikePost) : on ? likeReply : unlikeReply;
       const result = await set(deps, viewer, id);
-      if (isHtmx(request)) return reply.fragment(<LikeButton kind={kind} id={id} count={result.likeCount} liked={result.likedByMe} back={back} />);
+      if (isHtmx(request)) return reply.fragment(<LikeButton kind={kind} id={id} count={result.likeCount} liked={result.likedByMe} />);
       return reply.redirectTo(back.path);
     } catch (e) {
       if (isHtmx(request) ? htmxPassOn(e) : passOn(e)) throw e;
@@ -82,7 +82,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       if (isHtmx(request)) {
         // htmx swaps only a 2xx answer: the button comes back as it was, with the message beside it.
         const state = await itemState(deps, viewer, kind, id).catch(() => null);
-        return reply.fragment(<LikeButton kind={kind} id={id} count={state?.likeCount ?? 0} liked={state?.likedByMe ?? !on} back={back} error={message} />);
+        return reply.fragment(<LikeButton kind={kind} id={id} count={state?.likeCount ?? 0} liked={state?.likedByMe ?? !on} error={message} />);
       }
       return postPage(request, reply, back.postId, { after: back.after, error: message, status: isAppError(e) ? e.status : 500 });
     }
@@ -92,13 +92,13 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const kind = kindParam(request);
     const id = idParam(request);
     const body = (request.body ?? {}) as FormBody;
-    const on = onOf(body);
+    const { reaction, on } = reactionToggleOf(body);
     const back = backTo(kind, id, body);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
     try {
-      const reactions = await react(deps, viewer, kind, id, body.reaction, on);
-      if (isHtmx(request)) return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} back={back} />);
+      const reactions = await react(deps, viewer, kind, id, reaction, on);
+      if (isHtmx(request)) return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} />);
       return reply.redirectTo(back.path);
     } catch (e) {
       if (isHtmx(request) ? htmxPassOn(e) : passOn(e) || (isAppError(e) && e.code === 'Forum.Invalid')) throw e;
@@ -107,7 +107,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
       if (isHtmx(request)) {
         const state = await itemState(deps, viewer, kind, id).catch(() => null);
         const reactions: ReactionCount[] = state?.reactions ?? [];
-        return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} back={back} error={message} />);
+        return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} error={message} />);
       }
       return postPage(request, reply, back.postId, { after: back.after, error: message, status: isAppError(e) ? e.status : 500 });
     }

@@ -55,6 +55,18 @@ export function onOf(body: FormBody): boolean {
   return on === '1';
 }
 
+/**
+ * The reaction and `on` of a reaction toggle: from the one form of an item's actions, the pressed
+ * button's `toggle` ("celebrate:1", "celebrate:0"); else the fields `reaction` and `on` (the API of
+ * old). Anything else is a bad request (a reaction outside the set is refused by the service).
+ */
+export function reactionToggleOf(body: FormBody): { reaction: unknown; on: boolean } {
+  if (body.toggle === undefined) return { reaction: body.reaction, on: onOf(body) };
+  const m = /^([a-z]{1,40}):([01])$/.exec(str(body.toggle));
+  if (!m) throw new AppError('BadRequest.Validation');
+  return { reaction: m[1], on: m[2] === '1' };
+}
+
 /** Notices the pages show after a redirect (`?notice=`), by id: nothing else reaches the page. */
 export const NOTICES = ['created', 'createdPending', 'replied', 'repliedPending', 'edited', 'deleted', 'reported', 'alreadyReported', 'approved', 'rejected', 'removed', 'dismissed'] as const;
 export type NoticeId = (typeof NOTICES)[number];

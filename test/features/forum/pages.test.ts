@@ -262,7 +262,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     });
     t.equal(htmx.statusCode, 200);
     t.notMatch(htmx.body, '<html', 'a fragment, not a page');
-    t.match(htmx.body, /^<form[^>]+class="forum-like"/);
+    t.match(htmx.body, /^<span[^>]+class="forum-like"/);
     t.match(textOf(htmx.body), '2 likes');
     t.match(htmx.body, /<span class="forum-count" aria-live="polite">2 likes<\/span>/, 'the new count is announced');
 
@@ -308,6 +308,40 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(reacted, 'Celebrate 0', 'every reaction of the set is offered');
     const badReaction = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'angry', post: String(firstPostId) });
     t.ok(badReaction.statusCode >= 400 && badReaction.statusCode < 500, 'a reaction outside the set is refused');
+
+    // On the page, one form per item: the CSRF field once, each button carrying its own value.
+    const shown = (await get(ada, `/forum/post/${firstPostId}`)).body;
+    const forms = shown.match(/<form[^>]*class="forum-actions-form"[\s\S]*?<\/form>/g) ?? [];
+    t.ok(forms.length >= 2, `one actions form for the post and each reply (${forms.length})`);
+    t.same(forms.map((f) => f.match(/name="_csrf"/g)?.length), forms.map(() => 1), 'one CSRF field in each');
+    const buttonTag = (id: string) => new RegExp(`<button[^>]*id="${id}"[^>]*>`).exec(shown)?.[0] ?? '';
+    const likeButton = buttonTag(`like-post-${firstPostId}-button`);
+    t.match(likeButton, 'name="on"', 'the like button carries its toggle');
+    t.match(likeButton, /value="[01]"/);
+    t.match(likeButton, new RegExp(`formaction="/forum/post/${firstPostId}/like"`, 'i'), 'and posts to the like address without JavaScript');
+    const insightful = buttonTag(`react-post-${firstPostId}-insightful`);
+    t.match(insightful, 'aria-pressed="true"');
+    t.match(insightful, 'name="toggle"');
+    t.match(insightful, 'value="insightful:0"', 'a given reaction offers to take it back');
+    const off = await post(ada, `/forum/post/${firstPostId}/react`, { toggle: 'insightful:0', post: String(firstPostId) });
+    t.equal(off.statusCode, 303, 'a reaction button without JavaScript');
+    t.match(textOf((await get(ada, `/forum/post/${firstPostId}`)).body), 'Insightful 0');
+    const on = await post(ada, `/forum/post/${firstPostId}/react`, { toggle: 'insightful:1', post: String(firstPostId) });
+    t.equal(on.statusCode, 303);
+    t.match(textOf((await get(ada, `/forum/post/${firstPostId}`)).body), 'Insightful 1');
+    const toggleHtmx = await app.inject({
+      method: 'POST',
+      url: `/forum/post/${firstPostId}/react`,
+      headers: { cookie: jar.cookie, 'x-csrf-token': jar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
+      payload: new URLSearchParams({ toggle: 'curious:1', post: String(firstPostId) }).toString(),
+    });
+    t.match(toggleHtmx.body, /^<div[^>]+class="forum-reactions"/, 'with htmx, the group of reactions alone');
+    t.match(toggleHtmx.body, /id="react-post-\d+-curious" aria-pressed="true"[^>]*>Curious <span class="forum-count" aria-live="polite">1<\/span>/);
+    await post(ada, `/forum/post/${firstPostId}/react`, { toggle: 'curious:0', post: String(firstPostId) });
+    for (const toggle of ['insightful:maybe', 'insightful', ':1', 'angry:1']) {
+      const bad = await post(ada, `/forum/post/${firstPostId}/react`, { toggle, post: String(firstPostId) });
+      t.ok(bad.statusCode >= 400 && bad.statusCode < 500, `a toggle of ${JSON.stringify(toggle)} is refused (${bad.statusCode})`);
+    }
 
     const unfollow = await post(ada, `/forum/post/${firstPostId}/follow`, { on: '0', post: String(firstPostId) });
     t.equal(unfollow.statusCode, 303);
@@ -444,7 +478,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
   await t.test('hostile values in every field of every forum form and query never make a 5xx', async (t) => {
     const target = await createPost(deps, { userId: ada.id, isStaff: false }, { title: 'Fuzz target', body: '<p>x</p>', topicIds: [topicId('Hiring')] });
     const reply = await createReply(deps, { userId: ada.id, isStaff: false }, target.id, { body: '<p>y</p>' });
-    const names = ['title', 'body', 'topicIds', 'on', 'post', 'after', 'reaction', 'reason', 'description', 'back', 'note', 'q', 'topic', 'notice'];
+    const names = ['title', 'body', 'topicIds', 'on', 'toggle', 'post', 'after', 'reaction', 'reason', 'description', 'back', 'note', 'q', 'topic', 'notice'];
     const values = ['\u0000', '\ud800', '\u0007bell', 'x'.repeat(120_000), '-1', '99999999999999999999', '../../etc', '<script>alert(1)</script>', '%', ''];
     const posts = [
       '/forum/new',
