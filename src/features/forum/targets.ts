@@ -3,8 +3,6 @@ import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { membersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { MODERATION_NOTE_MAX } from './rules.ts';
 
@@ -151,29 +149,8 @@ export function checkModerationNote(value: unknown, { required, field = 'reason'
   return note;
 }
 
-const unknownMember = (id: number): MemberSnapshot => ({
-  id,
-  name: '—',
-  firstName: '—',
-  lastName: '',
-  isModerator: false,
-  companyName: null,
-  avatar: null,
-  jobTitle: null,
-  location: null,
-  isActive: false,
-  pronouns: null,
-  displayPronouns: false,
-  industry: null,
-});
-
-/** The snapshots of these members in one query; someone no longer a member reads as '—'. */
-export async function snapshotsOf(db: Db, community: CommunityRef, ids: number[]): Promise<(id: number) => MemberSnapshot> {
-  const unique = [...new Set(ids)];
-  const rows = unique.length ? await membersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', 'in', unique).execute() : [];
-  const byId = new Map(rows.map((r) => [r.user_id, toSnapshot(r)]));
-  return (id) => byId.get(id) ?? unknownMember(id);
-}
+/** The snapshots of members by id in one query (the members area's, shared with introductions). */
+export { snapshotsOf } from '#src/features/members/queries.ts';
 
 /** Whether a value is an id cursor: a database id (1..2147483647) as text, no leading zero. */
 export const isIdCursor = (after: unknown): after is string => typeof after === 'string' && /^[1-9]\d{0,9}$/.test(after) && Number(after) <= 2_147_483_647;
