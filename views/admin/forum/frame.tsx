@@ -70,7 +70,20 @@ export function ForumOff({ sitePath }: { sitePath: string }) {
 }
 
 /** A one-button form (with hidden fields). */
-export function ActionForm({ action, label, fields = {}, secondary = false }: { action: string; label: string; fields?: Record<string, string | null | undefined>; secondary?: boolean }) {
+export function ActionForm({
+  action,
+  label,
+  fields = {},
+  secondary = false,
+  ariaLabel,
+}: {
+  action: string;
+  label: string;
+  fields?: Record<string, string | null | undefined>;
+  secondary?: boolean;
+  /** The button's accessible name where its text is a symbol (↑, ↓). */
+  ariaLabel?: string;
+}) {
   const href = useHref();
   return (
     <form method="post" action={href(action)} className="inline-form">
@@ -78,7 +91,7 @@ export function ActionForm({ action, label, fields = {}, secondary = false }: { 
       {Object.entries(fields).map(([name, value]) => (
         <Hidden key={name} name={name} value={value} />
       ))}
-      <button type="submit" className={secondary ? 'button button-secondary' : 'button'}>
+      <button type="submit" className={secondary ? 'button button-secondary' : 'button'} aria-label={ariaLabel}>
         {label}
       </button>
     </form>

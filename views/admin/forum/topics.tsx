@@ -44,24 +44,8 @@ export function ForumTopics({ topics, notice, form }: { topics: TopicView[]; not
                     <td>{topic.archived ? t('forumStaff.topics.archived') : t('forumStaff.topics.active')}</td>
                     <td>
                       <div className="forum-staff-actions">
-                        {i > 0 ? (
-                          <form method="post" action={href(`${base}/move`)} className="inline-form">
-                            <CsrfField />
-                            <input type="hidden" name="direction" value="up" />
-                            <button type="submit" className="button button-secondary" aria-label={t('forumStaff.topics.up', { name: topic.name })}>
-                              ↑
-                            </button>
-                          </form>
-                        ) : null}
-                        {i < topics.length - 1 ? (
-                          <form method="post" action={href(`${base}/move`)} className="inline-form">
-                            <CsrfField />
-                            <input type="hidden" name="direction" value="down" />
-                            <button type="submit" className="button button-secondary" aria-label={t('forumStaff.topics.down', { name: topic.name })}>
-                              ↓
-                            </button>
-                          </form>
-                        ) : null}
+                        {i > 0 ? <ActionForm action={`${base}/move`} label="↑" ariaLabel={t('forumStaff.topics.up', { name: topic.name })} fields={{ direction: 'up' }} secondary /> : null}
+                        {i < topics.length - 1 ? <ActionForm action={`${base}/move`} label="↓" ariaLabel={t('forumStaff.topics.down', { name: topic.name })} fields={{ direction: 'down' }} secondary /> : null}
                       </div>
                     </td>
                     <td>
