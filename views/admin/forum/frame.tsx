@@ -98,6 +98,44 @@ export function ActionForm({
   );
 }
 
+/**
+ * One of the staff's tables (its texts under forumStaff.<section>: none, tableLabel, col.<column>):
+ * when `empty`, the "none" line; else the table in its scrolling region, its head, and `children` as
+ * the body's rows. `wide`: the board with action columns (forum-staff-board).
+ */
+export function StaffTable({
+  section,
+  columns,
+  empty,
+  wide = false,
+  children,
+}: {
+  section: 'moderators' | 'log' | 'posts' | 'topics';
+  columns: readonly string[];
+  empty: boolean;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  const { t } = usePage();
+  if (empty) return <p>{t(`forumStaff.${section}.none`)}</p>;
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t(`forumStaff.${section}.tableLabel`)}>
+      <table className={wide ? 'board forum-staff-board' : 'board'}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {t(`forumStaff.${section}.col.${c}`)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The message of a refused one-button form of this key, if any. */
 export function FormError({ form, formKey }: { form?: StaffForm; formKey: string }) {
   if (form?.key !== formKey || !form.errors.form) return null;
