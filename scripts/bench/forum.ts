@@ -13,8 +13,7 @@
 //   peer scripts (../shared/peers/nodebb) start, seed and measure it with its compression on; the
 //   ratios our bytes / NodeBB's (budget ≤ 0.10) and our req/s / NodeBB's (budget ≥ 5).
 import { execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
@@ -38,7 +37,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { exitWithParent, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 import { loadAndWeigh, type Bytes, type WeighedFile } from './weight.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -74,41 +73,21 @@ const words = (seed: string, count: number, salt: number) =>
   `array_to_string(array(select (${sqlArray(WORDS)})[1 + ((${seed}) * ${salt} + i * ${salt + 6}) % ${WORDS.length}] from generate_series(1, ${count}) i), ' ')`;
 
 async function serveForum(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
-    import('#src/db/index.ts'),
     import('#src/features/auth/sessions.ts'),
     import('./sessions.ts'),
     import('kysely'),
   ]);
-  const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-forum-')) : undefined;
-  const removeDir = () => pgliteDir && rmSync(pgliteDir, { recursive: true, force: true });
-  process.once('exit', removeDir);
-  const { db } = await createDatabase(pgliteDir ? { kind: 'pglite', dataDir: pgliteDir } : { kind: 'postgres', url: target, poolSize: 10 });
-  await migrateToLatest(db);
+  const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-forum-');
 
   const seedMs: Record<string, number> = {};
   const threads: Record<string, { post20: number; post1000: number }> = {};
   for (const size of SIZES) {
     const t0 = performance.now();
     const code = `forum${size}`;
-    const c = await db
-      .insertInto('communities')
-      .values({
-        code,
-        name: `Forum ${size} Council`,
-        app_name: `Forum ${size}`,
-        familiar_name: `Forum ${size}`,
-        concierge_email: `concierge@${code}.example.com`,
-        concierge_phone: '+1 (555) 010-0000',
-        copyright_holder: 'Bench Inc',
-        nav_more: JSON.stringify([]),
-        forum_enabled: true,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const cid = c.id;
+    const cid = await insertBenchCommunity(db, code, `Forum ${size}`, { forum_enabled: true });
     // Members who joined long ago (a new member's posts wait for a moderator).
     await sql
       .raw(
@@ -176,17 +155,11 @@ async function serveForum(target: string): Promise<void> {
   for (const size of SIZES) {
     const code = `forum${size}`;
     const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    process.env.BENCH_QUERY_COUNT = '1';
-    const probe = await buildApp({ config, db, jobWorkers: false });
-    delete process.env.BENCH_QUERY_COUNT;
-    const load = await buildApp({ config, db, jobWorkers: false, ownsDb: size === SIZES.at(-1) });
-    await probe.listen({ host: HOST, port: 0 });
-    await load.listen({ host: HOST, port: 0 });
+    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, jobWorkers: false, ...o }), size === SIZES.at(-1));
     apps.push(probe, load);
     const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
     const token = await sessionTokenFor(load, community, `u1@${code}.bench.invalid`);
-    const port = (app: typeof load) => (app.server.address() as { port: number }).port;
-    sides.push({ size, code, probePort: port(probe), loadPort: port(load), cookie: `${AUTH_COOKIE}=${token}`, ...threads[code]! });
+    sides.push({ size, code, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}`, ...threads[code]! });
   }
 
   exitWithParent(async () => {

@@ -6,9 +6,6 @@
 // the profile page when the profile area exists. Requests/s, p50/p99, SQL statements per request, and
 // p99 at 10,000 against p99 at 100 (target: at most 1.3x, at most 5 statements).
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   HOST,
@@ -26,7 +23,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { exitWithParent, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SIZES = [100, 10_000] as const;
@@ -54,38 +51,20 @@ const TITLES = ['Chief Executive Officer', 'Founder', 'Co-Founder', 'President',
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 
 async function serveMembers(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
-    import('#src/db/index.ts'),
     import('#src/features/auth/sessions.ts'),
     import('./sessions.ts'),
     import('kysely'),
   ]);
-  const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-members-')) : undefined;
-  const removeDir = () => pgliteDir && rmSync(pgliteDir, { recursive: true, force: true });
-  process.once('exit', removeDir);
-  const { db } = await createDatabase(pgliteDir ? { kind: 'pglite', dataDir: pgliteDir } : { kind: 'postgres', url: target, poolSize: 10 });
-  await migrateToLatest(db);
+  const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-members-');
 
   const seedMs: Record<string, number> = {};
   for (const size of SIZES) {
     const t0 = performance.now();
     const code = `members${size}`;
-    const c = await db
-      .insertInto('communities')
-      .values({
-        code,
-        name: `${size} Members Council`,
-        app_name: `${size} Members`,
-        familiar_name: `${size} Members`,
-        concierge_email: `concierge@${code}.example.com`,
-        concierge_phone: '+1 (555) 010-0000',
-        copyright_holder: 'Bench Inc',
-        nav_more: JSON.stringify([]),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const cid = await insertBenchCommunity(db, code, `${size} Members`);
     // One statement each: the users, then their memberships (the trigger fills the search columns).
     await sql
       .raw(
@@ -100,7 +79,7 @@ async function serveMembers(target: string): Promise<void> {
     await sql
       .raw(
         `insert into memberships (community_id, user_id, roles, gate, company_name, job_title, location_name, location_familiar_name, industry, company_employee_count, is_founding, joined_at)
-         select ${c.id}, u.id, array['MEMBER']::text[], 'app',
+         select ${cid}, u.id, array['MEMBER']::text[], 'app',
                 case when g = 1 then 'Lumen Analytics' else (${sqlArray(CO_A)})[1 + (g * 3) % ${CO_A.length}] || ' ' || (${sqlArray(CO_B)})[1 + (g / 3) % ${CO_B.length}] end,
                 (${sqlArray(TITLES)})[1 + g % ${TITLES.length}],
                 (${sqlArray(CITIES)})[1 + (g * 11) % ${CITIES.length}],
@@ -123,18 +102,12 @@ async function serveMembers(target: string): Promise<void> {
   for (const size of SIZES) {
     const code = `members${size}`;
     const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    process.env.BENCH_QUERY_COUNT = '1';
-    const probe = await buildApp({ config, db });
-    delete process.env.BENCH_QUERY_COUNT;
-    const load = await buildApp({ config, db, ownsDb: size === SIZES.at(-1) });
-    await probe.listen({ host: HOST, port: 0 });
-    await load.listen({ host: HOST, port: 0 });
+    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, ...o }), size === SIZES.at(-1));
     apps.push(probe, load);
     const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
     const token = await sessionTokenFor(load, community, `m1@${code}.bench.invalid`);
     const other = await db.selectFrom('users').select(['id', 'last_name']).where('email', '=', `m2@${code}.bench.invalid`).executeTakeFirstOrThrow();
-    const port = (app: typeof load) => (app.server.address() as { port: number }).port;
-    sides.push({ size, probePort: port(probe), loadPort: port(load), cookie: `${AUTH_COOKIE}=${token}`, profileId: other.id, surname: other.last_name });
+    sides.push({ size, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}`, profileId: other.id, surname: other.last_name });
   }
 
   exitWithParent(async () => {

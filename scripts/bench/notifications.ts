@@ -11,9 +11,6 @@
 //   deliver job, then the mail job) to a local SMTP sink (smtp-server): notifications per second from
 //   the first notify to the last mail received, and the delay from each member's event to their mail.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   HOST,
@@ -35,7 +32,7 @@ import {
   type Latency,
   type Section,
 } from './lib.ts';
-import { exitWithParent, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const MEMBERS = 10_000;
@@ -65,36 +62,18 @@ type ChildInfo = {
 // ---- the child -----------------------------------------------------------------------------------
 
 async function serveNotifications(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { AUTH_COOKIE, startSession }, { sql }, { SMTPServer }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE, startSession }, { sql }, { SMTPServer }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
-    import('#src/db/index.ts'),
     import('#src/features/auth/sessions.ts'),
     import('kysely'),
     import('smtp-server'),
   ]);
-  const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-notifications-')) : undefined;
-  const removeDir = () => pgliteDir && rmSync(pgliteDir, { recursive: true, force: true });
-  process.once('exit', removeDir);
-  const { db } = await createDatabase(pgliteDir ? { kind: 'pglite', dataDir: pgliteDir } : { kind: 'postgres', url: target, poolSize: 10 });
-  await migrateToLatest(db);
+  const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-notifications-');
 
   const t0 = performance.now();
   const code = 'notify';
-  const c = await db
-    .insertInto('communities')
-    .values({
-      code,
-      name: 'Notify Council',
-      app_name: 'Notify',
-      familiar_name: 'Notify',
-      concierge_email: 'concierge@notify.example.com',
-      concierge_phone: '+1 (555) 010-0000',
-      copyright_holder: 'Bench Inc',
-      nav_more: JSON.stringify([]),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const cid = await insertBenchCommunity(db, code, 'Notify');
   await sql
     .raw(
       `insert into users (email, username, first_name, last_name, password_hash)
@@ -104,7 +83,7 @@ async function serveNotifications(target: string): Promise<void> {
   await sql
     .raw(
       `insert into memberships (community_id, user_id, roles, gate, company_name, job_title, location_name, joined_at)
-       select ${c.id}, u.id, array['MEMBER']::text[], 'app', 'Bench Co', 'Founder', 'Austin, TX', now() from users u where u.email like '%@notify.bench.invalid'`,
+       select ${cid}, u.id, array['MEMBER']::text[], 'app', 'Bench Co', 'Founder', 'Austin, TX', now() from users u where u.email like '%@notify.bench.invalid'`,
     )
     .execute(db);
   const idOf = async (g: number) => (await db.selectFrom('users').select('id').where('email', '=', `m${g}@notify.bench.invalid`).executeTakeFirstOrThrow()).id;
@@ -116,7 +95,7 @@ async function serveNotifications(target: string): Promise<void> {
     sql
       .raw(
         `insert into notifications (community_id, user_id, kind, url, message, created_at, read_at, viewed_at)
-         select ${c.id}, ${userId}, case when g % 3 = 0 then 'article_feedback' else 'article_progress' end, '/articles',
+         select ${cid}, ${userId}, case when g % 3 = 0 then 'article_feedback' else 'article_progress' end, '/articles',
                 'Your article "Bench ' || g || '" moved on.', now() - (${count} - g) * interval '1 minute',
                 case when g > ${count} - 3 then null else now() end, case when g > ${count} - 3 then null else now() end
          from generate_series(1, ${count}) g`,
@@ -127,7 +106,7 @@ async function serveNotifications(target: string): Promise<void> {
   await sql
     .raw(
       `insert into notifications (community_id, user_id, kind, url, message, created_at, read_at, viewed_at)
-       select ${c.id}, u.id, 'introductions', '/members/introductions', 'An introduction was approved.', now() - k * interval '1 hour',
+       select ${cid}, u.id, 'introductions', '/members/introductions', 'An introduction was approved.', now() - k * interval '1 hour',
               now(), case when k = 1 and split_part(split_part(u.email, '@', 1), 'm', 2)::int % 3 = 0 then null else now() end
        from users u, generate_series(1, 5) k
        where u.email like '%@notify.bench.invalid' and split_part(split_part(u.email, '@', 1), 'm', 2)::int between 3 and ${POLLERS + 2}`,
@@ -136,7 +115,7 @@ async function serveNotifications(target: string): Promise<void> {
   await sql`analyze`.execute(db);
   const seedMs = Math.round(performance.now() - t0);
 
-  const plan = await sql<{ 'QUERY PLAN': string }>`explain select exists (select 1 from notifications where community_id = ${c.id} and user_id = ${heavyId} and shown and viewed_at is null) as x`.execute(db);
+  const plan = await sql<{ 'QUERY PLAN': string }>`explain select exists (select 1 from notifications where community_id = ${cid} and user_id = ${heavyId} and shown and viewed_at is null) as x`.execute(db);
   const pollPlan = plan.rows.map((r) => r['QUERY PLAN'].trim()).join(' | ');
 
   const base = { ...benchAppEnv(target, pgliteDir), DEFAULT_COMMUNITY: code };
@@ -168,7 +147,7 @@ async function serveNotifications(target: string): Promise<void> {
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
       .select(['users.id', 'users.email'])
-      .where('memberships.community_id', '=', c.id)
+      .where('memberships.community_id', '=', cid)
       .orderBy('users.id')
       .execute();
     const eventAt = new Map<string, number>();
@@ -178,7 +157,7 @@ async function serveNotifications(target: string): Promise<void> {
       const batch = members.slice(i, i + 200);
       await db.transaction().execute(async (trx) => {
         for (const m of batch) {
-          await worker.notifications.notify(trx as never, { communityId: c.id, userId: m.id, kind: 'article_progress', url: '/articles', message: 'The community published its new guidelines.', createdAt: new Date() });
+          await worker.notifications.notify(trx as never, { communityId: cid, userId: m.id, kind: 'article_progress', url: '/articles', message: 'The community published its new guidelines.', createdAt: new Date() });
         }
       });
       const at = Date.now();
@@ -207,17 +186,12 @@ async function serveNotifications(target: string): Promise<void> {
 
   // The page's query as src/features/notifications/list.ts writes it (the member matched by a range).
   const listPlan = await sql<{ 'QUERY PLAN': string }>`explain analyze select id, kind, url, message, read_at, viewed_at, created_at from notifications
-    where community_id = ${c.id} and user_id >= ${heavyId} and user_id <= ${heavyId} and shown = true order by user_id, id desc limit 11`.execute(db);
+    where community_id = ${cid} and user_id >= ${heavyId} and user_id <= ${heavyId} and shown = true order by user_id, id desc limit 11`.execute(db);
   const pagePlan = listPlan.rows.map((r) => r['QUERY PLAN'].trim()).filter((l) => /Scan|Execution|Rows Removed/.test(l)).join(' | ');
 
   const config = loadConfig({ ...base, JOB_WORKERS: 'false' });
-  process.env.BENCH_QUERY_COUNT = '1';
-  const probe = await buildApp({ config, db });
-  delete process.env.BENCH_QUERY_COUNT;
-  const load = await buildApp({ config, db, ownsDb: true });
-  await probe.listen({ host: HOST, port: 0 });
-  await load.listen({ host: HOST, port: 0 });
-  const community = await db.selectFrom('communities').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
+  const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, ...o }), true);
+  const community = await db.selectFrom('communities').selectAll().where('id', '=', cid).executeTakeFirstOrThrow();
   const cookieFor = async (userId: number) => {
     const { token } = await startSession(db, load.sessionTokens, load.clock, { userId, community, roles: ['MEMBER'], gate: 'app', basePath: config.basePath });
     return `${AUTH_COOKIE}=${token}`;
@@ -232,14 +206,13 @@ async function serveNotifications(target: string): Promise<void> {
     .execute();
   const pollCookies: string[] = [];
   for (const p of pollers) pollCookies.push(await cookieFor(p.id));
-  const port = (app: typeof load) => (app.server.address() as { port: number }).port;
   exitWithParent(async () => {
     await probe.close();
     await load.close();
   }, removeDir);
   const info: ChildInfo = {
-    probePort: port(probe),
-    loadPort: port(load),
+    probePort,
+    loadPort,
     pollCookies,
     heavyCookie: await cookieFor(heavyId),
     lightCookie: await cookieFor(lightId),

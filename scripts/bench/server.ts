@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { buildApp as BuildApp } from '#src/app.ts';
+import type { Db } from '#src/db/index.ts';
 import type { Gate, Role } from '#src/db/types.ts';
 import { AUTOSAVE, DEMO_COMMUNITY, DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL, HOST, LOAD, ROOT, benchAppEnv, randomSecret, type ServerInfo } from './lib.ts';
 
@@ -19,24 +21,16 @@ const SERVER_START_TIMEOUT_MS = 120_000;
 export async function serve(target: string): Promise<void> {
   const started = performance.now();
   // Imported here so the parent does not load the application.
-  const [{ buildApp }, { loadConfig }, { createDatabase, migrateToLatest }, { seedDemo, DEMO_ADMIN }, { AUTH_COOKIE, startSession }, { acceptProductAgreement }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { seedDemo, DEMO_ADMIN }, { AUTH_COOKIE, startSession }, { acceptProductAgreement }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
-    import('#src/db/index.ts'),
     import('#src/db/seed.ts'),
     import('#src/features/auth/sessions.ts'),
     import('#src/features/articles/service.ts'),
   ]);
   const { sessionTokenFor } = await import('./sessions.ts');
 
-  const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-')) : undefined;
-  const removeDir = () => {
-    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
-  };
-  process.once('exit', removeDir);
-
-  const { db } = await createDatabase(pgliteDir ? { kind: 'pglite', dataDir: pgliteDir } : { kind: 'postgres', url: target, poolSize: 10 });
-  await migrateToLatest(db);
+  const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-pglite-');
   // The seed refuses production by design; this is a throwaway bench database, seeded before the
   // production-mode app exists.
   await seedDemo(db, { production: false });
@@ -237,6 +231,64 @@ export function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
+
+/**
+ * A bench child's database: a fresh PGlite directory named after `prefix` (removed when the process
+ * exits) when `target` is `pglite`, else the PostgreSQL database at `target`; migrated to the latest.
+ */
+export async function childDatabase(target: string, prefix: string): Promise<{ db: Db; pgliteDir: string | undefined; removeDir: () => void }> {
+  // Imported here so the parent does not load the application.
+  const { createDatabase, migrateToLatest } = await import('#src/db/index.ts');
+  const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), prefix)) : undefined;
+  const removeDir = () => {
+    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  };
+  process.once('exit', removeDir);
+  const { db } = await createDatabase(pgliteDir ? { kind: 'pglite', dataDir: pgliteDir } : { kind: 'postgres', url: target, poolSize: 10 });
+  await migrateToLatest(db);
+  return { db, pgliteDir, removeDir };
+}
+
+/** A bench community called `${appName} Council` (app and familiar name `appName`), with `extra` columns; its id. */
+export async function insertBenchCommunity(db: Db, code: string, appName: string, extra: { forum_enabled?: boolean } = {}): Promise<number> {
+  const c = await db
+    .insertInto('communities')
+    .values({
+      code,
+      name: `${appName} Council`,
+      app_name: appName,
+      familiar_name: appName,
+      concierge_email: `concierge@${code}.example.com`,
+      concierge_phone: '+1 (555) 010-0000',
+      copyright_holder: 'Bench Inc',
+      nav_more: JSON.stringify([]),
+      ...extra,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return c.id;
+}
+
+type App = Awaited<ReturnType<typeof BuildApp>>;
+
+/**
+ * A bench child's two apps, built by `build` and listening on free ports: the probe, built with
+ * BENCH_QUERY_COUNT=1 (buildApp then counts SQL statements in Server-Timing), and the load app, a plain
+ * production app (built with `ownsDb` when it is to destroy the database on close).
+ */
+export async function listenProbeAndLoad(
+  build: (options: { ownsDb?: boolean }) => Promise<App>,
+  ownsDb: boolean,
+): Promise<{ probe: App; load: App; probePort: number; loadPort: number }> {
+  process.env.BENCH_QUERY_COUNT = '1';
+  const probe = await build({});
+  delete process.env.BENCH_QUERY_COUNT;
+  const load = await build({ ownsDb });
+  await probe.listen({ host: HOST, port: 0 });
+  await load.listen({ host: HOST, port: 0 });
+  const port = (app: App) => (app.server.address() as { port: number }).port;
+  return { probe, load, probePort: port(probe), loadPort: port(load) };
+}
 
 /**
  * A bench child's entry: when `script` is the file node was started with, serves the database named

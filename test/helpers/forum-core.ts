@@ -1,5 +1,6 @@
 import type { Test } from 'tap';
 import { AppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { ForumDeps, ForumViewer } from '#src/features/forum/deps.ts';
 import { setupDatabase, startApp, testClock } from './app.ts';
@@ -81,3 +82,16 @@ export const fieldMessage = (app: { t: (k: string, v?: Record<string, unknown>) 
   const f = e?.fields?.[field];
   return f ? app.t(f.key, f.values) : undefined;
 };
+
+/** `db` counting the statements it runs, as they run (a subquery built apart is transformed, not run, on its own). */
+export function countingDb(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  const counting = db.withPlugin({
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      statements.push(args.queryId.queryId);
+      return args.result;
+    },
+  });
+  return { db: counting, statements };
+}

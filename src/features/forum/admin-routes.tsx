@@ -66,6 +66,11 @@ const onOf = (value: unknown): boolean => {
   throw new AppError('BadRequest.Validation');
 };
 
+/** A route's id parameter (`:id`, or the one named), a 404 unless it is a positive id. */
+const idParam = (request: FastifyRequest, name = 'id'): number => idOf((request.params as Record<string, string | undefined>)[name]);
+/** A form POST's fields (none: an empty body). */
+const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
+
 /** The posts list's query from a query string (the list, its pages, and the actions' way back). */
 function postQueryOf(q: Record<string, unknown>): StaffPostQuery {
   const status = (STAFF_POST_STATUSES as readonly string[]).includes(str(q.status)) ? (q.status as StaffPostQuery['status']) : null;
@@ -143,7 +148,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
       const params = request.params as { kind?: string; id?: string };
       const kind = kindOf(params.kind);
       const id = idOf(params.id);
-      const body = (request.body ?? {}) as Body;
+      const body = bodyOf(request);
       const field = decision === 'approve' ? 'note' : 'reason';
       return act(
         request,
@@ -179,8 +184,8 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   const reportsBack = (after: string | null) => (isIdCursor(after) ? `/admin/forum/reports?after=${after}` : '/admin/forum/reports');
 
   app.post('/admin/forum/reports/:id/dismiss', admin, async (request, reply) => {
-    const id = idOf((request.params as { id?: string }).id);
-    const after = afterOf(((request.body ?? {}) as Body).after);
+    const id = idParam(request);
+    const after = afterOf(bodyOf(request).after);
     return act(
       request,
       reply,
@@ -193,8 +198,8 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/forum/reports/:id/remove', admin, async (request, reply) => {
-    const id = idOf((request.params as { id?: string }).id);
-    const body = (request.body ?? {}) as Body;
+    const id = idParam(request);
+    const body = bodyOf(request);
     const after = afterOf(body.after);
     return act(
       request,
@@ -268,8 +273,8 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
 
   const postAction = (name: 'lock' | 'pin' | 'restore' | 'remove') =>
     app.post(`/admin/forum/posts/:id/${name}`, admin, async (request, reply) => {
-      const id = idOf((request.params as { id?: string }).id);
-      const body = (request.body ?? {}) as Body;
+      const id = idParam(request);
+      const body = bodyOf(request);
       const raw = postsBackOf(body);
       return act(
         request,
@@ -317,15 +322,14 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
     );
 
   app.get('/admin/forum/posts/:id', admin, async (request, reply) =>
-    repliesPage(request, reply, idOf((request.params as { id?: string }).id), afterOf((request.query as Record<string, unknown>).after)),
+    repliesPage(request, reply, idParam(request), afterOf((request.query as Record<string, unknown>).after)),
   );
 
   for (const name of ['remove', 'restore'] as const) {
     app.post(`/admin/forum/posts/:id/replies/:replyId/${name}`, admin, async (request, reply) => {
-      const params = request.params as { id?: string; replyId?: string };
-      const postId = idOf(params.id);
-      const replyId = idOf(params.replyId);
-      const body = (request.body ?? {}) as Body;
+      const postId = idParam(request);
+      const replyId = idParam(request, 'replyId');
+      const body = bodyOf(request);
       const after = afterOf(body.after);
       const keep = isIdCursor(after) ? after : null;
       return act(
@@ -353,8 +357,16 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/forum/topics', admin, async (request, reply) => topicsPage(request, reply));
 
+  /** A topic action's way back: the topics list at the topic; refused, the list again with the form. */
+  const topicAgain = (request: FastifyRequest, reply: FastifyReply, id: number, values: Record<string, string> = {}) => ({
+    path: `/admin/forum/topics#topic-${id}`,
+    key: `topic-${id}`,
+    values,
+    render: (form: StaffForm, status: number) => topicsPage(request, reply, form, status),
+  });
+
   app.post('/admin/forum/topics', admin, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = bodyOf(request);
     return act(
       request,
       reply,
@@ -367,8 +379,8 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/forum/topics/:id/rename', admin, async (request, reply) => {
-    const id = idOf((request.params as { id?: string }).id);
-    const body = (request.body ?? {}) as Body;
+    const id = idParam(request);
+    const body = bodyOf(request);
     return act(
       request,
       reply,
@@ -376,13 +388,13 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
         await renameTopic(forumDeps(request), forumViewer(request), id, body.name);
         return 'topicRenamed';
       },
-      { path: `/admin/forum/topics#topic-${id}`, key: `topic-${id}`, values: { name: str(body.name) }, render: (form, status) => topicsPage(request, reply, form, status) },
+      topicAgain(request, reply, id, { name: str(body.name) }),
     );
   });
 
   app.post('/admin/forum/topics/:id/move', admin, async (request, reply) => {
-    const id = idOf((request.params as { id?: string }).id);
-    const direction = ((request.body ?? {}) as Body).direction;
+    const id = idParam(request);
+    const direction = bodyOf(request).direction;
     if (direction !== 'up' && direction !== 'down') throw new AppError('BadRequest.Validation');
     return act(
       request,
@@ -391,13 +403,13 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
         await moveTopic(forumDeps(request), forumViewer(request), id, direction);
         return 'topicMoved';
       },
-      { path: `/admin/forum/topics#topic-${id}`, key: `topic-${id}`, values: {}, render: (form, status) => topicsPage(request, reply, form, status) },
+      topicAgain(request, reply, id),
     );
   });
 
   app.post('/admin/forum/topics/:id/archive', admin, async (request, reply) => {
-    const id = idOf((request.params as { id?: string }).id);
-    const archived = onOf(((request.body ?? {}) as Body).archived);
+    const id = idParam(request);
+    const archived = onOf(bodyOf(request).archived);
     return act(
       request,
       reply,
@@ -405,7 +417,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
         await setTopicArchived(forumDeps(request), forumViewer(request), id, archived);
         return archived ? 'topicArchived' : 'topicUnarchived';
       },
-      { path: `/admin/forum/topics#topic-${id}`, key: `topic-${id}`, values: {}, render: (form, status) => topicsPage(request, reply, form, status) },
+      topicAgain(request, reply, id),
     );
   });
 
@@ -437,8 +449,8 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/forum/moderators/:userId', admin, async (request, reply) => {
-    const userId = idOf((request.params as { userId?: string }).userId);
-    const body = (request.body ?? {}) as Body;
+    const userId = idParam(request, 'userId');
+    const body = bodyOf(request);
     const on = onOf(body.moderator);
     if (!request.community.forum_enabled) throw notFound();
     const { id, code, name } = request.community;
@@ -459,7 +471,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
   );
 
   app.post('/admin/forum/settings', admin, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = bodyOf(request);
     const value = body.allPostsWait;
     if (value !== undefined && value !== 'on') throw new AppError('BadRequest.Validation');
     await setAllPostsWait(forumDeps(request), forumViewer(request), value === 'on');

@@ -6,6 +6,7 @@ import type { Db } from '#src/db/index.ts';
 import { isRetryableConflict } from '#src/db/faults.ts';
 import type { Community } from '#src/db/types.ts';
 import type { Notifier } from '#src/features/notifications/notifier.ts';
+import { requestDeps } from '#src/lib/request-deps.ts';
 
 /**
  * What every forum service gets (the shared contract, /work/notes/forum-contract.md): the database,
@@ -21,15 +22,7 @@ export type ForumDeps = { db: Db; clock: Clock; community: Community; t: Transla
 export type ForumViewer = { userId: number; isStaff: boolean };
 
 export function forumDeps(request: FastifyRequest): ForumDeps {
-  const app = request.server;
-  return {
-    db: app.db,
-    clock: app.clock,
-    community: request.community,
-    t: app.t,
-    notifier: app.notifications,
-    publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
-  };
+  return requestDeps(request);
 }
 
 /** The signed-in member (else NotAuthenticated); staff are the community's admins. */

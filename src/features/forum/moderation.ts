@@ -201,23 +201,32 @@ async function livePost(deps: ForumDeps, postId: number): Promise<void> {
   if (post.deleted) throw missing('post');
 }
 
+/**
+ * Sets (now) or clears a live post's lock or pin; only a change is logged (as `action`). The caller
+ * checks who may.
+ */
+async function setPostFlag(deps: ForumDeps, viewer: ForumViewer, postId: number, column: 'locked_at' | 'pinned_at', action: 'lock' | 'unlock' | 'pin' | 'unpin', on: boolean): Promise<void> {
+  await livePost(deps, postId);
+  const now = deps.clock.now();
+  const at = on ? now : null;
+  await forumTransaction(deps.db, async (trx) => {
+    const changed = await trx
+      .updateTable('forum_posts')
+      .set(column === 'locked_at' ? { locked_at: at } : { pinned_at: at })
+      .where('community_id', '=', deps.community.id)
+      .where('id', '=', postId)
+      .where(column, on ? 'is' : 'is not', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (changed) await logAction(trx, deps.community, { actorId: viewer.userId, action, targetKind: 'post', targetId: postId, at: now });
+  });
+}
+
 /** Locks (no new replies) or unlocks a post; moderators and staff. */
 export async function setLocked(deps: ForumDeps, viewer: ForumViewer, postId: number, on: boolean): Promise<{ locked: boolean }> {
   ensureForumOn(deps.community);
   await ensureModerator(deps, viewer);
-  await livePost(deps, postId);
-  const now = deps.clock.now();
-  await forumTransaction(deps.db, async (trx) => {
-    const changed = await trx
-      .updateTable('forum_posts')
-      .set({ locked_at: on ? now : null })
-      .where('community_id', '=', deps.community.id)
-      .where('id', '=', postId)
-      .where('locked_at', on ? 'is' : 'is not', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (changed) await logAction(trx, deps.community, { actorId: viewer.userId, action: on ? 'lock' : 'unlock', targetKind: 'post', targetId: postId, at: now });
-  });
+  await setPostFlag(deps, viewer, postId, 'locked_at', on ? 'lock' : 'unlock', on);
   return { locked: on };
 }
 
@@ -225,19 +234,7 @@ export async function setLocked(deps: ForumDeps, viewer: ForumViewer, postId: nu
 export async function setPinned(deps: ForumDeps, viewer: ForumViewer, postId: number, on: boolean): Promise<{ pinned: boolean }> {
   ensureForumOn(deps.community);
   ensureStaff(viewer);
-  await livePost(deps, postId);
-  const now = deps.clock.now();
-  await forumTransaction(deps.db, async (trx) => {
-    const changed = await trx
-      .updateTable('forum_posts')
-      .set({ pinned_at: on ? now : null })
-      .where('community_id', '=', deps.community.id)
-      .where('id', '=', postId)
-      .where('pinned_at', on ? 'is' : 'is not', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (changed) await logAction(trx, deps.community, { actorId: viewer.userId, action: on ? 'pin' : 'unpin', targetKind: 'post', targetId: postId, at: now });
-  });
+  await setPostFlag(deps, viewer, postId, 'pinned_at', on ? 'pin' : 'unpin', on);
   return { pinned: on };
 }
 

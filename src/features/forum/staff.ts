@@ -100,11 +100,9 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 /** The cursor of the staff's lists: the last row's id (targets.ts cursorId, the forum's one id-cursor parser). */
 const afterId = (after: string | null): number | null => cursorId(after);
 
-/** Every post of the community but those their authors deleted, newest first, any state; keyset on id. */
-export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): Promise<StaffPostPage> {
-  const first = Math.min(Math.max(query.first ?? STAFF_POSTS_PAGE, 1), 100);
-  const after = afterId(query.after);
-  let qb = selectInCommunity(deps.db, 'forum_posts', deps.community)
+/** The posts staff see (every state, not those their authors deleted), with what a StaffPostRow shows. */
+function staffPostRows(deps: StaffForumDeps) {
+  return selectInCommunity(deps.db, 'forum_posts', deps.community)
     .innerJoin('users', 'users.id', 'forum_posts.author_id')
     .select([
       'forum_posts.id',
@@ -121,7 +119,31 @@ export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): P
       'users.first_name',
       'users.last_name',
     ])
-    .where('forum_posts.deleted_at', 'is', null)
+    .where('forum_posts.deleted_at', 'is', null);
+}
+
+type StaffPostRecord = Awaited<ReturnType<ReturnType<typeof staffPostRows>['executeTakeFirstOrThrow']>>;
+
+const staffPostRow = (r: StaffPostRecord): StaffPostRow => ({
+  id: r.id,
+  title: r.title,
+  authorId: r.author_id,
+  authorName: `${r.first_name} ${r.last_name}`.trim(),
+  status: r.status,
+  pinned: r.pinned_at !== null,
+  locked: r.locked_at !== null,
+  replyCount: r.reply_count,
+  reportCount: r.report_count,
+  createdAt: new Date(r.created_at),
+  lastActivityAt: new Date(r.last_activity_at),
+  moderationNote: r.moderation_note,
+});
+
+/** Every post of the community but those their authors deleted, newest first, any state; keyset on id. */
+export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): Promise<StaffPostPage> {
+  const first = Math.min(Math.max(query.first ?? STAFF_POSTS_PAGE, 1), 100);
+  const after = afterId(query.after);
+  let qb = staffPostRows(deps)
     .orderBy('forum_posts.id', 'desc')
     .limit(first + 1);
   if (query.q) qb = qb.where('forum_posts.title', 'ilike', likePattern(query.q));
@@ -130,20 +152,7 @@ export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): P
   const rows = await qb.execute();
   const page = rows.slice(0, first);
   return {
-    rows: page.map((r) => ({
-      id: r.id,
-      title: r.title,
-      authorId: r.author_id,
-      authorName: `${r.first_name} ${r.last_name}`.trim(),
-      status: r.status,
-      pinned: r.pinned_at !== null,
-      locked: r.locked_at !== null,
-      replyCount: r.reply_count,
-      reportCount: r.report_count,
-      createdAt: new Date(r.created_at),
-      lastActivityAt: new Date(r.last_activity_at),
-      moderationNote: r.moderation_note,
-    })),
+    rows: page.map(staffPostRow),
     next: rows.length > first ? String(page[page.length - 1]!.id) : null,
   };
 }
@@ -205,41 +214,9 @@ export type StaffReplyRow = { id: number; authorName: string; bodyText: string; 
 
 /** One post (any state) as staff see it, or 'Forum.PostNotFound' (missing, deleted by its author, another community's). */
 export async function staffPost(deps: StaffForumDeps, postId: number): Promise<StaffPostRow> {
-  const row = await selectInCommunity(deps.db, 'forum_posts', deps.community)
-    .innerJoin('users', 'users.id', 'forum_posts.author_id')
-    .select([
-      'forum_posts.id',
-      'forum_posts.title',
-      'forum_posts.author_id',
-      'forum_posts.status',
-      'forum_posts.pinned_at',
-      'forum_posts.locked_at',
-      'forum_posts.reply_count',
-      'forum_posts.report_count',
-      'forum_posts.created_at',
-      'forum_posts.last_activity_at',
-      'forum_posts.moderation_note',
-      'users.first_name',
-      'users.last_name',
-    ])
-    .where('forum_posts.id', '=', postId)
-    .where('forum_posts.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await staffPostRows(deps).where('forum_posts.id', '=', postId).executeTakeFirst();
   if (!row) throw new AppError('Forum.PostNotFound');
-  return {
-    id: row.id,
-    title: row.title,
-    authorId: row.author_id,
-    authorName: `${row.first_name} ${row.last_name}`.trim(),
-    status: row.status,
-    pinned: row.pinned_at !== null,
-    locked: row.locked_at !== null,
-    replyCount: row.reply_count,
-    reportCount: row.report_count,
-    createdAt: new Date(row.created_at),
-    lastActivityAt: new Date(row.last_activity_at),
-    moderationNote: row.moderation_note,
-  };
+  return staffPostRow(row);
 }
 
 /** A post's replies in every state (not those their authors deleted), oldest first; keyset on id. */

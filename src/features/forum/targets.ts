@@ -3,8 +3,6 @@ import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { membersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { MODERATION_NOTE_MAX } from './rules.ts';
 
@@ -48,69 +46,67 @@ export const missing = (kind: ForumTargetKind) => new AppError(kind === 'post' ?
 
 /** The post or reply in this community, whatever its state; 'Forum.PostNotFound' / 'Forum.ReplyNotFound' when there is none. */
 export async function loadTarget(db: Db, community: CommunityRef, kind: ForumTargetKind, id: number): Promise<Target> {
-  if (kind === 'post') {
-    const p = await db
-      .selectFrom('forum_posts')
-      .select(['id', 'author_id', 'status', 'deleted_at', 'title', 'body_text', 'body_html', 'created_at', 'report_count', 'locked_at'])
-      .where('community_id', '=', community.id)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!p) throw missing(kind);
-    return {
-      kind,
-      id: p.id,
-      postId: p.id,
-      authorId: p.author_id,
-      status: p.status,
-      deleted: p.deleted_at != null,
-      title: p.title,
-      bodyText: p.body_text,
-      bodyHtml: p.body_html,
-      createdAt: new Date(p.created_at),
-      reportCount: p.report_count,
-      postStatus: p.status,
-      postDeleted: p.deleted_at != null,
-      postLocked: p.locked_at != null,
-    };
-  }
-  const r = await db
-    .selectFrom('forum_replies as r')
-    .innerJoin('forum_posts as p', 'p.id', 'r.post_id')
-    .select([
-      'r.id',
-      'r.post_id',
-      'r.author_id',
-      'r.status',
-      'r.deleted_at',
-      'r.body_text',
-      'r.body_html',
-      'r.created_at',
-      'r.report_count',
-      'p.title',
-      'p.status as post_status',
-      'p.deleted_at as post_deleted_at',
-      'p.locked_at',
-    ])
-    .where('r.community_id', '=', community.id)
-    .where('p.community_id', '=', community.id)
-    .where('r.id', '=', id)
-    .executeTakeFirst();
-  if (!r) throw missing(kind);
+  // A post is its own post: its columns stand for the post's too (post_id, post_status, post_deleted_at).
+  const row =
+    kind === 'post'
+      ? await db
+          .selectFrom('forum_posts')
+          .select([
+            'id',
+            'id as post_id',
+            'author_id',
+            'status',
+            'deleted_at',
+            'body_text',
+            'body_html',
+            'created_at',
+            'report_count',
+            'title',
+            'status as post_status',
+            'deleted_at as post_deleted_at',
+            'locked_at',
+          ])
+          .where('community_id', '=', community.id)
+          .where('id', '=', id)
+          .executeTakeFirst()
+      : await db
+          .selectFrom('forum_replies as r')
+          .innerJoin('forum_posts as p', 'p.id', 'r.post_id')
+          .select([
+            'r.id',
+            'r.post_id',
+            'r.author_id',
+            'r.status',
+            'r.deleted_at',
+            'r.body_text',
+            'r.body_html',
+            'r.created_at',
+            'r.report_count',
+            'p.title',
+            'p.status as post_status',
+            'p.deleted_at as post_deleted_at',
+            'p.locked_at',
+          ])
+          .where('r.community_id', '=', community.id)
+          .where('p.community_id', '=', community.id)
+          .where('r.id', '=', id)
+          .executeTakeFirst();
+  if (!row) throw missing(kind);
   return {
     kind,
-    id: r.id,
-    postId: r.post_id,
-    authorId: r.author_id,
-    status: r.status,
-    deleted: r.deleted_at != null,
-    title: r.title,
-    bodyText: r.body_text,
-    bodyHtml: r.body_html,
-    createdAt: new Date(r.created_at),
-    reportCount: r.report_count,
-    postStatus: r.post_status,
-    postDeleted: r.post_deleted_at != null,
-    postLocked: r.locked_at != null,
+    id: row.id,
+    postId: row.post_id,
+    authorId: row.author_id,
+    status: row.status,
+    deleted: row.deleted_at != null,
+    title: row.title,
+    bodyText: row.body_text,
+    bodyHtml: row.body_html,
+    createdAt: new Date(row.created_at),
+    reportCount: row.report_count,
+    postStatus: row.post_status,
+    postDeleted: row.post_deleted_at != null,
+    postLocked: row.locked_at != null,
   };
 }
 
@@ -151,29 +147,8 @@ export function checkModerationNote(value: unknown, { required, field = 'reason'
   return note;
 }
 
-const unknownMember = (id: number): MemberSnapshot => ({
-  id,
-  name: '—',
-  firstName: '—',
-  lastName: '',
-  isModerator: false,
-  companyName: null,
-  avatar: null,
-  jobTitle: null,
-  location: null,
-  isActive: false,
-  pronouns: null,
-  displayPronouns: false,
-  industry: null,
-});
-
-/** The snapshots of these members in one query; someone no longer a member reads as '—'. */
-export async function snapshotsOf(db: Db, community: CommunityRef, ids: number[]): Promise<(id: number) => MemberSnapshot> {
-  const unique = [...new Set(ids)];
-  const rows = unique.length ? await membersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', 'in', unique).execute() : [];
-  const byId = new Map(rows.map((r) => [r.user_id, toSnapshot(r)]));
-  return (id) => byId.get(id) ?? unknownMember(id);
-}
+/** The snapshots of members by id in one query (the members area's, shared with introductions). */
+export { snapshotsOf } from '#src/features/members/queries.ts';
 
 /** Whether a value is an id cursor: a database id (1..2147483647) as text, no leading zero. */
 export const isIdCursor = (after: unknown): after is string => typeof after === 'string' && /^[1-9]\d{0,9}$/.test(after) && Number(after) <= 2_147_483_647;

@@ -66,14 +66,27 @@ async function topicView(db: Db, communityId: number, id: number): Promise<Topic
   return { id: r.id, name: r.name, position: r.position, archived: r.archived_at != null };
 }
 
-export async function createTopic(deps: ForumDeps, viewer: ForumViewer, name: unknown): Promise<TopicView> {
+/**
+ * A staff write under a topic name (forum on, staff only, the name checked first): `write` gets the
+ * clean name and the time; a name another topic of the community holds is the field error `name`.
+ */
+async function withTopicName<T>(deps: ForumDeps, viewer: ForumViewer, name: unknown, write: (clean: string, now: Date) => Promise<T>): Promise<T> {
   ensureForumOn(deps.community);
   ensureStaff(viewer);
   const clean = checkTopicName(name);
-  const c = deps.community;
   const now = deps.clock.now();
   try {
-    const id = await forumTransaction(deps.db, async (trx) => {
+    return await write(clean, now);
+  } catch (e) {
+    if (isNameTaken(e)) throw nameTaken(clean);
+    throw e;
+  }
+}
+
+export async function createTopic(deps: ForumDeps, viewer: ForumViewer, name: unknown): Promise<TopicView> {
+  const c = deps.community;
+  const id = await withTopicName(deps, viewer, name, (clean, now) =>
+    forumTransaction(deps.db, async (trx) => {
       const row = await trx
         .insertInto('forum_topics')
         .values((eb) => ({
@@ -86,32 +99,22 @@ export async function createTopic(deps: ForumDeps, viewer: ForumViewer, name: un
         .executeTakeFirstOrThrow();
       await logAction(trx, c, { actorId: viewer.userId, action: 'topic_create', targetKind: 'topic', targetId: row.id, note: clean, at: now });
       return row.id;
-    });
-    return topicView(deps.db, c.id, id);
-  } catch (e) {
-    if (isNameTaken(e)) throw nameTaken(clean);
-    throw e;
-  }
+    }),
+  );
+  return topicView(deps.db, c.id, id);
 }
 
 export async function renameTopic(deps: ForumDeps, viewer: ForumViewer, id: number, name: unknown): Promise<TopicView> {
-  ensureForumOn(deps.community);
-  ensureStaff(viewer);
-  const clean = checkTopicName(name);
   const c = deps.community;
-  const now = deps.clock.now();
-  try {
-    await forumTransaction(deps.db, async (trx) => {
+  await withTopicName(deps, viewer, name, (clean, now) =>
+    forumTransaction(deps.db, async (trx) => {
       const before = await trx.selectFrom('forum_topics').select('name').where('community_id', '=', c.id).where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('Forum.TopicNotFound');
       if (before.name === clean) return;
       await trx.updateTable('forum_topics').set({ name: clean }).where('community_id', '=', c.id).where('id', '=', id).execute();
       await logAction(trx, c, { actorId: viewer.userId, action: 'topic_rename', targetKind: 'topic', targetId: id, note: `${before.name} → ${clean}`, at: now });
-    });
-  } catch (e) {
-    if (isNameTaken(e)) throw nameTaken(clean);
-    throw e;
-  }
+    }),
+  );
   return topicView(deps.db, c.id, id);
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { isAppError, notFound, type AppError } from '#src/core/errors.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { requestDeps } from '#src/lib/request-deps.ts';
 import { IntroductionQueue, type ReviewForm } from '#views/admin/introductions.tsx';
 import { IntroducePage, IntroduceForm, IntroduceRefused, IntroduceSent, MyIntroductions } from '#views/members/Introductions.tsx';
 import {
@@ -21,16 +22,7 @@ import {
 
 export function introDeps(request: FastifyRequest): IntroDeps {
   const app = request.server;
-  return {
-    db: app.db,
-    clock: app.clock,
-    community: request.community,
-    t: app.t,
-    messages: app.messages,
-    publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
-    mailFrom: app.config.mailFrom,
-    notifier: app.notifications,
-  };
+  return { ...requestDeps(request), messages: app.messages, mailFrom: app.config.mailFrom };
 }
 
 const LIMITS = { min: REASON_MIN, max: REASON_MAX };

@@ -6,7 +6,7 @@ import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import type { Notifier } from '#src/features/notifications/notifier.ts';
-import { findSnapshot, membersOf, SNAPSHOT_COLUMNS, toSnapshot } from './queries.ts';
+import { findSnapshot, membersOf, snapshotsOf } from './queries.ts';
 import type { IntroductionStatus, MemberSnapshot } from './types.ts';
 
 /**
@@ -200,24 +200,7 @@ type IntroRow = Awaited<ReturnType<ReturnType<typeof introductionsQuery>['execut
 /** The snapshots of the members of these rows, in one query; members no longer in the community read as unknown. */
 async function withMembers(deps: Pick<IntroDeps, 'db' | 'community'>, rows: IntroRow[]): Promise<IntroductionView[]> {
   if (rows.length === 0) return [];
-  const ids = [...new Set(rows.flatMap((r) => [r.requester_id, r.target_id]))];
-  const members = await membersOf(deps.db, deps.community).select(SNAPSHOT_COLUMNS).where('users.id', 'in', ids).execute();
-  const byId = new Map(members.map((m) => [m.user_id, toSnapshot(m)]));
-  const unknown = (id: number): MemberSnapshot => ({
-    id,
-    name: '—',
-    firstName: '—',
-    lastName: '',
-    isModerator: false,
-    companyName: null,
-    avatar: null,
-    jobTitle: null,
-    location: null,
-    isActive: false,
-    pronouns: null,
-    displayPronouns: false,
-    industry: null,
-  });
+  const member = await snapshotsOf(deps.db, deps.community, rows.flatMap((r) => [r.requester_id, r.target_id]));
   return rows.map((r) => ({
     id: r.id,
     status: r.status as IntroductionStatus,
@@ -225,8 +208,8 @@ async function withMembers(deps: Pick<IntroDeps, 'db' | 'community'>, rows: Intr
     reviewNote: r.review_note,
     createdAt: new Date(r.created_at),
     reviewedAt: r.reviewed_at ? new Date(r.reviewed_at) : null,
-    requester: byId.get(r.requester_id) ?? unknown(r.requester_id),
-    target: byId.get(r.target_id) ?? unknown(r.target_id),
+    requester: member(r.requester_id),
+    target: member(r.target_id),
     reviewer: r.reviewer_id ? { id: r.reviewer_id, name: `${r.reviewer_first ?? ''} ${r.reviewer_last ?? ''}`.trim() } : null,
   }));
 }

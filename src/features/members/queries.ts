@@ -97,3 +97,28 @@ export async function findSnapshot(db: Db, community: CommunityRef, userId: numb
   const row = await q.executeTakeFirst();
   return row ? toSnapshot(row) : undefined;
 }
+
+/** Someone no longer a member of the community (or never one): read as '—', inactive. */
+const unknownMember = (id: number): MemberSnapshot => ({
+  id,
+  name: '—',
+  firstName: '—',
+  lastName: '',
+  isModerator: false,
+  companyName: null,
+  avatar: null,
+  jobTitle: null,
+  location: null,
+  isActive: false,
+  pronouns: null,
+  displayPronouns: false,
+  industry: null,
+});
+
+/** The snapshots of these members (any state) in one query; someone no longer a member reads as '—' (unknownMember). */
+export async function snapshotsOf(db: Db, community: CommunityRef, ids: number[]): Promise<(id: number) => MemberSnapshot> {
+  const unique = [...new Set(ids)];
+  const rows = unique.length ? await membersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', 'in', unique).execute() : [];
+  const byId = new Map(rows.map((r) => [r.user_id, toSnapshot(r)]));
+  return (id) => byId.get(id) ?? unknownMember(id);
+}

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { createPost, listPosts, PINNED_MAX } from '#src/features/forum/posts.ts';
 import { createReply } from '#src/features/forum/replies.ts';
 import { listTopics } from '#src/features/forum/topics.ts';
-import { forumWorld, rejects } from '#test/helpers/forum-core.ts';
+import { countingDb, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
 t.test('the forum list and its search', async (t) => {
   const w = await forumWorld(t);
@@ -119,15 +119,7 @@ t.test('the forum list and its search', async (t) => {
   });
 
   await t.test('a page costs at most five SQL statements, whatever its length', async (t) => {
-    const statements: string[] = [];
-    const counting = db.withPlugin({
-      // Counted as they run (a subquery built apart is transformed, not run, on its own).
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements.push(args.queryId.queryId);
-        return args.result;
-      },
-    });
+    const { db: counting, statements } = countingDb(db);
     await listPosts({ ...deps, db: counting }, bob.viewer, { first: 50 });
     t.equal(statements.length, 1, 'the first page: one statement (pinned posts, the page, their authors and topics)');
     statements.length = 0;

@@ -3,7 +3,7 @@ import { createPost, getPost } from '#src/features/forum/posts.ts';
 import { publishEffects } from '#src/features/forum/effects.ts';
 import { createReply, deleteReply, editReply, listReplies } from '#src/features/forum/replies.ts';
 import { EDIT_WINDOW_MS, REPLY_MAX } from '#src/features/forum/rules.ts';
-import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
+import { countingDb, fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
 t.test('forum replies', async (t) => {
   const w = await forumWorld(t);
@@ -97,15 +97,7 @@ t.test('forum replies', async (t) => {
   await t.test('the post page (the post, then a page of its replies) costs at most five SQL statements', async (t) => {
     const post = await newPost('Counted statements');
     for (let i = 0; i < 25; i++) await createReply(deps, bob.viewer, post.id, { body: `<p>r${i}</p>` });
-    const statements: string[] = [];
-    const counting = db.withPlugin({
-      // Counted as they run (a subquery built apart is transformed, not run, on its own).
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements.push(args.queryId.queryId);
-        return args.result;
-      },
-    });
+    const { db: counting, statements } = countingDb(db);
     const countingDeps = { ...deps, db: counting };
     const view = await getPost(countingDeps, dee.viewer, post.id);
     const page = await listReplies(countingDeps, dee.viewer, post.id, { post: view });

@@ -70,7 +70,20 @@ export function ForumOff({ sitePath }: { sitePath: string }) {
 }
 
 /** A one-button form (with hidden fields). */
-export function ActionForm({ action, label, fields = {}, secondary = false }: { action: string; label: string; fields?: Record<string, string | null | undefined>; secondary?: boolean }) {
+export function ActionForm({
+  action,
+  label,
+  fields = {},
+  secondary = false,
+  ariaLabel,
+}: {
+  action: string;
+  label: string;
+  fields?: Record<string, string | null | undefined>;
+  secondary?: boolean;
+  /** The button's accessible name where its text is a symbol (↑, ↓). */
+  ariaLabel?: string;
+}) {
   const href = useHref();
   return (
     <form method="post" action={href(action)} className="inline-form">
@@ -78,10 +91,48 @@ export function ActionForm({ action, label, fields = {}, secondary = false }: { 
       {Object.entries(fields).map(([name, value]) => (
         <Hidden key={name} name={name} value={value} />
       ))}
-      <button type="submit" className={secondary ? 'button button-secondary' : 'button'}>
+      <button type="submit" className={secondary ? 'button button-secondary' : 'button'} aria-label={ariaLabel}>
         {label}
       </button>
     </form>
+  );
+}
+
+/**
+ * One of the staff's tables (its texts under forumStaff.<section>: none, tableLabel, col.<column>):
+ * when `empty`, the "none" line; else the table in its scrolling region, its head, and `children` as
+ * the body's rows. `wide`: the board with action columns (forum-staff-board).
+ */
+export function StaffTable({
+  section,
+  columns,
+  empty,
+  wide = false,
+  children,
+}: {
+  section: 'moderators' | 'log' | 'posts' | 'topics';
+  columns: readonly string[];
+  empty: boolean;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  const { t } = usePage();
+  if (empty) return <p>{t(`forumStaff.${section}.none`)}</p>;
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t(`forumStaff.${section}.tableLabel`)}>
+      <table className={wide ? 'board forum-staff-board' : 'board'}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {t(`forumStaff.${section}.col.${c}`)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 

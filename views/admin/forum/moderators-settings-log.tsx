@@ -2,7 +2,7 @@ import type { ForumActionView } from '#src/features/forum/types.ts';
 import type { ModeratorRow } from '#src/features/forum/staff.ts';
 import { CsrfField, Field, Hidden } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { ForumStaffPage, Pager, dateTime } from './frame.tsx';
+import { ForumStaffPage, Pager, StaffTable, dateTime } from './frame.tsx';
 
 export function ForumModerators({ moderators, q, candidates, notice, errors = {} }: { moderators: ModeratorRow[]; q: string; candidates: ModeratorRow[] | null; notice?: string; errors?: Record<string, string> }) {
   const { t, community } = usePage();
@@ -11,43 +11,26 @@ export function ForumModerators({ moderators, q, candidates, notice, errors = {}
   return (
     <ForumStaffPage tab="moderators" notice={notice}>
       <p className="muted">{t('forumStaff.moderators.intro')}</p>
-      {moderators.length === 0 ? (
-        <p>{t('forumStaff.moderators.none')}</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('forumStaff.moderators.tableLabel')}>
-          <table className="board">
-            <thead>
-              <tr>
-                {(['name', 'email', 'state', 'actions'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`forumStaff.moderators.col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {moderators.map((m) => (
-                <tr key={m.userId}>
-                  <th scope="row">
-                    <a href={href(`/admin/members/${encodeURIComponent(community.code)}/${m.userId}`)}>{m.name}</a>
-                  </th>
-                  <td>{m.email}</td>
-                  <td>{m.isActive ? t('forumStaff.moderators.active') : t('forumStaff.moderators.inactive')}</td>
-                  <td>
-                    <form method="post" action={href(`/admin/forum/moderators/${m.userId}`)} className="inline-form">
-                      <CsrfField />
-                      <input type="hidden" name="moderator" value="false" />
-                      <button type="submit" className="button button-secondary" aria-label={t('forumStaff.moderators.remove', { name: m.name })}>
-                        {t('forumStaff.moderators.removeButton')}
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <StaffTable section="moderators" columns={['name', 'email', 'state', 'actions']} empty={moderators.length === 0}>
+        {moderators.map((m) => (
+          <tr key={m.userId}>
+            <th scope="row">
+              <a href={href(`/admin/members/${encodeURIComponent(community.code)}/${m.userId}`)}>{m.name}</a>
+            </th>
+            <td>{m.email}</td>
+            <td>{m.isActive ? t('forumStaff.moderators.active') : t('forumStaff.moderators.inactive')}</td>
+            <td>
+              <form method="post" action={href(`/admin/forum/moderators/${m.userId}`)} className="inline-form">
+                <CsrfField />
+                <input type="hidden" name="moderator" value="false" />
+                <button type="submit" className="button button-secondary" aria-label={t('forumStaff.moderators.remove', { name: m.name })}>
+                  {t('forumStaff.moderators.removeButton')}
+                </button>
+              </form>
+            </td>
+          </tr>
+        ))}
+      </StaffTable>
       <h2>{t('forumStaff.moderators.find')}</h2>
       <form method="get" action={href('/admin/forum/moderators')} className="filters">
         <Field id="fm-q" name="q" type="search" label={t('forumStaff.moderators.search')} error={errors.q} defaultValue={q} maxLength={200} />
@@ -121,40 +104,23 @@ export function ForumLog({ actions, next, after }: { actions: ForumActionView[];
   return (
     <ForumStaffPage tab="log">
       <p className="muted">{t('forumStaff.log.intro')}</p>
-      {actions.length === 0 ? (
-        <p>{t('forumStaff.log.none')}</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('forumStaff.log.tableLabel')}>
-          <table className="board">
-            <thead>
-              <tr>
-                {(['when', 'who', 'what', 'target', 'note'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`forumStaff.log.col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {actions.map((a) => (
-                <tr key={a.id}>
-                  <td>{dateTime(a.createdAt)}</td>
-                  <td>{a.actor?.name ?? t('forumStaff.log.nobody')}</td>
-                  <th scope="row">{actionName(a.action)}</th>
-                  <td>
-                    {a.targetKind === 'post' ? (
-                      <a href={href(`/forum/post/${a.targetId}`)}>{t('forumStaff.log.target', { kind: targetName(a.targetKind), id: a.targetId })}</a>
-                    ) : (
-                      t('forumStaff.log.target', { kind: targetName(a.targetKind), id: a.targetId })
-                    )}
-                  </td>
-                  <td className="remark-text">{a.note ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <StaffTable section="log" columns={['when', 'who', 'what', 'target', 'note']} empty={actions.length === 0}>
+        {actions.map((a) => (
+          <tr key={a.id}>
+            <td>{dateTime(a.createdAt)}</td>
+            <td>{a.actor?.name ?? t('forumStaff.log.nobody')}</td>
+            <th scope="row">{actionName(a.action)}</th>
+            <td>
+              {a.targetKind === 'post' ? (
+                <a href={href(`/forum/post/${a.targetId}`)}>{t('forumStaff.log.target', { kind: targetName(a.targetKind), id: a.targetId })}</a>
+              ) : (
+                t('forumStaff.log.target', { kind: targetName(a.targetKind), id: a.targetId })
+              )}
+            </td>
+            <td className="remark-text">{a.note ?? ''}</td>
+          </tr>
+        ))}
+      </StaffTable>
       <Pager base="/admin/forum/log" after={after} next={next} nextLabel={t('forumStaff.log.next')} firstLabel={t('forumStaff.log.first')} />
     </ForumStaffPage>
   );

@@ -3,7 +3,7 @@ import type { StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/
 import { Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ReasonForm } from '#views/forum/moderation-parts.tsx';
-import { ForumStaffPage, ActionForm, FormError, Pager, dateTime, type StaffForm, typedIn } from './frame.tsx';
+import { ForumStaffPage, ActionForm, FormError, Pager, StaffTable, dateTime, type StaffForm, typedIn } from './frame.tsx';
 
 /** The posts list's query string (its pages and the actions' way back share it). */
 export function postsParams(query: Pick<StaffPostQuery, 'q' | 'status' | 'after'>, withAfter = true): string {
@@ -39,74 +39,57 @@ export function ForumPosts({ rows, next, query, notice, form, errors = {} }: { r
           {t('forumStaff.posts.apply')}
         </button>
       </form>
-      {rows.length === 0 ? (
-        <p>{t('forumStaff.posts.none')}</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('forumStaff.posts.tableLabel')}>
-          <table className="board forum-staff-board">
-            <thead>
-              <tr>
-                {(['title', 'author', 'status', 'replies', 'reports', 'created', 'actions'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`forumStaff.posts.col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => {
-                const key = `post-${r.id}`;
-                const base = `/admin/forum/posts/${r.id}`;
-                return (
-                  <tr key={r.id} id={key}>
-                    <th scope="row">
-                      {r.status === 'published' ? <a href={href(`/forum/post/${r.id}`)}>{r.title}</a> : r.title}
-                      {r.pinned ? <span className="badge">{t('forumStaff.posts.pinned')}</span> : null}
-                      {r.locked ? <span className="badge">{t('forumStaff.posts.locked')}</span> : null}
-                    </th>
-                    <td>{r.authorName}</td>
-                    <td>
-                      {t(`forumStaff.status.${r.status}`)}
-                      {r.moderationNote ? <p className="muted remark-text">{r.moderationNote}</p> : null}
-                    </td>
-                    <td>
-                      <a href={href(`/admin/forum/posts/${r.id}`)} aria-label={t('forumStaff.posts.repliesOf', { n: r.replyCount, title: r.title })}>
-                        {r.replyCount}
-                      </a>
-                    </td>
-                    <td>{r.reportCount}</td>
-                    <td>{formatDate(r.createdAt)}</td>
-                    <td>
-                      <FormError form={form} formKey={key} />
-                      <div className="forum-staff-actions">
-                        <ActionForm action={`${base}/lock`} label={t(r.locked ? 'forumStaff.posts.unlock' : 'forumStaff.posts.lock')} fields={{ ...keep, on: r.locked ? 'false' : 'true' }} secondary />
-                        <ActionForm action={`${base}/pin`} label={t(r.pinned ? 'forumStaff.posts.unpin' : 'forumStaff.posts.pin')} fields={{ ...keep, on: r.pinned ? 'false' : 'true' }} secondary />
-                        {r.status === 'removed' ? <ActionForm action={`${base}/restore`} label={t('forumStaff.posts.restore')} fields={keep} /> : null}
-                      </div>
-                      {r.status === 'published' || r.status === 'pending' ? (
-                        <details className="forum-staff-more" open={form?.key === key ? true : undefined}>
-                          <summary>{t('forumStaff.posts.removeMore')}</summary>
-                          <ReasonForm
-                          action={`${base}/remove`}
-                          id={`remove-post-${r.id}`}
-                          name="reason"
-                          label={t('forumStaff.posts.removeReason', { title: r.title })}
-                          button={t('forumStaff.posts.remove')}
-                          {...typedIn(form, key, 'reason')}
-                          fields={keep}
-                          required
-                          secondary
-                        />
-                        </details>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <StaffTable section="posts" columns={['title', 'author', 'status', 'replies', 'reports', 'created', 'actions']} empty={rows.length === 0} wide>
+        {rows.map((r) => {
+          const key = `post-${r.id}`;
+          const base = `/admin/forum/posts/${r.id}`;
+          return (
+            <tr key={r.id} id={key}>
+              <th scope="row">
+                {r.status === 'published' ? <a href={href(`/forum/post/${r.id}`)}>{r.title}</a> : r.title}
+                {r.pinned ? <span className="badge">{t('forumStaff.posts.pinned')}</span> : null}
+                {r.locked ? <span className="badge">{t('forumStaff.posts.locked')}</span> : null}
+              </th>
+              <td>{r.authorName}</td>
+              <td>
+                {t(`forumStaff.status.${r.status}`)}
+                {r.moderationNote ? <p className="muted remark-text">{r.moderationNote}</p> : null}
+              </td>
+              <td>
+                <a href={href(`/admin/forum/posts/${r.id}`)} aria-label={t('forumStaff.posts.repliesOf', { n: r.replyCount, title: r.title })}>
+                  {r.replyCount}
+                </a>
+              </td>
+              <td>{r.reportCount}</td>
+              <td>{formatDate(r.createdAt)}</td>
+              <td>
+                <FormError form={form} formKey={key} />
+                <div className="forum-staff-actions">
+                  <ActionForm action={`${base}/lock`} label={t(r.locked ? 'forumStaff.posts.unlock' : 'forumStaff.posts.lock')} fields={{ ...keep, on: r.locked ? 'false' : 'true' }} secondary />
+                  <ActionForm action={`${base}/pin`} label={t(r.pinned ? 'forumStaff.posts.unpin' : 'forumStaff.posts.pin')} fields={{ ...keep, on: r.pinned ? 'false' : 'true' }} secondary />
+                  {r.status === 'removed' ? <ActionForm action={`${base}/restore`} label={t('forumStaff.posts.restore')} fields={keep} /> : null}
+                </div>
+                {r.status === 'published' || r.status === 'pending' ? (
+                  <details className="forum-staff-more" open={form?.key === key ? true : undefined}>
+                    <summary>{t('forumStaff.posts.removeMore')}</summary>
+                    <ReasonForm
+                    action={`${base}/remove`}
+                    id={`remove-post-${r.id}`}
+                    name="reason"
+                    label={t('forumStaff.posts.removeReason', { title: r.title })}
+                    button={t('forumStaff.posts.remove')}
+                    {...typedIn(form, key, 'reason')}
+                    fields={keep}
+                    required
+                    secondary
+                  />
+                  </details>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
+      </StaffTable>
       <Pager base="/admin/forum/posts" after={query.after} next={next} params={postsParams(query, false)} nextLabel={t('forumStaff.posts.next')} firstLabel={t('forumStaff.posts.first')} />
     </ForumStaffPage>
   );

@@ -1,7 +1,7 @@
 import type { TopicView } from '#src/features/forum/types.ts';
 import { CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { ForumStaffPage, ActionForm, FormError, type StaffForm } from './frame.tsx';
+import { ForumStaffPage, ActionForm, FormError, StaffTable, type StaffForm } from './frame.tsx';
 
 export function ForumTopics({ topics, notice, form }: { topics: TopicView[]; notice?: string; form?: StaffForm }) {
   const { t } = usePage();
@@ -18,70 +18,37 @@ export function ForumTopics({ topics, notice, form }: { topics: TopicView[]; not
           {t('forumStaff.topics.create')}
         </button>
       </form>
-      {topics.length === 0 ? (
-        <p>{t('forumStaff.topics.none')}</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('forumStaff.topics.tableLabel')}>
-          <table className="board forum-staff-board">
-            <thead>
-              <tr>
-                {(['name', 'posts', 'state', 'order', 'actions'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`forumStaff.topics.col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {topics.map((topic, i) => {
-                const key = `topic-${topic.id}`;
-                const mine = form?.key === key ? form : undefined;
-                const base = `/admin/forum/topics/${topic.id}`;
-                return (
-                  <tr key={topic.id} id={key}>
-                    <th scope="row">{topic.name}</th>
-                    <td>{topic.postCount ?? ''}</td>
-                    <td>{topic.archived ? t('forumStaff.topics.archived') : t('forumStaff.topics.active')}</td>
-                    <td>
-                      <div className="forum-staff-actions">
-                        {i > 0 ? (
-                          <form method="post" action={href(`${base}/move`)} className="inline-form">
-                            <CsrfField />
-                            <input type="hidden" name="direction" value="up" />
-                            <button type="submit" className="button button-secondary" aria-label={t('forumStaff.topics.up', { name: topic.name })}>
-                              ↑
-                            </button>
-                          </form>
-                        ) : null}
-                        {i < topics.length - 1 ? (
-                          <form method="post" action={href(`${base}/move`)} className="inline-form">
-                            <CsrfField />
-                            <input type="hidden" name="direction" value="down" />
-                            <button type="submit" className="button button-secondary" aria-label={t('forumStaff.topics.down', { name: topic.name })}>
-                              ↓
-                            </button>
-                          </form>
-                        ) : null}
-                      </div>
-                    </td>
-                    <td>
-                      <FormError form={form} formKey={key} />
-                      <form method="post" action={href(`${base}/rename`)} className="forum-staff-actions" noValidate>
-                        <CsrfField />
-                        <Field id={`rename-${topic.id}`} name="name" label={t('forumStaff.topics.rename', { name: topic.name })} error={mine?.errors.name} defaultValue={mine?.values.name ?? topic.name} required />
-                        <button type="submit" className="button button-secondary">
-                          {t('forumStaff.topics.renameButton')}
-                        </button>
-                      </form>
-                      <ActionForm action={`${base}/archive`} label={t(topic.archived ? 'forumStaff.topics.unarchive' : 'forumStaff.topics.archive')} fields={{ archived: topic.archived ? 'false' : 'true' }} secondary />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <StaffTable section="topics" columns={['name', 'posts', 'state', 'order', 'actions']} empty={topics.length === 0} wide>
+        {topics.map((topic, i) => {
+          const key = `topic-${topic.id}`;
+          const mine = form?.key === key ? form : undefined;
+          const base = `/admin/forum/topics/${topic.id}`;
+          return (
+            <tr key={topic.id} id={key}>
+              <th scope="row">{topic.name}</th>
+              <td>{topic.postCount ?? ''}</td>
+              <td>{topic.archived ? t('forumStaff.topics.archived') : t('forumStaff.topics.active')}</td>
+              <td>
+                <div className="forum-staff-actions">
+                  {i > 0 ? <ActionForm action={`${base}/move`} label="↑" ariaLabel={t('forumStaff.topics.up', { name: topic.name })} fields={{ direction: 'up' }} secondary /> : null}
+                  {i < topics.length - 1 ? <ActionForm action={`${base}/move`} label="↓" ariaLabel={t('forumStaff.topics.down', { name: topic.name })} fields={{ direction: 'down' }} secondary /> : null}
+                </div>
+              </td>
+              <td>
+                <FormError form={form} formKey={key} />
+                <form method="post" action={href(`${base}/rename`)} className="forum-staff-actions" noValidate>
+                  <CsrfField />
+                  <Field id={`rename-${topic.id}`} name="name" label={t('forumStaff.topics.rename', { name: topic.name })} error={mine?.errors.name} defaultValue={mine?.values.name ?? topic.name} required />
+                  <button type="submit" className="button button-secondary">
+                    {t('forumStaff.topics.renameButton')}
+                  </button>
+                </form>
+                <ActionForm action={`${base}/archive`} label={t(topic.archived ? 'forumStaff.topics.unarchive' : 'forumStaff.topics.archive')} fields={{ archived: topic.archived ? 'false' : 'true' }} secondary />
+              </td>
+            </tr>
+          );
+        })}
+      </StaffTable>
     </ForumStaffPage>
   );
 }
