@@ -9,7 +9,7 @@ import type { Notifier } from '#src/features/notifications/notifier.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 
 /**
- * What every forum service gets (the shared contract, /work/notes/forum-contract.md): the database,
+ * What every forum service gets: the database,
  * the clock, the request's community, translations (notification messages), the notifier (followers,
  * mentions, moderation outcomes) and where links point.
  */
@@ -37,7 +37,7 @@ export function ensureForumOn(community: Pick<Community, 'forum_enabled'>): void
   if (!community.forum_enabled) throw new AppError('NotFound');
 }
 
-/** Staff, or a member whose membership carries the moderator flag (read from the database). */
+/** Staff, or an active member whose membership carries the moderator flag (read from the database). */
 export async function isModerator(deps: Pick<ForumDeps, 'db' | 'community'>, viewer: ForumViewer): Promise<boolean> {
   if (viewer.isStaff) return true;
   const row = await deps.db
@@ -45,6 +45,7 @@ export async function isModerator(deps: Pick<ForumDeps, 'db' | 'community'>, vie
     .select('is_moderator')
     .where('community_id', '=', deps.community.id)
     .where('user_id', '=', viewer.userId)
+    .where('is_active', '=', true)
     .executeTakeFirst();
   return row?.is_moderator === true;
 }

@@ -245,7 +245,8 @@ export function moderatorColumn(db: Db, community: CommunityRef, userId: number)
     .selectFrom('memberships as viewer_membership')
     .select('viewer_membership.is_moderator')
     .where('viewer_membership.community_id', '=', community.id)
-    .where('viewer_membership.user_id', '=', userId);
+    .where('viewer_membership.user_id', '=', userId)
+    .where('viewer_membership.is_active', '=', true);
 }
 
 /**

@@ -110,6 +110,9 @@ t.test('forum moderation', async (t) => {
     await rejects(t, setLocked(deps, bob.viewer, post.id, true), 'Forum.NotModerator', 'a member locks nothing');
     await db.updateTable('memberships').set({ is_moderator: true }).where('user_id', '=', bob.id).execute();
     t.ok((await moderationQueue(deps, bob.viewer)).some((q) => q.id === waiting.id), 'appointed: the same viewer now moderates');
+    await db.updateTable('memberships').set({ is_active: false }).where('user_id', '=', bob.id).execute();
+    await rejects(t, moderationQueue(deps, bob.viewer), 'Forum.NotModerator', 'a deactivated membership moderates nothing, flag or not');
+    await db.updateTable('memberships').set({ is_active: true }).where('user_id', '=', bob.id).execute();
     await db.updateTable('memberships').set({ is_moderator: false }).where('user_id', '=', bob.id).execute();
     await rejects(t, approve(deps, bob.viewer, 'reply', waiting.id), 'Forum.NotModerator', 'dismissed: refused again at once');
     await rejects(t, approve(w.depsFor(beta), betaMod.viewer, 'reply', waiting.id), 'Forum.ReplyNotFound', 'another community’s moderator finds nothing');
