@@ -1,7 +1,7 @@
 import type { PostSummary, TopicView } from '#src/features/forum/types.ts';
 import { Alert } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { ForumAvatar, StatusBadges, When } from './parts.tsx';
+import { ForumAvatar, StatusBadges, TopicLinks, When } from './parts.tsx';
 
 export type ForumListProps = {
   pinned: PostSummary[];
@@ -31,15 +31,7 @@ function PostRow({ post }: { post: PostSummary }) {
           <span>{t('forumPages.post.byAuthor', { name: post.author.name })}</span>
           {post.author.companyName ? <span className="muted"> · {post.author.companyName}</span> : null}
         </p>
-        {post.topics.length > 0 ? (
-          <ul className="forum-topics" aria-label={t('forumPages.list.topics')}>
-            {post.topics.map((topic) => (
-              <li key={topic.id}>
-                <a href={href(`/forum?topic=${topic.id}`)}>{topic.name}</a>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <TopicLinks topics={post.topics} />
         <p className="forum-meta muted">
           {t('forumPages.list.replies', { n: post.replyCount })} · {t('forumPages.list.likes', { n: post.likeCount })} · <When at={post.lastActivityAt} template="forumPages.list.lastActivity" />
         </p>

@@ -1,7 +1,7 @@
 import type { ForumAbilities, ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/features/forum/types.ts';
 import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { AuthorLine, FollowButton, ItemActions, StatusBadges, TextArea, type Back } from './parts.tsx';
+import { AuthorLine, FollowButton, ItemActions, StatusBadges, TextArea, TopicLinks, type Back } from './parts.tsx';
 
 /** A moderator's reject (or approve) form that came back with a message, and what was typed. */
 export type ModerateForm = { kind: ForumTargetKind; id: number; reason: string; error: string };
@@ -123,15 +123,7 @@ export function ForumPost({ post, replies, after, laterHref, reply, replyMax, no
           <StatusBadges status={post.status} pinned={post.pinned} locked={post.locked} />
         </p>
         <AuthorLine author={post.author} at={post.createdAt} edited={post.editedAt !== null} />
-        {post.topics.length > 0 ? (
-          <ul className="forum-topics" aria-label={t('forumPages.list.topics')}>
-            {post.topics.map((topic) => (
-              <li key={topic.id}>
-                <a href={href(`/forum?topic=${topic.id}`)}>{topic.name}</a>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <TopicLinks topics={post.topics} />
         <StateNote status={post.status} note={post.moderationNote} kind="post" />
         <div className="forum-body" dangerouslySetInnerHTML={{ __html: post.bodyHtml }} />
         {post.status === 'published' ? (

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatRelative } from '#src/core/format.ts';
-import type { ForumStatus, ForumTargetKind, ReactionCount } from '#src/features/forum/types.ts';
+import type { ForumStatus, ForumTargetKind, ReactionCount, TopicView } from '#src/features/forum/types.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { CsrfField, Hidden } from '#views/auth/parts.tsx';
 import { avatarAt } from '#views/members/avatar.ts';
@@ -200,5 +200,21 @@ export function TextArea({ id, name, label, value, error, hint, rows = 8 }: { id
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A post's topics, each a link to the list filtered by it (the list and the post page). */
+export function TopicLinks({ topics }: { topics: TopicView[] }) {
+  const { t } = usePage();
+  const href = useHref();
+  if (topics.length === 0) return null;
+  return (
+    <ul className="forum-topics" aria-label={t('forumPages.list.topics')}>
+      {topics.map((topic) => (
+        <li key={topic.id}>
+          <a href={href(`/forum?topic=${topic.id}`)}>{topic.name}</a>
+        </li>
+      ))}
+    </ul>
   );
 }
