@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { prepareStatements } from './prepared.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -55,6 +56,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
     const lost = (err: Error) => console.warn(`PostgreSQL connection lost: ${err.message}`);
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
+    prepareStatements(pool);
     dialect = new PostgresDialect({ pool });
   } else {
     if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
