@@ -21,7 +21,18 @@ export type SignedInUser = {
 
 export type Identity =
   | { kind: 'PUBLIC'; loggedIn: false; user: null; sessionId: null }
-  | { kind: 'MEMBER' | 'ADMIN'; loggedIn: true; user: SignedInUser; sessionId: string };
+  | {
+      kind: 'MEMBER' | 'ADMIN';
+      loggedIn: true;
+      user: SignedInUser;
+      sessionId: string;
+      /**
+       * The bell's dot as the session's own statement found it when the request began (whether the
+       * member has a notification not yet seen), so a page need not probe again; absent where the
+       * identity was made some other way.
+       */
+      unviewedAtStart?: boolean;
+    };
 
 export const PUBLIC_IDENTITY: Identity = Object.freeze({ kind: 'PUBLIC', loggedIn: false, user: null, sessionId: null });
 

@@ -26,10 +26,12 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
   // The admin area has its own shell and navigation, and no ads.
   const inAdmin = request.routeOptions.config?.access === 'admin' && guardian.isAdmin;
   const member = identity.loggedIn && !inAdmin ? { communityId: request.community.id, userId: identity.user.id } : null;
-  // The bell's dot, on the server: one probe of an index (notifications_unviewed).
+  // The bell's dot, on the server: what the session's statement found when a GET began (nothing in
+  // a GET marks notifications seen), else one probe of an index (notifications_unviewed).
+  const known = request.method === 'GET' && identity.loggedIn ? identity.unviewedAtStart : undefined;
   const [ads, unviewed] = await Promise.all([
     member ? pickAds(app.db, request.community, app.clock) : { masthead: null, mediumSquare: null },
-    member ? hasUnviewed(app.db, member) : false,
+    member ? (known ?? hasUnviewed(app.db, member)) : false,
   ]);
   return {
     t: app.t,

@@ -376,6 +376,19 @@ export async function deriveIdentity(
       'memberships.public_url',
       'memberships.is_moderator',
       'sessions.last_accessed_at',
+      // The bell's dot in the same statement (the partial index notifications_unviewed).
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('notifications')
+              .select('notifications.id')
+              .whereRef('notifications.community_id', '=', 'sessions.community_id')
+              .whereRef('notifications.user_id', '=', 'sessions.user_id')
+              .where('notifications.shown', '=', true)
+              .where('notifications.viewed_at', 'is', null),
+          )
+          .as('has_unviewed'),
     ])
     .where('sessions.id', '=', sha256(claims.sid))
     .where('sessions.user_id', '=', userId)
@@ -397,6 +410,7 @@ export async function deriveIdentity(
     kind: effective,
     loggedIn: true,
     sessionId: claims.sid,
+    unviewedAtStart: row.has_unviewed === true,
     user: {
       id: row.id,
       email: row.email,
