@@ -6,15 +6,15 @@ import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } fro
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
-import { decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
+import { decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsFromJson, reactionsJsonColumn, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
 /**
  * Replies to a post (issue 14): a thread's pages (oldest first, keyset on id), replying, editing and
  * deleting one's own. The post's reply_count counts its published, not deleted replies: it changes in
- * the transaction that publishes or deletes one, under the lock of the post row. A page costs three
- * statements (the post and the viewer's role, the replies with authors and the viewer's flags, their
+ * the transaction that publishes or deletes one, under the lock of the post row. A page costs two
+ * statements (the post and the viewer's role; the replies with authors, the viewer's flags and their
  * reactions).
  */
 
@@ -57,6 +57,7 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
       eb
         .exists(eb.selectFrom('forum_reports').select(sql`1`.as('one')).where('forum_reports.community_id', '=', deps.community.id).where('forum_reports.target_kind', '=', 'reply').whereRef('forum_reports.target_id', '=', 'forum_replies.id').where('forum_reports.reporter_id', '=', me))
         .as('reported'),
+      reactionsJsonColumn(deps.community, 'reply', 'forum_replies.id', me).as('reactions_json'),
     ])
     .where('forum_replies.community_id', '=', deps.community.id)
     .where('forum_replies.deleted_at', 'is', null);
@@ -64,7 +65,7 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
 
 type ReplyRow = Awaited<ReturnType<ReturnType<typeof repliesQuery>['executeTakeFirstOrThrow']>>;
 
-function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r: ReplyRow, reactions: ReplyView['reactions']): ReplyView {
+function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r: ReplyRow): ReplyView {
   const mine = r.author_id === viewer.userId;
   const inWindow = withinEditWindow(r.created_at, deps.clock.now());
   return {
@@ -78,7 +79,7 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
     moderationNote: mine || moderator ? r.moderation_note : null,
     likeCount: r.like_count,
     likedByMe: Boolean(r.liked),
-    reactions,
+    reactions: reactionsFromJson(r.reactions_json),
     reportedByMe: Boolean(r.reported),
     abilities: {
       canEdit: mine && inWindow && r.status !== 'removed',
@@ -113,10 +114,9 @@ export async function listReplies(
   if (after !== null) q = q.where('forum_replies.id', '>', after);
   const rows = await q.orderBy('forum_replies.id', 'asc').limit(first + 1).execute();
   const page = rows.slice(0, first);
-  const reactions = await reactionsOf(deps.db, deps.community, 'reply', page.map((r) => r.id), viewer.userId);
   const last = page[page.length - 1];
   return {
-    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r, reactions.get(r.id) ?? [])),
+    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r)),
     next: rows.length > first && last ? encodeCursor([last.id]) : null,
   };
 }
@@ -132,8 +132,7 @@ export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: nu
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
   if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.ReplyNotFound');
-  const reactions = await reactionsOf(deps.db, deps.community, 'reply', [row.id], viewer.userId);
-  return toReplyView(deps, viewer, moderator, row, reactions.get(row.id) ?? []);
+  return toReplyView(deps, viewer, moderator, row);
 }
 
 function checkReply(body: unknown) {
