@@ -1,7 +1,8 @@
-import type { ForumAbilities, ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/features/forum/types.ts';
+import type { ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/features/forum/types.ts';
 import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { AuthorLine, FollowButton, ItemActions, StatusBadges, TextArea, TopicLinks, type Back } from './parts.tsx';
+import { itemLinksInner, replyArticleInner, stateNoteHtml } from './item-html.ts';
+import { AuthorLine, FollowButton, ItemActions, StatusBadges, TextArea, TopicLinks, useHtmlContext, type Back } from './parts.tsx';
 
 /** A moderator's reject (or approve) form that came back with a message, and what was typed. */
 export type ModerateForm = { kind: ForumTargetKind; id: number; reason: string; error: string };
@@ -48,59 +49,23 @@ function ModerateInline({ kind, id, back, form }: { kind: ForumTargetKind; id: n
   );
 }
 
+/** A pending, rejected or removed item's note, if any (item-html.ts). */
 function StateNote({ status, note, kind }: { status: ForumStatus; note: string | null; kind: ForumTargetKind }) {
-  const { t } = usePage();
-  if (status === 'pending') return <Alert kind="info">{t(kind === 'post' ? 'forumPages.post.pendingNote' : 'forumPages.post.pendingReplyNote')}</Alert>;
-  if (status === 'rejected') return <Alert kind="error">{t('forumPages.post.rejectedNote', { reason: note ?? '' })}</Alert>;
-  if (status === 'removed') return <Alert kind="error">{t('forumPages.post.removedNote', { reason: note ?? '' })}</Alert>;
-  return null;
+  const html = stateNoteHtml(status, note, kind, useHtmlContext());
+  return html ? <div dangerouslySetInnerHTML={{ __html: html }} /> : null;
 }
 
-/** Edit, delete, report (or 'Reported By You'): each only when the service says the viewer may. */
-function ItemLinks({ kind, id, abilities, reportedByMe }: { kind: ForumTargetKind; id: number; abilities: ForumAbilities; reportedByMe: boolean }) {
-  const { t } = usePage();
-  const href = useHref();
-  return (
-    <ul className="forum-links">
-      {abilities.canEdit ? (
-        <li>
-          <a href={href(`/forum/${kind}/${id}/edit`)}>{t('forumPages.post.edit')}</a>
-        </li>
-      ) : null}
-      {abilities.canDelete ? (
-        <li>
-          <a href={href(`/forum/${kind}/${id}/delete`)}>{t('forumPages.post.delete')}</a>
-        </li>
-      ) : null}
-      {reportedByMe ? (
-        <li>
-          <span className="badge forum-reported">{t('forum.reportedByYou')}</span>
-        </li>
-      ) : abilities.canReport ? (
-        <li>
-          <a href={href(`/forum/report/${kind}/${id}`)}>{t('forumPages.post.report')}</a>
-        </li>
-      ) : null}
-    </ul>
-  );
-}
-
+/**
+ * A reply: its article is written as a string (item-html.ts: 20 of them make most of the page), and a
+ * moderator's approve and reject forms follow it on a waiting reply.
+ */
 function ReplyItem({ reply, back, moderate }: { reply: ReplyView; back: Back; moderate?: ModerateForm }) {
   const { t } = usePage();
+  const ctx = useHtmlContext();
   return (
     <li className="forum-reply" id={`reply-${reply.id}`}>
-      <article aria-label={t('forumPages.post.replyBy', { name: reply.author.name })}>
-        <AuthorLine author={reply.author} at={reply.createdAt} edited={reply.editedAt !== null} />
-        <StateNote status={reply.status} note={reply.moderationNote} kind="reply" />
-        <div className="forum-body" dangerouslySetInnerHTML={{ __html: reply.bodyHtml }} />
-        {reply.status === 'published' ? (
-          <div className="forum-actions">
-            <ItemActions kind="reply" id={reply.id} likeCount={reply.likeCount} liked={reply.likedByMe} reactions={reply.reactions} back={back} />
-          </div>
-        ) : null}
-        <ItemLinks kind="reply" id={reply.id} abilities={reply.abilities} reportedByMe={reply.reportedByMe} />
-        {reply.status === 'pending' && reply.abilities.canModerate ? <ModerateInline kind="reply" id={reply.id} back={back} form={moderate} /> : null}
-      </article>
+      <article aria-label={t('forumPages.post.replyBy', { name: reply.author.name })} dangerouslySetInnerHTML={{ __html: replyArticleInner(reply, back, ctx) }} />
+      {reply.status === 'pending' && reply.abilities.canModerate ? <ModerateInline kind="reply" id={reply.id} back={back} form={moderate} /> : null}
     </li>
   );
 }
@@ -132,7 +97,7 @@ export function ForumPost({ post, replies, after, laterHref, reply, replyMax, no
             <FollowButton postId={post.id} followed={post.followedByMe} back={back} />
           </div>
         ) : null}
-        <ItemLinks kind="post" id={post.id} abilities={post.abilities} reportedByMe={post.reportedByMe} />
+        <ul className="forum-links" dangerouslySetInnerHTML={{ __html: itemLinksInner('post', post.id, post.abilities, post.reportedByMe, useHtmlContext()) }} />
         {post.status === 'pending' && post.abilities.canModerate ? <ModerateInline kind="post" id={post.id} back={back} form={moderate} /> : null}
       </article>
 

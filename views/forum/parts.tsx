@@ -1,57 +1,48 @@
-import type { ReactNode } from 'react';
-import { formatRelative } from '#src/core/format.ts';
 import type { ForumStatus, ForumTargetKind, ReactionCount, TopicView } from '#src/features/forum/types.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { CsrfField, Hidden } from '#views/auth/parts.tsx';
-import { avatarAt } from '#views/members/avatar.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import {
+  authorLineInner,
+  avatarOf,
+  itemActionsAction,
+  itemActionsInner,
+  likeInner,
+  likeRootAttributes,
+  reactionsInner,
+  reactionsRootAttributes,
+  whenText,
+  type Back,
+  type HtmlContext,
+} from './item-html.ts';
 
-const initialsOf = (m: MemberSnapshot) => `${m.firstName.charAt(0)}${m.lastName.charAt(0)}`.toUpperCase() || '?';
+export type { Back } from './item-html.ts';
+
+/** What item-html.ts needs of the page being drawn. */
+export function useHtmlContext(): HtmlContext {
+  const { t, basePath, now, csrfToken } = usePage();
+  return { t, basePath, now, csrfToken };
+}
 
 /** A member's face as the directory draws it: the photo (the 80 px preset), or the initials. */
 export function ForumAvatar({ member }: { member: MemberSnapshot }) {
-  const href = useHref();
-  if (member.avatar) {
-    const src = member.avatar.startsWith('/') ? href(avatarAt(member.avatar, 80)) : member.avatar;
-    return <img className="forum-avatar" src={src} alt="" width={40} height={40} loading="lazy" decoding="async" />;
-  }
+  const face = avatarOf(member, usePage());
+  if ('src' in face) return <img className="forum-avatar" src={face.src} alt="" width={40} height={40} loading="lazy" decoding="async" />;
   return (
     <span className="forum-avatar member-initials" aria-hidden="true">
-      {initialsOf(member)}
+      {face.initials}
     </span>
   );
 }
 
 /** Relative time ("5 minutes ago", a date after 21 days) with the exact time for machines. */
 export function When({ at, template }: { at: Date; template?: string }) {
-  const { t, now } = usePage();
-  const text = formatRelative(at, now, t).text;
-  return <time dateTime={new Date(at).toISOString()}>{template ? t(template, { when: text }) : text}</time>;
+  return <time dateTime={new Date(at).toISOString()}>{whenText(at, usePage(), template)}</time>;
 }
 
 /** Name (a profile link), company, face, and when (left out where the date shown would not be the item's own). */
-export function AuthorLine({ author, at, edited, children }: { author: MemberSnapshot; at?: Date; edited?: boolean; children?: ReactNode }) {
-  const { t } = usePage();
-  const href = useHref();
-  return (
-    <div className="forum-author">
-      <ForumAvatar member={author} />
-      <p>
-        <a href={href(`/profile/${author.id}`)}>{author.name}</a>
-        {author.companyName ? <span className="muted"> · {author.companyName}</span> : null}
-        {at ? (
-          <>
-            <br />
-            <span className="muted">
-              <When at={at} />
-              {edited ? ` · ${t('forumPages.badges.edited')}` : null}
-            </span>
-          </>
-        ) : null}
-        {children}
-      </p>
-    </div>
-  );
+export function AuthorLine({ author, at, edited }: { author: MemberSnapshot; at?: Date; edited?: boolean }) {
+  return <div className="forum-author" dangerouslySetInnerHTML={{ __html: authorLineInner(author, useHtmlContext(), at, edited) }} />;
 }
 
 export function StatusBadges({ status, pinned, locked }: { status: ForumStatus; pinned?: boolean; locked?: boolean }) {
@@ -65,34 +56,10 @@ export function StatusBadges({ status, pinned, locked }: { status: ForumStatus; 
   );
 }
 
-/** Where a form on the post page sends the member back to: the post, the reply page and the item. */
-export type Back = { postId: number; after?: string | null };
-
-function BackFields({ back }: { back: Back }) {
-  return (
-    <>
-      <input type="hidden" name="post" value={String(back.postId)} />
-      <Hidden name="after" value={back.after} />
-    </>
-  );
-}
-
-/**
- * An item's like and reactions: ONE form (the CSRF field and where to go back to, once), each toggle a
- * submit button carrying its own value. Without JavaScript a button is a plain POST (then back to the
- * item): the like button to the like address (formaction), a reaction to the form's own. With htmx each
- * button posts in the background and only its part (LikeButton or Reactions) is swapped.
- */
+/** An item's like and reactions in one form (item-html.ts itemActionsHtml). */
 export function ItemActions({ kind, id, likeCount, liked, reactions, back }: { kind: ForumTargetKind; id: number; likeCount: number; liked: boolean; reactions: ReactionCount[]; back: Back }) {
-  const href = useHref();
-  return (
-    <form method="post" action={href(`/forum/${kind}/${id}/react`)} className="forum-actions-form">
-      <CsrfField />
-      <BackFields back={back} />
-      <LikeButton kind={kind} id={id} count={likeCount} liked={liked} />
-      <Reactions kind={kind} id={id} reactions={reactions} />
-    </form>
-  );
+  const ctx = useHtmlContext();
+  return <form className="forum-actions-form" action={itemActionsAction(kind, id, ctx)} method="post" dangerouslySetInnerHTML={{ __html: itemActionsInner(kind, id, likeCount, liked, reactions, back, ctx) }} />;
 }
 
 /**
@@ -100,34 +67,8 @@ export function ItemActions({ kind, id, likeCount, liked, reactions, back }: { k
  * with htmx this part replaces itself with the like route's answer.
  */
 export function LikeButton({ kind, id, count, liked, error }: { kind: ForumTargetKind; id: number; count: number; liked: boolean; error?: string }) {
-  const { t } = usePage();
-  const href = useHref();
-  const action = href(`/forum/${kind}/${id}/like`);
-  return (
-    <span className="forum-like" id={`like-${kind}-${id}`} hx-target="this" hx-swap="outerHTML">
-      <button
-        type="submit"
-        formAction={action}
-        hx-post={action}
-        name="on"
-        value={liked ? '0' : '1'}
-        className="forum-chip"
-        id={`like-${kind}-${id}-button`}
-        aria-pressed={liked}
-        aria-label={t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel')}
-      >
-        {t('forumPages.post.like')}
-      </button>{' '}
-      <span className="forum-count" aria-live="polite">
-        {t('forumPages.post.likeCount', { n: count })}
-      </span>
-      {error ? (
-        <span className="field-error" role="alert">
-          {error}
-        </span>
-      ) : null}
-    </span>
-  );
+  const root = likeRootAttributes(kind, id);
+  return <span className={root.className} id={root.id} hx-target="this" hx-swap="outerHTML" dangerouslySetInnerHTML={{ __html: likeInner(kind, id, count, liked, useHtmlContext(), error) }} />;
 }
 
 /**
@@ -135,26 +76,9 @@ export function LikeButton({ kind, id, count, liked, error }: { kind: ForumTarge
  * `toggle` ("celebrate:1") to the reaction address; with htmx this group replaces itself.
  */
 export function Reactions({ kind, id, reactions, error }: { kind: ForumTargetKind; id: number; reactions: ReactionCount[]; error?: string }) {
-  const { t } = usePage();
-  const href = useHref();
-  const action = href(`/forum/${kind}/${id}/react`);
-  return (
-    <div className="forum-reactions" id={`reactions-${kind}-${id}`} role="group" aria-label={t('forumPages.post.reactions')} hx-target="this" hx-swap="outerHTML">
-      {reactions.map((r) => (
-        <button key={r.reaction} type="submit" name="toggle" value={`${r.reaction}:${r.mine ? '0' : '1'}`} hx-post={action} className="forum-chip" id={`react-${kind}-${id}-${r.reaction}`} aria-pressed={r.mine}>
-          {t(`forum.reactions.${r.reaction}`)}{' '}
-          <span className="forum-count" aria-live="polite">
-            {r.count}
-          </span>
-        </button>
-      ))}
-      {error ? (
-        <span className="field-error" role="alert">
-          {error}
-        </span>
-      ) : null}
-    </div>
-  );
+  const ctx = useHtmlContext();
+  const root = reactionsRootAttributes(kind, id, ctx);
+  return <div className={root.className} id={root.id} role="group" aria-label={root.label} hx-target="this" hx-swap="outerHTML" dangerouslySetInnerHTML={{ __html: reactionsInner(kind, id, reactions, ctx, error) }} />;
 }
 
 /** Follow or unfollow a post: followers get a notification for each new reply. */
@@ -165,7 +89,8 @@ export function FollowButton({ postId, followed, back, error }: { postId: number
   return (
     <form method="post" action={action} className="forum-follow" id={`follow-${postId}`} hx-post={action} hx-swap="outerHTML">
       <CsrfField />
-      <BackFields back={back} />
+      <input type="hidden" name="post" value={String(back.postId)} />
+      <Hidden name="after" value={back.after} />
       <input type="hidden" name="on" value={followed ? '0' : '1'} />
       <button type="submit" className="forum-chip" id={`follow-${postId}-button`} aria-describedby={`follow-${postId}-hint`}>
         {t(followed ? 'forumPages.post.unfollow' : 'forumPages.post.follow')}
