@@ -95,6 +95,7 @@ t.test('the forum in the browser: write, reply, like, report, approve, follow an
         await page.locator('#like-post-' + postId).getByText('1 like').waitFor();
         t.equal(pathOf(page), `/forum/post/${postId}`, 'no page load for a like');
         t.equal(await page.locator(`#like-post-${postId}-button`).getAttribute('aria-pressed'), 'true');
+        t.equal(await page.locator('#forum-live').textContent(), 'Liked. 1 like', "announced in the page's live region");
       } else {
         await Promise.all([page.waitForURL(new RegExp(`/forum/post/${postId}#post$`)), like.click()]);
         await page.locator('#like-post-' + postId).getByText('1 like').waitFor();

@@ -2,7 +2,7 @@ import type { ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/fea
 import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { itemLinksInner, replyArticleInner, stateNoteHtml } from './item-html.ts';
-import { AuthorLine, FollowButton, ItemActions, StatusBadges, TextArea, TopicLinks, useHtmlContext, type Back } from './parts.tsx';
+import { AuthorLine, FollowButton, ForumLive, ItemActions, StatusBadges, TextArea, TopicLinks, useHtmlContext, type Back } from './parts.tsx';
 
 /** A moderator's reject (or approve) form that came back with a message, and what was typed. */
 export type ModerateForm = { kind: ForumTargetKind; id: number; reason: string; error: string };
@@ -82,6 +82,7 @@ export function ForumPost({ post, replies, after, laterHref, reply, replyMax, no
       </p>
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {error ? <Alert kind="error">{error}</Alert> : null}
+      <ForumLive />
       <article id="post" className="forum-post" aria-labelledby="post-title">
         <h1 id="post-title">{post.title}</h1>
         <p className="forum-badges">

@@ -63,7 +63,7 @@ export function likeInner(kind: ForumTargetKind, id: number, count: number, like
   const label = esc(ctx.t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel'));
   return (
     `<button type="submit" hx-post="${action}" value="${liked ? '0' : '1'}" class="forum-chip" id="like-${kind}-${id}-button" aria-pressed="${liked}" aria-label="${label}" name="on" formAction="${action}">` +
-    `${esc(ctx.t('forumPages.post.like'))}</button> <span class="forum-count" aria-live="polite">${esc(ctx.t('forumPages.post.likeCount', { n: count }))}</span>${errorHtml(error)}`
+    `${esc(ctx.t('forumPages.post.like'))}</button> <span class="forum-count">${esc(ctx.t('forumPages.post.likeCount', { n: count }))}</span>${errorHtml(error)}`
   );
 }
 
@@ -81,7 +81,7 @@ export function reactionsInner(kind: ForumTargetKind, id: number, reactions: Rea
   for (const r of reactions) {
     out +=
       `<button type="submit" value="${r.reaction}:${r.mine ? '0' : '1'}" hx-post="${action}" class="forum-chip" id="react-${kind}-${id}-${r.reaction}" aria-pressed="${r.mine}" name="toggle">` +
-      `${esc(ctx.t(`forum.reactions.${r.reaction}`))} <span class="forum-count" aria-live="polite">${r.count}</span></button>`;
+      `${esc(ctx.t(`forum.reactions.${r.reaction}`))} <span class="forum-count">${r.count}</span></button>`;
   }
   return out + errorHtml(error);
 }

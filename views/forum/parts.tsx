@@ -81,6 +81,20 @@ export function Reactions({ kind, id, reactions, error }: { kind: ForumTargetKin
   return <div className={root.className} id={root.id} role="group" aria-label={root.label} hx-target="this" hx-swap="outerHTML" dangerouslySetInnerHTML={{ __html: reactionsInner(kind, id, reactions, ctx, error) }} />;
 }
 
+/**
+ * The post page's one polite live region (role="status"). An htmx answer to a like, a reaction or a
+ * follow fills it out of band (`hx-swap-oob="innerHTML"`): the region itself stays in the page, so a
+ * screen reader announces the new text, which it would not for a region swapped in with the button.
+ */
+export function ForumLive({ text }: { text?: string }) {
+  if (text === undefined) return <p id="forum-live" className="visually-hidden" role="status" />;
+  return (
+    <p id="forum-live" className="visually-hidden" role="status" hx-swap-oob="innerHTML">
+      {text}
+    </p>
+  );
+}
+
 /** Follow or unfollow a post: followers get a notification for each new reply. */
 export function FollowButton({ postId, followed, back, error }: { postId: number; followed: boolean; back: Back; error?: string }) {
   const { t } = usePage();

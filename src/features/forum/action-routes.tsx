@@ -5,7 +5,7 @@ import { isHtmx } from '#src/lib/negotiation.ts';
 import { ReportForm } from '#views/forum/ForumForms.tsx';
 import { ForumModeration, type QueueForm } from '#views/forum/ForumModeration.tsx';
 import type { ModerateForm } from '#views/forum/ForumPost.tsx';
-import { FollowButton, LikeButton, Reactions } from '#views/forum/parts.tsx';
+import { FollowButton, ForumLive, LikeButton, Reactions } from '#views/forum/parts.tsx';
 import { forumDeps, forumViewer, isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject } from './moderation.ts';
@@ -73,7 +73,15 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     try {
       const set = kind === 'post' ? (on ? likePost : unlikePost) : on ? likeReply : unlikeReply;
       const result = await set(deps, viewer, id);
-      if (isHtmx(request)) return reply.fragment(<LikeButton kind={kind} id={id} count={result.likeCount} liked={result.likedByMe} />);
+      if (isHtmx(request)) {
+        const count = t('forumPages.post.likeCount', { n: result.likeCount });
+        return reply.fragment(
+          <>
+            <LikeButton kind={kind} id={id} count={result.likeCount} liked={result.likedByMe} />
+            <ForumLive text={t(result.likedByMe ? 'forumPages.post.liveLiked' : 'forumPages.post.liveUnliked', { count })} />
+          </>,
+        );
+      }
       return reply.redirectTo(back.path);
     } catch (e) {
       if (isHtmx(request) ? htmxPassOn(e) : passOn(e)) throw e;
@@ -98,7 +106,15 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const viewer = forumViewer(request);
     try {
       const reactions = await react(deps, viewer, kind, id, reaction, on);
-      if (isHtmx(request)) return reply.fragment(<Reactions kind={kind} id={id} reactions={allReactions(reactions)} />);
+      if (isHtmx(request)) {
+        const n = reactions.find((r) => r.reaction === reaction)?.count ?? 0;
+        return reply.fragment(
+          <>
+            <Reactions kind={kind} id={id} reactions={allReactions(reactions)} />
+            <ForumLive text={t(on ? 'forumPages.post.liveReactionOn' : 'forumPages.post.liveReactionOff', { reaction: t(`forum.reactions.${reaction}`), n })} />
+          </>,
+        );
+      }
       return reply.redirectTo(back.path);
     } catch (e) {
       if (isHtmx(request) ? htmxPassOn(e) : passOn(e) || (isAppError(e) && e.code === 'Forum.Invalid')) throw e;
@@ -122,7 +138,14 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const viewer = forumViewer(request);
     try {
       const result = await followPost(deps, viewer, id, on);
-      if (isHtmx(request)) return reply.fragment(<FollowButton postId={id} followed={result.followedByMe} back={back} />);
+      if (isHtmx(request)) {
+        return reply.fragment(
+          <>
+            <FollowButton postId={id} followed={result.followedByMe} back={back} />
+            <ForumLive text={t(result.followedByMe ? 'forumPages.post.liveFollowed' : 'forumPages.post.liveUnfollowed')} />
+          </>,
+        );
+      }
       return reply.redirectTo(back.path);
     } catch (e) {
       if (isHtmx(request) ? htmxPassOn(e) : passOn(e)) throw e;

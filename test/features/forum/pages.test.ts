@@ -264,7 +264,9 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.notMatch(htmx.body, '<html', 'a fragment, not a page');
     t.match(htmx.body, /^<span[^>]+class="forum-like"/);
     t.match(textOf(htmx.body), '2 likes');
-    t.match(htmx.body, /<span class="forum-count" aria-live="polite">2 likes<\/span>/, 'the new count is announced');
+    t.match(htmx.body, /<span class="forum-count">2 likes<\/span>/, 'the new count');
+    t.match(htmx.body, /<p id="forum-live" class="visually-hidden" role="status" hx-swap-oob="innerHTML">Liked. 2 likes<\/p>/, 'announced in the page\'s one live region, filled out of band');
+    t.match((await get(ada, `/forum/post/${firstPostId}`)).body, /<p id="forum-live" class="visually-hidden" role="status"><\/p>/, 'the post page has that region, empty');
 
     // The database refuses Mo's like (a trigger stands in for a deadlock or a dropped connection).
     await sql`create function refuse_like() returns trigger language plpgsql as $$ begin raise exception 'like refused'; end $$`.execute(db);
@@ -303,7 +305,8 @@ t.test('the forum pages, with JavaScript off', async (t) => {
       headers: { cookie: jar.cookie, 'x-csrf-token': jar.token, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded', ...html },
       payload: new URLSearchParams({ on: '1', reaction: 'celebrate', post: String(firstPostId) }).toString(),
     });
-    t.match(reactHtmx.body, /id="react-post-\d+-celebrate"[^>]*>Celebrate <span class="forum-count" aria-live="polite">1<\/span>/, 'a reaction count is announced too');
+    t.match(reactHtmx.body, /id="react-post-\d+-celebrate"[^>]*>Celebrate <span class="forum-count">1<\/span>/, 'a reaction count');
+    t.match(reactHtmx.body, /hx-swap-oob="innerHTML">Celebrate given. 1 in all.<\/p>/, 'is announced too');
     await post(ada, `/forum/post/${firstPostId}/react`, { on: '0', reaction: 'celebrate', post: String(firstPostId) });
     t.match(reacted, 'Celebrate 0', 'every reaction of the set is offered');
     const badReaction = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'angry', post: String(firstPostId) });
@@ -336,7 +339,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
       payload: new URLSearchParams({ toggle: 'curious:1', post: String(firstPostId) }).toString(),
     });
     t.match(toggleHtmx.body, /^<div[^>]+class="forum-reactions"/, 'with htmx, the group of reactions alone');
-    t.match(toggleHtmx.body, /id="react-post-\d+-curious" aria-pressed="true"[^>]*>Curious <span class="forum-count" aria-live="polite">1<\/span>/);
+    t.match(toggleHtmx.body, /id="react-post-\d+-curious" aria-pressed="true"[^>]*>Curious <span class="forum-count">1<\/span>/);
     await post(ada, `/forum/post/${firstPostId}/react`, { toggle: 'curious:0', post: String(firstPostId) });
     for (const toggle of ['insightful:maybe', 'insightful', ':1', 'angry:1']) {
       const bad = await post(ada, `/forum/post/${firstPostId}/react`, { toggle, post: String(firstPostId) });
