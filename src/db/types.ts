@@ -634,6 +634,120 @@ export interface SandboxTransactionsTable {
   created_at: Timestamp;
 }
 
+/** Expert panels (migration 0014). */
+export type EpBatchStatus = 'draft' | 'sent';
+export type EpAnswerStatus = 'open' | 'cant_answer' | 'ignored' | 'submitted' | 'accepted' | 'declined';
+export type RoundupStatus = 'DRAFT' | 'EDITOR_REVIEW' | 'READY_FOR_PUBLISHING' | 'FINAL';
+
+export interface EpPanelsTable {
+  id: Generated<number>;
+  community_id: number;
+  name: string;
+  topic: Generated<string>;
+  min_words: Generated<number>;
+  max_words: Generated<number>;
+  archived_at: Timestamp | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface EpPanelMembersTable {
+  panel_id: number;
+  user_id: number;
+  community_id: number;
+  added_by: number | null;
+  added_at: DefaultTimestamp;
+}
+
+export interface EpBatchesTable {
+  id: Generated<number>;
+  community_id: number;
+  panel_id: number;
+  title: string;
+  deadline_at: Timestamp;
+  status: ColumnType<EpBatchStatus, EpBatchStatus | undefined, EpBatchStatus>;
+  sent_at: Timestamp | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface EpQuestionsTable {
+  id: Generated<number>;
+  community_id: number;
+  batch_id: number;
+  panel_id: number;
+  title: string;
+  brief_html: Generated<string>;
+  guidelines_html: Generated<string>;
+  position: Generated<number>;
+  closed_at: Timestamp | null;
+  closed_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface EpAnswersTable {
+  id: Generated<number>;
+  community_id: number;
+  question_id: number;
+  user_id: number;
+  status: ColumnType<EpAnswerStatus, EpAnswerStatus | undefined, EpAnswerStatus>;
+  body_html: Generated<string>;
+  body_text: Generated<string>;
+  word_count: Generated<number>;
+  submitted_at: Timestamp | null;
+  edited_at: Timestamp | null;
+  review_started_at: Timestamp | null;
+  reviewer_id: number | null;
+  decision_note: string | null;
+  decided_at: Timestamp | null;
+  /** The copy scan's figures (jsonb). */
+  scan: ColumnType<unknown, string | null | undefined, string | null>;
+  sent_at: DefaultTimestamp;
+  reminded_at: Timestamp | null;
+  status_at: DefaultTimestamp;
+}
+
+export interface EpAnswerRevisionsTable {
+  id: Generated<number>;
+  community_id: number;
+  answer_id: number;
+  editor_id: number | null;
+  body_html: string;
+  word_count: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface EpRoundupsTable {
+  id: Generated<number>;
+  community_id: number;
+  question_id: number;
+  title: string;
+  intro_html: Generated<string>;
+  status: ColumnType<RoundupStatus, RoundupStatus | undefined, RoundupStatus>;
+  slug: string | null;
+  published_at: Timestamp | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface EpRoundupAnswersTable {
+  roundup_id: number;
+  answer_id: number;
+  community_id: number;
+  position: number;
+}
+
+export interface EpRoundupMovesTable {
+  id: Generated<number>;
+  community_id: number;
+  roundup_id: number;
+  from_status: RoundupStatus;
+  to_status: RoundupStatus;
+  actor_id: number | null;
+  created_at: DefaultTimestamp;
+}
+
 /** The forum (migration 0012). */
 export type ForumStatus = 'published' | 'pending' | 'rejected' | 'removed';
 export type ForumTargetKind = 'post' | 'reply';
@@ -797,6 +911,15 @@ export interface Database {
   forum_follows: ForumFollowsTable;
   forum_reports: ForumReportsTable;
   forum_actions: ForumActionsTable;
+  ep_panels: EpPanelsTable;
+  ep_panel_members: EpPanelMembersTable;
+  ep_batches: EpBatchesTable;
+  ep_questions: EpQuestionsTable;
+  ep_answers: EpAnswersTable;
+  ep_answer_revisions: EpAnswerRevisionsTable;
+  ep_roundups: EpRoundupsTable;
+  ep_roundup_answers: EpRoundupAnswersTable;
+  ep_roundup_moves: EpRoundupMovesTable;
 }
 
 export type Community = Selectable<CommunitiesTable>;
