@@ -17,7 +17,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
   const alpha = await createCommunity(db, { code: 'alpha', forum_enabled: true });
   const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'], forum_enabled: false });
   const { app } = await startApp(t, db, { clock });
-  const deps: ForumDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}` };
+  const deps: ForumDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}`, jobs: app.jobs };
 
   const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Engines' });
   const bob = await createMember(db, alpha, { firstName: 'Bob', lastName: 'Builder', companyName: 'Builder & Sons' });
@@ -208,6 +208,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     const page = await get(bob, `/forum/post/${firstPostId}`);
     t.match(page.body, 'We use Gusto and like it.');
     t.match(textOf(page.body), '1 reply');
+    await app.jobs.drain(); // the reply's notices are a queued job
     const after = await db.selectFrom('notifications').select('id').where('user_id', '=', ada.id).where('kind', '=', 'forum').execute();
     t.equal(after.length, before.length + 1, 'the follower (the author) is notified');
   });
