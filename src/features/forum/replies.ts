@@ -90,8 +90,8 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
 }
 
 /**
- * A page of a thread, oldest first: published replies, the viewer's own waiting (pending) ones, and
- * for moderators every pending one. `after` is the previous page's `next`. `post`: the PostView that
+ * A page of a thread, oldest first: published replies, the viewer's own pending, rejected and removed
+ * ones (not deleted ones), and for moderators every pending one. `after` is the previous page's `next`. `post`: the PostView that
  * getPost just returned for this viewer, to skip reading the post again (optional).
  */
 export async function listReplies(
@@ -107,9 +107,15 @@ export async function listReplies(
   // viewer's role need no second query, so the whole page stays within five statements.
   const post = opts.post && opts.post.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId);
   let q = repliesQuery(deps.db, deps, viewer).where('forum_replies.post_id', '=', postId);
-  q = post.moderator
-    ? q.where('forum_replies.status', 'in', ['published', 'pending'])
-    : q.where((eb) => eb.or([eb('forum_replies.status', '=', 'published'), eb.and([eb('forum_replies.status', '=', 'pending'), eb('forum_replies.author_id', '=', viewer.userId)])]));
+  // Everyone sees the published replies (moderators the pending ones too); the viewer also sees their
+  // own pending, rejected and removed ones (never deleted ones), with their state, so the anchor of a
+  // notification about one (`#reply-{id}`) finds it.
+  q = q.where((eb) =>
+    eb.or([
+      eb('forum_replies.status', 'in', post.moderator ? ['published', 'pending'] : ['published']),
+      eb.and([eb('forum_replies.status', 'in', ['pending', 'rejected', 'removed']), eb('forum_replies.author_id', '=', viewer.userId)]),
+    ]),
+  );
   if (after !== null) q = q.where('forum_replies.id', '>', after);
   const rows = await q.orderBy('forum_replies.id', 'asc').limit(first + 1).execute();
   const page = rows.slice(0, first);
