@@ -368,6 +368,12 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(page.body, 'Reported By You');
     t.match(page.body, 'Thank you: the moderators will look at your report.');
     t.notMatch(page.body, `href="/forum/report/post/${firstPostId}"`, 'no second report link');
+    const resent = await post(bob, `/forum/report/post/${firstPostId}`, { reason: 'spam', description: 'Looks like an ad' });
+    t.equal(resent.statusCode, 303, 'the form sent twice (JavaScript off): back to the post');
+    t.match(String(resent.headers.location), /notice=alreadyReported/);
+    const resentPage = await get(bob, String(resent.headers.location));
+    t.match(textOf(resentPage.body), 'You have already reported this.', 'told it is already reported, not thanked');
+    t.notMatch(resentPage.body, 'Thank you: the moderators will look at your report.');
     const again = await get(bob, `/forum/report/post/${firstPostId}`);
     t.equal(again.statusCode, 303, 'a second report is refused: back to the post');
     const told = await get(bob, String(again.headers.location));
