@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { SNAPSHOT_COLUMNS } from '#src/features/members/queries.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
-import { decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
+import { authorSnapshot, decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
@@ -39,7 +39,8 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
   return db
     .selectFrom('forum_replies')
     .innerJoin('users', 'users.id', 'forum_replies.author_id')
-    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_replies.author_id').onRef('memberships.community_id', '=', 'forum_replies.community_id'))
+    // A left join: a reply whose author's membership row is gone stays, by a former member.
+    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_replies.author_id').onRef('memberships.community_id', '=', 'forum_replies.community_id'))
     .select((eb) => [
       'forum_replies.id',
       'forum_replies.post_id',
@@ -70,7 +71,7 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
   return {
     id: r.id,
     postId: r.post_id,
-    author: toSnapshot(r),
+    author: authorSnapshot(r, deps.t('forum.formerMember')),
     bodyHtml: r.body_html,
     createdAt: new Date(r.created_at),
     editedAt: r.edited_at ? new Date(r.edited_at) : null,
