@@ -6,6 +6,7 @@ import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } fro
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
+import { markNoticed } from './notices.ts';
 import { authorSnapshot, decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsOf, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
@@ -240,7 +241,9 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
     // Members the edit newly mentions hear of it now, when the reply and its post are public.
     const post = await trx.selectFrom('forum_posts').select(['title', 'status', 'deleted_at']).where('community_id', '=', deps.community.id).where('id', '=', row.post_id).executeTakeFirst();
     if (row.status === 'published' && post?.status === 'published' && post.deleted_at == null) {
-      await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+      const told = await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+      // Its notices job, if still queued, reads the new text: it must not tell them again.
+      await markNoticed(trx, deps.community, replyId, told, deps.clock.now());
     }
   });
   return getReply(deps, viewer, replyId);

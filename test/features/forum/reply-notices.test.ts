@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createPost } from '#src/features/forum/posts.ts';
-import { createReply } from '#src/features/forum/replies.ts';
+import { createReply, editReply } from '#src/features/forum/replies.ts';
 import { followPost } from '#src/features/forum/reactions.ts';
 import { removeContent } from '#src/features/forum/moderation.ts';
 import { deliverReplyNotices, REPLY_NOTICES_JOB } from '#src/features/forum/notices.ts';
@@ -85,5 +85,16 @@ t.test('forum reply notices', async (t) => {
     const before = (await stored(dee.id)).length;
     await drain();
     t.equal((await stored(dee.id)).length, before + 1, 'only the job of the reply’s own community told the follower');
+  });
+
+  await t.test('an edit that mentions someone before the notices went out: they hear once', async (t) => {
+    const post = await newPost('Edited early');
+    await drain();
+    const before = (await stored(dee.id)).length;
+    const reply = await createReply(deps, bob.viewer, post.id, { body: '<p>Hi</p>' });
+    await editReply(deps, bob.viewer, reply.id, { body: '<p>Hi @dee</p>' });
+    t.equal((await stored(dee.id)).length, before + 1, 'the edit tells Dee');
+    await drain();
+    t.same((await stored(dee.id)).slice(before).map((n) => n.message), ['Bob Builder mentioned you in "Edited early"'], 'the queued job does not tell her again');
   });
 });
