@@ -569,4 +569,24 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(inQueue(await gql('/v2/graphql', QUEUE, {}, mo)), link, 'GraphQL moderation queue (a moderator)');
     t.match(textOf(postPage.body), `Thanks @${bobName}`);
   });
+
+  await t.test('the post page shows its author their own removed reply, with the note, at its anchor; others not', async (t) => {
+    const { id: postId } = await db
+      .insertInto('forum_posts')
+      .values({ community_id: alpha.id, author_id: ada.id, title: 'Anchored', body_html: '<p>Where is it?</p>', body_text: 'Where is it?' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('forum_replies')
+      .values({ community_id: alpha.id, post_id: postId, author_id: bob.id, body_html: '<p>Out of line</p>', body_text: 'Out of line', status: 'removed', moderation_note: 'Please keep it civil.' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const mine = await get(bob, `/forum/post/${postId}`);
+    t.equal(mine.statusCode, 200);
+    t.match(mine.body, `id="reply-${row.id}"`, 'the notice’s anchor finds the reply');
+    t.match(mine.body, 'Please keep it civil.', 'with the moderator’s note');
+    const theirs = await get(ada, `/forum/post/${postId}`);
+    t.notMatch(theirs.body, `id="reply-${row.id}"`, 'another member does not see it');
+    t.notMatch(theirs.body, 'Out of line');
+  });
 });
