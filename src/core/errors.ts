@@ -97,6 +97,7 @@ export const serverErrors = {
   'Forum.EditWindowClosed': { status: 409, key: 'forum.errors.editWindowClosed' },
   'Forum.AlreadyModerated': { status: 409, key: 'forum.errors.alreadyModerated' },
   'Forum.Busy': { status: 409, key: 'forum.errors.busy' },
+  'Forum.AlreadyReported': { status: 409, key: 'forum.errors.alreadyReported' },
   'Forum.NotModerator': { status: 403, key: 'forum.errors.notModerator' },
   'Forum.LikeFailed': { status: 409, key: 'forum.errors.likeFailed' },
   'Forum.TopicNotFound': { status: 404, key: 'forum.errors.topicNotFound' },

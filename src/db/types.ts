@@ -833,6 +833,14 @@ export interface ForumFollowsTable {
   created_at: DefaultTimestamp;
 }
 
+/** One member heard of one published reply (as a follower or mentioned): the notice job's dedupe. */
+export interface ForumReplyNoticesTable {
+  community_id: number;
+  reply_id: number;
+  user_id: number;
+  created_at: DefaultTimestamp;
+}
+
 export interface ForumReportsTable {
   id: Generated<number>;
   community_id: number;
@@ -909,6 +917,7 @@ export interface Database {
   forum_likes: ForumLikesTable;
   forum_reactions: ForumReactionsTable;
   forum_follows: ForumFollowsTable;
+  forum_reply_notices: ForumReplyNoticesTable;
   forum_reports: ForumReportsTable;
   forum_actions: ForumActionsTable;
   ep_panels: EpPanelsTable;

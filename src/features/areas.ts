@@ -53,6 +53,7 @@ import forumRoutes from './forum/routes.tsx';
 import forumAdminRoutes from './forum/admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './forum/graphql-actions.ts';
 import { forumMemberGraphQL } from './forum/graphql.ts';
+import { forumJobs } from './forum/jobs.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -100,5 +101,5 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
   { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
-  { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL } },
+  { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
 ];

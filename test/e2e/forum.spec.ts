@@ -48,7 +48,8 @@ t.test('the forum in the browser: write, reply, like, report, approve, follow an
     const page = await context.newPage();
     return { page, problems: collectPageProblems(page) };
   };
-  const notificationsOf = async (userId: number) => (await db.selectFrom('notifications').select('id').where('user_id', '=', userId).where('kind', '=', 'forum').execute()).length;
+  // A reply's notices are a queued job (notices.ts): run what is queued before counting.
+  const notificationsOf = async (userId: number) => (await app.jobs.drain(), await db.selectFrom('notifications').select('id').where('user_id', '=', userId).where('kind', '=', 'forum').execute()).length;
 
   for (const javaScript of [true, false]) {
     const mode = javaScript ? 'with JavaScript' : 'without JavaScript';

@@ -3,6 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { ForumDeps, ForumViewer } from '#src/features/forum/deps.ts';
+import { REPLY_NOTICES_JOB } from '#src/features/forum/notices.ts';
 import { setupDatabase, startApp, testClock } from './app.ts';
 import { createCommunity, createMember, type TestUser } from './factories.ts';
 
@@ -25,6 +26,7 @@ export async function forumWorld(t: Test) {
     t: app.t,
     notifier: app.notifications,
     publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
+    jobs: app.jobs,
   });
 
   /** A member; joined a year before the clock unless `isNew`; `username` when given. */
@@ -53,8 +55,9 @@ export async function forumWorld(t: Test) {
     return row.id;
   }
 
-  /** The forum notifications a member received, oldest first. */
+  /** The forum notifications a member received, oldest first (after the queued reply notices ran). */
   async function forumNotes(userId: number) {
+    await app.jobs.drain([REPLY_NOTICES_JOB]);
     return db.selectFrom('notifications').select(['message', 'url']).where('user_id', '=', userId).where('kind', '=', 'forum').orderBy('id').execute();
   }
 

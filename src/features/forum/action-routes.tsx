@@ -198,6 +198,11 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     try {
       await reportContent(deps, viewer, kind, id, { reason: body.reason, description: body.description ?? '' });
     } catch (e) {
+      if (isAppError(e) && e.code === 'Forum.AlreadyReported') {
+        // A second submit (or a report sent again): back to the item, told it is already reported.
+        const postId = kind === 'post' ? id : (await getReply(deps, viewer, id)).postId;
+        return reply.redirectTo(postPath(postId, { notice: 'alreadyReported', anchor: kind === 'post' ? 'post' : `reply-${id}` }));
+      }
       if (!isAppError(e) || e.status >= 500 || ['NotAuthenticated', 'NotFound', 'Forum.PostNotFound', 'Forum.ReplyNotFound'].includes(String(e.code))) throw e;
       return reportPage(request, reply, kind, id, typed, fieldMessages(e, t), e.status);
     }

@@ -6,14 +6,15 @@ import type { Db } from '#src/db/index.ts';
 import { isRetryableConflict } from '#src/db/faults.ts';
 import type { Community } from '#src/db/types.ts';
 import type { Notifier } from '#src/features/notifications/notifier.ts';
+import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 
 /**
  * What every forum service gets: the database,
  * the clock, the request's community, translations (notification messages), the notifier (followers,
- * mentions, moderation outcomes) and where links point.
+ * mentions, moderation outcomes), where links point, and the job queue (a reply's notices).
  */
-export type ForumDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; publicUrl: string };
+export type ForumDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; publicUrl: string; jobs: JobQueue };
 
 /**
  * The signed-in member acting. Whether they moderate is read from their membership each time
@@ -22,7 +23,7 @@ export type ForumDeps = { db: Db; clock: Clock; community: Community; t: Transla
 export type ForumViewer = { userId: number; isStaff: boolean };
 
 export function forumDeps(request: FastifyRequest): ForumDeps {
-  return requestDeps(request);
+  return { ...requestDeps(request), jobs: request.server.jobs };
 }
 
 /** The signed-in member (else NotAuthenticated); staff are the community's admins. */

@@ -3,6 +3,8 @@ import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import type { ForumDeps, ForumViewer } from './deps.ts';
 import { notifyMentions } from './mentions.ts';
+import { REPLY_NOTICES_JOB, type ReplyNoticesJob } from './notices.ts';
+import { postPath } from './paths.ts';
 import { recountReplies } from './queries.ts';
 import { NEW_MEMBER_MS } from './rules.ts';
 
@@ -11,8 +13,7 @@ import { NEW_MEMBER_MS } from './rules.ts';
  * what is published on creation, and by moderation's approve() for what waited.
  */
 
-export const postPath = (postId: number) => `/forum/post/${postId}`;
-export const replyPath = (postId: number, replyId: number) => `/forum/post/${postId}#reply-${replyId}`;
+export { postPath, replyPath } from './paths.ts';
 
 /** The author as posting needs them: active member of the community, whether they must wait, their name. */
 export type Author = { id: number; name: string; waits: boolean };
@@ -45,9 +46,9 @@ export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: Forum
  * status to 'published'** (createPost/createReply do so for what is published at once; moderation's
  * approve() for what waited). For a post: its @mentions are notified. For a reply: the post's
  * last activity moves to now and its reply_count is recounted (published, not deleted replies; the
- * update locks the post row), the
- * post's followers are notified (kind 'forum', one each, the replier never), then its @mentions
- * (those who did not already hear as followers). Reads the item itself; does not check its status.
+ * update locks the post row), and REPLY_NOTICES_JOB is enqueued in the same transaction: the job tells
+ * the post's followers (the replier never) and the members it mentions, each once (notices.ts).
+ * Reads the item itself; does not check its status.
  */
 export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTargetKind, id: number): Promise<void> {
   const community = deps.community;
@@ -71,47 +72,23 @@ export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTarget
   }
   const reply = await trx
     .selectFrom('forum_replies')
-    .innerJoin('users', 'users.id', 'forum_replies.author_id')
-    .select(['forum_replies.id', 'forum_replies.post_id', 'forum_replies.author_id', 'forum_replies.body_text', 'users.first_name', 'users.last_name'])
+    .select(['forum_replies.id', 'forum_replies.post_id'])
     .where('forum_replies.community_id', '=', community.id)
     .where('forum_replies.id', '=', id)
     .executeTakeFirst();
   if (!reply) throw new AppError('Forum.ReplyNotFound');
-  const now = deps.clock.now();
   const post = await trx
     .updateTable('forum_posts')
-    .set({ last_activity_at: now })
+    .set({ last_activity_at: deps.clock.now() })
     .where('community_id', '=', community.id)
     .where('id', '=', reply.post_id)
-    .returning(['id', 'title'])
+    .returning(['id'])
     .executeTakeFirst();
   if (!post) throw new AppError('Forum.PostNotFound');
   // Counted, not incremented: right whatever path led here (a new reply, an approval, a re-approval).
   await recountReplies(trx, community, post.id);
-  const authorName = `${reply.first_name} ${reply.last_name}`.trim();
-  const url = replyPath(post.id, reply.id);
-  const followers = await trx
-    .selectFrom('forum_follows')
-    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_follows.user_id').onRef('memberships.community_id', '=', 'forum_follows.community_id'))
-    .select('forum_follows.user_id')
-    .where('forum_follows.community_id', '=', community.id)
-    .where('forum_follows.post_id', '=', post.id)
-    .where('forum_follows.user_id', '!=', reply.author_id)
-    .where('memberships.is_active', '=', true)
-    .orderBy('forum_follows.user_id')
-    .execute();
-  const message = deps.t('forum.notify.replied', { name: authorName, title: post.title });
-  for (const f of followers) {
-    await deps.notifier.notify(trx, { communityId: community.id, userId: f.user_id, kind: 'forum', url, message, createdAt: now });
-  }
-  await notifyMentions(trx, deps, {
-    authorId: reply.author_id,
-    authorName,
-    title: post.title,
-    url,
-    text: reply.body_text,
-    skip: new Set(followers.map((f) => f.user_id)),
-  });
+  const job: ReplyNoticesJob = { communityId: community.id, replyId: reply.id };
+  await deps.jobs.enqueue(trx, REPLY_NOTICES_JOB, job);
 }
 
 /** The author follows what they write or reply to (idempotent). */

@@ -92,7 +92,7 @@ export const forumActionsMemberTypeDefs = /* GraphQL */ `
     "Gives (on) or takes back a reaction (insightful, celebrate, support, curious); the item's reactions after."
     reactForum(targetKind: ForumContentKind!, id: ID!, reaction: String!, on: Boolean!): [ForumReactionTally!]!
     followForumPost(id: ID!, on: Boolean!): ForumFollowResult!
-    "Reports someone else's post or reply once (a second report is a quiet success)."
+    "Reports someone else's post or reply once (a second report is the error Forum.AlreadyReported)."
     reportForum(targetKind: ForumContentKind!, id: ID!, reason: String!, description: String): Boolean!
     ${moderationMutations}
   }

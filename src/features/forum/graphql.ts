@@ -95,7 +95,7 @@ function forumOf(ctx: GraphQLContext): { deps: ForumDeps; viewer: ForumViewer } 
   ensureForumOn(ctx.community);
   const app = ctx.request.server;
   return {
-    deps: { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}` },
+    deps: { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}`, jobs: app.jobs },
     viewer: { userId: ctx.guardian.userId!, isStaff: ctx.guardian.isAdmin },
   };
 }

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
-import { toSnapshot } from '#src/features/members/queries.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
@@ -107,9 +106,10 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   const more = listed.length > first;
   const pageRows = listed.slice(0, first);
   const last = pageRows[pageRows.length - 1];
+  const formerMember = deps.t('forum.formerMember');
   return {
-    pinned: pinnedRows.map((r) => toSummary(r, topicsFromJson(r.topics_json))),
-    posts: pageRows.map((r) => toSummary(r, topicsFromJson(r.topics_json))),
+    pinned: pinnedRows.map((r) => toSummary(r, topicsFromJson(r.topics_json), formerMember)),
+    posts: pageRows.map((r) => toSummary(r, topicsFromJson(r.topics_json), formerMember)),
     next: more && last ? encodeCursor([last.activity_key, last.id]) : null,
   };
 }
@@ -150,12 +150,11 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
   const moderator = viewer.isStaff || row.viewer_is_moderator === true;
   const mine = row.author_id === viewer.userId;
   if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
-  const summary = toSummary(row as SummaryRow, topicsFromJson(row.topics_json));
+  const summary = toSummary(row as SummaryRow, topicsFromJson(row.topics_json), deps.t('forum.formerMember'));
   const inWindow = withinEditWindow(row.created_at, deps.clock.now());
   const published = row.status === 'published';
   return {
     ...summary,
-    author: toSnapshot(row),
     bodyHtml: row.body_html,
     editedAt: row.edited_at ? new Date(row.edited_at) : null,
     moderationNote: mine || moderator ? row.moderation_note : null,

@@ -3,7 +3,8 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from '#src/features/members/queries.ts';
+import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { EDIT_WINDOW_MS, REACTIONS } from './rules.ts';
 import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts';
 
@@ -80,12 +81,16 @@ export function pageSize(first: unknown, fallback: number, max = 100): number {
 
 type Eb = ExpressionBuilder<Database, 'forum_posts' | 'users' | 'memberships'>;
 
-/** forum_posts joined to the author's user and membership in the same community (tenant-scoped). */
+/**
+ * forum_posts joined to the author's user and membership in the same community (tenant-scoped). The
+ * membership is a left join: a post whose author's membership row is gone stays listed, its author
+ * read as a former member (authorSnapshot).
+ */
 export function postsWithAuthors(db: Db, community: CommunityRef) {
   return db
     .selectFrom('forum_posts')
     .innerJoin('users', 'users.id', 'forum_posts.author_id')
-    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_posts.author_id').onRef('memberships.community_id', '=', 'forum_posts.community_id'))
+    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_posts.author_id').onRef('memberships.community_id', '=', 'forum_posts.community_id'))
     .where('forum_posts.community_id', '=', community.id);
 }
 
@@ -115,6 +120,38 @@ export function excerptOf(text: string, max = 200): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/** The snapshot columns of an author whose membership is left-joined: its columns may all be null. */
+export type AuthorRow = Omit<SnapshotRow, 'is_active' | 'is_moderator' | 'display_pronouns'> & {
+  is_active: boolean | null;
+  is_moderator: boolean | null;
+  display_pronouns: boolean | null;
+};
+
+/**
+ * An author as the forum shows them: their snapshot, or, where their membership row is gone, a
+ * neutral former member (`formerMember`, the locale's 'forum.formerMember'): no name, company or face.
+ */
+export function authorSnapshot(row: AuthorRow, formerMember: string): MemberSnapshot {
+  if (row.is_active === null) {
+    return {
+      id: row.user_id,
+      name: formerMember,
+      firstName: formerMember,
+      lastName: '',
+      isModerator: false,
+      companyName: null,
+      avatar: null,
+      jobTitle: null,
+      location: null,
+      isActive: false,
+      pronouns: null,
+      displayPronouns: false,
+      industry: null,
+    };
+  }
+  return toSnapshot(row as SnapshotRow);
+}
+
 export type SummaryRow = {
   id: number;
   title: string;
@@ -127,14 +164,15 @@ export type SummaryRow = {
   pinned_at: Date | null;
   locked_at: Date | null;
   excerpt_text: string;
-} & Parameters<typeof toSnapshot>[0];
+} & AuthorRow;
 
-export function toSummary(row: SummaryRow, topics: TopicView[]): PostSummary {
+/** A list row; `formerMember`: the text for an author whose membership row is gone (authorSnapshot). */
+export function toSummary(row: SummaryRow, topics: TopicView[], formerMember: string): PostSummary {
   return {
     id: row.id,
     title: row.title,
     excerpt: excerptOf(row.excerpt_text),
-    author: toSnapshot(row),
+    author: authorSnapshot(row, formerMember),
     topics,
     replyCount: row.reply_count,
     likeCount: row.like_count,

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { SNAPSHOT_COLUMNS } from '#src/features/members/queries.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
-import { decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsFromJson, reactionsJsonColumn, withinEditWindow } from './queries.ts';
+import { markNoticed } from './notices.ts';
+import { authorSnapshot, decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsFromJson, reactionsJsonColumn, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
 import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
@@ -39,7 +40,8 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
   return db
     .selectFrom('forum_replies')
     .innerJoin('users', 'users.id', 'forum_replies.author_id')
-    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_replies.author_id').onRef('memberships.community_id', '=', 'forum_replies.community_id'))
+    // A left join: a reply whose author's membership row is gone stays, by a former member.
+    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_replies.author_id').onRef('memberships.community_id', '=', 'forum_replies.community_id'))
     .select((eb) => [
       'forum_replies.id',
       'forum_replies.post_id',
@@ -71,7 +73,7 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
   return {
     id: r.id,
     postId: r.post_id,
-    author: toSnapshot(r),
+    author: authorSnapshot(r, deps.t('forum.formerMember')),
     bodyHtml: r.body_html,
     createdAt: new Date(r.created_at),
     editedAt: r.edited_at ? new Date(r.edited_at) : null,
@@ -91,8 +93,8 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
 }
 
 /**
- * A page of a thread, oldest first: published replies, the viewer's own waiting (pending) ones, and
- * for moderators every pending one. `after` is the previous page's `next`. `post`: the PostView that
+ * A page of a thread, oldest first: published replies, the viewer's own pending, rejected and removed
+ * ones (not deleted ones), and for moderators every pending one. `after` is the previous page's `next`. `post`: the PostView that
  * getPost just returned for this viewer, to skip reading the post again (optional).
  */
 export async function listReplies(
@@ -108,9 +110,15 @@ export async function listReplies(
   // viewer's role need no second query, so the whole page stays within five statements.
   const post = opts.post && opts.post.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId);
   let q = repliesQuery(deps.db, deps, viewer).where('forum_replies.post_id', '=', postId);
-  q = post.moderator
-    ? q.where('forum_replies.status', 'in', ['published', 'pending'])
-    : q.where((eb) => eb.or([eb('forum_replies.status', '=', 'published'), eb.and([eb('forum_replies.status', '=', 'pending'), eb('forum_replies.author_id', '=', viewer.userId)])]));
+  // Everyone sees the published replies (moderators the pending ones too); the viewer also sees their
+  // own pending, rejected and removed ones (never deleted ones), with their state, so the anchor of a
+  // notification about one (`#reply-{id}`) finds it.
+  q = q.where((eb) =>
+    eb.or([
+      eb('forum_replies.status', 'in', post.moderator ? ['published', 'pending'] : ['published']),
+      eb.and([eb('forum_replies.status', 'in', ['pending', 'rejected', 'removed']), eb('forum_replies.author_id', '=', viewer.userId)]),
+    ]),
+  );
   if (after !== null) q = q.where('forum_replies.id', '>', after);
   const rows = await q.orderBy('forum_replies.id', 'asc').limit(first + 1).execute();
   const page = rows.slice(0, first);
@@ -232,7 +240,9 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
     // Members the edit newly mentions hear of it now, when the reply and its post are public.
     const post = await trx.selectFrom('forum_posts').select(['title', 'status', 'deleted_at']).where('community_id', '=', deps.community.id).where('id', '=', row.post_id).executeTakeFirst();
     if (row.status === 'published' && post?.status === 'published' && post.deleted_at == null) {
-      await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+      const told = await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+      // Its notices job, if still queued, reads the new text: it must not tell them again.
+      await markNoticed(trx, deps.community, replyId, told, deps.clock.now());
     }
   });
   return getReply(deps, viewer, replyId);

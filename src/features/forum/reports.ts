@@ -36,8 +36,9 @@ function checkReport(input: { reason: unknown; description: unknown }): { reason
 }
 
 /**
- * Reports a post or reply. A second report by the same member is a quiet success (the unique index
- * lets one in); one's own content is refused.
+ * Reports a post or reply. A second report by the same member (a double submit, or a report after
+ * the first was resolved) is 'Forum.AlreadyReported' (the unique index lets one in, and nothing
+ * changes); one's own content is refused.
  */
 export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, input: { reason: unknown; description: unknown }): Promise<void> {
   ensureForumOn(deps.community);
@@ -54,7 +55,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
       .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'reporter_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (!inserted) return;
+    if (!inserted) throw new AppError('Forum.AlreadyReported');
     // The row lock of this update orders concurrent reports: the last of them sees every count.
     const row = await trx
       .updateTable(tableOf(kind))

@@ -67,6 +67,14 @@ t.test('forum actions over GraphQL', async (t) => {
     const REPORT = 'mutation ($id: ID!, $d: String) { reportForum(targetKind: REPLY, id: $id, reason: "spam", description: $d) }';
     const reported = await gql('/graphql', REPORT, { id: String(reply.id), d: 'Selling things' }, asBob);
     t.equal(reported.json().data.reportForum, true);
+    const bobBrowser = await csrfFor(app, (await signIn(app, bob, alpha)).cookie, '/');
+    const viaCookie = { cookie: bobBrowser.cookie, 'x-csrf-token': bobBrowser.token };
+    for (const [how, auth] of [['bearer token', asBob], ['cookie and CSRF', viaCookie]] as const) {
+      const twice = await gql('/graphql', REPORT, { id: String(reply.id), d: 'Again' }, auth);
+      t.equal(twice.statusCode, 409, `a second report (${how}): 409`);
+      t.equal(twice.json().errors[0].extensions.code, 'Forum.AlreadyReported', 'the client reads the code');
+      t.equal(twice.json().errors[0].message, 'You have already reported this.', 'and the message');
+    }
     const tooLong = await gql('/graphql', REPORT, { id: String(reply.id), d: 'x'.repeat(501) }, await bearer(ada));
     t.equal(tooLong.statusCode, 400);
     t.equal(tooLong.json().errors[0].extensions.fields.description.key, 'forum.errors.descriptionTooLong');

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { sql } from 'kysely';
 import { createPost, listPosts, PINNED_MAX } from '#src/features/forum/posts.ts';
-import { createReply } from '#src/features/forum/replies.ts';
+import { getPost } from '#src/features/forum/posts.ts';
+import { createReply, listReplies } from '#src/features/forum/replies.ts';
 import { listTopics } from '#src/features/forum/topics.ts';
 import { countingDb, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
@@ -156,5 +157,29 @@ t.test('the forum list and its search', async (t) => {
     t.equal(pinned.length, PINNED_MAX, `at most ${PINNED_MAX} apart`);
     t.same([...pinned, ...seen].sort((a, b) => a - b), [...all].sort((a, b) => a - b), 'the rest are in the list: every post once');
     await db.updateTable('forum_posts').set({ pinned_at: null }).where('community_id', '=', alpha.id).execute();
+  });
+
+  await t.test('a post and a reply whose author’s membership row is gone still show, by a “Former member”', async (t) => {
+    const gone = await w.member(alpha, { firstName: 'Gina', lastName: 'Gone' });
+    clock.advance(60_000);
+    const post = await createPost(deps, gone.viewer, { title: 'Left behind', body: '<p>Still useful.</p>', topicIds: [general] });
+    const reply = await createReply(deps, gone.viewer, post.id, { body: '<p>And a reply.</p>' });
+    await db.deleteFrom('memberships').where('user_id', '=', gone.id).where('community_id', '=', alpha.id).execute();
+    const { db: counting, statements } = countingDb(db);
+    const countingDeps = { ...deps, db: counting };
+    const listed = (await listPosts(countingDeps, bob.viewer, {})).posts.find((p) => p.id === post.id);
+    t.equal(statements.length, 1, 'the list: still one statement');
+    t.ok(listed, 'still listed');
+    t.equal(listed?.author.name, 'Former member', 'a neutral name');
+    t.same([listed?.author.companyName, listed?.author.avatar, listed?.author.isActive], [null, null, false], 'no company, no face, not active');
+    const searched = (await listPosts(deps, bob.viewer, { q: 'Left behind' })).posts.map((p) => p.id);
+    t.ok(searched.includes(post.id), 'found by search');
+    statements.length = 0;
+    const view = await getPost(countingDeps, bob.viewer, post.id);
+    t.equal(view.author.name, 'Former member', 'the post page too');
+    const replies = await listReplies(countingDeps, bob.viewer, post.id, { post: view });
+    t.same(replies.replies.map((r) => [r.id, r.author.name]), [[reply.id, 'Former member']], 'and the reply');
+    t.ok(statements.length <= 5, `${statements.length} statements for the post page`);
+    t.equal((await listPosts(deps, bob.viewer, {})).posts.find((p) => p.id === ids[44])?.author.name, 'Ada Lovelace', 'a member is still named');
   });
 });

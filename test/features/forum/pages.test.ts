@@ -17,7 +17,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
   const alpha = await createCommunity(db, { code: 'alpha', forum_enabled: true });
   const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'], forum_enabled: false });
   const { app } = await startApp(t, db, { clock });
-  const deps: ForumDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}` };
+  const deps: ForumDeps = { db, clock, community: alpha, t: app.t, notifier: app.notifications, publicUrl: `${app.config.publicUrl}${app.config.basePath}`, jobs: app.jobs };
 
   const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Engines' });
   const bob = await createMember(db, alpha, { firstName: 'Bob', lastName: 'Builder', companyName: 'Builder & Sons' });
@@ -208,6 +208,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     const page = await get(bob, `/forum/post/${firstPostId}`);
     t.match(page.body, 'We use Gusto and like it.');
     t.match(textOf(page.body), '1 reply');
+    await app.jobs.drain(); // the reply's notices are a queued job
     const after = await db.selectFrom('notifications').select('id').where('user_id', '=', ada.id).where('kind', '=', 'forum').execute();
     t.equal(after.length, before.length + 1, 'the follower (the author) is notified');
   });
@@ -370,6 +371,12 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(page.body, 'Reported By You');
     t.match(page.body, 'Thank you: the moderators will look at your report.');
     t.notMatch(page.body, `href="/forum/report/post/${firstPostId}"`, 'no second report link');
+    const resent = await post(bob, `/forum/report/post/${firstPostId}`, { reason: 'spam', description: 'Looks like an ad' });
+    t.equal(resent.statusCode, 303, 'the form sent twice (JavaScript off): back to the post');
+    t.match(String(resent.headers.location), /notice=alreadyReported/);
+    const resentPage = await get(bob, String(resent.headers.location));
+    t.match(textOf(resentPage.body), 'You have already reported this.', 'told it is already reported, not thanked');
+    t.notMatch(resentPage.body, 'Thank you: the moderators will look at your report.');
     const again = await get(bob, `/forum/report/post/${firstPostId}`);
     t.equal(again.statusCode, 303, 'a second report is refused: back to the post');
     const told = await get(bob, String(again.headers.location));
@@ -564,5 +571,25 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(inQueue(await gql('/v2/graphqlAdmin', QUEUE, {}, boss, ['ADMIN', 'MEMBER'])), link, 'GraphQL moderation queue (staff)');
     t.match(inQueue(await gql('/v2/graphql', QUEUE, {}, mo)), link, 'GraphQL moderation queue (a moderator)');
     t.match(textOf(postPage.body), `Thanks @${bobName}`);
+  });
+
+  await t.test('the post page shows its author their own removed reply, with the note, at its anchor; others not', async (t) => {
+    const { id: postId } = await db
+      .insertInto('forum_posts')
+      .values({ community_id: alpha.id, author_id: ada.id, title: 'Anchored', body_html: '<p>Where is it?</p>', body_text: 'Where is it?' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('forum_replies')
+      .values({ community_id: alpha.id, post_id: postId, author_id: bob.id, body_html: '<p>Out of line</p>', body_text: 'Out of line', status: 'removed', moderation_note: 'Please keep it civil.' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const mine = await get(bob, `/forum/post/${postId}`);
+    t.equal(mine.statusCode, 200);
+    t.match(mine.body, `id="reply-${row.id}"`, 'the notice’s anchor finds the reply');
+    t.match(mine.body, 'Please keep it civil.', 'with the moderator’s note');
+    const theirs = await get(ada, `/forum/post/${postId}`);
+    t.notMatch(theirs.body, `id="reply-${row.id}"`, 'another member does not see it');
+    t.notMatch(theirs.body, 'Out of line');
   });
 });

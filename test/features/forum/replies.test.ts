@@ -2,6 +2,7 @@ import t from 'tap';
 import { createPost, getPost } from '#src/features/forum/posts.ts';
 import { publishEffects } from '#src/features/forum/effects.ts';
 import { createReply, deleteReply, editReply, listReplies } from '#src/features/forum/replies.ts';
+import { reject, removeContent } from '#src/features/forum/moderation.ts';
 import { EDIT_WINDOW_MS, REPLY_MAX } from '#src/features/forum/rules.ts';
 import { countingDb, fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
@@ -105,6 +106,36 @@ t.test('forum replies', async (t) => {
     t.equal(statements.length, 2, 'two statements: the post; the replies with their authors, flags and reactions');
     const alone = await listReplies(deps, dee.viewer, post.id, { after: page.next });
     t.equal(alone.replies.length, 5, 'the next page, read on its own');
+  });
+
+  await t.test('the author sees their own rejected and removed replies (not deleted ones) with their state; others do not', async (t) => {
+    const post = await newPost('Own hidden replies');
+    const removed = await createReply(deps, bob.viewer, post.id, { body: '<p>removed one</p>' });
+    await removeContent(deps, mod.viewer, 'reply', removed.id, 'Please keep it civil.');
+    const waiting = await createReply(deps, newbie.viewer, post.id, { body: '<p>rejected one</p>' });
+    await reject(deps, mod.viewer, 'reply', waiting.id, 'Off topic.');
+    const deleted = await createReply(deps, bob.viewer, post.id, { body: '<p>deleted one</p>' });
+    await deleteReply(deps, bob.viewer, deleted.id);
+    await db.updateTable('forum_replies').set({ status: 'removed' }).where('id', '=', deleted.id).execute(); // deleted and removed
+    const shown = await createReply(deps, cy.viewer, post.id, { body: '<p>shown</p>' });
+
+    const ofBob = (await listReplies(deps, bob.viewer, post.id)).replies;
+    t.same(ofBob.map((r) => [r.id, r.status]), [[removed.id, 'removed'], [shown.id, 'published']], 'Bob sees his removed reply, not his deleted one');
+    t.equal(ofBob[0]!.moderationNote, 'Please keep it civil.', 'with the moderator’s note');
+    t.notOk(ofBob[0]!.abilities.canReport, 'and cannot report it');
+    const ofNina = (await listReplies(deps, newbie.viewer, post.id)).replies;
+    t.same(ofNina.map((r) => [r.id, r.status]), [[waiting.id, 'rejected'], [shown.id, 'published']], 'Nina sees her rejected reply');
+    t.same((await listReplies(deps, dee.viewer, post.id)).replies.map((r) => r.id), [shown.id], 'another member sees neither');
+    t.same((await listReplies(deps, mod.viewer, post.id)).replies.map((r) => r.id), [shown.id], 'a moderator’s thread shows neither (the staff pages do)');
+
+    // Still one statement for the replies: the post page stays within five.
+    const { db: counting, statements } = countingDb(db);
+    const countingDeps = { ...deps, db: counting };
+    const view = await getPost(countingDeps, bob.viewer, post.id);
+    const before = statements.length;
+    await listReplies(countingDeps, bob.viewer, post.id, { post: view });
+    t.equal(statements.length - before, 2, 'the replies and their reactions: two statements');
+    t.ok(statements.length <= 5, `${statements.length} statements for the page`);
   });
 
   await t.test('followers hear of a new reply, the replier does not; a mention notifies a non-follower once', async (t) => {

@@ -20,16 +20,22 @@ t.test('forum reports', async (t) => {
   const general = await w.topic(alpha, 'General');
   const newPost = (title: string) => createPost(deps, ada.viewer, { title, body: `<p>${title}: buy cheap watches at example.com</p>`, topicIds: [general] });
 
-  await t.test('a member reports a post once; the second report is a quiet success; the post says Reported By You', async (t) => {
+  await t.test('a member reports a post once; the second report says it is already reported; the post says Reported By You', async (t) => {
     const post = await newPost('Cheap watches');
     await reportContent(deps, bob.viewer, 'post', post.id, { reason: 'spam', description: '  Advertising, again.  ' });
-    await reportContent(deps, bob.viewer, 'post', post.id, { reason: 'other', description: 'once more' });
+    const e = await rejects(t, reportContent(deps, bob.viewer, 'post', post.id, { reason: 'other', description: 'once more' }), 'Forum.AlreadyReported', 'a second report');
+    t.equal(e?.status, 409);
+    t.equal(app.t(e!.key), 'You have already reported this.');
     const rows = await db.selectFrom('forum_reports').selectAll().where('target_id', '=', post.id).execute();
     t.equal(rows.length, 1, 'one report');
     t.equal(rows[0]!.description, 'Advertising, again.', 'trimmed, and the first one stands');
     const seen = await getPost(deps, bob.viewer, post.id);
     t.ok(seen.reportedByMe);
     t.equal(app.t('forum.reportedByYou'), 'Reported By You');
+    const reply = await createReply(deps, cy.viewer, post.id, { body: '<p>Me too</p>' });
+    await reportContent(deps, bob.viewer, 'reply', reply.id, { reason: 'spam', description: '' });
+    await rejects(t, reportContent(deps, bob.viewer, 'reply', reply.id, { reason: 'spam', description: '' }), 'Forum.AlreadyReported', 'a reply reported twice');
+    t.equal((await db.selectFrom('forum_replies').select('report_count').where('id', '=', reply.id).executeTakeFirstOrThrow()).report_count, 1, 'counted once');
     t.notOk((await getPost(deps, cy.viewer, post.id)).reportedByMe, 'not for another member');
     t.equal(seen.status, 'published', 'one report does not hide it');
   });
@@ -61,7 +67,7 @@ t.test('forum reports', async (t) => {
   await t.test(`${REPORTS_TO_QUEUE} different reporters send a published post back to the queue`, async (t) => {
     const post = await newPost('Reported thrice');
     await Promise.all([bob, cy].map((m) => reportContent(deps, m.viewer, 'post', post.id, { reason: 'spam', description: '' })));
-    await reportContent(deps, bob.viewer, 'post', post.id, { reason: 'spam', description: 'again' });
+    await rejects(t, reportContent(deps, bob.viewer, 'post', post.id, { reason: 'spam', description: 'again' }), 'Forum.AlreadyReported', 'one reporter twice');
     t.equal((await getPost(deps, cy.viewer, post.id)).status, 'published', 'two reporters (one twice): still shown');
     await reportContent(deps, dee.viewer, 'post', post.id, { reason: 'harassment', description: '' });
     await rejects(t, getPost(deps, cy.viewer, post.id), 'Forum.PostNotFound', 'the third reporter hides it from members');
@@ -89,6 +95,7 @@ t.test('forum reports', async (t) => {
   });
 
   await t.test('moderators read open reports in keyset pages and resolve them; members may not', async (t) => {
+    await w.forumNotes(ada.id); // the notices still queued from earlier replies come first
     const page1 = await openReports(deps, mod.viewer, { first: 3 });
     t.equal(page1.reports.length, 3);
     t.ok(page1.next);
