@@ -101,6 +101,21 @@ export const serverErrors = {
   'Forum.NotModerator': { status: 403, key: 'forum.errors.notModerator' },
   'Forum.LikeFailed': { status: 409, key: 'forum.errors.likeFailed' },
   'Forum.TopicNotFound': { status: 404, key: 'forum.errors.topicNotFound' },
+  // Expert panels (issue 15). Spec section 8: expert answer too long, required, generic; invite errors.
+  'ExpertPanels.QuestionNotFound': { status: 404, key: 'expertPanels.errors.questionNotFound' },
+  'ExpertPanels.Closed': { status: 409, key: 'expertPanels.errors.closed' },
+  'ExpertPanels.InReview': { status: 409, key: 'expertPanels.errors.inReview' },
+  'ExpertPanels.AnswerRequired': { status: 400, key: 'expertPanels.errors.answerRequired' },
+  'ExpertPanels.AnswerTooLong': { status: 400, key: 'expertPanels.errors.answerTooLong' },
+  'ExpertPanels.AnswerTooShort': { status: 400, key: 'expertPanels.errors.answerTooShort' },
+  'ExpertPanels.AnswerFailed': { status: 500, key: 'expertPanels.errors.answerFailed' },
+  'ExpertPanels.Invalid': { status: 400, key: 'expertPanels.errors.invalid' },
+  'ExpertPanels.Busy': { status: 409, key: 'expertPanels.errors.busy' },
+  'ExpertPanels.NotFound': { status: 404, key: 'expertPanels.errors.notFound' },
+  'ExpertPanels.MoveNotAllowed': { status: 409, key: 'expertPanels.errors.moveNotAllowed' },
+  'ExpertPanels.InviteMissingIds': { status: 400, key: 'expertPanels.errors.inviteMissingIds' },
+  'ExpertPanels.InviteNoneUnanswered': { status: 404, key: 'expertPanels.errors.inviteNoneUnanswered' },
+  'ExpertPanels.InviteLoadFailed': { status: 400, key: 'expertPanels.errors.inviteLoadFailed' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

@@ -30,6 +30,8 @@ export const NOTIFICATION_KINDS = [
   { id: 'account_security', group: 'account', defaults: { email: true, web: true, push: false } },
   { id: 'payments', group: 'account', defaults: { email: false, web: true, push: true }, channels: ['web', 'push'] },
   { id: 'forum', group: 'forum', defaults: { email: false, web: true, push: true } },
+  { id: 'expert_questions', group: 'expertPanels', defaults: all },
+  { id: 'expert_answers', group: 'expertPanels', defaults: all },
 ] as const satisfies readonly NotificationKindDef[];
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['id'];

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '#src/core/clock.ts';
+import { AppError } from '#src/core/errors.ts';
+import type { Translate } from '#src/core/i18n.ts';
+import type { Db } from '#src/db/index.ts';
+import { isRetryableConflict } from '#src/db/faults.ts';
+import type { Community } from '#src/db/types.ts';
+import type { Notifier } from '#src/features/notifications/notifier.ts';
+import type { JobQueue } from '#src/lib/jobs/queue.ts';
+import { requestDeps } from '#src/lib/request-deps.ts';
+
+/**
+ * What every expert-panels service gets (issue 15): the database, the clock, the request's community,
+ * translations (notification messages), the notifier, where links point, and the job queue
+ * (invitations, reminders, notices).
+ */
+export type EpDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; publicUrl: string; jobs: JobQueue };
+
+/** The signed-in member acting; editors are the community's staff (admins). */
+export type EpViewer = { userId: number; isStaff: boolean };
+
+export function epDeps(request: FastifyRequest): EpDeps {
+  return { ...requestDeps(request), jobs: request.server.jobs };
+}
+
+/** The signed-in member (else NotAuthenticated). */
+export function epViewer(request: FastifyRequest): EpViewer {
+  const guardian = request.guardian;
+  guardian.ensureSignedIn();
+  return { userId: guardian.userId!, isStaff: guardian.isAdmin };
+}
+
+/** An editor's action: staff only (else Forbidden). */
+export function ensureEditor(viewer: EpViewer): void {
+  if (!viewer.isStaff) throw new AppError('Forbidden');
+}
+
+/**
+ * A write's transaction. PostgreSQL may end one with a deadlock or a serialization failure when two
+ * people change the same answer at once: nothing was written, so that is a 409 (try again), never a 500.
+ */
+export async function epTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction().execute(fn);
+  } catch (e) {
+    if (isRetryableConflict(e)) throw new AppError('ExpertPanels.Busy');
+    throw e;
+  }
+}
