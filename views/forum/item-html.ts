@@ -48,11 +48,13 @@ export function whenText(at: Date, ctx: Pick<HtmlContext, 't' | 'now'>, template
 /** The relative time with the exact time for machines. */
 export const whenHtml = (at: Date, ctx: HtmlContext) => `<time dateTime="${new Date(at).toISOString()}">${esc(whenText(at, ctx))}</time>`;
 
-/** Inside `.forum-author`: face, name (a profile link), company, and when (where it is the item's own). */
+/** Inside `.forum-author`: face, name (a profile link while the member is active), company, and when (where it is the item's own). */
 export function authorLineInner(author: MemberSnapshot, ctx: HtmlContext, at?: Date, edited?: boolean): string {
   const company = author.companyName ? `<span class="muted"> · ${esc(author.companyName)}</span>` : '';
   const when = at ? `<br/><span class="muted">${whenHtml(at, ctx)}${edited ? ` · ${esc(ctx.t('forumPages.badges.edited'))}` : ''}</span>` : '';
-  return `${avatarHtml(author, ctx)}<p><a href="${esc(hrefIn(ctx, `/profile/${author.id}`))}">${esc(author.name)}</a>${company}${when}</p>`;
+  // A former or deactivated member has no profile to open: their name stays text.
+  const name = author.isActive ? `<a href="${esc(hrefIn(ctx, `/profile/${author.id}`))}">${esc(author.name)}</a>` : esc(author.name);
+  return `${avatarHtml(author, ctx)}<p>${name}${company}${when}</p>`;
 }
 
 const errorHtml = (error?: string) => (error ? `<span class="field-error" role="alert">${esc(error)}</span>` : '');

@@ -56,7 +56,7 @@ export function StatusBadges({ status, pinned, locked }: { status: ForumStatus; 
   );
 }
 
-/** An item's like and reactions in one form (item-html.ts itemActionsHtml). */
+/** An item's like and reactions in one form (the markup: item-html.ts itemActionsInner). */
 export function ItemActions({ kind, id, likeCount, liked, reactions, back }: { kind: ForumTargetKind; id: number; likeCount: number; liked: boolean; reactions: ReactionCount[]; back: Back }) {
   const ctx = useHtmlContext();
   return <form className="forum-actions-form" action={itemActionsAction(kind, id, ctx)} method="post" dangerouslySetInnerHTML={{ __html: itemActionsInner(kind, id, likeCount, liked, reactions, back, ctx) }} />;
