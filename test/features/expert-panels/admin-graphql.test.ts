@@ -89,6 +89,27 @@ t.test('the editors’ expert panels on /graphqlAdmin', async (t) => {
     t.same(read.body.data!.expertPanel, { name: 'Growth team', archived: true });
   });
 
+  await t.test('hostile arguments are refused, never a crash', async (t) => {
+    const answer = await db.selectFrom('ep_answers').select('id').where('question_id', '=', Number(questionId)).executeTakeFirstOrThrow();
+    const draft = (await gql('mutation ($p: ID!) { createExpertBatch(panelId: $p, title: "Draft", deadline: "2026-12-25") { id } }', { p: panelId }, staff)).body.data;
+    const hostile = ['a\u0000b', '\uD800', 'a\u0001\u001b', `<p>${'word '.repeat(25_000)}</p>`, '<p>&#99999999; &#0; &#xD800;</p>', "' or 1=1 --"];
+    const calls: Array<[string, (v: string) => Record<string, unknown>]> = [
+      ['mutation ($v: String!) { createExpertPanel(input: { name: $v, topic: $v, minWords: 1, maxWords: 10 }) { id } }', (v) => ({ v })],
+      ['mutation ($id: ID!, $v: String!) { addExpertPanelMember(panelId: $id, who: $v) { id } }', (v) => ({ id: panelId, v })],
+      ['mutation ($id: ID!, $v: String!) { createExpertBatch(panelId: $id, title: $v, deadline: $v) { id } }', (v) => ({ id: panelId, v })],
+      ['mutation ($id: ID!, $v: String!) { addExpertQuestion(batchId: $id, input: { title: $v, briefHtml: $v, guidelinesHtml: $v }) { id } }', (v) => ({ id: draft?.createExpertBatch?.id ?? '1', v })],
+      ['mutation ($id: ID!, $v: String!) { editExpertAnswer(id: $id, bodyHtml: $v) { id } }', (v) => ({ id: String(answer.id), v })],
+      ['mutation ($id: ID!, $v: String!) { decideExpertAnswer(id: $id, decision: DECLINE, note: $v) { id } }', (v) => ({ id: String(answer.id), v })],
+      ['query ($v: String!) { expertAnswers(filters: { q: $v, status: $v }, after: $v) { next } }', (v) => ({ v })],
+    ];
+    for (const [query, vars] of calls) {
+      for (const v of hostile) {
+        const r = await gql(query, vars(v), staff);
+        t.ok(r.status < 500 && code(r) !== 'UnknownError', `${query.slice(0, 60)} with ${JSON.stringify(v.slice(0, 20))}: ${code(r) ?? 'ok'}`);
+      }
+    }
+  });
+
   await t.test('another community’s ids are not found; hostile ids too', async (t) => {
     const other = { authorization: `Bearer ${(await signIn(app, harborBoss, harbor, ['ADMIN', 'MEMBER'])).token}`, host: 'harbor.test' };
     t.equal(code(await gql('query ($id: ID!) { expertPanel(id: $id) { id } }', { id: panelId }, other)), 'ExpertPanels.NotFound');

@@ -106,6 +106,45 @@ t.test('the editors’ expert panels pages, JavaScript off', async (t) => {
     t.match(csv.body, ada.email);
   });
 
+  await t.test('hostile input to every form of the area is a 4xx or a redirect, never a 5xx', async (t) => {
+    const draft = await b.post('/admin/expert-panels/batches', { panelId: String(panelId), title: 'Draft', deadline: '2026-12-21T10:00' }, '/admin/expert-panels/batches');
+    const draftId = idFrom(draft.headers.location, /batches\/(\d+)/);
+    const q = await b.post(`/admin/expert-panels/batches/${draftId}/questions`, { title: 'Draft question' }, `/admin/expert-panels/batches/${draftId}`);
+    const draftQuestion = idFrom(q.headers.location, /question-(\d+)/);
+    const answer = await db.selectFrom('ep_answers').select('id').where('question_id', '=', questionId).executeTakeFirstOrThrow();
+    const hostile = ['\u0000', 'a\u0001\u001b[31m', '\uD800', '<p>&#99999999; &#0; words</p>', `<p>${'word '.repeat(25_000)}</p>`, "' or 1=1; --", '<script>alert(1)</script>'];
+    const forms: Array<[string, string[]]> = [
+      ['/admin/expert-panels/panels', ['name', 'topic', 'minWords', 'maxWords']],
+      [`/admin/expert-panels/panels/${panelId}`, ['name', 'topic', 'minWords', 'maxWords']],
+      [`/admin/expert-panels/panels/${panelId}/archive`, ['archived']],
+      [`/admin/expert-panels/panels/${panelId}/members`, ['who']],
+      ['/admin/expert-panels/batches', ['panelId', 'title', 'deadline']],
+      [`/admin/expert-panels/batches/${draftId}/questions`, ['title', 'brief', 'guidelines']],
+      [`/admin/expert-panels/questions/${draftQuestion}`, ['title', 'brief', 'guidelines']],
+      [`/admin/expert-panels/answers/${answer.id}/edit`, ['body']],
+      [`/admin/expert-panels/answers/${answer.id}/decide`, ['decision', 'note']],
+    ];
+    const page = await b.get('/admin/expert-panels');
+    const token = /<meta name="csrf-token" content="([^"]+)"/.exec(page.body)![1]!;
+    const post = (url: string, params: URLSearchParams) =>
+      app.inject({ method: 'POST', url, headers: { accept: 'text/html', cookie: b.jar, 'content-type': 'application/x-www-form-urlencoded' }, payload: params.toString() });
+    for (const [url, fields] of forms) {
+      for (const value of hostile) {
+        const params = new URLSearchParams({ _csrf: token });
+        for (const f of fields) params.append(f, value);
+        const res = await post(url, params);
+        t.ok(res.statusCode < 500, `${url} with ${JSON.stringify(value.slice(0, 30))}: ${res.statusCode}`);
+      }
+      const twice = new URLSearchParams({ _csrf: token });
+      for (const f of fields) twice.append(f, 'one'), twice.append(f, '\u0000');
+      t.ok((await post(url, twice)).statusCode < 500, `${url} with fields sent twice`);
+    }
+    for (const query of ['q=%00', 'q=%E0%A4%A', 'status=%00&panelId=-1&questionId=99999999999&sort=x&after=1_1', `q=${'x'.repeat(5000)}`, 'after=99999999999999.1234567_1']) {
+      t.ok((await b.get(`/admin/expert-panels/answers?${query}`)).statusCode < 500, `the board with ${query.slice(0, 40)}`);
+      t.ok((await b.get(`/admin/expert-panels/answers/export.csv?${query}`)).statusCode < 500, `the export with ${query.slice(0, 40)}`);
+    }
+  });
+
   await t.test('a POST without the CSRF token changes nothing; bad ids are 404; another community’s staff see nothing', async (t) => {
     const res = await app.inject({
       method: 'POST',
