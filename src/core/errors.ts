@@ -116,6 +116,8 @@ export const serverErrors = {
   'ExpertPanels.InviteMissingIds': { status: 400, key: 'expertPanels.errors.inviteMissingIds' },
   'ExpertPanels.InviteNoneUnanswered': { status: 404, key: 'expertPanels.errors.inviteNoneUnanswered' },
   'ExpertPanels.InviteLoadFailed': { status: 400, key: 'expertPanels.errors.inviteLoadFailed' },
+  'ExpertPanels.BatchSent': { status: 409, key: 'expertPanelsAdmin.errors.batchSent' },
+  'ExpertPanels.NotInReview': { status: 409, key: 'expertPanelsAdmin.errors.notInReview' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;
