@@ -54,6 +54,9 @@ import forumAdminRoutes from './forum/admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './forum/graphql-actions.ts';
 import { forumMemberGraphQL } from './forum/graphql.ts';
 import { forumJobs } from './forum/jobs.ts';
+import expertPanelsInviteRoutes from './expert-panels/invite/routes.tsx';
+import { inviteMemberGraphQL } from './expert-panels/invite/graphql-invite.ts';
+import { inviteJobs } from './expert-panels/invite/jobs.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -102,4 +105,5 @@ export const AREAS: readonly Area[] = [
   { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
+  { name: 'expert-panels-invite', routes: [expertPanelsInviteRoutes], graphql: { member: inviteMemberGraphQL }, jobs: inviteJobs },
 ];
