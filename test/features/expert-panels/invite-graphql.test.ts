@@ -3,7 +3,7 @@ import { invitationExpiry, invitationPath } from '#src/features/expert-panels/in
 import { csrfFor, signIn, type TestUser } from '#test/helpers/factories.ts';
 import { inviteWorld } from './invite-helpers.ts';
 
-const QUERY = 'query Q($ids: [ID!]!, $member: ID!, $expires: Int!, $signature: String!) { expertInvitationQuestions(ids: $ids, member: $member, expires: $expires, signature: $signature) { id title panelName deadline briefHtml guidelinesHtml minWords maxWords } }';
+const QUERY = 'query Q($ids: [ID!], $member: ID!, $expires: Int!, $signature: String!) { expertInvitationQuestions(ids: $ids, member: $member, expires: $expires, signature: $signature) { id title panelName deadline briefHtml guidelinesHtml minWords maxWords } }';
 
 t.test('invitation questions on the member GraphQL schema', async (t) => {
   const w = await inviteWorld(t);
@@ -55,6 +55,8 @@ t.test('invitation questions on the member GraphQL schema', async (t) => {
     const missing = await gql({ ...varsFor(ada), ids: [] });
     t.equal(codeOf(missing), 'ExpertPanels.InviteMissingIds');
     t.match(missing.json().errors?.[0]?.message, 'required argument ids');
+    const omitted = await gql({ ...varsFor(ada), ids: null });
+    t.equal(codeOf(omitted), 'ExpertPanels.InviteMissingIds', 'ids left out: the same error');
     t.equal(codeOf(await gql({ ...varsFor(ada), member: String(bob.id) })), 'ExpertPanels.InviteLoadFailed', 'another member’s');
     t.equal(codeOf(await gql(varsFor(ada, new Date(clock.now().getTime() - 1000)))), 'ExpertPanels.InviteLoadFailed', 'expired, signed out');
     t.equal(codeOf(await gql(varsFor(ada), { host: 'beta.test' })), 'ExpertPanels.InviteLoadFailed', 'another community');
