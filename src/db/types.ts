@@ -705,6 +705,8 @@ export interface EpAnswersTable {
   sent_at: DefaultTimestamp;
   reminded_at: Timestamp | null;
   status_at: DefaultTimestamp;
+  /** The member was told of this question by the invitation job (migration 0016). */
+  invited_at: Timestamp | null;
 }
 
 export interface EpAnswerRevisionsTable {

@@ -56,6 +56,9 @@ import { forumMemberGraphQL } from './forum/graphql.ts';
 import { forumJobs } from './forum/jobs.ts';
 import expertPanelsAdminRoutes from './expert-panels/admin/admin-routes.tsx';
 import { expertPanelsAdminGraphQL } from './expert-panels/admin/graphql-admin.ts';
+import expertPanelsInviteRoutes from './expert-panels/invite/routes.tsx';
+import { inviteMemberGraphQL } from './expert-panels/invite/graphql-invite.ts';
+import { inviteJobs } from './expert-panels/invite/jobs.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -105,4 +108,5 @@ export const AREAS: readonly Area[] = [
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
   { name: 'expert-panels-admin', routes: [expertPanelsAdminRoutes], graphql: { admin: expertPanelsAdminGraphQL } },
+  { name: 'expert-panels-invite', routes: [expertPanelsInviteRoutes], graphql: { member: inviteMemberGraphQL }, jobs: inviteJobs },
 ];
