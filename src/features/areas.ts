@@ -54,6 +54,8 @@ import forumAdminRoutes from './forum/admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './forum/graphql-actions.ts';
 import { forumMemberGraphQL } from './forum/graphql.ts';
 import { forumJobs } from './forum/jobs.ts';
+import expertPanelRoutes from './expert-panels/routes.tsx';
+import { expertPanelsMemberGraphQL } from './expert-panels/graphql.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -102,4 +104,5 @@ export const AREAS: readonly Area[] = [
   { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
+  { name: 'expert-panels', routes: [expertPanelRoutes], graphql: { member: expertPanelsMemberGraphQL } },
 ];
