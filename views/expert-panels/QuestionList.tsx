@@ -25,7 +25,7 @@ function QuestionRow({ row }: { row: MemberQuestionRow }) {
         <span>{t('expertPanels.list.panel', { name: row.panelName })}</span>
       </p>
       <p className="ep-meta muted">
-        {past || row.closed ? (
+        {past ? (
           <>
             {t('expertPanels.list.deadlinePast', { date: '' })}
             <DateText at={row.deadlineAt} />
