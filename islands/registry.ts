@@ -19,6 +19,7 @@ import SavedCards from './SavedCards.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import CardForm from './CardForm.tsx';
 import ForumDraft from './ForumDraft.tsx';
+import AnswerDraft from './AnswerDraft.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -43,6 +44,7 @@ export const islandComponents = {
   RedirectCountdown,
   CardForm,
   ForumDraft,
+  AnswerDraft,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -12,6 +12,7 @@ import { seedNotifications } from '#src/features/notifications/seed-notification
 import { seedTeam } from '#src/features/settings/seed-team.ts';
 import { seedPayments } from '#src/features/payments/seed.ts';
 import { seedForum } from '#src/features/forum/seed.ts';
+import { seedExpertPanels } from '#src/features/expert-panels/seed.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -211,6 +212,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedTeam(trx, { byCode });
     await seedPayments(trx, { byCode });
     await seedForum(trx, { byCode, adminId: admin.id });
+    await seedExpertPanels(trx, { byCode, adminId: admin.id });
 
     await trx
       .insertInto('ads')

@@ -59,6 +59,8 @@ import { expertPanelsAdminGraphQL } from './expert-panels/admin/graphql-admin.ts
 import expertPanelsInviteRoutes from './expert-panels/invite/routes.tsx';
 import { inviteMemberGraphQL } from './expert-panels/invite/graphql-invite.ts';
 import { inviteJobs } from './expert-panels/invite/jobs.ts';
+import expertPanelRoutes from './expert-panels/routes.tsx';
+import { expertPanelsMemberGraphQL } from './expert-panels/graphql.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -109,4 +111,5 @@ export const AREAS: readonly Area[] = [
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
   { name: 'expert-panels-admin', routes: [expertPanelsAdminRoutes], graphql: { admin: expertPanelsAdminGraphQL } },
   { name: 'expert-panels-invite', routes: [expertPanelsInviteRoutes], graphql: { member: inviteMemberGraphQL }, jobs: inviteJobs },
+  { name: 'expert-panels', routes: [expertPanelRoutes], graphql: { member: expertPanelsMemberGraphQL } },
 ];

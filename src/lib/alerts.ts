@@ -33,6 +33,10 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'saved-card-default': { displayType: 'success', messageKey: 'savedCards.alerts.defaultChanged' },
   'saved-card-removed': { displayType: 'success', messageKey: 'savedCards.alerts.removed' },
   'paynow-paid': { displayType: 'success', messageKey: 'paynow.overdue.paid' },
+  'expert-answer-submitted': { displayType: 'success', messageKey: 'expertPanels.alerts.submitted' },
+  'expert-answer-updated': { displayType: 'success', messageKey: 'expertPanels.alerts.updated' },
+  'expert-question-cant-answer': { displayType: 'success', messageKey: 'expertPanels.alerts.cantAnswer' },
+  'expert-question-ignored': { displayType: 'success', messageKey: 'expertPanels.alerts.ignored' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError, type AppError } from '#src/core/errors.ts';
+import { ensureText } from '#src/core/fields.ts';
+import { countWords } from '#src/features/articles/rules.ts';
+import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
+import { withAlert } from '#src/lib/alerts.ts';
+import { str, type FormBody } from '#src/lib/form.ts';
+import { isHtmx } from '#src/lib/negotiation.ts';
+import { QuestionList } from '#views/expert-panels/QuestionList.tsx';
+import { QuestionNotFound, QuestionPage, type AnswerFormState } from '#views/expert-panels/QuestionPage.tsx';
+import { markAnswer, submitAnswer } from './answers.ts';
+import { epDeps, epViewer } from './deps.ts';
+import { questionPath } from './queries.ts';
+import { getQuestion, listMemberQuestions, questionIdOf } from './questions.ts';
+import { MEMBER_TABS } from './rules.ts';
+
+type PageExtra = { form?: AnswerFormState; editing?: boolean; error?: string; status?: number };
+
+/** A refusal the page shows (a 4xx of ours), else rethrown (not found, signed out, 5xx go to the error handler). */
+const shownOnPage = (e: unknown): e is AppError => isAppError(e) && e.status < 500 && e.code !== 'ExpertPanels.QuestionNotFound' && e.code !== 'NotAuthenticated' && e.code !== 'NotFound';
+
+/**
+ * The member's expert-panel pages (issue 15): their questions by tab (`/expert-panels`) and one
+ * question with its answer form (`/expert-panels/{questionId}`). Forms are plain POSTs answered by a
+ * redirect (303) with an alert, or by the same page with the message beside the field and the text
+ * as typed.
+ */
+export default async function expertPanelRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+
+  // A question not sent to this member, another community's or a missing one: 'Question not found'.
+  app.setErrorHandler(async (err, request, reply) => {
+    if (isAppError(err) && err.code === 'ExpertPanels.QuestionNotFound' && !isHtmx(request)) {
+      return reply.page({ title: t(err.key), body: <QuestionNotFound message={t(err.key)} />, status: 404 });
+    }
+    throw err;
+  });
+
+  app.get('/expert-panels', member, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const page = await listMemberQuestions(epDeps(request), epViewer(request), { tab: query.tab ?? 'open', after: query.after });
+    const older = new URLSearchParams();
+    if (page.tab !== 'open') older.set('tab', page.tab);
+    if (page.next) older.set('after', page.next);
+    return reply.page({
+      title: t('expertPanels.list.title'),
+      body: <QuestionList tab={page.tab} tabs={MEMBER_TABS} counts={page.counts} rows={page.rows} olderHref={page.next ? `/expert-panels?${older.toString()}` : null} />,
+    });
+  });
+
+  async function questionPage(request: FastifyRequest, reply: FastifyReply, questionId: number, extra: PageExtra = {}) {
+    const question = await getQuestion(epDeps(request), epViewer(request), questionId);
+    const a = question.answer;
+    const editing = Boolean(extra.editing) && a.editable && a.status === 'submitted';
+    let form: AnswerFormState | null = null;
+    if (a.editable && (a.status !== 'submitted' || editing)) {
+      form = extra.form ?? (editing ? { value: htmlToText(a.bodyHtml), words: a.wordCount } : { value: '', words: 0 });
+    }
+    return reply.page({ title: question.title, status: extra.status, body: <QuestionPage question={question} form={form} editing={editing} error={extra.error} /> });
+  }
+
+  const idOf = (request: FastifyRequest) => questionIdOf((request.params as { questionId?: string }).questionId);
+
+  app.get('/expert-panels/:questionId', member, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    return questionPage(request, reply, idOf(request), { editing: query.edit === '1' });
+  });
+
+  app.post('/expert-panels/:questionId/answer', member, async (request, reply) => {
+    const id = idOf(request);
+    const body = (request.body ?? {}) as FormBody;
+    const typed = str(body.body);
+    const editing = str(body.editing) === '1';
+    try {
+      ensureText({ body: typed }, ['body']);
+      const saved = await submitAnswer(epDeps(request), epViewer(request), id, { body: textToHtml(typed) });
+      return reply.redirectTo(withAlert(questionPath(id), saved.answer.editedAt ? 'expert-answer-updated' : 'expert-answer-submitted'));
+    } catch (e) {
+      if (!shownOnPage(e)) throw e;
+      const field = e.fields?.body;
+      // A message about the text goes beside the field, with the text as typed; any other on top.
+      if (field) {
+        const words = countWords(textToHtml(typed));
+        return questionPage(request, reply, id, { editing, form: { value: typed, error: t(field.key, field.values), words }, status: e.status });
+      }
+      return questionPage(request, reply, id, { editing, error: t(e.key, e.values), status: e.status });
+    }
+  });
+
+  app.post('/expert-panels/:questionId/mark', member, async (request, reply) => {
+    const id = idOf(request);
+    const mark = str(((request.body ?? {}) as FormBody).mark);
+    try {
+      await markAnswer(epDeps(request), epViewer(request), id, mark);
+    } catch (e) {
+      if (!shownOnPage(e) || e.code === 'ExpertPanels.Invalid') throw e;
+      return questionPage(request, reply, id, { error: t(e.key, e.values), status: e.status });
+    }
+    return reply.redirectTo(withAlert('/expert-panels', mark === 'ignored' ? 'expert-question-ignored' : 'expert-question-cant-answer'));
+  });
+}

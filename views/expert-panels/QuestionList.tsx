@@ -1,0 +1,90 @@
+import type { MemberQuestionRow, MemberTab } from '#src/features/expert-panels/types.ts';
+import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { DateText, StateBadges } from './parts.tsx';
+
+export type QuestionListProps = {
+  tab: MemberTab;
+  tabs: readonly MemberTab[];
+  counts: Record<MemberTab, number>;
+  rows: MemberQuestionRow[];
+  /** The next (older) page's address, or null on the last. */
+  olderHref: string | null;
+};
+
+function QuestionRow({ row }: { row: MemberQuestionRow }) {
+  const { t, now } = usePage();
+  const href = useHref();
+  const past = new Date(row.deadlineAt).getTime() < now.getTime();
+  return (
+    <li className="ep-row">
+      <h3 className="ep-row-title">
+        <a href={href(`/expert-panels/${row.questionId}`)}>{row.title}</a>
+      </h3>
+      <p className="ep-meta">
+        <StateBadges status={row.status} closed={row.closed} published={row.roundup !== null} />{' '}
+        <span>{t('expertPanels.list.panel', { name: row.panelName })}</span>
+      </p>
+      <p className="ep-meta muted">
+        {past ? (
+          <>
+            {t('expertPanels.list.deadlinePast', { date: '' })}
+            <DateText at={row.deadlineAt} />
+          </>
+        ) : (
+          <>
+            {t('expertPanels.list.deadline', { date: '' })}
+            <DateText at={row.deadlineAt} />
+          </>
+        )}
+        {row.submittedAt ? (
+          <>
+            {' · '}
+            {t('expertPanels.list.submitted', { date: '' })}
+            <DateText at={row.submittedAt} />
+          </>
+        ) : null}
+      </p>
+      {row.decisionNote ? <p className="ep-note">{t('expertPanels.list.note', { note: row.decisionNote })}</p> : null}
+      {row.roundup ? (
+        <p className="ep-meta">
+          <a href={href(row.roundup.path)}>{t('expertPanels.list.liveLink', { title: row.roundup.title })}</a>
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** The member's questions: tabs (with counts), a keyset page of rows, each a link to its question. */
+export function QuestionList({ tab, tabs, counts, rows, olderHref }: QuestionListProps) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <section className="ep">
+      <h1>{t('expertPanels.list.heading')}</h1>
+      <p className="muted">{t('expertPanels.list.intro')}</p>
+      <nav aria-label={t('expertPanels.list.tabsLabel')} className="subnav ep-tabs">
+        <ul>
+          {tabs.map((x) => (
+            <li key={x}>
+              <a href={href(x === 'open' ? '/expert-panels' : `/expert-panels?tab=${x}`)} aria-current={x === tab ? 'page' : undefined}>
+                {t('expertPanels.list.tabCount', { label: t(`expertPanels.list.tabs.${x}`), n: counts[x] })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <h2 className="visually-hidden">{t(`expertPanels.list.tabs.${tab}`)}</h2>
+      {rows.length === 0 ? <p className="ep-empty">{t(`expertPanels.list.empty.${tab}`)}</p> : null}
+      <ul className="plain ep-rows">
+        {rows.map((r) => (
+          <QuestionRow key={r.questionId} row={r} />
+        ))}
+      </ul>
+      {olderHref ? (
+        <nav className="notif-pager" aria-label={t('expertPanels.list.pages')}>
+          <a href={href(olderHref)}>{t('expertPanels.list.older')}</a>
+        </nav>
+      ) : null}
+    </section>
+  );
+}
