@@ -116,6 +116,8 @@ export const serverErrors = {
   'ExpertPanels.InviteMissingIds': { status: 400, key: 'expertPanels.errors.inviteMissingIds' },
   'ExpertPanels.InviteNoneUnanswered': { status: 404, key: 'expertPanels.errors.inviteNoneUnanswered' },
   'ExpertPanels.InviteLoadFailed': { status: 400, key: 'expertPanels.errors.inviteLoadFailed' },
+  'ExpertPanels.RoundupPublished': { status: 409, key: 'expertPanelsRoundups.errors.published' },
+  'ExpertPanels.RoundupEmpty': { status: 409, key: 'expertPanelsRoundups.errors.empty' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

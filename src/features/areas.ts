@@ -54,6 +54,9 @@ import forumAdminRoutes from './forum/admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './forum/graphql-actions.ts';
 import { forumMemberGraphQL } from './forum/graphql.ts';
 import { forumJobs } from './forum/jobs.ts';
+import roundupAdminRoutes from './expert-panels/roundups/admin-routes.tsx';
+import roundupPublicRoutes from './expert-panels/roundups/routes.tsx';
+import { roundupAdminGraphQL, roundupMemberGraphQL } from './expert-panels/roundups/graphql-roundups.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -102,4 +105,5 @@ export const AREAS: readonly Area[] = [
   { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
+  { name: 'expert-panels-roundups', routes: [roundupPublicRoutes, roundupAdminRoutes], graphql: { admin: roundupAdminGraphQL, member: roundupMemberGraphQL } },
 ];

@@ -33,6 +33,11 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'saved-card-default': { displayType: 'success', messageKey: 'savedCards.alerts.defaultChanged' },
   'saved-card-removed': { displayType: 'success', messageKey: 'savedCards.alerts.removed' },
   'paynow-paid': { displayType: 'success', messageKey: 'paynow.overdue.paid' },
+  'ep-roundup-created': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.created' },
+  'ep-roundup-saved': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.saved' },
+  'ep-roundup-answers': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.answers' },
+  'ep-roundup-moved': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.moved' },
+  'ep-roundup-published': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.published' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {
