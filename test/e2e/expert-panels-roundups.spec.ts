@@ -67,7 +67,7 @@ t.test('an editor builds a roundup from accepted answers and publishes it; the l
 
     await submitBy(page, "Add Alan Turing's answer");
     await submitBy(page, "Add Ada Lovelace's answer");
-    await submitBy(page, "Move Ada Lovelace's answer up");
+    await submitBy(page, "Move up: Ada Lovelace's answer");
     await page.getByText('Every accepted answer to this question is in the roundup.').waitFor();
     await check('the composed roundup');
     for (const move of ['Move to editor review', 'Mark ready for publishing', 'Publish']) await submitBy(page, move);
