@@ -26,7 +26,7 @@ t.test('roundups over GraphQL: staff with a bearer token or cookie and CSRF; mem
   const staffCookie = { cookie: browser.cookie, 'x-csrf-token': browser.token };
 
   const CREATE = `mutation ($q: ID!, $title: String!, $intro: String) { createExpertRoundup(questionId: $q, title: $title, intro: $intro) { ${FIELDS} } }`;
-  const SET = `mutation ($id: ID!, $ids: [ID!]!) { setExpertRoundupAnswers(id: $id, answerIds: $ids) { ${FIELDS} } }`;
+  const SET = `mutation ($id: ID!, $ids: [ID!]) { setExpertRoundupAnswers(id: $id, answerIds: $ids) { ${FIELDS} } }`;
   const MOVE = `mutation ($id: ID!, $to: RoundupStatus!) { moveExpertRoundup(id: $id, to: $to) { ${FIELDS} } }`;
   let id = '';
 
@@ -58,6 +58,8 @@ t.test('roundups over GraphQL: staff with a bearer token or cookie and CSRF; mem
     const answers = set.json().data.setExpertRoundupAnswers.answers;
     t.same(answers.map((a: { id: string; position: number }) => [Number(a.id), a.position]), [[a2, 1], [a1, 2]], 'the list order, through cookie and CSRF');
     t.equal(answers[1].member.companyName, 'Engines Ltd');
+    const noList = await gql('/graphqlAdmin', SET, { id, ids: null }, staffBearer);
+    t.equal(noList.statusCode, 400, 'the list is required');
     const noCsrf = await gql('/graphqlAdmin', SET, { id, ids: [] }, { cookie: browser.cookie });
     t.equal(noCsrf.statusCode, 403, 'a cookie without the CSRF token is refused');
   });

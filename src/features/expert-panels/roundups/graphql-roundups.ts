@@ -59,8 +59,8 @@ export const roundupAdminTypeDefs = /* GraphQL */ `
     "A new DRAFT roundup of a question; intro is HTML."
     createExpertRoundup(questionId: ID!, title: String!, intro: String): ExpertRoundup!
     updateExpertRoundup(id: ID!, title: String!, intro: String): ExpertRoundup!
-    "The roundup's answers are exactly these accepted answers of its question, in this order."
-    setExpertRoundupAnswers(id: ID!, answerIds: [ID!]!): ExpertRoundup!
+    "The roundup's answers are exactly these accepted answers of its question, in this order (a list is required; [] empties it). The list is [ID!], not [ID!]!: arguments stay two wrappers deep (the schemas' depth limit and introspection)."
+    setExpertRoundupAnswers(id: ID!, answerIds: [ID!]): ExpertRoundup!
     "Moves along the allowed moves only (else ExpertPanels.MoveNotAllowed); FINAL publishes."
     moveExpertRoundup(id: ID!, to: RoundupStatus!): ExpertRoundup!
   }
@@ -168,6 +168,7 @@ export const roundupAdminGraphQL: GraphQLPart = {
       setExpertRoundupAnswers: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
         const id = idOrNotFound(args.id);
+        if (!Array.isArray(args.answerIds)) throw new AppError('BadRequest.Validation');
         await setRoundupAnswers(deps, viewer, id, args.answerIds);
         return detail(ctx, deps, viewer, id);
       },
