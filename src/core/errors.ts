@@ -118,6 +118,8 @@ export const serverErrors = {
   'ExpertPanels.InviteLoadFailed': { status: 400, key: 'expertPanels.errors.inviteLoadFailed' },
   'ExpertPanels.BatchSent': { status: 409, key: 'expertPanelsAdmin.errors.batchSent' },
   'ExpertPanels.NotInReview': { status: 409, key: 'expertPanelsAdmin.errors.notInReview' },
+  'ExpertPanels.RoundupPublished': { status: 409, key: 'expertPanelsRoundups.errors.published' },
+  'ExpertPanels.RoundupEmpty': { status: 409, key: 'expertPanelsRoundups.errors.empty' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ServerErrorCode = keyof typeof serverErrors;

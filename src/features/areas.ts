@@ -61,6 +61,9 @@ import { inviteMemberGraphQL } from './expert-panels/invite/graphql-invite.ts';
 import { inviteJobs } from './expert-panels/invite/jobs.ts';
 import expertPanelRoutes from './expert-panels/routes.tsx';
 import { expertPanelsMemberGraphQL } from './expert-panels/graphql.ts';
+import roundupAdminRoutes from './expert-panels/roundups/admin-routes.tsx';
+import roundupPublicRoutes from './expert-panels/roundups/routes.tsx';
+import { roundupAdminGraphQL, roundupMemberGraphQL } from './expert-panels/roundups/graphql-roundups.ts';
 
 /** What an area adds to the app. */
 export type Area = {
@@ -112,4 +115,5 @@ export const AREAS: readonly Area[] = [
   { name: 'expert-panels-admin', routes: [expertPanelsAdminRoutes], graphql: { admin: expertPanelsAdminGraphQL } },
   { name: 'expert-panels-invite', routes: [expertPanelsInviteRoutes], graphql: { member: inviteMemberGraphQL }, jobs: inviteJobs },
   { name: 'expert-panels', routes: [expertPanelRoutes], graphql: { member: expertPanelsMemberGraphQL } },
+  { name: 'expert-panels-roundups', routes: [roundupPublicRoutes, roundupAdminRoutes], graphql: { admin: roundupAdminGraphQL, member: roundupMemberGraphQL } },
 ];

@@ -37,6 +37,11 @@ export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey:
   'expert-answer-updated': { displayType: 'success', messageKey: 'expertPanels.alerts.updated' },
   'expert-question-cant-answer': { displayType: 'success', messageKey: 'expertPanels.alerts.cantAnswer' },
   'expert-question-ignored': { displayType: 'success', messageKey: 'expertPanels.alerts.ignored' },
+  'ep-roundup-created': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.created' },
+  'ep-roundup-saved': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.saved' },
+  'ep-roundup-answers': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.answers' },
+  'ep-roundup-moved': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.moved' },
+  'ep-roundup-published': { displayType: 'success', messageKey: 'expertPanelsRoundups.alerts.published' },
 };
 
 export function alertFor(id: unknown, t: (key: string) => string): AlertView | null {

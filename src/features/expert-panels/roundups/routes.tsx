@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '#src/core/errors.ts';
+import { RoundupLive } from '#views/expert-panels/RoundupLive.tsx';
+import { publishedRoundup } from './read.ts';
+
+/**
+ * The live page of a published roundup (issue 15): /expert-panels/roundups/{slug}, readable by
+ * anyone (signed out too), as a published piece is. Only a FINAL roundup of the request's community
+ * has one; anything else is the 404 page.
+ */
+export default async function roundupPublicRoutes(app: FastifyInstance) {
+  app.get('/expert-panels/roundups/:slug', { config: { access: 'public' as const } }, async (request, reply) => {
+    const roundup = await publishedRoundup({ db: app.db, community: request.community, t: app.t }, (request.params as { slug?: string }).slug);
+    if (!roundup) throw notFound();
+    return reply.page({ title: roundup.title, body: <RoundupLive roundup={roundup} /> });
+  });
+}
