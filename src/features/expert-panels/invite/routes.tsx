@@ -4,8 +4,7 @@ import { positiveId, str } from '#src/lib/form.ts';
 import { textToHtml } from '#src/features/forum/text-format.ts';
 import { InvitePage, type InviteProblem } from '#views/expert-panels/InvitePage.tsx';
 import { epDeps } from '../deps.ts';
-// TODO(lead): import { markAnswer, submitAnswer } from '../answers.ts' once slice A is merged.
-import { markAnswer, submitAnswer } from './answering.ts';
+import { markAnswer, submitAnswer } from '../answers.ts';
 import { invitationQuery, resolveInvitation, type ReadInvitation } from './links.ts';
 import { openInvitationQuestions } from './questions.ts';
 import type { InviteFormState, InviteQuestionView } from './types.ts';
