@@ -156,6 +156,17 @@ t.test('expert panels, the editors’ services', async (t) => {
     t.equal(await decideAnswer(deps, editor, adaAnswer!.id, 'accept', 'Lovely.'), 'accepted');
     t.equal(await decideAnswer(deps, editor, alanAnswer!.id, 'decline', 'Too close to another answer.'), 'declined');
     t.equal(await refusal(decideAnswer(deps, editor, alanAnswer!.id, 'accept', '')), 'ExpertPanels.NotInReview', 'decided once');
+    // Once in a published roundup, the answer's text is final.
+    const [roundup] = await db
+      .insertInto('ep_roundups')
+      .values({ community_id: alpha.id, question_id: (await db.selectFrom('ep_answers').select('question_id').where('id', '=', adaAnswer!.id).executeTakeFirstOrThrow()).question_id, title: 'Cash planning', status: 'FINAL', slug: 'cash-planning', published_at: clock.now() })
+      .returning('id')
+      .execute();
+    await db.insertInto('ep_roundup_answers').values({ roundup_id: roundup!.id, answer_id: adaAnswer!.id, community_id: alpha.id, position: 1 }).execute();
+    t.equal(await refusal(editAnswer(deps, editor, adaAnswer!.id, { body: '<p>A quiet change after publishing.</p>' })), 'ExpertPanels.RoundupPublished');
+    t.equal((await getAnswer(deps, editor, adaAnswer!.id)).wordCount, 4, 'the published text stays');
+    await db.deleteFrom('ep_roundup_answers').where('roundup_id', '=', roundup!.id).execute();
+    await db.deleteFrom('ep_roundups').where('id', '=', roundup!.id).execute();
     const notes = await db.selectFrom('notifications').select(['user_id', 'kind', 'url', 'message']).where('kind', '=', 'expert_answers').orderBy('id').execute();
     t.same(
       notes.map((n) => [n.user_id, n.url]),

@@ -161,6 +161,21 @@ t.test('the invite page, with JavaScript off', async (t) => {
     t.equal((await w.answer(b.questionIds[2]!, bob.id)).status, 'open');
   });
 
+  await t.test('the link alone acts only on an open answer of an active member', async (t) => {
+    const carol = await w.member(alpha, 'Carol', 'Cook');
+    const c = await w.batch(alpha, pricing, { deadline, questions: ['Bundles?', 'Discounts?'], members: [carol] });
+    const path = linkFor(carol, c.questionIds);
+    const first = await answer(path, c.questionIds[0]!, { body: 'Bundles lifted our average order value a lot.', action: 'submit' });
+    t.equal(first.statusCode, 303);
+    const overwrite = await answer(path, c.questionIds[0]!, { body: 'Someone else with the forwarded link writes this.', action: 'submit' });
+    t.equal(overwrite.statusCode, 404, 'a submitted answer cannot be rewritten through the link');
+    t.match((await w.answer(c.questionIds[0]!, carol.id)).body_html, 'Bundles lifted', 'the member’s text stays');
+    await db.updateTable('memberships').set({ is_active: false }).where('user_id', '=', carol.id).where('community_id', '=', alpha.id).execute();
+    const gone = await answer(path, c.questionIds[1]!, { body: 'Discounts train buyers to wait for them.', action: 'submit' });
+    t.equal(gone.statusCode, 404, 'nor can a deactivated member’s link answer');
+    t.equal((await w.answer(c.questionIds[1]!, carol.id)).status, 'open');
+  });
+
   await t.test('refusals: no CSRF token, a question not in the link, a closed question, a tampered link', async (t) => {
     const path = linkFor(bob);
     const noToken = await app.inject({

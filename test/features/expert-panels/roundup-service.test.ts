@@ -99,6 +99,12 @@ t.test('roundups: composing, moving, publishing (services)', async (t) => {
     const e = await rejects(t, moveRoundup(deps, editor.viewer, empty.id, 'EDITOR_REVIEW'), 'ExpertPanels.RoundupEmpty', 'refused');
     t.equal(e?.status, 409);
     t.same(await w.moves(empty.id), [], 'no move logged');
+    // Nor can one be published after its answers were taken out on the way.
+    await setRoundupAnswers(deps, editor.viewer, empty.id, [a1]);
+    await moveRoundup(deps, editor.viewer, empty.id, 'EDITOR_REVIEW');
+    await moveRoundup(deps, editor.viewer, empty.id, 'READY_FOR_PUBLISHING');
+    await setRoundupAnswers(deps, editor.viewer, empty.id, []);
+    await rejects(t, moveRoundup(deps, editor.viewer, empty.id, 'FINAL'), 'ExpertPanels.RoundupEmpty', 'publishing with no answer is refused');
   });
 
   await t.test('every move: the allowed ones are logged with who and when, the others refused with 409', async (t) => {

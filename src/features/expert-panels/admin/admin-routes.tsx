@@ -81,7 +81,7 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
     } catch (e) {
       if (!isAppError(e)) throw e;
       const known = e.fields && Object.keys(e.fields).length > 0;
-      const formLevel = e.code === 'ExpertPanels.BatchSent' || e.code === 'ExpertPanels.NotInReview' || e.code === 'ExpertPanels.Busy';
+      const formLevel = e.code === 'ExpertPanels.BatchSent' || e.code === 'ExpertPanels.NotInReview' || e.code === 'ExpertPanels.RoundupPublished' || e.code === 'ExpertPanels.Busy';
       if (!known && !formLevel) throw e;
       const errors = known ? fieldsOf(e) : { form: t(e.key, e.values) };
       return again.render({ key: again.key, values: again.values, errors }, e.status);

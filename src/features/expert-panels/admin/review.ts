@@ -259,7 +259,8 @@ export async function startReview(deps: EpDeps, viewer: EpViewer, id: number): P
 /**
  * An editor's edit of the text (HTML, sanitised as the member's): a revision with the editor's id,
  * and the answer's body, word count and edited_at. Required, at most WORDS_CEILING words (editors may
- * shorten below the panel's minimum). Starts the review if it was not.
+ * shorten below the panel's minimum). Starts the review if it was not. Refused once the answer is in
+ * a published roundup ('ExpertPanels.RoundupPublished').
  */
 export async function editAnswer(deps: EpDeps, viewer: EpViewer, id: number, input: { body?: unknown }): Promise<void> {
   editorOnly(viewer);
@@ -271,6 +272,16 @@ export async function editAnswer(deps: EpDeps, viewer: EpViewer, id: number, inp
   await epTransaction(deps.db, async (trx) => {
     const a = await lockAnswer(trx, deps, id);
     if (!REVIEWABLE.includes(a.status)) throw new AppError('ExpertPanels.NotInReview');
+    // A published roundup shows its answers' text as it is now: once live, that text is final.
+    const published = await trx
+      .selectFrom('ep_roundup_answers as ra')
+      .innerJoin('ep_roundups as r', (j) => j.onRef('r.id', '=', 'ra.roundup_id').onRef('r.community_id', '=', 'ra.community_id'))
+      .select('r.id')
+      .where('ra.community_id', '=', deps.community.id)
+      .where('ra.answer_id', '=', id)
+      .where('r.status', '=', 'FINAL')
+      .executeTakeFirst();
+    if (published) throw new AppError('ExpertPanels.RoundupPublished');
     await trx.insertInto('ep_answer_revisions').values({ community_id: deps.community.id, answer_id: id, editor_id: viewer.userId, body_html: clean.html, word_count: words, created_at: now }).execute();
     await trx
       .updateTable('ep_answers')

@@ -41,6 +41,27 @@ export async function openInvitationQuestions(db: Db, communityId: number, userI
   }));
 }
 
+/**
+ * Whether the link alone (signed out) may act on this question: its answer row is still 'open' (not
+ * submitted, marked or decided) and its member an active member. A closed question passes here, so
+ * that the answer service refuses it with its own message ('ExpertPanels.Closed').
+ */
+export async function linkMayAnswer(db: Db, communityId: number, userId: number, questionId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('ep_answers as a')
+    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'a.user_id').onRef('m.community_id', '=', 'a.community_id'))
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select('a.id')
+    .where('a.community_id', '=', communityId)
+    .where('a.user_id', '=', userId)
+    .where('a.question_id', '=', questionId)
+    .where('a.status', '=', 'open')
+    .where('m.is_active', '=', true)
+    .where('u.is_active', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The open questions of a link, or ExpertPanels.InviteNoneUnanswered (spec: no unanswered questions found). */
 export async function ensureOpenQuestions(db: Db, communityId: number, userId: number, questionIds: readonly number[]): Promise<InviteQuestionView[]> {
   const questions = await openInvitationQuestions(db, communityId, userId, questionIds);

@@ -6,7 +6,7 @@ import { InvitePage, type InviteProblem } from '#views/expert-panels/InvitePage.
 import { epDeps } from '../deps.ts';
 import { markAnswer, submitAnswer } from '../answers.ts';
 import { invitationQuery, resolveInvitation, type ReadInvitation } from './links.ts';
-import { openInvitationQuestions } from './questions.ts';
+import { linkMayAnswer, openInvitationQuestions } from './questions.ts';
 import type { InviteFormState, InviteQuestionView } from './types.ts';
 
 const NOTICES = ['submitted', 'cant_answer', 'ignored'] as const;
@@ -111,6 +111,11 @@ export default async function inviteRoutes(app: FastifyInstance) {
     }
     const link = access.link;
     if (questionId === null || !link.questionIds.includes(questionId)) return refused(request, reply, new AppError('ExpertPanels.InviteLoadFailed'), null);
+    // The link alone (signed out) authorises only what its page offers: a question whose answer is still
+    // open, for an active member. A submitted or marked one is for the member's own page, signed in.
+    if (access.via === 'link' && !(await linkMayAnswer(app.db, communityId, link.userId, questionId))) {
+      return refused(request, reply, new AppError('ExpertPanels.InviteNoneUnanswered'), link);
+    }
     const viewer = { userId: link.userId, isStaff: false };
     try {
       if (action === 'submit') await submitAnswer(epDeps(request), viewer, questionId, { body: textToHtml(typed) });

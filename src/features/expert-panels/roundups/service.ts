@@ -240,7 +240,8 @@ export async function moveRoundup(deps: EpDeps, viewer: EpViewer, id: number, to
       const roundup = await lockRoundup(trx, deps, id, false);
       if (!canMoveRoundup(roundup.status, to)) throw new AppError('ExpertPanels.MoveNotAllowed');
       const ids = await currentIds(trx, deps, id);
-      if (roundup.status === 'DRAFT' && ids.length === 0) throw new AppError('ExpertPanels.RoundupEmpty');
+      // Leaving DRAFT, and publishing (answers may have been removed since), need at least one answer.
+      if ((roundup.status === 'DRAFT' || to === 'FINAL') && ids.length === 0) throw new AppError('ExpertPanels.RoundupEmpty');
       const now = deps.clock.now();
       let slug: string | null = null;
       if (to === 'FINAL') {
