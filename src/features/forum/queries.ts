@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from '#src/features/members/queries.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { EDIT_WINDOW_MS, REACTIONS } from './rules.ts';
 import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts';
@@ -132,23 +132,7 @@ export type AuthorRow = Omit<SnapshotRow, 'is_active' | 'is_moderator' | 'displa
  * neutral former member (`formerMember`, the locale's 'forum.formerMember'): no name, company or face.
  */
 export function authorSnapshot(row: AuthorRow, formerMember: string): MemberSnapshot {
-  if (row.is_active === null) {
-    return {
-      id: row.user_id,
-      name: formerMember,
-      firstName: formerMember,
-      lastName: '',
-      isModerator: false,
-      companyName: null,
-      avatar: null,
-      jobTitle: null,
-      location: null,
-      isActive: false,
-      pronouns: null,
-      displayPronouns: false,
-      industry: null,
-    };
-  }
+  if (row.is_active === null) return unknownMember(row.user_id, formerMember);
   return toSnapshot(row as SnapshotRow);
 }
 

@@ -98,11 +98,11 @@ export async function findSnapshot(db: Db, community: CommunityRef, userId: numb
   return row ? toSnapshot(row) : undefined;
 }
 
-/** Someone no longer a member of the community (or never one): read as '—', inactive. */
-const unknownMember = (id: number): MemberSnapshot => ({
+/** Someone no longer a member of the community (or never one): read as `name` ('—' unless given), inactive. */
+export const unknownMember = (id: number, name = '—'): MemberSnapshot => ({
   id,
-  name: '—',
-  firstName: '—',
+  name,
+  firstName: name,
   lastName: '',
   isModerator: false,
   companyName: null,

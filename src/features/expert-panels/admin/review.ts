@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
 import { LocalCopyScanner } from '#src/features/articles/copy-scan.ts';
 import { plainText } from '#src/features/articles/rules.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from '#src/features/members/queries.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { ANSWER_HTML_MAX, countWords, DECISION_NOTE_MAX, isAnswerStatus, PAGE_SIZE, WORDS_CEILING } from '../rules.ts';
@@ -25,21 +25,7 @@ import { editorOnly, fieldError, likePattern, note, oneLine, richText } from './
 export const SEARCH_MAX = 200;
 export const CSV_MAX_ROWS = 5000;
 
-const formerMember = (id: number): MemberSnapshot => ({
-  id,
-  name: '—',
-  firstName: '—',
-  lastName: '',
-  isModerator: false,
-  companyName: null,
-  avatar: null,
-  jobTitle: null,
-  location: null,
-  isActive: false,
-  pronouns: null,
-  displayPronouns: false,
-  industry: null,
-});
+const formerMember = (id: number): MemberSnapshot => unknownMember(id);
 
 /** The board's filters from a query string or GraphQL arguments (unknown values are ignored, a bad search is the field error `q`). */
 export function answerFiltersOf(input: { status?: unknown; panelId?: unknown; questionId?: unknown; q?: unknown; sort?: unknown }): AnswerFilters {
