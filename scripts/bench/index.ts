@@ -18,6 +18,7 @@ import { bearerModule } from './bearer.ts';
 import { signInModule } from './auth.ts';
 import { floodModule } from './flood.ts';
 import { forumModule } from './forum.ts';
+import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { jobsModule } from './jobs.ts';
 import { membersModule } from './members.ts';
@@ -47,6 +48,7 @@ const MODULES: BenchModule[] = [
   membersModule,
   notificationsModule,
   forumModule,
+  expertPanelsModule,
   bearerModule,
   signInModule,
   floodModule,
