@@ -1,7 +1,10 @@
 import type { Insertable } from 'kysely';
+import { formatDate } from '#src/core/format.ts';
+import { createTranslator } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Database, RoundupStatus } from '#src/db/types.ts';
 import { countWords, plainText } from '#src/features/articles/rules.ts';
+import { roundupPath } from './queries.ts';
 import { CLOSED_BATCH, CLOSED_QUESTIONS, GROWTH, LEADERSHIP, OPEN_BATCH, OPEN_QUESTIONS, ROUNDUP, type SeedPanel, type SeedQuestion } from './seed-content.ts';
 
 /**
@@ -10,7 +13,11 @@ import { CLOSED_BATCH, CLOSED_QUESTIONS, GROWTH, LEADERSHIP, OPEN_BATCH, OPEN_QU
  * whose first question has a published roundup (three accepted answers in order, its moves logged by
  * the admin); and an open batch due in ten days with three questions Amara can answer now (one
  * already submitted, in review). Written as the services would have written it, in a few inserts per
- * table; the same words every time, the dates relative to now.
+ * table; the same words every time, the dates relative to now. The notifications those services
+ * would have sent come with it: each member of the open batch's panel told of its questions (unread),
+ * each decided answer's member told of the decision, each contributor of the roundup told it is
+ * published (read), in the locale files' words. In the app the invitation points to the member's
+ * questions; the signed invitation link is for email, and history is not emailed.
  */
 
 const HOUR = 3_600_000;
@@ -179,4 +186,27 @@ export async function seedExpertPanels(trx: Db, ctx: { byCode: Record<string, nu
     .insertInto('ep_roundup_moves')
     .values(moves.map(([from, to, daysAgo]) => ({ community_id: summit, roundup_id: roundup.id, from_status: from, to_status: to, actor_id: ctx.adminId, created_at: at(daysAgo) })))
     .execute();
+
+  const t = createTranslator('en');
+  const notices: Row<'notifications'>[] = [];
+  const notice = (userId: number, kind: 'expert_questions' | 'expert_answers', url: string, message: string, createdAt: Date, read: boolean) =>
+    notices.push({ community_id: summit, user_id: userId, kind, url, message, created_at: createdAt, read_at: read ? new Date(createdAt.getTime() + HOUR) : null, viewed_at: read ? new Date(createdAt.getTime() + HOUR) : null, shown: true });
+  for (const m of CLOSED_BATCH.panel.members) {
+    notice(user(m), 'expert_questions', '/expert-panels', t('expertPanelsInvite.notify.invited', { count: CLOSED_QUESTIONS.length, panel: CLOSED_BATCH.panel.name, deadline: formatDate(closedDeadline) }), new Date(closedSent.getTime() + 5 * 60_000), true);
+  }
+  for (const m of OPEN_BATCH.panel.members) {
+    notice(user(m), 'expert_questions', '/expert-panels', t('expertPanelsInvite.notify.invited', { count: OPEN_QUESTIONS.length, panel: OPEN_BATCH.panel.name, deadline: formatDate(openDeadline) }), new Date(openSent.getTime() + 5 * 60_000), false);
+  }
+  planned.forEach((x) => {
+    for (const a of x.question.answers) {
+      if (a.status !== 'accepted' && a.status !== 'declined') continue;
+      const row = answerRows.find((r) => r.question_id === questionId(x.question.title) && r.user_id === user(a.member))!;
+      const note = a.note ?? '';
+      notice(user(a.member), 'expert_answers', `/expert-panels/${questionId(x.question.title)}`, t(`expertPanelsAdmin.notify.${a.status}`, { question: x.question.title, note, hasNote: note ? 'yes' : 'no' }), row.decided_at as Date, true);
+    }
+  });
+  for (const a of first.answers.filter((x) => x.roundup !== undefined)) {
+    notice(user(a.member), 'expert_answers', roundupPath(ROUNDUP.slug), t('expertPanelsRoundups.notify.published', { title: ROUNDUP.title }), published, true);
+  }
+  await trx.insertInto('notifications').values(notices).execute();
 }

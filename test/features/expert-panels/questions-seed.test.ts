@@ -4,12 +4,13 @@ import type { EpDeps } from '#src/features/expert-panels/deps.ts';
 import { getQuestion, listMemberQuestions } from '#src/features/expert-panels/questions.ts';
 import { ANSWER_STATUSES, checkAnswer } from '#src/features/expert-panels/rules.ts';
 import { startApp } from '#test/helpers/app.ts';
+import { signIn } from '#test/helpers/factories.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 
 t.test("the demo's expert panels, as Amara Okafor sees them", async (t) => {
   const db = await setupDatabase(t);
   t.equal(await seedDemo(db, { production: false }), true);
-  const { app } = await startApp(t, db);
+  const { app } = await startApp(t, db, { env: { DEFAULT_COMMUNITY: 'summit' } });
   const summit = await db.selectFrom('communities').selectAll().where('code', '=', 'summit').executeTakeFirstOrThrow();
   const amara = (await db.selectFrom('users').select('id').where('email', '=', 'amara.okafor@summit-demo.example.com').executeTakeFirstOrThrow()).id;
   const deps: EpDeps = { db, clock: app.clock, community: summit, t: app.t, notifier: app.notifications, publicUrl: app.config.publicUrl, jobs: app.jobs };
@@ -57,5 +58,30 @@ t.test("the demo's expert panels, as Amara Okafor sees them", async (t) => {
     t.same(answers.map((a) => a.position), [1, 2, 3]);
     const moves = await db.selectFrom('ep_roundup_moves').select(['from_status', 'to_status']).where('roundup_id', '=', roundup.id).orderBy('id').execute();
     t.same(moves.map((m) => `${m.from_status}>${m.to_status}`), ['DRAFT>EDITOR_REVIEW', 'EDITOR_REVIEW>READY_FOR_PUBLISHING', 'READY_FOR_PUBLISHING>FINAL']);
+  });
+
+  await t.test("what the services would have told Amara: the open batch's questions (unread), the decisions, the published roundup", async (t) => {
+    const mine = await db
+      .selectFrom('notifications')
+      .select(['kind', 'url', 'message', 'read_at', 'viewed_at'])
+      .where('community_id', '=', summit.id)
+      .where('user_id', '=', amara)
+      .where('kind', 'in', ['expert_questions', 'expert_answers'])
+      .orderBy('created_at')
+      .execute();
+    const unread = mine.filter((n) => n.read_at === null);
+    t.equal(unread.length, 1, 'one unread: the open batch');
+    t.match(unread[0], { kind: 'expert_questions', url: '/expert-panels', viewed_at: null });
+    t.match(unread[0]!.message, /^3 new expert-panel questions from .+ for you: please answer by /);
+    const published = mine.find((n) => n.url === '/expert-panels/roundups/pricing-moves-that-paid-off');
+    t.equal(published?.message, 'Your expert answer is published in the roundup “Pricing moves that paid off: three leaders on what changed their revenue”.');
+    const decisions = mine.filter((n) => n.kind === 'expert_answers' && n.url !== published?.url);
+    t.equal(decisions.length, 2, 'her two decided answers');
+    t.ok(decisions.every((n) => /^\/expert-panels\/\d+$/.test(n.url) && /^Your answer to ".+" was (accepted|not accepted)/.test(n.message)));
+    const { cookie } = await signIn(app, { id: amara }, summit);
+    for (const n of mine) {
+      const page = await app.inject({ url: n.url, headers: { accept: 'text/html', cookie } });
+      t.equal(page.statusCode, 200, `${n.url} opens`);
+    }
   });
 });
