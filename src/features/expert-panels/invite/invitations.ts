@@ -10,7 +10,8 @@ import { invitationExpiry, invitationPath } from './links.ts';
  * 'expert_questions' made by durable jobs (jobs.ts). Each member hears once: the answers a
  * notification speaks of are claimed (`invited_at`, `reminded_at`) by the UPDATE of the same
  * transaction that makes it, so a job run again, or two runs at once, tell nobody twice (the second
- * claim waits on the row locks, then finds nothing left to claim).
+ * claim waits on the row locks, then finds nothing left to claim). Invitations go a group of members
+ * per transaction (one claim for the group), which is what sets their pace for a panel of thousands.
  */
 
 export const INVITE_JOB = 'expert-panels.invite';
@@ -23,22 +24,28 @@ export type InviteDeps = Pick<EpDeps, 'db' | 'clock' | 'community' | 't' | 'noti
 /** Members read per round: a bounded page of work, keyset on the member id. */
 const MEMBERS_PER_ROUND = 500;
 
-/** Claims a member's open, not yet claimed answers to the questions of a batch that are not closed; answers their question ids. */
-async function claim(trx: Db, communityId: number, batchId: number, userId: number, column: 'invited_at' | 'reminded_at', at: Date): Promise<number[]> {
+/** Claims members' open, not yet claimed answers to the questions of a batch that are not closed; answers each member's question ids. */
+async function claim(trx: Db, communityId: number, batchId: number, userIds: number[], column: 'invited_at' | 'reminded_at', at: Date): Promise<Map<number, number[]>> {
   const rows = await trx
     .updateTable('ep_answers')
     .set(column === 'invited_at' ? { invited_at: at } : { reminded_at: at })
     .where('community_id', '=', communityId)
-    .where('user_id', '=', userId)
+    .where('user_id', 'in', userIds)
     .where('status', '=', 'open')
     .where(column, 'is', null)
     .where('question_id', 'in', (eb) =>
       eb.selectFrom('ep_questions').select('id').where('community_id', '=', communityId).where('batch_id', '=', batchId).where('closed_at', 'is', null),
     )
-    .returning('question_id')
+    .returning(['user_id', 'question_id'])
     .execute();
-  return rows.map((r) => r.question_id).sort((a, b) => a - b);
+  const byMember = new Map<number, number[]>();
+  for (const r of rows) byMember.set(r.user_id, [...(byMember.get(r.user_id) ?? []), r.question_id]);
+  for (const ids of byMember.values()) ids.sort((a, b) => a - b);
+  return byMember;
 }
+
+/** Members told per transaction: each member's claim and notification commit together, a group at a time. */
+const MEMBERS_PER_TRANSACTION = 50;
 
 /**
  * The invitations of a sent batch of the deps' community: each active member with open answers in it
@@ -77,22 +84,26 @@ export async function sendInvitations(deps: InviteDeps, batchId: number): Promis
       .orderBy('a.user_id')
       .limit(MEMBERS_PER_ROUND)
       .execute();
-    for (const { user_id: userId } of members) {
+    for (let i = 0; i < members.length; i += MEMBERS_PER_TRANSACTION) {
+      const group = members.slice(i, i + MEMBERS_PER_TRANSACTION).map((m) => m.user_id);
       const now = deps.clock.now();
-      const sent = await deps.db.transaction().execute(async (trx) => {
-        const questionIds = await claim(trx, communityId, batch.id, userId, 'invited_at', now);
-        if (questionIds.length === 0) return false; // told by another run meanwhile
-        await deps.notifier.notify(trx, {
-          communityId,
-          userId,
-          kind: 'expert_questions',
-          url: invitationPath(deps.secret, { communityId, userId, questionIds, expiresAt: invitationExpiry(now) }),
-          message: deps.t('expertPanelsInvite.notify.invited', { count: questionIds.length, panel: batch.panel_name, deadline: formatDate(batch.deadline_at) }),
-          createdAt: now,
-        });
-        return true;
+      told += await deps.db.transaction().execute(async (trx) => {
+        // A member whose answers another run claimed meanwhile is not in the map: told once, by it.
+        const claimed = await claim(trx, communityId, batch.id, group, 'invited_at', now);
+        for (const userId of group) {
+          const questionIds = claimed.get(userId);
+          if (!questionIds) continue;
+          await deps.notifier.notify(trx, {
+            communityId,
+            userId,
+            kind: 'expert_questions',
+            url: invitationPath(deps.secret, { communityId, userId, questionIds, expiresAt: invitationExpiry(now) }),
+            message: deps.t('expertPanelsInvite.notify.invited', { count: questionIds.length, panel: batch.panel_name, deadline: formatDate(batch.deadline_at) }),
+            createdAt: now,
+          });
+        }
+        return claimed.size;
       });
-      if (sent) told += 1;
     }
     if (members.length < MEMBERS_PER_ROUND) return told;
     after = members[members.length - 1]!.user_id;
@@ -138,7 +149,7 @@ export async function sendReminders(deps: ReminderDeps, now: Date): Promise<numb
       .execute();
     for (const row of due) {
       const sent = await deps.db.transaction().execute(async (trx) => {
-        const questionIds = await claim(trx, row.community_id, row.batch_id, row.user_id, 'reminded_at', now);
+        const questionIds = (await claim(trx, row.community_id, row.batch_id, [row.user_id], 'reminded_at', now)).get(row.user_id) ?? [];
         if (questionIds.length === 0) return false;
         await deps.notifier.notify(trx, {
           communityId: row.community_id,
