@@ -304,7 +304,7 @@ export function ExpertPanelsStep({ view, panels, picked, errors }: { view: StepV
             {t('onboarding.epLanding.hint')}
           </p>
           {panels.map((p) => (
-            <div className="check" key={p.id}>
+            <div className="check ep-join" key={p.id}>
               <input
                 type="checkbox"
                 id={`ep-panel-${p.id}`}
@@ -314,12 +314,14 @@ export function ExpertPanelsStep({ view, panels, picked, errors }: { view: StepV
                 disabled={p.joined}
                 aria-describedby={p.topic || p.joined ? `ep-panel-${p.id}-about` : undefined}
               />
-              <label htmlFor={`ep-panel-${p.id}`}>{p.name}</label>
-              {p.topic || p.joined ? (
-                <p className="field-hint" id={`ep-panel-${p.id}-about`}>
-                  {[p.topic, p.joined ? t('onboarding.epLanding.joined') : ''].filter(Boolean).join(' · ')}
-                </p>
-              ) : null}
+              <div>
+                <label htmlFor={`ep-panel-${p.id}`}>{p.name}</label>
+                {p.topic || p.joined ? (
+                  <p className="field-hint" id={`ep-panel-${p.id}-about`}>
+                    {[p.topic, p.joined ? t('onboarding.epLanding.joined') : ''].filter(Boolean).join(' · ')}
+                  </p>
+                ) : null}
+              </div>
             </div>
           ))}
           {error ? (
@@ -382,7 +384,6 @@ export function ExpertQuestionStep({ view, question, answer, errors }: { view: S
           ) : null}
         </div>
       </StepForm>
-      <p className="muted">{t('onboarding.epQuestion.later')}</p>
       <Island
         name="AnswerDraft"
         props={{
