@@ -476,6 +476,7 @@ export interface OnboardingsTable {
   contact_at: Timestamp | null;
   team_at: Timestamp | null;
   expert_panel_at: Timestamp | null;
+  expert_question_at: Timestamp | null;
   address_at: Timestamp | null;
   address: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   completed_at: Timestamp | null;

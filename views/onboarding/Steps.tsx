@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
+import type { JoinablePanel, MemberQuestionView } from '#src/features/expert-panels/types.ts';
 import type { AddressDraft, StepName, StepView } from '#src/features/payments/onboarding/types.ts';
 import type { CountryOption } from '#src/features/settings/types.ts';
 import { Alert, CsrfField, describedBy, Field, FieldNotes } from '#views/auth/parts.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { newPasswordLabels } from '#views/auth/new-password-labels.ts';
+import { DateText } from '#views/expert-panels/parts.tsx';
 
 /**
  * The onboarding steps (spec sections 2 and 5): one page each, plain forms that work without
@@ -16,6 +18,8 @@ type Errors = Record<string, string | undefined>;
 /** The visible steps of this member's flow, for the progress list. */
 function visibleSteps(view: StepView): StepName[] {
   const steps: StepName[] = ['payment', 'password', 'profile', 'contact', 'team'];
+  if (view.data.showExpertPanelStep) steps.push('ep-landing');
+  if (view.data.showExpertQuestionStep || view.step === 'ep-question') steps.push('ep-question');
   if (view.data.showAddressStep) steps.push('address');
   steps.push('complete');
   return steps;
@@ -180,18 +184,18 @@ export function PasswordStep({ view, username, errors }: { view: StepView; usern
 // ---------------------------------------------------------------------------------------------
 // Profile, contact, team, address
 
-function StepForm({ view, step, errors, children }: { view: StepView; step: StepName; errors: Errors; children: ReactNode }) {
+function StepForm({ view, step, errors, children, submit, formId }: { view: StepView; step: StepName; errors: Errors; children: ReactNode; submit?: string; formId?: string }) {
   const { t } = usePage();
   const href = useHref();
   return (
     <>
       {errors.form ? <Alert kind="error">{errors.form}</Alert> : null}
-      <form method="post" action={href(`/get-started/${step}`)} className="stack" noValidate>
+      <form method="post" action={href(`/get-started/${step}`)} className="stack" noValidate id={formId}>
         <CsrfField />
         <LinkFields view={view} />
         {children}
         <button type="submit" className="button">
-          {t('onboarding.saveAndContinue')}
+          {submit ?? t('onboarding.saveAndContinue')}
         </button>
       </form>
       <SkipForm view={view} step={step} />
@@ -280,6 +284,120 @@ export function AddressStep({ view, values, errors }: { view: StepView; values: 
         <Field id="address-postal" name="postalCode" label={t('onboarding.address.postalCode')} autoComplete="postal-code" required defaultValue={values.postalCode} error={errors.postalCode} />
         <Field id="address-country" name="country" label={t('onboarding.address.country')} autoComplete="country-name" required defaultValue={values.country} error={errors.country} />
       </StepForm>
+    </OnboardingLayout>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expert panels (decision 0036): join panels, then the first open question
+
+export function ExpertPanelsStep({ view, panels, picked, errors }: { view: StepView; panels: JoinablePanel[]; picked: number[]; errors: Errors }) {
+  const { t } = usePage();
+  const error = errors.panelIds;
+  return (
+    <OnboardingLayout view={view} heading={t('onboarding.epLanding.heading')}>
+      <p>{t('onboarding.epLanding.intro')}</p>
+      <StepForm view={view} step="ep-landing" errors={errors} submit={t('onboarding.epLanding.submit')}>
+        <fieldset className={error ? 'field field-invalid' : 'field'} aria-describedby={describedBy('ep-panels', error, t('onboarding.epLanding.hint'))}>
+          <legend>{t('onboarding.epLanding.legend')}</legend>
+          <p className="field-hint" id="ep-panels-hint">
+            {t('onboarding.epLanding.hint')}
+          </p>
+          {panels.map((p) => (
+            <div className="check ep-join" key={p.id}>
+              <input
+                type="checkbox"
+                id={`ep-panel-${p.id}`}
+                name="panelIds"
+                value={String(p.id)}
+                defaultChecked={p.joined || picked.includes(p.id)}
+                disabled={p.joined}
+                aria-describedby={p.topic || p.joined ? `ep-panel-${p.id}-about` : undefined}
+              />
+              <div>
+                <label htmlFor={`ep-panel-${p.id}`}>{p.name}</label>
+                {p.topic || p.joined ? (
+                  <p className="field-hint" id={`ep-panel-${p.id}-about`}>
+                    {[p.topic, p.joined ? t('onboarding.epLanding.joined') : ''].filter(Boolean).join(' · ')}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+          ))}
+          {error ? (
+            <p className="field-error" id="ep-panels-error">
+              {error}
+            </p>
+          ) : null}
+        </fieldset>
+      </StepForm>
+    </OnboardingLayout>
+  );
+}
+
+export function ExpertQuestionStep({ view, question, answer, errors }: { view: StepView; question: MemberQuestionView; answer: { value: string; words: number }; errors: Errors }) {
+  const { t, community, guardian } = usePage();
+  const { minWords: min, maxWords: max } = question.panel;
+  const error = errors.body;
+  const described = ['ep-answer-hint', 'ep-answer-count', error ? 'ep-answer-error' : null].filter(Boolean).join(' ');
+  return (
+    <OnboardingLayout view={view} heading={t('onboarding.epQuestion.heading')}>
+      <p>{t('onboarding.epQuestion.intro')}</p>
+      <div className="card">
+        <h2>{question.title}</h2>
+        <p className="ep-meta">
+          <span>{t('expertPanels.question.panel', { name: question.panel.name })}</span>
+          {' · '}
+          <span>
+            {t('expertPanels.question.deadline', { date: '' })}
+            <DateText at={question.deadlineAt} />
+          </span>
+        </p>
+        {question.briefHtml ? (
+          <section aria-labelledby="ep-brief">
+            <h3 id="ep-brief">{t('expertPanels.question.brief')}</h3>
+            <div className="ep-body" dangerouslySetInnerHTML={{ __html: question.briefHtml }} />
+          </section>
+        ) : null}
+        {question.guidelinesHtml ? (
+          <section aria-labelledby="ep-guidelines">
+            <h3 id="ep-guidelines">{t('expertPanels.question.guidelines')}</h3>
+            <div className="ep-body" dangerouslySetInnerHTML={{ __html: question.guidelinesHtml }} />
+          </section>
+        ) : null}
+      </div>
+      <StepForm view={view} step="ep-question" errors={errors} submit={t('onboarding.epQuestion.submit')} formId="ep-answer-form">
+        <input type="hidden" name="questionId" value={String(question.id)} />
+        <div className={error ? 'field field-invalid' : 'field'}>
+          <label htmlFor="ep-answer">{t('expertPanels.question.answerLabel')}</label>
+          <p className="field-hint" id="ep-answer-hint">
+            {t('expertPanels.question.answerHint', { min, max })}
+          </p>
+          <textarea id="ep-answer" name="body" rows={12} defaultValue={answer.value} aria-invalid={error ? true : undefined} aria-describedby={described} />
+          <p className={answer.words > max ? 'word-count word-count-over' : 'word-count'} id="ep-answer-count" data-template={t('expertPanels.question.wordCount', { n: '{n}', min, max })}>
+            {t('expertPanels.question.wordCount', { n: answer.words, min, max })}
+          </p>
+          {error ? (
+            <p className="field-error" id="ep-answer-error">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      </StepForm>
+      <Island
+        name="AnswerDraft"
+        props={{
+          formId: 'ep-answer-form',
+          fieldId: 'ep-answer',
+          // The same draft as the question's own page: a text begun here is there too, and the other way round.
+          storageKey: `ep-answer:${community.id}:${guardian.userId ?? 0}:${question.id}`,
+          restored: t('expertPanels.question.draftRestored'),
+          saved: t('expertPanels.question.draftSaved'),
+          counterId: 'ep-answer-count',
+          min,
+          max,
+        }}
+      />
     </OnboardingLayout>
   );
 }

@@ -74,3 +74,6 @@ export type MemberQuestionView = {
 };
 
 export type AnswerMark = 'cant_answer' | 'ignored';
+
+/** An active panel a member may join by themselves (onboarding's ep-landing step), and whether they are on it. */
+export type JoinablePanel = { id: number; name: string; topic: string; joined: boolean };

@@ -1,11 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
+import { submitAnswer } from '#src/features/expert-panels/answers.ts';
+import { epDeps } from '#src/features/expert-panels/deps.ts';
+import { firstOpenQuestion, joinPanels, listJoinablePanels } from '#src/features/expert-panels/join.ts';
+import type { JoinablePanel, MemberQuestionView } from '#src/features/expert-panels/types.ts';
 import { findProfile, updateProfile } from '#src/features/members/profile.ts';
 import { changeMobilePhone, currentPhone } from '#src/features/settings/security.ts';
 import { findTeam, saveContact } from '#src/features/settings/team.ts';
 import type { TeamType } from '#src/features/settings/team-types.ts';
-import { advance, currentStep, finishStep, type Onboarding, type STEP_COLUMN } from './progress.ts';
+import { advance, currentStep, finishStep, stepApplies, type Onboarding, type STEP_COLUMN } from './progress.ts';
 import { ADDRESS_FIELDS, ADDRESS_LIMITS, SKIPPABLE, type AddressDraft, type StepName } from './types.ts';
 
 /**
@@ -22,6 +26,7 @@ function ensureSignedIn(o: Onboarding): void {
 
 /** A step can be done when it is the current one, or an optional one already passed (editing it again). */
 function ensureReachable(o: Onboarding, step: StepName): void {
+  if (!stepApplies(o, step)) throw new AppError('Onboarding.StepUnavailable');
   const current = currentStep(o);
   if (current === step) return;
   const order: StepName[] = ['payment', 'password', 'profile', 'contact', 'team', 'ep-landing', 'ep-question', 'address', 'complete'];
@@ -111,10 +116,44 @@ export function addressDraft(o: Onboarding): AddressDraft {
   return { street: a.street ?? '', city: a.city ?? '', region: a.region ?? '', postalCode: a.postalCode ?? '', country: a.country ?? '' };
 }
 
+/**
+ * ep-landing (decision 0036): the member joins the panels they picked (none is fine: the step is
+ * done), through the expert panels' own service (memberships, and the open questions of batches
+ * already sent), then the step is stamped.
+ */
+export async function saveExpertPanelsStep(request: FastifyRequest, o: Onboarding, input: { panelIds: unknown }): Promise<Onboarding> {
+  ensureSignedIn(o);
+  ensureReachable(o, 'ep-landing');
+  const app = request.server;
+  await joinPanels({ db: app.db, clock: app.clock, community: o.community }, o.user.id, input.panelIds);
+  return finishStep(app, o, 'ep-landing');
+}
+
+export function expertPanelsDraft(request: FastifyRequest, o: Onboarding): Promise<JoinablePanel[]> {
+  return listJoinablePanels({ db: request.server.db, community: o.community }, o.user.id);
+}
+
+/** ep-question: the member's first open question (soonest deadline), or null (the step is skipped). */
+export function expertQuestionDraft(request: FastifyRequest, o: Onboarding): Promise<MemberQuestionView | null> {
+  return firstOpenQuestion({ ...epDeps(request), community: o.community }, o.user.id);
+}
+
+/**
+ * ep-question: the member answers a question sent to them with the expert panels' own submitAnswer
+ * (the same limits, word range and messages as /expert-panels/{id}); the body is HTML, sanitised
+ * there. Then the step is stamped: the onboarding shows one question, the rest wait on /expert-panels.
+ */
+export async function answerExpertQuestionStep(request: FastifyRequest, o: Onboarding, input: { questionId: unknown; body: unknown }): Promise<Onboarding> {
+  ensureSignedIn(o);
+  ensureReachable(o, 'ep-question');
+  await submitAnswer({ ...epDeps(request), community: o.community }, { userId: o.user.id, isStaff: false }, input.questionId, { body: input.body });
+  return finishStep(request.server, o, 'ep-question');
+}
+
 /** "Skip for now": the step counts as done (leaving and coming back does not ask again). */
 export async function skipStep(request: FastifyRequest, o: Onboarding, step: StepName): Promise<Onboarding> {
   ensureSignedIn(o);
-  if (!SKIPPABLE.includes(step) || (step === 'address' && !o.site.showAddressStep)) throw new AppError('Onboarding.StepUnavailable');
+  if (!SKIPPABLE.includes(step) || !stepApplies(o, step)) throw new AppError('Onboarding.StepUnavailable');
   ensureReachable(o, step);
   return finishStep(request.server, o, step as keyof typeof STEP_COLUMN);
 }

@@ -5,6 +5,7 @@ import type { Identity } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import type { Community, OnboardingStep } from '#src/db/types.ts';
+import { onboardingPanelState } from '#src/features/expert-panels/join.ts';
 import { loadPaymentSite, type PaymentSite } from '../queries.ts';
 import type { InvitationLink, MembershipOffer, OnboardingData, StepName } from './types.ts';
 
@@ -47,10 +48,18 @@ export type OnboardingRow = {
   contactAt: Date | null;
   teamAt: Date | null;
   expertPanelAt: Date | null;
+  expertQuestionAt: Date | null;
   addressAt: Date | null;
   completedAt: Date | null;
   address: Record<string, string> | null;
 };
+
+/**
+ * Where the expert-panel steps stand (decision 0036): how many active panels the community has
+ * (ep-landing shows when there is one), and the member's first open question (ep-question shows
+ * when there is one).
+ */
+export type PanelState = { activePanels: number; firstOpenQuestion: number | null };
 
 /** Everything a step needs: the row, the member, the plan, the community's payment settings. */
 export type Onboarding = {
@@ -63,6 +72,7 @@ export type Onboarding = {
   link: InvitationLink | null;
   /** Whether the request is signed in as this member. */
   signedIn: boolean;
+  panels: PanelState;
 };
 
 export const invalidMembership = () => new AppError('Payments.InvalidMembership');
@@ -129,6 +139,7 @@ const rowColumns = [
   'contact_at',
   'team_at',
   'expert_panel_at',
+  'expert_question_at',
   'address_at',
   'completed_at',
   'address',
@@ -144,6 +155,7 @@ type RawRow = {
   contact_at: Date | null;
   team_at: Date | null;
   expert_panel_at: Date | null;
+  expert_question_at: Date | null;
   address_at: Date | null;
   completed_at: Date | null;
   address: Record<string, string> | null;
@@ -159,6 +171,7 @@ const toRow = (r: RawRow): OnboardingRow => ({
   contactAt: r.contact_at,
   teamAt: r.team_at,
   expertPanelAt: r.expert_panel_at,
+  expertQuestionAt: r.expert_question_at,
   addressAt: r.address_at,
   completedAt: r.completed_at,
   address: r.address,
@@ -236,6 +249,7 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
   if (row.paidAt && row.planId !== null) plan = await findPlan(db, community.id, { id: row.planId, includeInactive: true });
   plan ??= chosenPlan ?? (row.planId !== null ? await findPlan(db, community.id, { id: row.planId }) : null) ?? (await defaultPlan(db, community.id));
   if (!plan) throw invalidMembership();
+  const panels = await onboardingPanelState(db, community, row.userId, app.clock.now());
 
   return {
     community,
@@ -245,12 +259,22 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
     user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, username: user.username, hasPassword: user.password_hash !== null },
     link,
     signedIn: signedInUser?.id === row.userId,
+    panels,
   };
 }
 
-/** Expert panels do not exist in this product yet: their two steps are skipped until they do. */
-export function hasExpertPanels(_o: Onboarding): boolean {
-  return false;
+/** ep-landing shows when the community has at least one active (not archived) expert panel. */
+export const hasExpertPanels = (o: Onboarding): boolean => o.panels.activePanels > 0;
+
+/** ep-question shows when the member has an open question (invited, not answered, open, deadline ahead). */
+export const hasOpenQuestion = (o: Onboarding): boolean => o.panels.firstOpenQuestion !== null;
+
+/** Whether a step is part of this member's flow now (the conditional ones: the expert panels', the address). */
+export function stepApplies(o: Onboarding, step: StepName): boolean {
+  if (step === 'ep-landing') return hasExpertPanels(o);
+  if (step === 'ep-question') return hasOpenQuestion(o);
+  if (step === 'address') return o.site.showAddressStep;
+  return true;
 }
 
 export const hasPaid = (o: Onboarding) => o.row.paidAt !== null;
@@ -272,6 +296,8 @@ export function currentStep(o: Onboarding): StepName {
   if (!o.row.contactAt) return 'contact';
   if (!o.row.teamAt) return 'team';
   if (hasExpertPanels(o) && !o.row.expertPanelAt) return 'ep-landing';
+  // After ep-landing (done, skipped, or not shown: no active panel), the question waiting, if any.
+  if (hasOpenQuestion(o) && !o.row.expertQuestionAt) return 'ep-question';
   if (o.site.showAddressStep && !o.row.addressAt) return 'address';
   return 'complete';
 }
@@ -315,6 +341,8 @@ export function onboardingData(app: App, o: Onboarding): OnboardingData {
     greetingName: o.user.firstName || o.user.lastName,
     email: o.user.email,
     showAddressStep: o.site.showAddressStep,
+    showExpertPanelStep: hasExpertPanels(o),
+    showExpertQuestionStep: hasOpenQuestion(o),
     disabled: o.site.onboardingDisabled,
     userId: o.user.id,
     clientToken: null,
@@ -329,7 +357,7 @@ export const STEP_COLUMN = {
   contact: 'contact_at',
   team: 'team_at',
   'ep-landing': 'expert_panel_at',
-  'ep-question': 'expert_panel_at',
+  'ep-question': 'expert_question_at',
   address: 'address_at',
 } as const;
 
@@ -353,7 +381,8 @@ export async function reload(app: App, o: Onboarding): Promise<Onboarding> {
   const user = await app.db.selectFrom('users').select(['password_hash', 'username']).where('id', '=', o.user.id).executeTakeFirstOrThrow();
   const row = toRow(raw);
   const plan = row.paidAt && row.planId !== null ? ((await findPlan(app.db, o.community.id, { id: row.planId, includeInactive: true })) ?? o.plan) : o.plan;
-  return { ...o, row, plan, user: { ...o.user, username: user.username, hasPassword: user.password_hash !== null } };
+  const panels = await onboardingPanelState(app.db, o.community, o.user.id, app.clock.now());
+  return { ...o, row, plan, panels, user: { ...o.user, username: user.username, hasPassword: user.password_hash !== null } };
 }
 
 /**

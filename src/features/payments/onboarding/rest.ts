@@ -6,6 +6,7 @@ import { setSessionCookies } from '#src/features/auth/http.ts';
 import { loginResultView } from '#src/features/auth/transport.ts';
 import { declineError } from '../ledger.ts';
 import { createCredentials } from './credentials.ts';
+import { answerExpertQuestionStep, expertPanelsDraft, expertQuestionDraft, saveExpertPanelsStep, skipStep } from './details.ts';
 import { submitPayment } from './payment.ts';
 import { invalidMembership, linkSpent, loadOnboarding, onboardingData, type Onboarding } from './progress.ts';
 
@@ -36,6 +37,10 @@ const schemas = {
     acceptedTerms: z.boolean().optional(),
   }),
   password: z.object({ dealId: text(100).nullish(), uid: text(100).nullish(), username: text(200), password: text(1024) }),
+  // The panel ids are checked by the expert panels' join service (one id or a list; 400 on panelIds).
+  epLanding: z.object({ panelIds: z.unknown().optional() }),
+  // The answer is HTML, sanitised and held to the panel's word range by submitAnswer (as GraphQL's answerExpertQuestion).
+  epQuestion: z.object({ questionId: z.union([text(12), z.number().int().positive().max(2_147_483_647)]), body: z.string() }),
 };
 
 /** A payload of the wrong shape is 900 naming each field; a control character is 150. */
@@ -127,4 +132,45 @@ export async function restRoutes(app: FastifyInstance) {
       return { ...loginResultView(login), onboarding: onboardingData(app, onboarding) };
     }),
   );
+
+  // ---------------------------------------------------------------------------------------------
+  // Expert panels (decision 0036): a signed-in member (bearer, or cookie + CSRF) joins panels and
+  // answers the first open question. Errors are the catalogue's JSON, field keys under error.fields.
+
+  const member = async (request: FastifyRequest) => {
+    const o = await loadOnboarding(app, request.community, { identity: request.identity });
+    if (!o.signedIn) throw new AppError('NotAuthenticated');
+    return o;
+  };
+
+  app.get('/rest/get-started/ep-landing', open, async (request) => {
+    const o = await member(request);
+    return { panels: await expertPanelsDraft(request, o), onboarding: onboardingData(app, o) };
+  });
+
+  app.post('/rest/get-started/ep-landing', posting, async (request) => {
+    const body = parse(schemas.epLanding, request.body);
+    const o = await member(request);
+    const next = await saveExpertPanelsStep(request, o, { panelIds: body.panelIds });
+    return { panels: await expertPanelsDraft(request, next), onboarding: onboardingData(app, next) };
+  });
+
+  app.get('/rest/get-started/ep-question', open, async (request) => {
+    const o = await member(request);
+    return { question: await expertQuestionDraft(request, o), onboarding: onboardingData(app, o) };
+  });
+
+  app.post('/rest/get-started/ep-question', posting, async (request) => {
+    const body = parse(schemas.epQuestion, request.body);
+    const o = await member(request);
+    const next = await answerExpertQuestionStep(request, o, { questionId: body.questionId, body: body.body });
+    return { onboarding: onboardingData(app, next) };
+  });
+
+  for (const step of ['ep-landing', 'ep-question'] as const) {
+    app.post(`/rest/get-started/${step}/skip`, posting, async (request) => {
+      const o = await member(request);
+      return { onboarding: onboardingData(app, await skipStep(request, o, step)) };
+    });
+  }
 }

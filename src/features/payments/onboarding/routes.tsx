@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError } from '#src/core/errors.ts';
+import { ensureText } from '#src/core/fields.ts';
+import { countWords } from '#src/features/articles/rules.ts';
+import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
 import { setSessionCookies } from '#src/features/auth/http.ts';
 import { countryOptions } from '#src/features/settings/security.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
@@ -8,6 +11,8 @@ import {
   AddressStep,
   CompleteStep,
   ContactStep,
+  ExpertPanelsStep,
+  ExpertQuestionStep,
   InvalidMembership,
   linkQuery,
   PasswordStep,
@@ -22,9 +27,24 @@ import { cardFormLogos } from '../cards.ts';
 import { cardErrorMessage, hostedPageAddress, readHostedReturn, type CheckoutState } from '../checkout.ts';
 import { declineError } from '../ledger.ts';
 import { createCredentials } from './credentials.ts';
-import { addressDraft, completeIfDone, contactDraft, profileDraft, saveAddressStep, saveContactStep, saveProfileStep, saveTeamStep, skipStep, teamDraft } from './details.ts';
+import {
+  addressDraft,
+  answerExpertQuestionStep,
+  completeIfDone,
+  contactDraft,
+  expertPanelsDraft,
+  expertQuestionDraft,
+  profileDraft,
+  saveAddressStep,
+  saveContactStep,
+  saveExpertPanelsStep,
+  saveProfileStep,
+  saveTeamStep,
+  skipStep,
+  teamDraft,
+} from './details.ts';
 import { checkPaymentForm, paymentKey, submitPayment } from './payment.ts';
-import { currentStep, hasPaid, linkSpent, loadOnboarding, type Onboarding, type Plan } from './progress.ts';
+import { currentStep, hasPaid, linkSpent, loadOnboarding, stepApplies, type Onboarding, type Plan } from './progress.ts';
 import { SKIPPABLE, STEP_ORDER, type StepName } from './types.ts';
 import { stepView } from './view.ts';
 import { logOnboardingFailure, restRoutes } from './rest.ts';
@@ -108,12 +128,22 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     if (needsSignIn(o, current)) return reply.redirectTo(`/login?redirect=${encodeURIComponent(`${app.config.basePath}/get-started`)}`);
     // Only the current step, or an optional one already passed (to change it); else where the member is.
     const order = STEPS.indexOf.bind(STEPS);
-    const revisit = SKIPPABLE.includes(step) && order(step) < order(current) && current !== 'shutdown' && current !== 'complete';
+    const revisit = SKIPPABLE.includes(step) && stepApplies(o, step) && order(step) < order(current) && current !== 'shutdown' && current !== 'complete';
     if (step !== current && !revisit) return reply.redirectTo(stepPath(o), 303);
     return renderStep(request, reply, o, step, {});
   });
 
-  type Shown = { errors?: Record<string, string | undefined>; values?: Record<string, string>; termsAccepted?: boolean; cardError?: string | null; status?: number };
+  type Shown = {
+    errors?: Record<string, string | undefined>;
+    values?: Record<string, string>;
+    termsAccepted?: boolean;
+    cardError?: string | null;
+    status?: number;
+    /** ep-landing: the panels ticked as sent. */
+    picked?: number[];
+    /** ep-question: the answer as typed, and the words counted. */
+    answer?: { value: string; words: number };
+  };
 
   async function renderStep(request: FastifyRequest, reply: FastifyReply, o: Onboarding, step: StepName, shown: Shown) {
     const view = stepView(app, o, step);
@@ -158,6 +188,17 @@ export default async function onboardingRoutes(app: FastifyInstance) {
         return page(reply, o, step, <ContactStep view={view} values={(v as never) ?? (await contactDraft(request))} countries={countryOptions()} errors={errors} />, status);
       case 'team':
         return page(reply, o, step, <TeamStep view={view} values={(v as TeamValues | undefined) ?? (await teamDraft(request, o))} countries={countryOptions()} errors={errors} />, status);
+      case 'ep-landing': {
+        const panels = await expertPanelsDraft(request, o);
+        return page(reply, o, step, <ExpertPanelsStep view={view} panels={panels} picked={shown.picked ?? []} errors={errors} />, status);
+      }
+      case 'ep-question': {
+        const question = await expertQuestionDraft(request, o);
+        // Answered or closed meanwhile: nothing left to show here, on to the next step.
+        if (!question) return reply.redirectTo(stepPath(await completeIfDone(request, o)), 303);
+        const answer = shown.answer ?? { value: question.answer.bodyHtml ? htmlToText(question.answer.bodyHtml) : '', words: question.answer.wordCount };
+        return page(reply, o, step, <ExpertQuestionStep view={view} question={question} answer={answer} errors={errors} />, status);
+      }
       case 'address':
         return page(reply, o, step, <AddressStep view={view} values={(v as never) ?? addressDraft(o)} errors={errors} />, status);
       case 'shutdown':
@@ -284,6 +325,62 @@ export default async function onboardingRoutes(app: FastifyInstance) {
       values: (body) => ({ street: shownText(body.street), city: shownText(body.city), region: shownText(body.region), postalCode: shownText(body.postalCode), country: shownText(body.country) }),
     },
   ];
+
+  // ---------------------------------------------------------------------------------------------
+  // Expert panels: ep-landing (join panels) and ep-question (answer the first open question)
+
+  const signInFirst = (reply: FastifyReply) => reply.redirectTo(`/login?redirect=${encodeURIComponent(`${app.config.basePath}/get-started`)}`);
+  /** The ticked ids as typed, for showing them again (well-formed ones only). */
+  const pickedOf = (v: unknown): number[] => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && /^[1-9]\d{0,9}$/.test(x)).slice(0, 50).map(Number);
+
+  app.post('/get-started/ep-landing', posting, async (request, reply) => {
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    const o = await loaded(request, reply);
+    if (!o) return reply;
+    if (!o.signedIn) return signInFirst(reply);
+    try {
+      return reply.redirectTo(stepPath(await saveExpertPanelsStep(request, o, { panelIds: body.panelIds })), 303);
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      if (e.code === 'Onboarding.StepUnavailable') return reply.redirectTo(stepPath(o), 303);
+      if (!e.fields) throw e;
+      return renderStep(request, reply, o, 'ep-landing', { errors: messages(e), picked: pickedOf(body.panelIds), status: e.status });
+    }
+  });
+
+  app.post('/get-started/ep-question', posting, async (request, reply) => {
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const o = await loaded(request, reply);
+    if (!o) return reply;
+    if (!o.signedIn) return signInFirst(reply);
+    const typed = str(body.body);
+    try {
+      ensureText({ body: typed }, ['body']);
+      return reply.redirectTo(stepPath(await answerExpertQuestionStep(request, o, { questionId: body.questionId, body: textToHtml(typed) })), 303);
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      if (e.code === 'Onboarding.StepUnavailable') return reply.redirectTo(stepPath(o), 303);
+      if (e.status >= 500 || e.code === 'NotAuthenticated') throw e;
+      // A message about the text goes beside the field with the text as typed; any other (closed, picked up) on top.
+      const errors = e.fields?.body ? messages(e) : { form: t(e.key, e.values) };
+      const shown = typed.replace(/\u0000/g, '').slice(0, 100_000);
+      return renderStep(request, reply, o, 'ep-question', { errors, answer: { value: shown, words: countWords(textToHtml(shown)) }, status: e.status });
+    }
+  });
+
+  for (const step of ['ep-landing', 'ep-question'] as const) {
+    app.post(`/get-started/${step}/skip`, posting, async (request, reply) => {
+      const o = await loaded(request, reply);
+      if (!o) return reply;
+      if (!o.signedIn) return signInFirst(reply);
+      try {
+        return reply.redirectTo(stepPath(await skipStep(request, o, step)), 303);
+      } catch (e) {
+        if (isAppError(e) && e.code === 'Onboarding.StepUnavailable') return reply.redirectTo(stepPath(o), 303);
+        throw e;
+      }
+    });
+  }
 
   for (const d of detailSteps) {
     app.post(`/get-started/${d.step}`, posting, async (request, reply) => {

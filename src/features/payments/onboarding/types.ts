@@ -18,7 +18,7 @@ export type FlowStep = (typeof STEP_ORDER)[number];
 export type StepName = OnboardingStep;
 
 /** The steps a member may skip ("Skip for now"): all but payment and password. */
-export const SKIPPABLE: readonly StepName[] = ['profile', 'contact', 'team', 'address'];
+export const SKIPPABLE: readonly StepName[] = ['profile', 'contact', 'team', 'ep-landing', 'ep-question', 'address'];
 
 /** Spec section 3 "Onboarding data" → payment: the membership offer. Amounts in cents (see above). */
 export type MembershipOffer = {
@@ -49,6 +49,10 @@ export type OnboardingData = {
   greetingName: string;
   email: string;
   showAddressStep: boolean;
+  /** Ours (decision 0036): the community has an active expert panel, so the ep-landing step shows. */
+  showExpertPanelStep: boolean;
+  /** Ours: the member has an open expert-panel question, so the ep-question step shows (after ep-landing). */
+  showExpertQuestionStep: boolean;
   disabled: boolean;
   userId: number;
   /** A client token for the card provider's script; the sandbox (and Maxio) need none: null. */

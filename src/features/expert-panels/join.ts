@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import { AppError } from '#src/core/errors.ts';
+import type { Db } from '#src/db/index.ts';
+import type { CommunityRef } from '#src/db/tenancy.ts';
+import { epTransaction, type EpDeps } from './deps.ts';
+import { getQuestion } from './questions.ts';
+import type { JoinablePanel, MemberQuestionView } from './types.ts';
+
+/**
+ * A member joins expert panels by themselves (issue 15, onboarding's ep-landing step; decision 0036),
+ * and finds the question waiting for them (ep-question). Joining is what an editor's "add member"
+ * does (a row in ep_panel_members, nothing if already there), plus: a panel whose batch is already
+ * sent and still open gives the new member an 'open' answer row for each of its questions that still
+ * takes answers (not closed, deadline ahead), as if they had been on the panel when it was sent. Those
+ * rows are marked invited at once (`invited_at`): the member meets the question in the onboarding
+ * itself, so the batch's invitation job has nothing to tell them (its reminders still do).
+ * Every query is scoped to the deps' community; only active (not archived) panels can be joined.
+ */
+
+/** How many panels a member may pick at once (far more than any community has). */
+export const JOIN_PANELS_MAX = 50;
+
+const DB_ID_MAX = 2_147_483_647;
+
+function invalidPanels(key = 'onboarding.epLanding.unknownPanel'): AppError {
+  return new AppError('ExpertPanels.Invalid', { fields: { panelIds: { code: 'ExpertPanels.Invalid', key } } });
+}
+
+/** The ids a form or a JSON client sends: one id or a list of them, each a positive integer; else 400 on `panelIds`. */
+export function panelIdsOf(value: unknown): number[] {
+  if (value === undefined || value === null || value === '') return [];
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length > JOIN_PANELS_MAX) throw invalidPanels();
+  const ids = new Set<number>();
+  for (const v of list) {
+    const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
+    if (!/^[1-9]\d{0,9}$/.test(s) || Number(s) > DB_ID_MAX) throw invalidPanels();
+    ids.add(Number(s));
+  }
+  return [...ids];
+}
+
+/** The community's active panels, by name, each with whether this member is on it. */
+export async function listJoinablePanels(deps: Pick<EpDeps, 'db' | 'community'>, userId: number): Promise<JoinablePanel[]> {
+  const rows = await deps.db
+    .selectFrom('ep_panels as p')
+    .leftJoin('ep_panel_members as pm', (j) => j.onRef('pm.panel_id', '=', 'p.id').on('pm.community_id', '=', deps.community.id).on('pm.user_id', '=', userId))
+    .select(['p.id', 'p.name', 'p.topic', 'pm.user_id as member'])
+    .where('p.community_id', '=', deps.community.id)
+    .where('p.archived_at', 'is', null)
+    .orderBy(sql`lower(p.name)`)
+    .orderBy('p.id')
+    .limit(JOIN_PANELS_MAX)
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, topic: r.topic, joined: r.member !== null }));
+}
+
+/**
+ * The member joins these panels (ids as sent: see panelIdsOf). Every id must be an active panel of
+ * this community, else nothing is written and the answer is 'ExpertPanels.Invalid' on `panelIds`
+ * (another community's panel, an archived or a missing one alike). One transaction: the memberships
+ * (idempotent), then the open answer rows of the panels' sent batches still open. Answers the panels
+ * joined and how many answer rows were made now.
+ */
+export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'>, userId: number, panelIds: unknown): Promise<{ panelIds: number[]; answers: number }> {
+  const ids = panelIdsOf(panelIds);
+  if (ids.length === 0) return { panelIds: [], answers: 0 };
+  const c = deps.community;
+  const now = deps.clock.now();
+  return epTransaction(deps.db, async (trx) => {
+    const found = await trx.selectFrom('ep_panels').select('id').where('community_id', '=', c.id).where('archived_at', 'is', null).where('id', 'in', ids).forShare().execute();
+    if (found.length !== ids.length) throw invalidPanels();
+    // Only an active member of the community joins (the onboarding's member is one; this keeps the rule in one place).
+    const active = await trx
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select('users.id')
+      .where('memberships.community_id', '=', c.id)
+      .where('memberships.user_id', '=', userId)
+      .where('memberships.is_active', '=', true)
+      .where('users.is_active', '=', true)
+      .executeTakeFirst();
+    if (!active) throw new AppError('Forbidden');
+    await trx
+      .insertInto('ep_panel_members')
+      .values(ids.map((panelId) => ({ panel_id: panelId, user_id: userId, community_id: c.id, added_by: userId, added_at: now })))
+      .onConflict((oc) => oc.columns(['panel_id', 'user_id']).doNothing())
+      .execute();
+    // One statement: an open answer for each question of these panels' sent batches that still takes answers.
+    const made = await trx
+      .insertInto('ep_answers')
+      .columns(['community_id', 'question_id', 'user_id', 'status', 'sent_at', 'status_at', 'invited_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('ep_questions as q')
+          .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
+          .select([
+            sql.lit(c.id).as('community_id'),
+            'q.id as question_id',
+            sql.lit(userId).as('user_id'),
+            sql.lit('open').as('status'),
+            sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('sent_at'),
+            sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('status_at'),
+            sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('invited_at'),
+          ])
+          .where('q.community_id', '=', c.id)
+          .where('q.panel_id', 'in', ids)
+          .where('q.closed_at', 'is', null)
+          .where('b.status', '=', 'sent')
+          .where('b.deadline_at', '>', now),
+      )
+      .onConflict((oc) => oc.columns(['question_id', 'user_id']).doNothing())
+      .returning('id')
+      .execute();
+    return { panelIds: ids, answers: made.length };
+  });
+}
+
+/** The member's open questions: sent to them, not answered nor marked, not closed, deadline ahead. */
+function openQuestions(db: Db, community: CommunityRef, userId: number, now: Date) {
+  return db
+    .selectFrom('ep_answers as a')
+    .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'a.question_id').onRef('q.community_id', '=', 'a.community_id'))
+    .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
+    .where('a.community_id', '=', community.id)
+    .where('a.user_id', '=', userId)
+    .where('a.status', '=', 'open')
+    .where('q.closed_at', 'is', null)
+    .where('b.status', '=', 'sent')
+    .where('b.deadline_at', '>', now);
+}
+
+/** What onboarding needs to know to place its two steps, in one statement: active panels here, and the member's first open question. */
+export async function onboardingPanelState(db: Db, community: CommunityRef, userId: number, now: Date): Promise<{ activePanels: number; firstOpenQuestion: number | null }> {
+  const first = openQuestions(db, community, userId, now).select('q.id').orderBy('b.deadline_at').orderBy('q.position').orderBy('q.id').limit(1);
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('ep_panels').select(eb.fn.countAll<string>().as('n')).where('community_id', '=', community.id).where('archived_at', 'is', null).as('panels'),
+      first.as('question'),
+    ])
+    .executeTakeFirst();
+  return { activePanels: Number(row?.panels ?? 0), firstOpenQuestion: row?.question ?? null };
+}
+
+/** The member's first open question (soonest deadline), as its page shows it; null when none. */
+export async function firstOpenQuestion(deps: EpDeps, userId: number): Promise<MemberQuestionView | null> {
+  const row = await openQuestions(deps.db, deps.community, userId, deps.clock.now()).select('q.id').orderBy('b.deadline_at').orderBy('q.position').orderBy('q.id').limit(1).executeTakeFirst();
+  if (!row) return null;
+  return getQuestion(deps, { userId, isStaff: false }, row.id);
+}
