@@ -39,17 +39,20 @@ function RowMarks({ row, error }: { row: MemberQuestionRow; error?: string }) {
   const { t } = usePage();
   const href = useHref();
   const action = href(`/expert-panels/${row.questionId}/mark`);
-  const marks = MARKS.filter((m) => m.value !== row.status);
+  // Refused because the question closed or the answer was picked up meanwhile: the message, no buttons.
+  const marks = row.markable ? MARKS.filter((m) => m.value !== row.status) : [];
   return (
     <form method="post" action={action} className="ep-row-marks" hx-post={action} hx-target={`#ep-row-${row.questionId}`} hx-swap="outerHTML">
       <CsrfField />
-      <div className="button-row">
-        {marks.map((m) => (
+      {marks.length ? (
+        <div className="button-row">
+          {marks.map((m) => (
           <button key={m.value} type="submit" name="mark" value={m.value} className="button button-secondary" aria-label={t('expertPanels.list.markLabel', { action: t(m.label), title: row.title })}>
             {t(m.label)}
           </button>
-        ))}
-      </div>
+          ))}
+        </div>
+      ) : null}
       {error ? (
         <p className="field-error" role="alert">
           {error}

@@ -91,7 +91,19 @@ t.test("marking a question from the member's list: a plain POST as before, with 
     t.match(res.body, new RegExp(`^<li class="ep-row" id="ep-row-${reviewed}">`));
     t.match(res.body, /<p class="field-error" role="alert">An editor is reviewing this answer, so it can no longer be changed\.<\/p>/);
     t.notMatch(res.body, 'ep-live', 'nothing announced as done');
+    t.notMatch(res.body, 'name="mark"', 'and nothing more to mark');
     t.equal(await statusOf(reviewed), 'submitted');
+
+    // The question was closed between the page and the click.
+    await w.db.updateTable('ep_questions').set({ closed_at: w.clock.now() }).where('id', '=', channels).execute();
+    const closed = await hx(`/expert-panels/${channels}/mark`, { mark: 'cant_answer' });
+    t.equal(closed.statusCode, 200);
+    t.match(closed.body, /<p class="field-error" role="alert">This question is closed and takes no new answers\.<\/p>/);
+    t.notMatch(closed.body, 'name="mark"', 'no buttons on a closed question');
+    t.equal(await statusOf(channels), 'ignored', 'unchanged');
+    const closedPlain = await plain(`/expert-panels/${channels}/mark`, { mark: 'cant_answer' });
+    t.equal(closedPlain.statusCode, 409, 'without htmx: the question page with the message, as before');
+    t.match(textOf(closedPlain.body), 'This question is closed and takes no new answers.');
   });
 
   await t.test('with htmx, what is not allowed stays refused', async (t) => {
