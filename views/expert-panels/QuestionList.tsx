@@ -1,4 +1,5 @@
 import type { MemberQuestionRow, MemberTab } from '#src/features/expert-panels/types.ts';
+import { CsrfField } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { DateText, StateBadges } from './parts.tsx';
 
@@ -11,12 +12,63 @@ export type QuestionListProps = {
   olderHref: string | null;
 };
 
-function QuestionRow({ row }: { row: MemberQuestionRow }) {
+/**
+ * The list's one polite live region (role="status"). With htmx, marking a question from the list
+ * fills it out of band (`hx-swap-oob="innerHTML"`): the region stays in the page, so a screen reader
+ * announces the new text.
+ */
+export function EpLive({ text }: { text?: string }) {
+  if (text === undefined) return <p id="ep-live" className="visually-hidden" role="status" />;
+  return (
+    <p id="ep-live" className="visually-hidden" role="status" hx-swap-oob="innerHTML">
+      {text}
+    </p>
+  );
+}
+
+const MARKS = [
+  { value: 'cant_answer', label: 'expertPanels.question.cantAnswer' },
+  { value: 'ignored', label: 'expertPanels.question.ignore' },
+] as const;
+
+/**
+ * "Can't answer" / "Ignore" on a row: a plain POST (back to the list with its alert), or with htmx
+ * the row alone comes back in its place. A mark the answer already has is not offered again.
+ */
+function RowMarks({ row, error }: { row: MemberQuestionRow; error?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  const action = href(`/expert-panels/${row.questionId}/mark`);
+  // Refused because the question closed or the answer was picked up meanwhile: the message, no buttons.
+  const marks = row.markable ? MARKS.filter((m) => m.value !== row.status) : [];
+  return (
+    <form method="post" action={action} className="ep-row-marks" hx-post={action} hx-target={`#ep-row-${row.questionId}`} hx-swap="outerHTML">
+      <CsrfField />
+      {marks.length ? (
+        <div className="button-row">
+          {marks.map((m) => (
+          <button key={m.value} type="submit" name="mark" value={m.value} className="button button-secondary" aria-label={t('expertPanels.list.markLabel', { action: t(m.label), title: row.title })}>
+            {t(m.label)}
+          </button>
+          ))}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** One question of the list (also the htmx answer to marking it, with `error` when that failed). */
+export function QuestionRow({ row, error }: { row: MemberQuestionRow; error?: string }) {
   const { t, now } = usePage();
   const href = useHref();
   const past = new Date(row.deadlineAt).getTime() < now.getTime();
   return (
-    <li className="ep-row">
+    <li className="ep-row" id={`ep-row-${row.questionId}`}>
       <h3 className="ep-row-title">
         <a href={href(`/expert-panels/${row.questionId}`)}>{row.title}</a>
       </h3>
@@ -50,6 +102,7 @@ function QuestionRow({ row }: { row: MemberQuestionRow }) {
           <a href={href(row.roundup.path)}>{t('expertPanels.list.liveLink', { title: row.roundup.title })}</a>
         </p>
       ) : null}
+      {row.markable || error ? <RowMarks row={row} error={error} /> : null}
     </li>
   );
 }
@@ -85,6 +138,7 @@ export function QuestionList({ tab, tabs, counts, rows, olderHref }: QuestionLis
           <a href={href(olderHref)}>{t('expertPanels.list.older')}</a>
         </nav>
       ) : null}
+      <EpLive />
     </section>
   );
 }

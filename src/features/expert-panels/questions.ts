@@ -26,44 +26,62 @@ export function questionIdOf(v: unknown): number {
 
 export type QuestionsQuery = { tab?: unknown; after?: unknown; first?: unknown };
 
-export async function listMemberQuestions(deps: EpDeps, viewer: EpViewer, q: QuestionsQuery = {}): Promise<MemberQuestionsPage> {
-  const tab: MemberTab = q.tab == null || q.tab === '' ? 'open' : isMemberTab(q.tab) ? q.tab : invalidTab();
-  const first = pageSize(q.first, PAGE_SIZE);
-  const after = decodeSentCursor(q.after);
-  let page = memberAnswers(deps.db, deps.community, viewer.userId)
-    .select([
-      'q.id as question_id',
-      'q.title',
-      'q.closed_at',
-      'p.name as panel_name',
-      'b.deadline_at',
-      'a.id as answer_id',
-      'a.status',
-      'a.sent_at',
-      'a.submitted_at',
-      'a.decision_note',
-      sentKeyColumn().as('sent_key'),
-      roundupJsonColumn(deps.community).as('roundup'),
-    ])
-    .where(tabCondition(tab, deps.community));
-  // A row comparison: the index (community_id, user_id, status, sent_at desc, id desc) serves it.
-  if (after) page = page.where(sql<boolean>`(a.sent_at, a.id) < (cast(${after.at} as timestamptz), ${after.id})`);
-  const [rows, counts] = await Promise.all([page.orderBy('a.sent_at', 'desc').orderBy('a.id', 'desc').limit(first + 1).execute(), tabCounts(deps.db, deps.community, viewer.userId)]);
-  const shown = rows.slice(0, first);
-  const out: MemberQuestionRow[] = shown.map((r) => ({
+/** The columns of a row of the member's questions (see memberAnswers for the joins). */
+function rowQuery(deps: EpDeps, viewer: EpViewer) {
+  return memberAnswers(deps.db, deps.community, viewer.userId).select([
+    'q.id as question_id',
+    'q.title',
+    'q.closed_at',
+    'p.name as panel_name',
+    'b.deadline_at',
+    'a.id as answer_id',
+    'a.status',
+    'a.sent_at',
+    'a.submitted_at',
+    'a.decision_note',
+    sentKeyColumn().as('sent_key'),
+    roundupJsonColumn(deps.community).as('roundup'),
+  ]);
+}
+
+type RowRecord = Awaited<ReturnType<ReturnType<typeof rowQuery>['executeTakeFirstOrThrow']>>;
+
+function toRow(r: RowRecord): MemberQuestionRow {
+  const closed = r.closed_at != null;
+  return {
     questionId: r.question_id,
     title: r.title,
     panelName: r.panel_name,
     deadlineAt: new Date(r.deadline_at),
-    closed: r.closed_at != null,
+    closed,
     status: r.status,
+    markable: (r.status === 'open' || r.status === 'cant_answer' || r.status === 'ignored') && !closed,
     sentAt: new Date(r.sent_at),
     submittedAt: r.submitted_at ? new Date(r.submitted_at) : null,
     decisionNote: r.status === 'accepted' || r.status === 'declined' ? r.decision_note : null,
     roundup: r.status === 'accepted' ? roundupFromJson(r.roundup) : null,
     cursor: encodeCursor([r.sent_key, r.answer_id]),
-  }));
+  };
+}
+
+export async function listMemberQuestions(deps: EpDeps, viewer: EpViewer, q: QuestionsQuery = {}): Promise<MemberQuestionsPage> {
+  const tab: MemberTab = q.tab == null || q.tab === '' ? 'open' : isMemberTab(q.tab) ? q.tab : invalidTab();
+  const first = pageSize(q.first, PAGE_SIZE);
+  const after = decodeSentCursor(q.after);
+  let page = rowQuery(deps, viewer).where(tabCondition(tab, deps.community));
+  // A row comparison: the index (community_id, user_id, status, sent_at desc, id desc) serves it.
+  if (after) page = page.where(sql<boolean>`(a.sent_at, a.id) < (cast(${after.at} as timestamptz), ${after.id})`);
+  const [rows, counts] = await Promise.all([page.orderBy('a.sent_at', 'desc').orderBy('a.id', 'desc').limit(first + 1).execute(), tabCounts(deps.db, deps.community, viewer.userId)]);
+  const out = rows.slice(0, first).map(toRow);
   return { tab, rows: out, next: rows.length > first && out.length > 0 ? out[out.length - 1]!.cursor : null, counts };
+}
+
+/** One row of the member's questions as the list shows it (after an action on it), or not found. */
+export async function memberQuestionRow(deps: EpDeps, viewer: EpViewer, questionId: unknown): Promise<MemberQuestionRow> {
+  const id = questionIdOf(questionId);
+  const r = await rowQuery(deps, viewer).where('q.id', '=', id).executeTakeFirst();
+  if (!r) throw new AppError('ExpertPanels.QuestionNotFound');
+  return toRow(r);
 }
 
 function invalidTab(): never {

@@ -6,12 +6,12 @@ import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { str, type FormBody } from '#src/lib/form.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';
-import { QuestionList } from '#views/expert-panels/QuestionList.tsx';
+import { EpLive, QuestionList, QuestionRow } from '#views/expert-panels/QuestionList.tsx';
 import { QuestionNotFound, QuestionPage, type AnswerFormState } from '#views/expert-panels/QuestionPage.tsx';
 import { markAnswer, submitAnswer } from './answers.ts';
 import { epDeps, epViewer } from './deps.ts';
 import { questionPath } from './queries.ts';
-import { getQuestion, listMemberQuestions, questionIdOf } from './questions.ts';
+import { getQuestion, listMemberQuestions, memberQuestionRow, questionIdOf } from './questions.ts';
 import { MEMBER_TABS } from './rules.ts';
 
 type PageExtra = { form?: AnswerFormState; editing?: boolean; error?: string; status?: number };
@@ -45,6 +45,7 @@ export default async function expertPanelRoutes(app: FastifyInstance) {
     if (page.next) older.set('after', page.next);
     return reply.page({
       title: t('expertPanels.list.title'),
+      htmx: true,
       body: <QuestionList tab={page.tab} tabs={MEMBER_TABS} counts={page.counts} rows={page.rows} olderHref={page.next ? `/expert-panels?${older.toString()}` : null} />,
     });
   });
@@ -88,14 +89,32 @@ export default async function expertPanelRoutes(app: FastifyInstance) {
     }
   });
 
+  /**
+   * "Can't answer" / "Ignore": a plain POST goes back to the list with its alert (or, refused, to the
+   * question's page with the message); with htmx (from the list) the row alone comes back, its new
+   * state shown, and the polite live region says what happened. A refusal comes back as the row with
+   * the message beside its buttons (htmx swaps only a 2xx answer).
+   */
   app.post('/expert-panels/:questionId/mark', member, async (request, reply) => {
     const id = idOf(request);
     const mark = str(((request.body ?? {}) as FormBody).mark);
+    const deps = epDeps(request);
+    const viewer = epViewer(request);
     try {
-      await markAnswer(epDeps(request), epViewer(request), id, mark);
+      await markAnswer(deps, viewer, id, mark);
     } catch (e) {
       if (!shownOnPage(e) || e.code === 'ExpertPanels.Invalid') throw e;
+      if (isHtmx(request)) return reply.fragment(<QuestionRow row={await memberQuestionRow(deps, viewer, id)} error={t(e.key, e.values)} />);
       return questionPage(request, reply, id, { error: t(e.key, e.values), status: e.status });
+    }
+    if (isHtmx(request)) {
+      const row = await memberQuestionRow(deps, viewer, id);
+      return reply.fragment(
+        <>
+          <QuestionRow row={row} />
+          <EpLive text={t(mark === 'ignored' ? 'expertPanels.list.liveIgnored' : 'expertPanels.list.liveCantAnswer', { title: row.title })} />
+        </>,
+      );
     }
     return reply.redirectTo(withAlert('/expert-panels', mark === 'ignored' ? 'expert-question-ignored' : 'expert-question-cant-answer'));
   });

@@ -20,6 +20,8 @@ export type MemberQuestionRow = {
   closed: boolean;
   /** The member's answer's state. */
   status: EpAnswerStatus;
+  /** The member may still mark it "can't answer" or "ignore" (not yet answered, question open). */
+  markable: boolean;
   sentAt: Date;
   submittedAt: Date | null;
   /** The editor's note on an accepted or declined answer. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { staffAction, type StaffActionAgain } from '#src/features/admin/act.ts';
 import { adminMembersDeps, staffOf } from '#src/features/members/admin-routes.tsx';
 import { setModerator } from '#src/features/members/admin-actions.ts';
 import {
@@ -109,26 +110,9 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
    * field's, or the whole form's: already moderated, gone), the page comes back with it and what was
    * typed. Anything else (not found, forbidden, a malformed request) goes to the error handler.
    */
-  async function act(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    run: () => Promise<Done>,
-    again: { path: string; key: string; values: Record<string, string>; render: (form: StaffForm, status: number) => Promise<unknown> },
-  ) {
-    request.guardian.ensureAdmin();
-    try {
-      const done = await run();
-      const [base, hash] = again.path.split('#', 2) as [string, string | undefined];
-      return reply.redirectTo(`${base}${base.includes('?') ? '&' : '?'}done=${done}${hash ? `#${hash}` : ''}`);
-    } catch (e) {
-      if (!isAppError(e)) throw e;
-      const known = e.fields && Object.keys(e.fields).length > 0;
-      const formLevel = e.code === 'Forum.AlreadyModerated' || e.code === 'Forum.PostNotFound' || e.code === 'Forum.ReplyNotFound' || e.code === 'Forum.TopicNotFound';
-      if (!known && !formLevel) throw e;
-      const errors = known ? fieldsOf(e) : { form: t(e.key, e.values) };
-      return again.render({ key: again.key, values: again.values, errors }, e.status);
-    }
-  }
+  const staffAct = staffAction<Done>(t, ['Forum.AlreadyModerated', 'Forum.PostNotFound', 'Forum.ReplyNotFound', 'Forum.TopicNotFound']);
+  const act = (request: FastifyRequest, reply: FastifyReply, run: () => Promise<Done>, again: StaffActionAgain & { path: string }) =>
+    staffAct(request, reply, async () => ({ done: await run(), path: again.path }), again);
 
   // ---- Overview ----
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
+import { staffAction } from '#src/features/admin/act.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
 import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
@@ -8,7 +9,7 @@ import { EpAnswer, EpAnswers } from '#views/admin/expert-panels/answers.tsx';
 import { EpBatch, EpBatches } from '#views/admin/expert-panels/batches.tsx';
 import type { EpForm } from '#views/admin/expert-panels/frame.tsx';
 import { EpPanel, EpPanels } from '#views/admin/expert-panels/panels.tsx';
-import { epDeps, epViewer } from '../deps.ts';
+import { epDeps, epViewer, type EpDeps, type EpViewer } from '../deps.ts';
 import type { AnswerFilters } from './admin-types.ts';
 import { addQuestion, closeQuestion, createBatch, getBatch, listBatches, questionSummary, removeQuestion, reopenQuestion, sendBatch, updateQuestion } from './batches.ts';
 import { addPanelMember, createPanel, getPanel, listPanels, removePanelMember, setPanelArchived, updatePanel } from './panels.ts';
@@ -60,7 +61,6 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
     const done = (request.query as Record<string, unknown>).done;
     return typeof done === 'string' && (DONE as readonly string[]).includes(done) ? t(`expertPanelsAdmin.done.${done}`) : undefined;
   };
-  const fieldsOf = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key, v.values)]));
   const call = (request: FastifyRequest) => {
     request.guardian.ensureAdmin();
     return { deps: epDeps(request), viewer: epViewer(request) };
@@ -71,22 +71,31 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
     return reply.page({ title, body: await body(), status });
   }
 
-  /** Runs an action: done, back to `path` with its notice; a refusal the form can show comes back on its page. */
-  async function act(request: FastifyRequest, reply: FastifyReply, run: () => Promise<{ done: Done; path: string }>, again: { key: string; values: Record<string, string>; render: (form: EpForm, status: number) => Promise<unknown> }) {
-    request.guardian.ensureAdmin();
-    try {
-      const { done, path } = await run();
-      const [base, hash] = path.split('#', 2) as [string, string | undefined];
-      return await reply.redirectTo(`${base}${base.includes('?') ? '&' : '?'}done=${done}${hash ? `#${hash}` : ''}`);
-    } catch (e) {
-      if (!isAppError(e)) throw e;
-      const known = e.fields && Object.keys(e.fields).length > 0;
-      const formLevel = e.code === 'ExpertPanels.BatchSent' || e.code === 'ExpertPanels.NotInReview' || e.code === 'ExpertPanels.RoundupPublished' || e.code === 'ExpertPanels.Busy';
-      if (!known && !formLevel) throw e;
-      const errors = known ? fieldsOf(e) : { form: t(e.key, e.values) };
-      return again.render({ key: again.key, values: again.values, errors }, e.status);
-    }
-  }
+  /** Runs an action: done, back to its path with its notice; a refusal the form can show comes back on its page. */
+  const act = staffAction<Done>(t, ['ExpertPanels.BatchSent', 'ExpertPanels.NotInReview', 'ExpertPanels.RoundupPublished', 'ExpertPanels.Busy']);
+
+  /**
+   * One form POST of this area. `action` reads the request (ids and fields: a malformed one is refused
+   * before anything runs) and says which form it is, which of its fields to keep, the page it comes
+   * back on when refused, and what it does: the notice and the way back.
+   */
+  type Action = {
+    key: string;
+    keep?: readonly string[];
+    page: (form: EpForm, status: number) => Promise<unknown>;
+    run: (deps: EpDeps, viewer: EpViewer) => Promise<readonly [Done, string]>;
+  };
+  const post = (url: string, action: (request: FastifyRequest, reply: FastifyReply, body: Body) => Action | Promise<Action>) =>
+    app.post(url, admin, async (request, reply) => {
+      const body = bodyOf(request);
+      const a = await action(request, reply, body);
+      const run = async () => {
+        const { deps, viewer } = call(request);
+        const [done, path] = await a.run(deps, viewer);
+        return { done, path };
+      };
+      return act(request, reply, run, { key: a.key, values: a.keep ? keep(body, a.keep) : {}, render: a.page });
+    });
 
   // ---- Panels ----
 
@@ -100,19 +109,12 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
 
   const PANEL_FIELDS = ['name', 'topic', 'minWords', 'maxWords'] as const;
 
-  app.post('/admin/expert-panels/panels', admin, async (request, reply) => {
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        const id = await createPanel(deps, viewer, body);
-        return { done: 'panelCreated', path: `/admin/expert-panels/panels/${id}` };
-      },
-      { key: 'panel-new', values: keep(body, PANEL_FIELDS), render: (form, status) => panelsPage(request, reply, form, status) },
-    );
-  });
+  post('/admin/expert-panels/panels', (request, reply, body) => ({
+    key: 'panel-new',
+    keep: PANEL_FIELDS,
+    page: (form, status) => panelsPage(request, reply, form, status),
+    run: async (deps, viewer) => ['panelCreated', `/admin/expert-panels/panels/${await createPanel(deps, viewer, body)}`],
+  }));
 
   const panelPage = (request: FastifyRequest, reply: FastifyReply, id: number, form?: EpForm, status?: number) =>
     page(request, reply, t('expertPanelsAdmin.titles.panel'), async () => {
@@ -122,65 +124,30 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/expert-panels/panels/:id', admin, async (request, reply) => panelPage(request, reply, idParam(request)));
 
-  app.post('/admin/expert-panels/panels/:id', admin, async (request, reply) => {
+  /** An action on one panel: its page, back and again. */
+  const onPanel = (request: FastifyRequest, reply: FastifyReply, key: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Done>, fields?: readonly string[]): Action => {
     const id = idParam(request);
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await updatePanel(deps, viewer, id, body);
-        return { done: 'panelSaved', path: `/admin/expert-panels/panels/${id}` };
-      },
-      { key: 'panel-edit', values: keep(body, PANEL_FIELDS), render: (form, status) => panelPage(request, reply, id, form, status) },
-    );
-  });
+    return { key, keep: fields, page: (form, status) => panelPage(request, reply, id, form, status), run: async (deps, viewer) => [await run(deps, viewer, id), `/admin/expert-panels/panels/${id}`] };
+  };
 
-  app.post('/admin/expert-panels/panels/:id/archive', admin, async (request, reply) => {
-    const id = idParam(request);
-    const archived = str(bodyOf(request).archived);
+  post('/admin/expert-panels/panels/:id', (request, reply, body) =>
+    onPanel(request, reply, 'panel-edit', async (deps, viewer, id) => (await updatePanel(deps, viewer, id, body), 'panelSaved'), PANEL_FIELDS),
+  );
+
+  post('/admin/expert-panels/panels/:id/archive', (request, reply, body) => {
+    const archived = str(body.archived);
+    const action = onPanel(request, reply, 'panel-archive', async (deps, viewer, id) => (await setPanelArchived(deps, viewer, id, archived === 'true'), archived === 'true' ? 'panelArchived' : 'panelUnarchived'));
     if (archived !== 'true' && archived !== 'false') throw new AppError('BadRequest.Validation');
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await setPanelArchived(deps, viewer, id, archived === 'true');
-        return { done: archived === 'true' ? 'panelArchived' : 'panelUnarchived', path: `/admin/expert-panels/panels/${id}` };
-      },
-      { key: 'panel-archive', values: {}, render: (form, status) => panelPage(request, reply, id, form, status) },
-    );
+    return action;
   });
 
-  app.post('/admin/expert-panels/panels/:id/members', admin, async (request, reply) => {
-    const id = idParam(request);
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await addPanelMember(deps, viewer, id, body.who);
-        return { done: 'memberAdded', path: `/admin/expert-panels/panels/${id}` };
-      },
-      { key: 'member-add', values: keep(body, ['who']), render: (form, status) => panelPage(request, reply, id, form, status) },
-    );
-  });
+  post('/admin/expert-panels/panels/:id/members', (request, reply, body) =>
+    onPanel(request, reply, 'member-add', async (deps, viewer, id) => (await addPanelMember(deps, viewer, id, body.who), 'memberAdded'), ['who']),
+  );
 
-  app.post('/admin/expert-panels/panels/:id/members/:userId/remove', admin, async (request, reply) => {
-    const id = idParam(request);
+  post('/admin/expert-panels/panels/:id/members/:userId/remove', (request, reply) => {
     const userId = idParam(request, 'userId');
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await removePanelMember(deps, viewer, id, userId);
-        return { done: 'memberRemoved', path: `/admin/expert-panels/panels/${id}` };
-      },
-      { key: 'member-remove', values: {}, render: (form, status) => panelPage(request, reply, id, form, status) },
-    );
+    return onPanel(request, reply, 'member-remove', async (deps, viewer, id) => (await removePanelMember(deps, viewer, id, userId), 'memberRemoved'));
   });
 
   // ---- Batches and questions ----
@@ -194,19 +161,12 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/expert-panels/batches', admin, async (request, reply) => batchesPage(request, reply));
 
-  app.post('/admin/expert-panels/batches', admin, async (request, reply) => {
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        const id = await createBatch(deps, viewer, body);
-        return { done: 'batchCreated', path: `/admin/expert-panels/batches/${id}` };
-      },
-      { key: 'batch-new', values: keep(body, ['panelId', 'title', 'deadline']), render: (form, status) => batchesPage(request, reply, form, status) },
-    );
-  });
+  post('/admin/expert-panels/batches', (request, reply, body) => ({
+    key: 'batch-new',
+    keep: ['panelId', 'title', 'deadline'],
+    page: (form, status) => batchesPage(request, reply, form, status),
+    run: async (deps, viewer) => ['batchCreated', `/admin/expert-panels/batches/${await createBatch(deps, viewer, body)}`],
+  }));
 
   const batchPage = (request: FastifyRequest, reply: FastifyReply, id: number, form?: EpForm, status?: number) =>
     page(request, reply, t('expertPanelsAdmin.titles.batch'), async () => {
@@ -221,60 +181,45 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
   const QUESTION_FIELDS = ['title', 'brief', 'guidelines'] as const;
   const questionInput = (body: Body) => ({ title: body.title, brief: textToHtml(str(body.brief)), guidelines: textToHtml(str(body.guidelines)) });
 
-  app.post('/admin/expert-panels/batches/:id/questions', admin, async (request, reply) => {
+  post('/admin/expert-panels/batches/:id/questions', (request, reply, body) => {
     const id = idParam(request);
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        const qid = await addQuestion(deps, viewer, id, questionInput(body));
-        return { done: 'questionAdded', path: `/admin/expert-panels/batches/${id}#question-${qid}` };
-      },
-      { key: 'question-new', values: keep(body, QUESTION_FIELDS), render: (form, status) => batchPage(request, reply, id, form, status) },
-    );
+    return {
+      key: 'question-new',
+      keep: QUESTION_FIELDS,
+      page: (form, status) => batchPage(request, reply, id, form, status),
+      run: async (deps, viewer) => ['questionAdded', `/admin/expert-panels/batches/${id}#question-${await addQuestion(deps, viewer, id, questionInput(body))}`],
+    };
   });
 
-  app.post('/admin/expert-panels/batches/:id/send', admin, async (request, reply) => {
+  post('/admin/expert-panels/batches/:id/send', (request, reply) => {
     const id = idParam(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await sendBatch(deps, viewer, id);
-        return { done: 'batchSent', path: `/admin/expert-panels/batches/${id}` };
-      },
-      { key: 'send', values: {}, render: (form, status) => batchPage(request, reply, id, form, status) },
-    );
+    return { key: 'send', page: (form, status) => batchPage(request, reply, id, form, status), run: async (deps, viewer) => (await sendBatch(deps, viewer, id), ['batchSent', `/admin/expert-panels/batches/${id}`]) };
   });
 
   /** A question's action: its batch page comes back (found through the question, this community's only). */
-  const questionAction = (action: 'save' | 'remove' | 'close' | 'reopen') => async (request: FastifyRequest, reply: FastifyReply) => {
+  const onQuestion = (action: 'save' | 'remove' | 'close' | 'reopen') => async (request: FastifyRequest, reply: FastifyReply, body: Body): Promise<Action> => {
     const id = idParam(request);
-    const body = bodyOf(request);
     const { deps, viewer } = call(request);
     const { batchId } = await questionSummary(deps, viewer, id);
-    return act(
-      request,
-      reply,
-      async () => {
+    return {
+      key: `question-${id}`,
+      keep: action === 'save' ? QUESTION_FIELDS : undefined,
+      page: (form, status) => batchPage(request, reply, batchId, form, status),
+      run: async (deps, viewer) => {
         if (action === 'save') await updateQuestion(deps, viewer, id, questionInput(body));
         if (action === 'remove') await removeQuestion(deps, viewer, id);
         if (action === 'close') await closeQuestion(deps, viewer, id);
         if (action === 'reopen') await reopenQuestion(deps, viewer, id);
         const done: Done = action === 'save' ? 'questionSaved' : action === 'remove' ? 'questionRemoved' : action === 'close' ? 'questionClosed' : 'questionReopened';
-        return { done, path: `/admin/expert-panels/batches/${batchId}${action === 'remove' ? '' : `#question-${id}`}` };
+        return [done, `/admin/expert-panels/batches/${batchId}${action === 'remove' ? '' : `#question-${id}`}`];
       },
-      { key: `question-${id}`, values: action === 'save' ? keep(body, QUESTION_FIELDS) : {}, render: (form, status) => batchPage(request, reply, batchId, form, status) },
-    );
+    };
   };
 
-  app.post('/admin/expert-panels/questions/:id', admin, questionAction('save'));
-  app.post('/admin/expert-panels/questions/:id/remove', admin, questionAction('remove'));
-  app.post('/admin/expert-panels/questions/:id/close', admin, questionAction('close'));
-  app.post('/admin/expert-panels/questions/:id/reopen', admin, questionAction('reopen'));
+  post('/admin/expert-panels/questions/:id', onQuestion('save'));
+  post('/admin/expert-panels/questions/:id/remove', onQuestion('remove'));
+  post('/admin/expert-panels/questions/:id/close', onQuestion('close'));
+  post('/admin/expert-panels/questions/:id/reopen', onQuestion('reopen'));
 
   // ---- Answers ----
 
@@ -329,47 +274,19 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/expert-panels/answers/:id', admin, async (request, reply) => answerPage(request, reply, idParam(request)));
 
-  app.post('/admin/expert-panels/answers/:id/review', admin, async (request, reply) => {
+  /** An action on one answer: its page, back and again. */
+  const onAnswer = (request: FastifyRequest, reply: FastifyReply, key: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Done>, fields?: readonly string[]): Action => {
     const id = idParam(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await startReview(deps, viewer, id);
-        return { done: 'reviewStarted', path: `/admin/expert-panels/answers/${id}` };
-      },
-      { key: 'review', values: {}, render: (form, status) => answerPage(request, reply, id, form, status) },
-    );
-  });
+    return { key, keep: fields, page: (form, status) => answerPage(request, reply, id, form, status), run: async (deps, viewer) => [await run(deps, viewer, id), `/admin/expert-panels/answers/${id}`] };
+  };
 
-  app.post('/admin/expert-panels/answers/:id/edit', admin, async (request, reply) => {
-    const id = idParam(request);
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        await editAnswer(deps, viewer, id, { body: textToHtml(str(body.body).slice(0, 200_000)) });
-        return { done: 'answerEdited', path: `/admin/expert-panels/answers/${id}` };
-      },
-      { key: 'edit', values: keep(body, ['body']), render: (form, status) => answerPage(request, reply, id, form, status) },
-    );
-  });
+  post('/admin/expert-panels/answers/:id/review', (request, reply) => onAnswer(request, reply, 'review', async (deps, viewer, id) => (await startReview(deps, viewer, id), 'reviewStarted')));
 
-  app.post('/admin/expert-panels/answers/:id/decide', admin, async (request, reply) => {
-    const id = idParam(request);
-    const body = bodyOf(request);
-    return act(
-      request,
-      reply,
-      async () => {
-        const { deps, viewer } = call(request);
-        const status = await decideAnswer(deps, viewer, id, decisionOf(body.decision), body.note);
-        return { done: status === 'accepted' ? 'accepted' : 'declined', path: `/admin/expert-panels/answers/${id}` };
-      },
-      { key: 'decide', values: keep(body, ['note']), render: (form, status) => answerPage(request, reply, id, form, status) },
-    );
-  });
+  post('/admin/expert-panels/answers/:id/edit', (request, reply, body) =>
+    onAnswer(request, reply, 'edit', async (deps, viewer, id) => (await editAnswer(deps, viewer, id, { body: textToHtml(str(body.body).slice(0, 200_000)) }), 'answerEdited'), ['body']),
+  );
+
+  post('/admin/expert-panels/answers/:id/decide', (request, reply, body) =>
+    onAnswer(request, reply, 'decide', async (deps, viewer, id) => ((await decideAnswer(deps, viewer, id, decisionOf(body.decision), body.note)) === 'accepted' ? 'accepted' : 'declined'), ['note']),
+  );
 }
