@@ -83,6 +83,11 @@ async function measure(): Promise<StepWeight[]> {
       await weigh('contact');
       await Promise.all([page.waitForURL(/\/get-started\/team/), submit('Skip for now')]);
       await weigh('team');
+      await Promise.all([page.waitForURL(/\/get-started\/ep-landing/), submit('Skip for now')]);
+      await weigh('ep-landing (the expert panels to join)');
+      await page.getByRole('checkbox', { name: 'Leadership & Teams' }).check();
+      await Promise.all([page.waitForURL(/\/get-started\/ep-question/), submit('Join and continue')]);
+      await weigh('ep-question (an open question and its answer form)');
       await Promise.all([page.waitForURL(/\/get-started\/complete/), submit('Skip for now')]);
       await weigh('complete');
       await context.close();
