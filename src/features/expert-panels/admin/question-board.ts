@@ -56,16 +56,19 @@ export function batchFiltersOf(input: { panelId?: unknown; state?: unknown; q?: 
   return { panelId: idOf(input.panelId), state: oneOf(BATCH_STATES, input.state), q: searchOf(input.q) };
 }
 
+/** A refused search as the field shows it again: what was typed, without control characters, cut to a sane length. */
+export const typedSearch = (v: unknown): string => (typeof v === 'string' ? v.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, SEARCH_MAX * 2) : '');
+
 /** A page's cursor as a query string or a form gave it (anything odd is the first page). */
 export const afterOf = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 40 && /^[\d._]+$/.test(v) ? v : null);
 
 /** The batches list's query string: its filters, a search that cannot be used as its message (and ignored), and the page. */
-export function batchQueryOf(raw: Record<string, unknown>, t: Translate): { filters: BatchFilters; searchError?: string; after: string | null } {
+export function batchQueryOf(raw: Record<string, unknown>, t: Translate): { filters: BatchFilters; searchError?: string; searchTyped?: string; after: string | null } {
   try {
     return { filters: batchFiltersOf(raw), after: afterOf(raw.after) };
   } catch (e) {
     if (!isAppError(e) || !e.fields?.q) throw e;
-    return { filters: batchFiltersOf({ ...raw, q: undefined }), searchError: t(e.fields.q.key, e.fields.q.values), after: null };
+    return { filters: batchFiltersOf({ ...raw, q: undefined }), searchError: t(e.fields.q.key, e.fields.q.values), searchTyped: typedSearch(raw.q), after: null };
   }
 }
 
