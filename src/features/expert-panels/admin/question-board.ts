@@ -82,8 +82,6 @@ function cursorOf(after: unknown, countKey: boolean): { key: string; id: number 
   return { key: m[1]!, id: Number(m[2]) };
 }
 
-const WRITTEN = sql`status in ('submitted', 'accepted', 'declined')`;
-
 function questionRows(deps: EpDeps) {
   const c = deps.community.id;
   return deps.db
@@ -101,7 +99,8 @@ function questionRows(deps: EpDeps) {
             sql<string>`count(*) filter (where a.status = 'declined')`.as('n_declined'),
             sql<string>`count(*) filter (where a.status = 'cant_answer')`.as('n_cant_answer'),
             sql<string>`count(*) filter (where a.status = 'ignored')`.as('n_ignored'),
-            sql<number>`(count(*) filter (where a.${WRITTEN}))::int`.as('answered'),
+            // Answers written (in review, accepted or declined): the "most answers" sort.
+            sql<number>`(count(*) filter (where a.status in ('submitted', 'accepted', 'declined')))::int`.as('answered'),
           ])
           .whereRef('a.question_id', '=', 'q.id')
           .where('a.community_id', '=', c)
