@@ -55,6 +55,7 @@ import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './forum/gra
 import { forumMemberGraphQL } from './forum/graphql.ts';
 import { forumJobs } from './forum/jobs.ts';
 import expertPanelsAdminRoutes from './expert-panels/admin/admin-routes.tsx';
+import expertPanelsBoardRoutes from './expert-panels/admin/board-routes.tsx';
 import { expertPanelsAdminGraphQL } from './expert-panels/admin/graphql-admin.ts';
 import expertPanelsInviteRoutes from './expert-panels/invite/routes.tsx';
 import { inviteMemberGraphQL } from './expert-panels/invite/graphql-invite.ts';
@@ -112,7 +113,7 @@ export const AREAS: readonly Area[] = [
   { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
   { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
-  { name: 'expert-panels-admin', routes: [expertPanelsAdminRoutes], graphql: { admin: expertPanelsAdminGraphQL } },
+  { name: 'expert-panels-admin', routes: [expertPanelsAdminRoutes, expertPanelsBoardRoutes], graphql: { admin: expertPanelsAdminGraphQL } },
   { name: 'expert-panels-invite', routes: [expertPanelsInviteRoutes], graphql: { member: inviteMemberGraphQL }, jobs: inviteJobs },
   { name: 'expert-panels', routes: [expertPanelRoutes], graphql: { member: expertPanelsMemberGraphQL } },
   { name: 'expert-panels-roundups', routes: [roundupPublicRoutes, roundupAdminRoutes], graphql: { admin: roundupAdminGraphQL, member: roundupMemberGraphQL } },

@@ -1,7 +1,7 @@
 import { formatDate } from '#src/core/format.ts';
 import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/roundups/types.ts';
 import { Field } from '#views/auth/parts.tsx';
-import { Pager } from '#views/admin/forum/frame.tsx';
+import { Pager } from '#views/admin/tab-frame.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame } from './RoundupParts.tsx';
 

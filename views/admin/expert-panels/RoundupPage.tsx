@@ -1,6 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
 import type { RoundupDetail } from '#src/features/expert-panels/roundups/types.ts';
-import { ActionForm, dateTime } from '#views/admin/forum/frame.tsx';
+import { ActionForm, dateTime } from '#views/admin/tab-frame.tsx';
 import { CsrfField, Field } from '#views/auth/parts.tsx';
 import { TextArea } from '#views/forum/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

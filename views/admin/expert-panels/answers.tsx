@@ -2,7 +2,7 @@ import type { AnswerDetail, AnswerFilters, AnswerRow, PanelRow } from '#src/feat
 import type { EpAnswerStatus } from '#src/db/types.ts';
 import { CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { ActionForm, EpAdminPage, EpTable, FormError, TextArea, dateTime, typed, type EpForm } from './frame.tsx';
+import { ActionForm, EpAdminPage, EpTable, FormError, Pager, TextArea, dateTime, typed, type EpForm } from './frame.tsx';
 
 const ANSWER_STATUSES: readonly EpAnswerStatus[] = ['open', 'submitted', 'accepted', 'declined', 'cant_answer', 'ignored'];
 
@@ -43,10 +43,6 @@ export function EpAnswers({
   const { t } = usePage();
   const href = useHref();
   const params = answersParams(filters);
-  const join = (extra: string) => {
-    const qs = [params, extra].filter(Boolean).join('&');
-    return href(qs ? `/admin/expert-panels/answers?${qs}` : '/admin/expert-panels/answers');
-  };
   return (
     <EpAdminPage tab="answers" heading={question ? t('expertPanelsAdmin.answers.ofQuestion', { title: question.title }) : t('expertPanelsAdmin.titles.answers')}>
       {question?.closed ? <p className="muted">{t('expertPanelsAdmin.answers.questionClosed')}</p> : null}
@@ -106,22 +102,7 @@ export function EpAnswers({
           </tr>
         ))}
       </EpTable>
-      {after || next ? (
-        <ul className="board-links">
-          {after ? (
-            <li>
-              <a href={join('')}>{t('expertPanelsAdmin.answers.first')}</a>
-            </li>
-          ) : null}
-          {next ? (
-            <li>
-              <a href={join(`after=${encodeURIComponent(next)}`)} rel="next">
-                {t('expertPanelsAdmin.answers.next')}
-              </a>
-            </li>
-          ) : null}
-        </ul>
-      ) : null}
+      <Pager base="/admin/expert-panels/answers" after={after} next={next} params={params} nextLabel={t('expertPanelsAdmin.answers.next')} firstLabel={t('expertPanelsAdmin.answers.first')} />
     </EpAdminPage>
   );
 }

@@ -1,12 +1,34 @@
-import type { BatchDetail, BatchRow, PanelRow, QuestionRow } from '#src/features/expert-panels/admin/admin-types.ts';
+import type { BatchBoardRow, BatchDetail, BatchFilters, PanelRow, QuestionRow } from '#src/features/expert-panels/admin/admin-types.ts';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { ActionForm, EpAdminPage, EpTable, FormError, TextArea, dateTime, typed, type EpForm } from './frame.tsx';
+import { ActionForm, EpAdminPage, EpTable, FormError, Pager, TextArea, dateTime, typed, type EpForm } from './frame.tsx';
+import { PanelSelect, batchesParams } from './questions.tsx';
 
 /** A question as the batch page shows it: with the typed text of its brief and guidelines (to edit). */
 export type QuestionEdit = QuestionRow & { briefText: string; guidelinesText: string };
 
-export function EpBatches({ batches, panels, notice, form }: { batches: BatchRow[]; panels: PanelRow[]; notice?: string; form?: EpForm }) {
+/** The batches' list: filters by panel and state, a search in titles, keyset pages; then the form of a new batch. */
+export function EpBatches({
+  batches,
+  next = null,
+  after = null,
+  filters = { panelId: null, state: null, q: null },
+  searchError,
+  searchTyped,
+  panels,
+  notice,
+  form,
+}: {
+  batches: BatchBoardRow[];
+  next?: string | null;
+  after?: string | null;
+  filters?: BatchFilters;
+  searchError?: string;
+  searchTyped?: string;
+  panels: PanelRow[];
+  notice?: string;
+  form?: EpForm;
+}) {
   const { t } = usePage();
   const href = useHref();
   const f = (name: string) => typed(form, 'batch-new', name);
@@ -14,6 +36,24 @@ export function EpBatches({ batches, panels, notice, form }: { batches: BatchRow
   return (
     <EpAdminPage tab="batches" heading={t('expertPanelsAdmin.titles.batches')} notice={notice}>
       <p className="muted">{t('expertPanelsAdmin.batches.intro')}</p>
+      <form method="get" action={href('/admin/expert-panels/batches')} className="filters" aria-label={t('expertPanelsAdmin.batchBoard.filters')}>
+        <Field id="eb-q" name="q" type="search" label={t('expertPanelsAdmin.batchBoard.search')} defaultValue={searchTyped ?? filters.q ?? ''} error={searchError} />
+        <PanelSelect id="eb-panel" label={t('expertPanelsAdmin.batchBoard.panel')} panels={panels} value={filters.panelId} />
+        <div className="field">
+          <label htmlFor="eb-state">{t('expertPanelsAdmin.batchBoard.state')}</label>
+          <select id="eb-state" name="state" defaultValue={filters.state ?? ''}>
+            <option value="">{t('expertPanelsAdmin.batchBoard.anyState')}</option>
+            {(['draft', 'sent', 'closed'] as const).map((s) => (
+              <option key={s} value={s}>
+                {t(`expertPanelsAdmin.batchState.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button">
+          {t('expertPanelsAdmin.batchBoard.apply')}
+        </button>
+      </form>
       <EpTable section="batches" columns={['title', 'panel', 'deadline', 'questions', 'status']} empty={batches.length === 0}>
         {batches.map((b) => (
           <tr key={b.id}>
@@ -22,11 +62,12 @@ export function EpBatches({ batches, panels, notice, form }: { batches: BatchRow
             </th>
             <td>{b.panelName}</td>
             <td>{dateTime(b.deadlineAt)}</td>
-            <td>{b.questionCount}</td>
-            <td>{t(`expertPanelsAdmin.batchStatus.${b.status}`)}</td>
+            <td>{b.questionCount > 0 ? <a href={href(`/admin/expert-panels/questions?batchId=${b.id}`)} aria-label={t('expertPanelsAdmin.batchBoard.questionsOf', { n: b.questionCount, title: b.title })}>{b.questionCount}</a> : 0}</td>
+            <td>{t(`expertPanelsAdmin.batchState.${b.state}`)}</td>
           </tr>
         ))}
       </EpTable>
+      <Pager base="/admin/expert-panels/batches" after={after} next={next} params={batchesParams(filters)} nextLabel={t('expertPanelsAdmin.answers.next')} firstLabel={t('expertPanelsAdmin.answers.first')} />
       <h2>{t('expertPanelsAdmin.batches.new')}</h2>
       {open.length === 0 ? (
         <p>{t('expertPanelsAdmin.batches.noPanels')}</p>

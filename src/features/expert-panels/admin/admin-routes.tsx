@@ -11,7 +11,8 @@ import type { EpForm } from '#views/admin/expert-panels/frame.tsx';
 import { EpPanel, EpPanels } from '#views/admin/expert-panels/panels.tsx';
 import { epDeps, epViewer, type EpDeps, type EpViewer } from '../deps.ts';
 import type { AnswerFilters } from './admin-types.ts';
-import { addQuestion, closeQuestion, createBatch, getBatch, listBatches, questionSummary, removeQuestion, reopenQuestion, sendBatch, updateQuestion } from './batches.ts';
+import { addQuestion, closeQuestion, createBatch, getBatch, questionSummary, removeQuestion, reopenQuestion, sendBatch, updateQuestion } from './batches.ts';
+import { batchBoard, batchQueryOf } from './question-board.ts';
 import { addPanelMember, createPanel, getPanel, listPanels, removePanelMember, setPanelArchived, updatePanel } from './panels.ts';
 import { answerBoard, answerFiltersOf, answersForExport, decideAnswer, decisionOf, editAnswer, getAnswer, startReview } from './review.ts';
 
@@ -155,8 +156,9 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
   const batchesPage = (request: FastifyRequest, reply: FastifyReply, form?: EpForm, status?: number) =>
     page(request, reply, t('expertPanelsAdmin.titles.batches'), async () => {
       const { deps, viewer } = call(request);
-      const [batches, panels] = await Promise.all([listBatches(deps, viewer), listPanels(deps, viewer)]);
-      return <EpBatches batches={batches} panels={panels} notice={form ? undefined : noticeOf(request)} form={form} />;
+      const { filters, searchError, searchTyped, after } = batchQueryOf(request.query as Record<string, unknown>, t);
+      const [page, panels] = await Promise.all([batchBoard(deps, viewer, filters, { after }), listPanels(deps, viewer)]);
+      return <EpBatches batches={page.rows} next={page.next} after={after} filters={filters} searchError={searchError} searchTyped={searchTyped} panels={panels} notice={form ? undefined : noticeOf(request)} form={form} />;
     }, status);
 
   app.get('/admin/expert-panels/batches', admin, async (request, reply) => batchesPage(request, reply));

@@ -82,3 +82,42 @@ export type AnswerSort = (typeof ANSWER_SORTS)[number];
 export type AnswerFilters = { status: EpAnswerStatus | null; panelId: number | null; questionId: number | null; q: string | null; sort: AnswerSort };
 
 export type AnswerPage = { rows: AnswerRow[]; next: string | null };
+
+/** A question's state on the board: its batch not sent (draft), open, closed by an editor, or open but past its batch's deadline. */
+export const QUESTION_STATES = ['draft', 'open', 'closed', 'past'] as const;
+export type QuestionState = (typeof QUESTION_STATES)[number];
+
+/** Newest first, soonest deadline first, or most answers written (in review, accepted or declined) first. */
+export const QUESTION_SORTS = ['newest', 'deadline', 'answers'] as const;
+export type QuestionSort = (typeof QUESTION_SORTS)[number];
+
+export type QuestionFilters = { panelId: number | null; batchId: number | null; state: QuestionState | null; q: string | null; sort: QuestionSort };
+
+/** One row of the questions' board: the question, its panel and batch, its state, and its answers by status. */
+export type QuestionBoardRow = {
+  id: number;
+  title: string;
+  panelId: number;
+  panelName: string;
+  batchId: number;
+  batchTitle: string;
+  deadlineAt: Date;
+  state: QuestionState;
+  closedAt: Date | null;
+  createdAt: Date;
+  counts: Record<EpAnswerStatus, number>;
+  /** Answers written: in review, accepted or declined. */
+  answered: number;
+};
+
+export type QuestionPage = { rows: QuestionBoardRow[]; next: string | null };
+
+/** A batch's state on its list: draft, sent (some question still open), or closed (every question closed). */
+export const BATCH_STATES = ['draft', 'sent', 'closed'] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+export type BatchFilters = { panelId: number | null; state: BatchState | null; q: string | null };
+
+export type BatchBoardRow = BatchRow & { state: BatchState; closedCount: number };
+
+export type BatchPage = { rows: BatchBoardRow[]; next: string | null };

@@ -2,15 +2,16 @@ import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { idOrNotFound } from '#src/features/graphql/ids.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { epDeps, type EpDeps, type EpViewer } from '../deps.ts';
-import type { AnswerDetail, AnswerRow, BatchDetail, BatchRow, PanelDetail, PanelRow, QuestionRow } from './admin-types.ts';
+import type { AnswerDetail, AnswerRow, BatchDetail, BatchRow, PanelDetail, PanelRow, QuestionBoardRow, QuestionRow } from './admin-types.ts';
 import { addQuestion, closeQuestion, createBatch, getBatch, listBatches, removeQuestion, reopenQuestion, sendBatch, updateQuestion } from './batches.ts';
+import { questionBoard, questionFiltersOf } from './question-board.ts';
 import { addPanelMember, createPanel, getPanel, listPanels, removePanelMember, setPanelArchived, updatePanel } from './panels.ts';
 import { answerBoard, answerFiltersOf, decideAnswer, decisionOf, editAnswer, getAnswer, startReview } from './review.ts';
 
 /**
  * The editors' expert panels on the staff schema (/graphqlAdmin), through the same services as the
  * pages: panels and their members, batches and questions (send, close, reopen), the answers' board
- * and their review (start, edit, accept or decline with a note). Rich text arguments are HTML
+ * and their review (start, edit, accept or decline with a note), and the questions' board. Rich text arguments are HTML
  * (sanitised by the services). Staff only; another community's ids are NotFound.
  */
 
@@ -70,6 +71,28 @@ export const expertPanelsAdminTypeDefs = /* GraphQL */ `
   enum ExpertAnswerDecision { ACCEPT DECLINE }
   enum ExpertAnswerSort { NEWEST WORDS }
   input ExpertAnswerFilters { status: String, panelId: ID, questionId: ID, q: String, sort: ExpertAnswerSort }
+  "A question's answers by status: invited (not answered yet), in review, accepted, declined, can't answer, ignored."
+  type ExpertQuestionCounts { invited: Int!, inReview: Int!, accepted: Int!, declined: Int!, cantAnswer: Int!, ignored: Int! }
+  type ExpertQuestionBoardRow {
+    id: ID!
+    title: String!
+    panelId: ID!
+    panelName: String!
+    batchId: ID!
+    batchTitle: String!
+    deadlineAt: String!
+    "DRAFT (batch not sent), OPEN, CLOSED or PAST (deadline passed, not closed)."
+    state: ExpertQuestionState!
+    closedAt: String
+    createdAt: String!
+    counts: ExpertQuestionCounts!
+    "Answers written: in review, accepted or declined."
+    answered: Int!
+  }
+  type ExpertQuestionPage { questions: [ExpertQuestionBoardRow!]!, "The cursor of the next page, or null." next: String }
+  enum ExpertQuestionState { DRAFT OPEN CLOSED PAST }
+  enum ExpertQuestionSort { NEWEST DEADLINE ANSWERS }
+  input ExpertQuestionFilters { panelId: ID, batchId: ID, state: ExpertQuestionState, q: String, sort: ExpertQuestionSort }
   input ExpertPanelInput { name: String!, topic: String, minWords: Int!, maxWords: Int! }
   input ExpertQuestionInput { title: String!, briefHtml: String, guidelinesHtml: String }
   extend type Query {
@@ -79,6 +102,8 @@ export const expertPanelsAdminTypeDefs = /* GraphQL */ `
     expertBatch(id: ID!): ExpertBatch!
     expertAnswers(filters: ExpertAnswerFilters, first: Int, after: String): ExpertAnswerPage!
     expertAnswer(id: ID!): ExpertAnswerAdmin!
+    "Every question of the community's panels and batches (the editors' questions board), in keyset pages."
+    expertQuestions(filters: ExpertQuestionFilters, first: Int, after: String): ExpertQuestionPage!
   }
   extend type Mutation {
     createExpertPanel(input: ExpertPanelInput!): ExpertPanel!
@@ -134,6 +159,15 @@ const answerOut = (a: AnswerRow | AnswerDetail) => ({
   revisions: 'revisions' in a ? a.revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) : null,
 });
 
+const boardQuestionOut = (q: QuestionBoardRow) => ({
+  ...q,
+  state: q.state.toUpperCase(),
+  deadlineAt: q.deadlineAt.toISOString(),
+  closedAt: iso(q.closedAt),
+  createdAt: q.createdAt.toISOString(),
+  counts: { invited: q.counts.open, inReview: q.counts.submitted, accepted: q.counts.accepted, declined: q.counts.declined, cantAnswer: q.counts.cant_answer, ignored: q.counts.ignored },
+});
+
 const panelInput = (input: Args) => ({ name: input?.name, topic: input?.topic ?? '', minWords: input?.minWords, maxWords: input?.maxWords });
 const questionInput = (input: Args) => ({ title: input?.title, brief: input?.briefHtml ?? '', guidelines: input?.guidelinesHtml ?? '' });
 
@@ -171,6 +205,12 @@ export const expertPanelsAdminGraphQL: GraphQLPart = {
       expertAnswer: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
         return answerOut(await getAnswer(deps, viewer, idOrNotFound(args.id)));
+      },
+      expertQuestions: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
+        const { deps, viewer } = staffCall(ctx);
+        const filters = questionFiltersOf((args.filters ?? {}) as Args);
+        const page = await questionBoard(deps, viewer, filters, { first: typeof args.first === 'number' ? args.first : undefined, after: typeof args.after === 'string' ? args.after : null });
+        return { questions: page.rows.map(boardQuestionOut), next: page.next };
       },
     },
     Mutation: {

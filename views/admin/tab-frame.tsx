@@ -1,0 +1,140 @@
+import type { ReactNode } from 'react';
+import { formatDate } from '#src/core/format.ts';
+import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { useHref, usePage } from '#views/layout/page-context.tsx';
+
+/**
+ * The staff areas' frame with tabs (the forum's /admin/forum and the expert panels' /admin/expert-panels
+ * share it): a heading, the tabs as a navigation list, the notice or error after an action; the
+ * one-button forms, the tables in their scrolling region, and the keyset pager their boards use.
+ */
+
+/** A form that came back refused: which one (its key), what was typed, and the messages. */
+export type TabForm = { key: string; values: Record<string, string>; errors: Record<string, string> };
+
+export const dateTime = (value: Date) => `${formatDate(value)}, ${value.toISOString().slice(11, 16)} UTC`;
+
+/** What a refused form of this key typed in `name`, and its message. */
+export function typedIn(form: TabForm | undefined, formKey: string, name: string): { value?: string; error?: string } {
+  const mine = form?.key === formKey ? form : undefined;
+  return { value: mine?.values[name], error: mine?.errors[name] };
+}
+
+export type TabLink = { key: string; path: string; label: string };
+
+/** The tabs: `label` names the navigation, the current one is aria-current="page". */
+export function AdminTabs({ label, tabs, current, className = 'board-links' }: { label: string; tabs: readonly TabLink[]; current: string; className?: string }) {
+  const href = useHref();
+  return (
+    <nav aria-label={label}>
+      <ul className={className}>
+        {tabs.map((tab) => (
+          <li key={tab.key}>
+            <a href={href(tab.path)} aria-current={tab.key === current ? 'page' : undefined}>
+              {tab.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The frame of every page of a staff area: its section class, heading, tabs, and the notice after an action. */
+export function AdminTabFrame({ className, heading, tabs, notice, error, children }: { className: string; heading: string; tabs: ReactNode; notice?: string; error?: string; children: ReactNode }) {
+  return (
+    <section className={className}>
+      <h1>{heading}</h1>
+      {tabs}
+      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      {children}
+    </section>
+  );
+}
+
+/** A one-button form (with hidden fields). */
+export function ActionForm({
+  action,
+  label,
+  fields = {},
+  secondary = false,
+  ariaLabel,
+}: {
+  action: string;
+  label: string;
+  fields?: Record<string, string | null | undefined>;
+  secondary?: boolean;
+  /** The button's accessible name where its text is a symbol (↑, ↓) or says less than the row does. */
+  ariaLabel?: string;
+}) {
+  const href = useHref();
+  return (
+    <form method="post" action={href(action)} className="inline-form">
+      <CsrfField />
+      {Object.entries(fields).map(([name, value]) => (
+        <Hidden key={name} name={name} value={value} />
+      ))}
+      <button type="submit" className={secondary ? 'button button-secondary' : 'button'} aria-label={ariaLabel}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * A staff table (its texts under `<prefix>.<section>`: none, tableLabel, col.<column>): when `empty`,
+ * the "none" line; else the table in its scrolling region, its head, and `children` as its rows.
+ */
+export function AdminTable({ prefix, section, columns, empty, tableClass = 'board', children }: { prefix: string; section: string; columns: readonly string[]; empty: boolean; tableClass?: string; children: ReactNode }) {
+  const { t } = usePage();
+  if (empty) return <p>{t(`${prefix}.${section}.none`)}</p>;
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t(`${prefix}.${section}.tableLabel`)}>
+      <table className={tableClass}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {t(`${prefix}.${section}.col.${c}`)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The message of a refused one-button form of this key, if any. */
+export function FormError({ form, formKey }: { form?: TabForm; formKey: string }) {
+  if (form?.key !== formKey || !form.errors.form) return null;
+  return <Alert kind="error">{form.errors.form}</Alert>;
+}
+
+/** A keyset board's links: back to the first page (when not on it) and the next page (when there is one), keeping `params`. */
+export function Pager({ base, after, next, nextLabel, firstLabel, params = '' }: { base: string; after: string | null; next: string | null; nextLabel: string; firstLabel: string; params?: string }) {
+  const href = useHref();
+  if (!after && !next) return null;
+  const join = (extra: string) => {
+    const qs = [params, extra].filter(Boolean).join('&');
+    return href(qs ? `${base}?${qs}` : base);
+  };
+  return (
+    <ul className="board-links">
+      {after ? (
+        <li>
+          <a href={join('')}>{firstLabel}</a>
+        </li>
+      ) : null}
+      {next ? (
+        <li>
+          <a href={join(`after=${encodeURIComponent(next)}`)} rel="next">
+            {nextLabel}
+          </a>
+        </li>
+      ) : null}
+    </ul>
+  );
+}
