@@ -3,6 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import { epTransaction, type EpDeps } from './deps.ts';
+import { INVITE_JOB, type InviteJob } from './invite/invitations.ts';
 import { getQuestion } from './questions.ts';
 import type { JoinablePanel, MemberQuestionView } from './types.ts';
 
@@ -11,9 +12,11 @@ import type { JoinablePanel, MemberQuestionView } from './types.ts';
  * and finds the question waiting for them (ep-question). Joining is what an editor's "add member"
  * does (a row in ep_panel_members, nothing if already there), plus: a panel whose batch is already
  * sent and still open gives the new member an 'open' answer row for each of its questions that still
- * takes answers (not closed, deadline ahead), as if they had been on the panel when it was sent. Those
- * rows are marked invited at once (`invited_at`): the member meets the question in the onboarding
- * itself, so the batch's invitation job has nothing to tell them (its reminders still do).
+ * takes answers (not closed, deadline ahead), as if they had been on the panel when it was sent; the
+ * batch's invitation job (enqueued in the same transaction) tells them of those questions, with their
+ * signed link, as it told the panel. The panels are locked FOR SHARE, and sending a batch locks its
+ * panel FOR UPDATE, so a join and a send never miss each other: whichever commits second sees the
+ * other (a member joining as the batch goes out gets its questions either way).
  * Every query is scoped to the deps' community; only active (not archived) panels can be joined.
  */
 
@@ -62,7 +65,7 @@ export async function listJoinablePanels(deps: Pick<EpDeps, 'db' | 'community'>,
  * (idempotent), then the open answer rows of the panels' sent batches still open. Answers the panels
  * joined and how many answer rows were made now.
  */
-export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'>, userId: number, panelIds: unknown): Promise<{ panelIds: number[]; answers: number }> {
+export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community' | 'jobs'>, userId: number, panelIds: unknown): Promise<{ panelIds: number[]; answers: number }> {
   const ids = panelIdsOf(panelIds);
   if (ids.length === 0) return { panelIds: [], answers: 0 };
   const c = deps.community;
@@ -89,7 +92,7 @@ export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'
     // One statement: an open answer for each question of these panels' sent batches that still takes answers.
     const made = await trx
       .insertInto('ep_answers')
-      .columns(['community_id', 'question_id', 'user_id', 'status', 'sent_at', 'status_at', 'invited_at'])
+      .columns(['community_id', 'question_id', 'user_id', 'status', 'sent_at', 'status_at'])
       .expression((eb) =>
         eb
           .selectFrom('ep_questions as q')
@@ -101,7 +104,6 @@ export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'
             sql.lit('open').as('status'),
             sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('sent_at'),
             sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('status_at'),
-            sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('invited_at'),
           ])
           .where('q.community_id', '=', c.id)
           .where('q.panel_id', 'in', ids)
@@ -110,8 +112,22 @@ export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'
           .where('b.deadline_at', '>', now),
       )
       .onConflict((oc) => oc.columns(['question_id', 'user_id']).doNothing())
-      .returning('id')
+      .returning('question_id')
       .execute();
+    if (made.length > 0) {
+      const batches = await trx
+        .selectFrom('ep_questions')
+        .select('batch_id')
+        .distinct()
+        .where('community_id', '=', c.id)
+        .where('id', 'in', made.map((r) => r.question_id))
+        .orderBy('batch_id')
+        .execute();
+      for (const b of batches) {
+        const job: InviteJob = { communityId: c.id, batchId: b.batch_id };
+        await deps.jobs.enqueue(trx, INVITE_JOB, job);
+      }
+    }
     return { panelIds: ids, answers: made.length };
   });
 }

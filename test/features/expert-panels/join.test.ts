@@ -59,9 +59,18 @@ t.test('a member joins expert panels by themselves (onboarding ep-landing)', asy
       'not the closed question, the past batch, nor the draft',
     );
     t.ok(
-      rows.every((r) => r.status === 'open' && r.community_id === alpha.id && r.invited_at !== null && r.sent_at !== null),
-      'open, in the community, marked invited (the onboarding shows it)',
+      rows.every((r) => r.status === 'open' && r.community_id === alpha.id && r.invited_at === null && r.sent_at !== null),
+      'open, in the community, not yet invited',
     );
+    t.equal((await w.app.jobs.counts('expert-panels.invite')).queued, 1, 'the invitation job was queued with the join');
+    // The batch's invitation job tells the new member (only them: the panel was told when it was sent).
+    const { sendInvitations } = await import('#src/features/expert-panels/invite/invitations.ts');
+    const told = await sendInvitations({ ...deps, secret: w.config.cookieSecret }, open);
+    t.ok(told >= 1, 'the invitation job tells the new member (and whoever this fixture never told)');
+    const notice = await db.selectFrom('notifications').selectAll().where('user_id', '=', ada.id).where('kind', '=', 'expert_questions').execute();
+    t.equal(notice.length, 1);
+    t.match(notice[0]!.message, /^2 new expert-panel questions from Growth/);
+    t.match(notice[0]!.url, /^\/expert-panels\/invite\?/);
     t.notOk(rows.some((r) => [closedQ, pastQ, draftQ].includes(r.question_id)));
     const state = await onboardingPanelState(db, alpha, ada.id, clock.now());
     t.equal(state.firstOpenQuestion, q1, 'the first open question (soonest deadline, then position)');

@@ -368,4 +368,38 @@ t.test('onboarding: the expert-panel steps', async (t) => {
     t.equal(own.statusCode, 200);
     t.equal(own.json().onboarding.currentStep, 'complete', 'no batch on the beta panel: no question');
   });
+
+  await t.test('a question closed between the page and the answer: the next question shows, never the text typed for the closed one', async (t) => {
+    const e = await afterTeam(alpha, alphaPlans[0]!, 'Cleo');
+    await e.post('/get-started/ep-landing', { panelIds: String(growth) });
+    const page = await e.get('/get-started/ep-question');
+    t.match(page.body, `name="questionId" value="${pricing}"`, 'the first question shown');
+    // An editor closes it meanwhile (for this test only: reopened after).
+    await db.updateTable('ep_questions').set({ closed_at: clock.now() }).where('id', '=', pricing).execute();
+    t.teardown(async () => {
+      await db.updateTable('ep_questions').set({ closed_at: null }).where('id', '=', pricing).execute();
+    });
+    const typed = 'We priced from value and raised prices twice in the first year.';
+    const res = await e.post('/get-started/ep-question', { questionId: String(pricing), body: typed });
+    t.ok(res.statusCode >= 400 && res.statusCode < 500, `refused (${res.statusCode})`);
+    t.match(res.body, 'Which channel grew you most?', 'the next open question');
+    t.notMatch(res.body, `name="questionId" value="${pricing}"`);
+    t.notMatch(res.body, typed, 'the text written for the closed question is not put under another');
+    t.equal((await e.answers()).filter((a) => a.status !== 'open').length, 0, 'nothing answered');
+  });
+
+  await t.test('once the onboarding is complete, its expert-panel steps join nothing (pages and REST)', async (t) => {
+    const e = await afterTeam(alpha, alphaPlans[0]!, 'Dara');
+    const skip = await e.post('/get-started/ep-landing/skip', {});
+    t.equal(skip.headers.location, '/get-started/complete');
+    t.ok((await e.row()).completed_at, 'complete');
+    const page = await e.post('/get-started/ep-landing', { panelIds: String(growth) });
+    t.equal(page.statusCode, 303, 'the page sends on');
+    const rest = await e.bearer('POST', '/rest/get-started/ep-landing', { panelIds: [leadership] });
+    t.ok(rest.statusCode >= 400 && rest.statusCode < 500, `REST refused (${rest.statusCode})`);
+    const question = await e.bearer('POST', '/rest/get-started/ep-question', { questionId: pricing, body: '<p>one two three four</p>' });
+    t.ok(question.statusCode >= 400 && question.statusCode < 500, `REST question refused (${question.statusCode})`);
+    t.equal((await db.selectFrom('ep_panel_members').select('panel_id').where('user_id', '=', e.member.id).execute()).length, 0, 'joined nothing');
+    t.equal((await e.answers()).length, 0, 'no answer rows');
+  });
 });

@@ -222,6 +222,9 @@ export async function sendBatch(deps: EpDeps, viewer: EpViewer, batchId: number)
   return epTransaction(deps.db, async (trx) => {
     const batch = await ownBatch(trx, deps, batchId, { draft: true, lock: true });
     if (new Date(batch.deadline_at).getTime() <= now.getTime()) throw fieldError('form', 'deadlinePast');
+    // The panel FOR UPDATE: a member joining it by themselves (join.ts holds it FOR SHARE) commits
+    // before the members are read here, or joins after this commits and finds the batch sent.
+    await trx.selectFrom('ep_panels').select('id').where('community_id', '=', c.id).where('id', '=', batch.panel_id).forUpdate().execute();
     const questions = await trx.selectFrom('ep_questions').select('id').where('community_id', '=', c.id).where('batch_id', '=', batchId).execute();
     if (questions.length === 0) throw fieldError('form', 'noQuestions');
     const members = await trx

@@ -27,6 +27,9 @@ function ensureSignedIn(o: Onboarding): void {
 /** A step can be done when it is the current one, or an optional one already passed (editing it again). */
 function ensureReachable(o: Onboarding, step: StepName): void {
   if (!stepApplies(o, step)) throw new AppError('Onboarding.StepUnavailable');
+  // The expert-panel steps join panels and answer questions: once the onboarding is complete (as its
+  // pages already say), they are the editors' and /expert-panels' business, not the onboarding's.
+  if (o.row.completedAt && (step === 'ep-landing' || step === 'ep-question')) throw new AppError('Onboarding.StepUnavailable');
   const current = currentStep(o);
   if (current === step) return;
   const order: StepName[] = ['payment', 'password', 'profile', 'contact', 'team', 'ep-landing', 'ep-question', 'address', 'complete'];
@@ -125,7 +128,7 @@ export async function saveExpertPanelsStep(request: FastifyRequest, o: Onboardin
   ensureSignedIn(o);
   ensureReachable(o, 'ep-landing');
   const app = request.server;
-  await joinPanels({ db: app.db, clock: app.clock, community: o.community }, o.user.id, input.panelIds);
+  await joinPanels({ db: app.db, clock: app.clock, community: o.community, jobs: app.jobs }, o.user.id, input.panelIds);
   return finishStep(app, o, 'ep-landing');
 }
 

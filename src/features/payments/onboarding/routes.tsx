@@ -364,7 +364,11 @@ export default async function onboardingRoutes(app: FastifyInstance) {
       // A message about the text goes beside the field with the text as typed; any other (closed, picked up) on top.
       const errors = e.fields?.body ? messages(e) : { form: t(e.key, e.values) };
       const shown = typed.replace(/\u0000/g, '').slice(0, 100_000);
-      return renderStep(request, reply, o, 'ep-question', { errors, answer: { value: shown, words: countWords(textToHtml(shown)) }, status: e.status });
+      // The text goes back into the form only under the question it was written for: closed or picked
+      // up meanwhile, the step now shows the next question (with the message), never the text beneath it.
+      const next = await expertQuestionDraft(request, o);
+      const same = next !== null && String(next.id) === str(body.questionId);
+      return renderStep(request, reply, o, 'ep-question', { errors, answer: same ? { value: shown, words: countWords(textToHtml(shown)) } : undefined, status: e.status });
     }
   });
 
