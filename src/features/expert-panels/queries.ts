@@ -70,9 +70,17 @@ export function tabCondition(tab: MemberTab, community: CommunityRef) {
   }
 }
 
-/** The number of a member's questions in every tab, in one statement. */
+/**
+ * The number of a member's questions in every tab, in one statement: their answers and the questions'
+ * closed mark only (a question's batch and panel always exist, so counting needs no more joins).
+ */
 export async function tabCounts(db: Db, community: CommunityRef, userId: number): Promise<Record<MemberTab, number>> {
-  const row = await memberAnswers(db, community, userId)
+  const row = await db
+    .selectFrom('ep_answers as a')
+    .innerJoin('ep_questions as q', 'q.id', 'a.question_id')
+    .where('a.community_id', '=', community.id)
+    .where('q.community_id', '=', community.id)
+    .where('a.user_id', '=', userId)
     .select([
       sql<string>`count(*) filter (where ${tabCondition('open', community)})`.as('open'),
       sql<string>`count(*) filter (where ${tabCondition('in-review', community)})`.as('in_review'),
