@@ -52,5 +52,7 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.same(JSON.parse(of('/rest/logout').split('\n')[1]!), { data: { me: null } }, 'after sign-out the token signs no one in');
   t.same(JSON.parse(of('| jq -c \'{memberName, outstandingBalance, showNoBalanceDue}\'')), { memberName: 'Jonah Whitaker', outstandingBalance: 600000, showNoBalanceDue: false }, 'the overdue balance');
   t.same(of('CARD_TOKEN=$(curl').split('\n').map((l) => JSON.parse(l)), [true, { outstandingBalance: 0, showNoBalanceDue: false }], 'paid with a sandbox token: nothing owed, just paid');
+  t.same(JSON.parse(of('expertQuestions(tab: OPEN')), { open: 2, inReview: 1, answered: 2, published: 1 }, "the member's expert-panel tabs");
+  t.equal(of('expertQuestions(filters:'), '3', "the staff's questions board: the open batch's three");
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
 });
