@@ -1,8 +1,8 @@
 import type { Test } from 'tap';
 import type { Community } from '#src/db/types.ts';
 import { INVITE_JOB, REMINDER_JOB } from '#src/features/expert-panels/invite/invitations.ts';
-import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
-import { createCommunity, createMember, type TestUser } from '#test/helpers/factories.ts';
+import { createMember, type TestUser } from '#test/helpers/factories.ts';
+import { epBaseWorld } from './base-world.ts';
 
 /**
  * An expert-panels world for the invitation tests: two communities (alpha, the default host; beta on
@@ -10,11 +10,8 @@ import { createCommunity, createMember, type TestUser } from '#test/helpers/fact
  * answers inserted directly (the admin side is another slice's).
  */
 export async function inviteWorld(t: Test) {
-  const db = await setupDatabase(t);
-  const clock = testClock();
-  const alpha = await createCommunity(db, { code: 'alpha' });
-  const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'] });
-  const { app, config } = await startApp(t, db, { clock });
+  const base = await epBaseWorld(t);
+  const { db, clock, app, config } = base;
   const secret = config.cookieSecret;
 
   const member = (community: Community, firstName = 'Test', lastName?: string): Promise<TestUser> => createMember(db, community, { firstName, lastName });
@@ -71,7 +68,7 @@ export async function inviteWorld(t: Test) {
   const drainInvites = () => app.jobs.drain([INVITE_JOB]);
   const drainReminders = () => app.jobs.drain([REMINDER_JOB]);
 
-  return { db, clock, app, config, secret, alpha, beta, member, panel, batch, notes, answer, drainInvites, drainReminders };
+  return { db, clock, app, config, secret, alpha: base.alpha, beta: base.beta, member, panel, batch, notes, answer, drainInvites, drainReminders };
 }
 
 export const days = (n: number) => n * 24 * 60 * 60 * 1000;

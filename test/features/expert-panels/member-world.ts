@@ -1,9 +1,6 @@
 import type { Test } from 'tap';
-import type { Db } from '#src/db/index.ts';
 import type { Community, EpAnswerStatus } from '#src/db/types.ts';
-import type { EpDeps, EpViewer } from '#src/features/expert-panels/deps.ts';
-import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
-import { createCommunity, createMember, type TestUser } from '#test/helpers/factories.ts';
+import { epBaseWorld } from './base-world.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -13,25 +10,8 @@ const DAY = 24 * 60 * 60 * 1000;
  * answer rows as the editors' services would (sending a batch: one 'open' answer per member).
  */
 export async function epWorld(t: Test) {
-  const db: Db = await setupDatabase(t);
-  const clock = testClock();
-  const alpha = await createCommunity(db, { code: 'alpha' });
-  const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'] });
-  const { app, config } = await startApp(t, db, { clock });
-  const depsFor = (community: Community): EpDeps => ({
-    db,
-    clock,
-    community,
-    t: app.t,
-    notifier: app.notifications,
-    publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
-    jobs: app.jobs,
-  });
-
-  async function member(community: Community, options: { firstName?: string; lastName?: string; staff?: boolean } = {}): Promise<TestUser & { viewer: EpViewer }> {
-    const user = await createMember(db, community, { firstName: options.firstName, lastName: options.lastName, roles: options.staff ? ['ADMIN', 'MEMBER'] : ['MEMBER'] });
-    return { ...user, viewer: { userId: user.id, isStaff: options.staff ?? false } };
-  }
+  const base = await epBaseWorld(t);
+  const { db, clock } = base;
 
   async function panel(community: Community, options: { name?: string; min?: number; max?: number } = {}): Promise<number> {
     const row = await db
@@ -106,7 +86,7 @@ export async function epWorld(t: Test) {
     return r.id;
   }
 
-  return { db, clock, app, config, alpha, beta, depsFor, member, panel, batch, question, answerOf, editorSets, roundup };
+  return { ...base, panel, batch, question, answerOf, editorSets, roundup };
 }
 
 /** A text of n words, in paragraphs the forum's text format understands. */

@@ -1,9 +1,6 @@
 import type { Test } from 'tap';
-import type { Db } from '#src/db/index.ts';
 import type { Community, EpAnswerStatus } from '#src/db/types.ts';
-import type { EpDeps, EpViewer } from '#src/features/expert-panels/deps.ts';
-import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
-import { createCommunity, createMember, type TestUser } from '#test/helpers/factories.ts';
+import { epBaseWorld } from './base-world.ts';
 
 /**
  * The roundups' tests' world (slice D): two communities (alpha, beta on beta.test), an app on one
@@ -11,25 +8,8 @@ import { createCommunity, createMember, type TestUser } from '#test/helpers/fact
  * database (the rows other slices' services make).
  */
 export async function roundupWorld(t: Test) {
-  const db = await setupDatabase(t);
-  const clock = testClock();
-  const alpha = await createCommunity(db, { code: 'alpha', forum_enabled: true });
-  const beta = await createCommunity(db, { code: 'beta', hosts: ['beta.test'] });
-  const { app } = await startApp(t, db, { clock });
-  const depsFor = (community: Community): EpDeps => ({
-    db,
-    clock,
-    community,
-    t: app.t,
-    notifier: app.notifications,
-    publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
-    jobs: app.jobs,
-  });
-
-  async function member(community: Community, options: { firstName?: string; lastName?: string; staff?: boolean; companyName?: string } = {}): Promise<TestUser & { viewer: EpViewer }> {
-    const user = await createMember(db, community, { firstName: options.firstName, lastName: options.lastName, companyName: options.companyName, roles: options.staff ? ['ADMIN', 'MEMBER'] : ['MEMBER'] });
-    return { ...user, viewer: { userId: user.id, isStaff: options.staff ?? false } };
-  }
+  const base = await epBaseWorld(t, { alphaForum: true });
+  const { db, clock } = base;
 
   /** A panel with a sent batch; answers `question(title)` ids. */
   async function panel(community: Community, name = 'Finance leaders') {
@@ -77,5 +57,5 @@ export async function roundupWorld(t: Test) {
   const moves = (id: number) => db.selectFrom('ep_roundup_moves').selectAll().where('roundup_id', '=', id).orderBy('id').execute();
   const notes = (userId: number) => db.selectFrom('notifications').select(['kind', 'message', 'url']).where('user_id', '=', userId).orderBy('id').execute();
 
-  return { db: db as Db, clock, app, alpha, beta, depsFor, member, panel, answer, roundupRow, moves, notes };
+  return { ...base, panel, answer, roundupRow, moves, notes };
 }
