@@ -41,7 +41,12 @@ export async function startApp(t: Test, db: Db, options: { env?: Record<string, 
   const config = testConfig({ DEFAULT_COMMUNITY: 'alpha', ...options.env });
   const app = await buildApp({ config, db, clock: options.clock });
   await app.ready();
-  onTeardown(t, () => app.close());
+  // The test is over: a browser's keep-alive or in-flight connection must not hold the close open.
+  onTeardown(t, async () => {
+    const closing = app.close();
+    app.server.closeAllConnections?.();
+    await closing;
+  });
   return { app, db, config };
 }
 
