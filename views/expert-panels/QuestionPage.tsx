@@ -1,9 +1,8 @@
 import { formatDate } from '#src/core/format.ts';
 import type { MemberQuestionView } from '#src/features/expert-panels/types.ts';
 import { Alert, CsrfField } from '#views/auth/parts.tsx';
-import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { DateText, StateBadges } from './parts.tsx';
+import { AnswerDraftIsland, DateText, StateBadges } from './parts.tsx';
 
 /** The answer form as typed (kept on refusal), the message beside it, the words the server counted. */
 export type AnswerFormState = { value: string; error?: string; words: number };
@@ -19,7 +18,7 @@ export type QuestionPageProps = {
 };
 
 function AnswerForm({ question, form, editing }: { question: MemberQuestionView; form: AnswerFormState; editing: boolean }) {
-  const { t, community, guardian } = usePage();
+  const { t } = usePage();
   const href = useHref();
   const { minWords: min, maxWords: max } = question.panel;
   const described = ['ep-answer-hint', 'ep-answer-count', form.error ? 'ep-answer-error' : null].filter(Boolean).join(' ');
@@ -54,19 +53,7 @@ function AnswerForm({ question, form, editing }: { question: MemberQuestionView;
           ) : null}
         </div>
       </form>
-      <Island
-        name="AnswerDraft"
-        props={{
-          formId: 'ep-answer-form',
-          fieldId: 'ep-answer',
-          storageKey: `ep-answer:${community.id}:${guardian.userId ?? 0}:${question.id}`,
-          restored: t('expertPanels.question.draftRestored'),
-          saved: t('expertPanels.question.draftSaved'),
-          counterId: 'ep-answer-count',
-          min,
-          max,
-        }}
-      />
+      <AnswerDraftIsland questionId={question.id} min={min} max={max} />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { Alert, CsrfField, describedBy, Field, FieldNotes } from '#views/auth/pa
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { newPasswordLabels } from '#views/auth/new-password-labels.ts';
-import { DateText } from '#views/expert-panels/parts.tsx';
+import { AnswerDraftIsland, DateText } from '#views/expert-panels/parts.tsx';
 
 /**
  * The onboarding steps (spec sections 2 and 5): one page each, plain forms that work without
@@ -336,7 +336,7 @@ export function ExpertPanelsStep({ view, panels, picked, errors }: { view: StepV
 }
 
 export function ExpertQuestionStep({ view, question, answer, errors }: { view: StepView; question: MemberQuestionView; answer: { value: string; words: number }; errors: Errors }) {
-  const { t, community, guardian } = usePage();
+  const { t } = usePage();
   const { minWords: min, maxWords: max } = question.panel;
   const error = errors.body;
   const described = ['ep-answer-hint', 'ep-answer-count', error ? 'ep-answer-error' : null].filter(Boolean).join(' ');
@@ -384,20 +384,7 @@ export function ExpertQuestionStep({ view, question, answer, errors }: { view: S
           ) : null}
         </div>
       </StepForm>
-      <Island
-        name="AnswerDraft"
-        props={{
-          formId: 'ep-answer-form',
-          fieldId: 'ep-answer',
-          // The same draft as the question's own page: a text begun here is there too, and the other way round.
-          storageKey: `ep-answer:${community.id}:${guardian.userId ?? 0}:${question.id}`,
-          restored: t('expertPanels.question.draftRestored'),
-          saved: t('expertPanels.question.draftSaved'),
-          counterId: 'ep-answer-count',
-          min,
-          max,
-        }}
-      />
+      <AnswerDraftIsland questionId={question.id} min={min} max={max} />
     </OnboardingLayout>
   );
 }
