@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { seedDemo } from '#src/db/seed.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 
 /**
@@ -24,8 +23,7 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.ok(blocks.length >= 8, `the document has its examples (${blocks.length})`);
   t.ok(blocks.every((b) => b.includes('curl') || b.includes('BASE=')), 'each block calls the server (or sets where it is)');
 
-  const db = await setupDatabase(t);
-  await seedDemo(db, { production: false });
+  const db = await setupDatabase(t, { seeded: true });
   const { app } = await startApp(t, db, { env: { DEFAULT_COMMUNITY: 'summit' } });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 

@@ -1,5 +1,4 @@
 import t from 'tap';
-import { seedDemo } from '#src/db/seed.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
 import { signIn } from '#test/helpers/factories.ts';
@@ -13,8 +12,7 @@ t.setTimeout(5 * 60_000);
 
 t.test('the home page on the demo is readable at 320 and 375 px and on a desktop, and axe-clean', async (t) => {
   const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  await seedDemo(db, { production: false });
+  const db = await setupDatabase(t, { seeded: true });
   const { app, baseUrl } = await serveApp(t, db, { DEFAULT_COMMUNITY: 'summit' });
   const summit = await db.selectFrom('communities').selectAll().where('code', '=', 'summit').executeTakeFirstOrThrow();
   const amara = await db.selectFrom('users').select('id').where('email', '=', 'amara.okafor@summit-demo.example.com').executeTakeFirstOrThrow();

@@ -1,6 +1,5 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { seedDemo } from '#src/db/seed.ts';
 import { LEADERSHIP, OPEN_QUESTIONS } from '#src/features/expert-panels/seed-content.ts';
 import { createOnboarding } from '#src/features/payments/onboarding/progress.ts';
 import { DEMO_INVITEE } from '#src/features/payments/seed.ts';
@@ -24,8 +23,7 @@ const words = (n: number, word = 'alignment') => Array.from({ length: n }, () =>
  */
 t.test('onboarding through the expert-panel steps in the browser', async (t) => {
   const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  await seedDemo(db, { production: false });
+  const db = await setupDatabase(t, { seeded: true });
   const { app, baseUrl } = await serveApp(t, db, { DEFAULT_COMMUNITY: 'summit' });
   const summit = await db.selectFrom('communities').selectAll().where('code', '=', 'summit').executeTakeFirstOrThrow();
   const plan = await db.selectFrom('membership_plans').select(['id', 'deal_id']).where('deal_id', '=', DEMO_INVITEE.dealId).executeTakeFirstOrThrow();

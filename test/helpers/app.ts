@@ -4,7 +4,7 @@ import { buildApp } from '#src/app.ts';
 import { loadConfig, type Config } from '#src/config.ts';
 import { fixedClock, type Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
-import { freshDatabase } from './db.ts';
+import { freshDatabase, type FreshDatabaseOptions } from './db.ts';
 
 export type TestApp = { app: FastifyInstance; db: Db; config: Config };
 
@@ -30,9 +30,12 @@ function onTeardown(t: Test, close: () => Promise<unknown>) {
   stack.push(close);
 }
 
-/** One database per test file; each call builds an app on it and closes it when the test ends. */
-export async function setupDatabase(t: Test): Promise<Db> {
-  const { db, drop } = await freshDatabase();
+/**
+ * One database per test file, migrated with the queue installed (or `{ seeded: true }`: the demo
+ * seed as well); each call builds an app on it and closes it when the test ends.
+ */
+export async function setupDatabase(t: Test, options: FreshDatabaseOptions = {}): Promise<Db> {
+  const { db, drop } = await freshDatabase(options);
   onTeardown(t, drop);
   return db;
 }

@@ -167,7 +167,7 @@ t.test('the durable queue', async (t) => {
 });
 
 t.test('processes starting at once on a fresh database all start (pg-boss creates their queues once)', { skip: usingPostgres() ? false : 'needs PostgreSQL (DATABASE_URL): PGlite is one process' }, async (t) => {
-  const { db, drop, url } = await freshDatabase();
+  const { db, drop, url } = await freshDatabase({ queue: false });
   t.teardown(drop);
   // Each "process" its own connection pool, as separate nodes have; the queues every node defines.
   const others = await Promise.all([1, 2, 3].map(() => createDatabase({ kind: 'postgres', url: url!, poolSize: 3 }).then((r) => r.db)));

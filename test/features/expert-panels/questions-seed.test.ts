@@ -1,5 +1,4 @@
 import t from 'tap';
-import { seedDemo } from '#src/db/seed.ts';
 import type { EpDeps } from '#src/features/expert-panels/deps.ts';
 import { getQuestion, listMemberQuestions } from '#src/features/expert-panels/questions.ts';
 import { ANSWER_STATUSES, checkAnswer } from '#src/features/expert-panels/rules.ts';
@@ -8,8 +7,7 @@ import { signIn } from '#test/helpers/factories.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 
 t.test("the demo's expert panels, as Amara Okafor sees them", async (t) => {
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true);
+  const db = await setupDatabase(t, { seeded: true });
   const { app } = await startApp(t, db, { env: { DEFAULT_COMMUNITY: 'summit' } });
   const summit = await db.selectFrom('communities').selectAll().where('code', '=', 'summit').executeTakeFirstOrThrow();
   const amara = (await db.selectFrom('users').select('id').where('email', '=', 'amara.okafor@summit-demo.example.com').executeTakeFirstOrThrow()).id;

@@ -1,13 +1,9 @@
 import t from 'tap';
 import { sql } from 'kysely';
-import { seedDemo } from '#src/db/seed.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 
 t.test('the demo forum: a living Summit forum, and Harbor with its forum off', async (t) => {
-  const db = await setupDatabase(t);
-  const started = performance.now();
-  t.equal(await seedDemo(db, { production: false }), true);
-  t.comment(`the whole demo seed took ${Math.round(performance.now() - started)} ms`);
+  const db = await setupDatabase(t, { seeded: true });
   const summit = await db.selectFrom('communities').selectAll().where('code', '=', 'summit').executeTakeFirstOrThrow();
   const harbor = await db.selectFrom('communities').selectAll().where('code', '=', 'harbor').executeTakeFirstOrThrow();
   const userId = async (email: string) => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;

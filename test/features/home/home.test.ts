@@ -1,6 +1,5 @@
 import t from 'tap';
 import { sql } from 'kysely';
-import { seedDemo } from '#src/db/seed.ts';
 import type { Community } from '#src/db/types.ts';
 import { AREAS } from '#src/features/areas.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
@@ -22,8 +21,7 @@ const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g,
 const forumPagesRegistered = AREAS.some((a) => a.name === 'forum-pages');
 
 t.test('the home page', async (t) => {
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true);
+  const db = await setupDatabase(t, { seeded: true });
   const alpha = await createCommunity(db, { code: 'alpha', forum_enabled: true, hosts: ['alpha.test'] });
   const { app } = await startApp(t, db);
   const community = (code: string) => db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();

@@ -1,12 +1,10 @@
 import t from 'tap';
-import { seedDemo } from '#src/db/seed.ts';
 import { forgetFilterOptions, listDirectory, listSuggestions, parseDirectoryQuery } from '#src/features/members/directory.ts';
 import { systemClock } from '#src/core/clock.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 
 t.test('the demo directory: about sixty Summit members with complete company profiles', async (t) => {
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true);
+  const db = await setupDatabase(t, { seeded: true });
   const summit = await db.selectFrom('communities').selectAll().where('code', '=', 'summit').executeTakeFirstOrThrow();
   const harbor = await db.selectFrom('communities').selectAll().where('code', '=', 'harbor').executeTakeFirstOrThrow();
   const rows = await db

@@ -339,9 +339,7 @@ t.test('notifications', async (t) => {
 });
 
 t.test('the demo: every member starts with a history, the newest unread and unseen', async (t) => {
-  const { seedDemo } = await import('#src/db/seed.ts');
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true);
+  const db = await setupDatabase(t, { seeded: true });
   const rows = await db
     .selectFrom('notifications')
     .innerJoin('users', 'users.id', 'notifications.user_id')

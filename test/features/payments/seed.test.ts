@@ -1,13 +1,11 @@
 import t from 'tap';
 import { sql } from 'kysely';
-import { seedDemo } from '#src/db/seed.ts';
 import { chargeOnce } from '#src/features/payments/ledger.ts';
 import { DEMO_INVITEE, DEMO_OVERDUE } from '#src/features/payments/seed.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 
 t.test('the payments demo: memberships, statements, saved cards in each status, an overdue member, an invitee', async (t) => {
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true);
+  const db = await setupDatabase(t, { seeded: true });
   const { app } = await startApp(t, db, { env: { DEFAULT_COMMUNITY: 'summit' } });
 
   const summit = await db.selectFrom('communities').select('id').where('code', '=', 'summit').executeTakeFirstOrThrow();

@@ -1,11 +1,9 @@
 import t from 'tap';
-import { seedDemo } from '#src/db/seed.ts';
 import { checkContact } from '#src/features/settings/team.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 
 t.test('the demo team contacts: summit and harbor members with assistants and PR contacts that pass the rules', async (t) => {
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true);
+  const db = await setupDatabase(t, { seeded: true });
   const rows = await db
     .selectFrom('support_contacts')
     .innerJoin('communities', 'communities.id', 'support_contacts.community_id')
