@@ -11,6 +11,7 @@ import { seedPush } from '#src/features/notifications/push/seed.ts';
 import { seedNotifications } from '#src/features/notifications/seed-notifications.ts';
 import { seedTeam } from '#src/features/settings/seed-team.ts';
 import { seedPayments } from '#src/features/payments/seed.ts';
+import { seedArticles } from '#src/features/articles/seed.ts';
 import { seedForum } from '#src/features/forum/seed.ts';
 import { seedExpertPanels } from '#src/features/expert-panels/seed.ts';
 
@@ -211,6 +212,7 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     await seedNotifications(trx, { communityIds: [byCode.summit!, byCode.harbor!] });
     await seedTeam(trx, { byCode });
     await seedPayments(trx, { byCode });
+    await seedArticles(trx, { byCode });
     await seedForum(trx, { byCode, adminId: admin.id });
     await seedExpertPanels(trx, { byCode, adminId: admin.id });
 

@@ -462,6 +462,19 @@ export const SEED_POSTS: SeedPost[] = [
     likes: 0,
     state: 'pending',
   },
+  {
+    // Amara's newest post waits for a moderator too: her home page lists it among her open items.
+    author: 'amara.okafor',
+    title: 'Hiring our first head of sales: what would you ask in the final interview?',
+    topics: ['Hiring & Talent', 'Growth & Marketing'],
+    daysAgo: 0,
+    lead: 'We are down to two candidates for our first head of sales, both strong, with very different styles: one built a team from scratch at a start-up, the other ran a large region at an enterprise vendor.',
+    points: ['We have checked references and walked through their last two quarters in detail.', 'The final conversation is with me and one board member, ninety minutes.'],
+    close: 'If you have hired for this role before, which question told you the most in the last interview?',
+    replies: 0,
+    likes: 0,
+    state: 'pending',
+  },
 ];
 
 /** Replies, handed out in turn; each reads as a peer answering a professional question. */

@@ -8,8 +8,9 @@ import { MENTION_REPLY, SEED_POSTS, SEED_REPLIES, SEED_TOPICS, type SeedPost } f
 /**
  * Summit's demo forum (issue 14, "Demo data"): topics (one archived), about forty posts over the past
  * four months by many members, with replies (one thread long enough to page), likes, reactions and
- * follows; one pinned post, one locked, one approved after waiting, one waiting for approval (by the
- * newest member), one reported by two members, and one reply that mentions Amara. Harbor's forum
+ * follows; one pinned post, one locked, one approved after waiting, two waiting for approval (by the
+ * newest member, and Amara's newest, for her home page's open items), one reported by two members
+ * (two open reports), and one reply that mentions Amara. Harbor's forum
  * stays off. Written as the services would have written it, counts included (reply_count and
  * like_count equal the rows), in one insert per table: the test suite seeds the demo many times.
  */

@@ -4,13 +4,14 @@ import { ensureText } from '#src/core/fields.ts';
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
-import { activeMembersOf, companySizeRange, SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from './queries.ts';
+import { companySizeRange, listedMembersOf, SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from './queries.ts';
 import { COMPANY_SIZES, type CompanySize, type MemberSnapshot } from './types.ts';
 
 /**
  * The member directory (issue 11): every active member of one community, alphabetical by last name or
  * ranked by a search, narrowed by filters, in keyset pages; and the Discover suggestions. Every query
- * starts from activeMembersOf (tenant-scoped, active membership and active user), and each page is one
+ * starts from listedMembersOf (tenant-scoped, active membership and active user, past onboarding: an
+ * invitee who has not paid is not listed), and each page is one
  * SQL statement whatever the size of the community.
  */
 
@@ -132,7 +133,7 @@ export function decodeCursor(cursor: string): Key | null {
   return null;
 }
 
-type Members = ReturnType<typeof activeMembersOf>;
+type Members = ReturnType<typeof listedMembersOf>;
 
 function applyFilters(q: Members, f: DirectoryFilters): Members {
   let out = q;
@@ -179,7 +180,7 @@ export async function listDirectory(deps: DirectoryDeps, query: DirectoryQuery):
 async function alphabeticalPage({ db, community }: DirectoryDeps, query: DirectoryQuery): Promise<DirectoryPage> {
   const key = decodeCursor(query.after ?? query.before ?? '');
   const backwards = query.before !== null;
-  let q = applyFilters(activeMembersOf(db, community), query).select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', 'memberships.sort_name']);
+  let q = applyFilters(listedMembersOf(db, community), query).select([...SNAPSHOT_COLUMNS, 'memberships.id as mid', 'memberships.sort_name']);
   // A ranked cursor on an alphabetical list (the search was cleared): start again from the top.
   if (key?.kind === 'a') {
     q = q.where((eb) => eb(eb.refTuple('memberships.sort_name', 'memberships.id'), backwards ? '<' : '>', eb.tuple(key.sortName, key.id)));
@@ -228,7 +229,7 @@ async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<D
 }
 
 /**
- * The members of the community a tier may show, on `memberships` alone: active, their user active
+ * The members of the community a tier may show, on `memberships` alone: active and past onboarding, their user active
  * (read per row through the users primary key, a subquery, so that the planner never reads the whole
  * `users` table to hash-join it), the filters. A tier picks its page from these and joins only the
  * page's rows to their users (pageRows), so its cost follows its matches, never the community's size.
@@ -238,6 +239,7 @@ function candidates({ db, community }: DirectoryDeps, query: DirectoryQuery) {
     .selectFrom('memberships')
     .where('memberships.community_id', '=', community.id)
     .where('memberships.is_active', '=', true)
+    .where('memberships.gate', '=', 'app')
     .where(sql<SqlBool>`(select users.is_active from users where users.id = memberships.user_id)`);
   return applyFilters(q as unknown as Members, query) as unknown as typeof q;
 }
@@ -348,10 +350,10 @@ export function filterOptions({ db, community, clock }: DirectoryDeps): Promise<
   const value = sql<{ locations: string[] | null; industries: string[] | null }>`
     select
       array(select distinct m.location_name from memberships m join users u on u.id = m.user_id
-            where m.community_id = ${community.id} and m.is_active and u.is_active and m.location_name is not null and m.location_name <> ''
+            where m.community_id = ${community.id} and m.is_active and m.gate = 'app' and u.is_active and m.location_name is not null and m.location_name <> ''
             order by 1) as locations,
       array(select distinct m.industry from memberships m join users u on u.id = m.user_id
-            where m.community_id = ${community.id} and m.is_active and u.is_active and m.industry is not null and m.industry <> ''
+            where m.community_id = ${community.id} and m.is_active and m.gate = 'app' and u.is_active and m.industry is not null and m.industry <> ''
             order by 1) as industries`
     .execute(db)
     .then(({ rows }) => ({ locations: rows[0]?.locations ?? [], industries: rows[0]?.industries ?? [], sizes: COMPANY_SIZES }));
@@ -386,7 +388,7 @@ export async function listSuggestions({ db, community, clock }: DirectoryDeps, u
     .select(['industry', 'location_name'])
     .where('community_id', '=', community.id)
     .where('user_id', '=', userId);
-  const reasoned = activeMembersOf(db, community)
+  const reasoned = listedMembersOf(db, community)
     .leftJoin(me.as('me'), (join) => join.onTrue())
     .where('users.id', '<>', userId)
     .where(
@@ -429,7 +431,7 @@ export async function listSuggestions({ db, community, clock }: DirectoryDeps, u
 
 /** `user(id)`: a member of this community others may see, or null (another community's, deactivated). */
 export async function findVisibleMember({ db, community }: DirectoryDeps, userId: number): Promise<MemberSnapshot | null> {
-  const row = await activeMembersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', '=', userId).executeTakeFirst();
+  const row = await listedMembersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', '=', userId).executeTakeFirst();
   return row ? toSnapshot(row) : null;
 }
 

@@ -91,6 +91,15 @@ export function activeMembersOf(db: Db, community: CommunityRef) {
   return membersOf(db, community).where('memberships.is_active', '=', true).where('users.is_active', '=', true);
 }
 
+/**
+ * The members the directory lists (its pages, search, letters, filter options, Discover, user(id)):
+ * active, and past onboarding. An invitee still in onboarding has a membership row (her profile is
+ * written as she goes) but is not a member others can find until she has paid and finished.
+ */
+export function listedMembersOf(db: Db, community: CommunityRef) {
+  return activeMembersOf(db, community).where('memberships.gate', '=', 'app');
+}
+
 /** One member's snapshot in a community, or undefined (another community's, or not a member). */
 export async function findSnapshot(db: Db, community: CommunityRef, userId: number, { activeOnly = true } = {}): Promise<MemberSnapshot | undefined> {
   const q = (activeOnly ? activeMembersOf(db, community) : membersOf(db, community)).select(SNAPSHOT_COLUMNS).where('users.id', '=', userId);

@@ -54,8 +54,12 @@ t.test('the home page', async (t) => {
     t.ok(forum, 'the forum section');
     t.match(forum, 'New in the forum');
     for (const p of expected) t.match(forum, `<a href="/forum/post/${p.id}">${escapeHtml(p.title)}</a>`, `shows "${p.title}"`);
-    const pending = await db.selectFrom('forum_posts').select('title').where('community_id', '=', summit.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
-    t.notOk(amaraHome.main.includes(escapeHtml(pending.title)), 'not the post waiting for approval');
+    const pending = await db.selectFrom('forum_posts').select(['title', 'author_id']).where('community_id', '=', summit.id).where('status', '=', 'pending').execute();
+    t.equal(pending.length, 2);
+    for (const p of pending) t.notOk(forum!.includes(escapeHtml(p.title)), `not the post waiting for approval "${p.title}"`);
+    const others = pending.filter((p) => p.author_id !== amara.id);
+    t.equal(others.length, 1);
+    t.notOk(amaraHome.main.includes(escapeHtml(others[0]!.title)), 'nowhere: another member\u2019s waiting post');
     t.match(textOf(forum!), /replies|no replies yet/);
   });
 
@@ -147,6 +151,8 @@ t.test('the home page', async (t) => {
     const quiet = await createMember(db, summit, { firstName: 'Quinn', lastName: 'Quiet' });
     t.match(textOf(sectionOf((await home(summit, quiet, 'summit.localhost')).main, 'home-open')!), 'Nothing is waiting on you right now.', 'a member with none: the empty state');
     t.match(sectionOf(amaraHome.main, 'home-open'), '<a href="/members/introductions">Your introduction to Daniel Reyes</a>', 'Amara\u2019s pending introduction from the demo');
+    t.match(textOf(sectionOf(amaraHome.main, 'home-open')!), 'Your article is with the editors', 'Amara\u2019s article on its way from the demo');
+    t.match(textOf(sectionOf(amaraHome.main, 'home-open')!), 'your post waits for a moderator', 'and her post waiting for approval');
     const again = await home(summit, amara, 'summit.localhost');
     t.notOk(again.main.includes('Hello from a new member'), 'nobody else sees another member\u2019s open items');
     t.notOk(again.main.includes('first ten people'));

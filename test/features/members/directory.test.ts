@@ -353,4 +353,34 @@ t.test('the member directory', async (t) => {
     t.match(res.body, 'name="founding" checked="" value="true"');
   });
 
+  await t.test('an invitee still in onboarding is not listed, found, counted or suggested until she finishes', async (t) => {
+    // Her membership exists (onboarding writes her profile as she goes) and she joined today.
+    const invitee = await createDirectoryMember(db, alpha, 'Ivy', 'Austin', { company: 'Austin Biotech', location: 'Raleigh, NC', industry: 'Biotechnology', employees: 24, founding: true, joinedAt: clock.now() });
+    await db.updateTable('memberships').set({ gate: 'onboarding' }).where('user_id', '=', invitee.id).where('community_id', '=', alpha.id).execute();
+    forgetFilterOptions();
+    const urls = ['/members', '/members/results?q=austin', '/members/results?q=Austin+Biotek', '/members/browse', '/members/browse?letter=A', '/members?tab=discover', '/members/results?founding=true', '/members/results?size=11-50'];
+    for (const url of urls) {
+      const res = await page(url);
+      t.equal(res.statusCode, 200, url);
+      t.notOk(profileIds(res.body).includes(invitee.id), `${url} does not list her`);
+      t.notMatch(res.body, 'Austin Biotech');
+      t.notMatch(res.body, 'Raleigh', `${url}: her city is not among the locations`);
+      t.notMatch(res.body, 'Biotechnology', `${url}: nor her industry among the industries`);
+    }
+    t.equal((await gql(USER, { id: String(invitee.id) })).json().data.user, null, 'user(id) is null');
+    const found = (await gql(MEMBERS, { q: 'austin', first: 100 })).json().data.members.edges.map((e: { node: { id: string } }) => Number(e.node.id));
+    t.notOk(found.includes(invitee.id));
+    t.notOk((await listSuggestions(deps, me.id)).some((s) => s.member.id === invitee.id), 'Discover does not suggest her');
+    const options = (await gql('{ memberFilterOptions { locations industries } }', {})).json().data.memberFilterOptions;
+    t.notOk(options.locations.includes('Raleigh, NC'));
+    t.notOk(options.industries.includes('Biotechnology'));
+
+    // Paid and finished: she is a member others can find.
+    await db.updateTable('memberships').set({ gate: 'app' }).where('user_id', '=', invitee.id).where('community_id', '=', alpha.id).execute();
+    forgetFilterOptions();
+    t.ok(profileIds((await page('/members/results?q=austin')).body).includes(invitee.id), 'the search finds her');
+    t.ok(profileIds((await page('/members/browse?letter=A')).body).includes(invitee.id), 'her letter lists her');
+    t.match((await page('/members')).body, '<option value="Raleigh, NC">', 'her city is a location');
+    t.equal((await gql(USER, { id: String(invitee.id) })).json().data.user.name, 'Ivy Austin');
+  });
 });
