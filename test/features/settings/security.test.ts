@@ -87,6 +87,7 @@ t.test('settings → security', async (t) => {
     const wrong = await post('/settings/security/password', jar, { oldPassword: 'nope', password: NEW, confirm: NEW });
     t.equal(wrong.statusCode, 401);
     t.match(wrong.body, /id="old-password-error">Current password incorrect</);
+    t.notMatch(wrong.body, 'Password is incorrect.', 'only the spec’s wording for a password change');
     t.notMatch(wrong.body, NEW, 'passwords are never sent back');
 
     const weak = await post('/settings/security/password', jar, { oldPassword: OLD, password: 'weak', confirm: 'weak' });
