@@ -232,16 +232,23 @@ export function SiteHeader() {
   );
 }
 
+/**
+ * One ad, a complementary landmark of its own: the masthead and the side rail are on the same page,
+ * so each has its own label (axe landmark-unique). The masthead's "Learn more" is real text inside
+ * the ad's link, not words painted on its art.
+ */
 export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medium-square' }) {
   const { t, guardian, basePath } = usePage();
   if (!ad || !guardian.isSignedIn) return null;
-  const [width, height] = shape === 'masthead' ? [700, 50] : [240, 240];
+  const masthead = shape === 'masthead';
+  const [width, height] = masthead ? [700, 50] : [240, 240];
   return (
-    <aside className={`ad ad-${shape}`} aria-label={t('shell.ads.label')}>
+    <aside className={`ad ad-${shape}`} aria-label={t(masthead ? 'shell.ads.mastheadLabel' : 'shell.ads.railLabel')}>
       <a href={ad.link} rel="noopener sponsored">
         <img src={assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
         {/* On a phone the 700x50 art would shrink to unreadable text: its words are shown instead (CSS picks one). */}
-        {shape === 'masthead' ? <span className="ad-text">{ad.alt_text}</span> : null}
+        {masthead ? <span className="ad-text">{ad.alt_text}</span> : null}
+        {masthead ? <span className="ad-cta">{t('shell.ads.learnMore')}</span> : null}
       </a>
     </aside>
   );
