@@ -9,7 +9,13 @@ t.test('page layout', async (t) => {
   const browserReady = launchBrowser(t);
   const db = await setupDatabase(t);
   const clock = testClock();
-  const alpha = await createCommunity(db, { code: 'alpha', article_terms: 'You keep the rights.', article_guidelines: 'Write from your own experience.' });
+  const alpha = await createCommunity(db, {
+    code: 'alpha',
+    app_name: 'Summit Leaders Council',
+    familiar_name: 'Summit',
+    article_terms: 'You keep the rights.',
+    article_guidelines: 'Write from your own experience.',
+  });
   await createAds(db, alpha);
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
@@ -84,6 +90,20 @@ t.test('page layout', async (t) => {
     await page.getByRole('main').getByRole('link', { name: 'Articles' }).click();
     await page.waitForURL('**/admin/articles');
     t.pass('the admin home links to the articles board');
+  });
+
+  await t.test("the header shows the community's full name on a desktop and its familiar name, uncut, on a phone", async (t) => {
+    const desktop = await (await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken })).newPage();
+    await desktop.goto('/');
+    t.equal(await desktop.locator('.brand .brand-name:visible').textContent(), 'Summit Leaders Council', 'at 1280 px the full name');
+    const phone = await (await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 667 }, token: memberToken })).newPage();
+    await phone.goto('/');
+    const shown = phone.locator('.brand .brand-name:visible');
+    t.equal(await shown.count(), 1, 'one name at a time');
+    t.equal(await shown.textContent(), 'Summit', 'at 375 px the familiar name');
+    const cut = await shown.evaluate((el) => el.scrollWidth > el.clientWidth);
+    t.notOk(cut, 'and it is not cut short');
+    t.equal(await phone.getByRole('link', { name: 'Summit Leaders Council home' }).count(), 1, 'the link keeps the full name for assistive technology');
   });
 
   await t.test("the masthead ad's Learn more is a real link, its art's words fit the art, and it is readable on a phone", async (t) => {

@@ -189,13 +189,27 @@ function MobileNav({ items }: { items: NavItem[] }) {
   );
 }
 
+/**
+ * The logo and the community's name. On a phone the full name would be cut ("Summit…"): its
+ * familiar name is shown there instead, when it is the shorter (CSS picks one). The link's name is
+ * the full one either way, and holds the short one (WCAG 2.5.3 Label in Name).
+ */
 function Brand() {
   const { t, community, basePath } = usePage();
   const href = useHref();
+  const familiar = community.familiar_name.trim();
+  const short = familiar && familiar.length < community.app_name.length ? familiar : null;
   return (
     <a className="brand" href={href('/')} aria-label={t('shell.homeLink', { appName: community.app_name })}>
       {community.icon ? <img src={assetUrl(basePath, community.icon)} alt="" className="brand-logo" width={32} height={32} /> : null}
-      <span className="brand-name">{community.app_name}</span>
+      {short ? (
+        <>
+          <span className="brand-name brand-name-full">{community.app_name}</span>
+          <span className="brand-name brand-name-short">{short}</span>
+        </>
+      ) : (
+        <span className="brand-name">{community.app_name}</span>
+      )}
     </a>
   );
 }
