@@ -90,6 +90,20 @@ t.test('page layout', async (t) => {
     await page.getByRole('main').getByRole('link', { name: 'Articles' }).click();
     await page.waitForURL('**/admin/articles');
     t.pass('the admin home links to the articles board');
+
+    // Wider than the container: the content stops where the header's and the footer's do.
+    const wide = await (await openContext(t, browser, baseUrl, { viewport: { width: 1600, height: 900 }, token: staffToken })).newPage();
+    await wide.goto('/admin/articles');
+    const edges = await wide.evaluate(() =>
+      ['.site-header .header-inner', 'main', '.footer-inner'].map((selector) => {
+        const box = document.querySelector(selector)!.getBoundingClientRect();
+        return { selector, left: Math.round(box.left), right: Math.round(box.right) };
+      }),
+    );
+    const [header, main, footer] = edges;
+    t.ok(header!.right - header!.left < 1200, `the header stops at ${header!.right - header!.left} px`);
+    t.ok(main!.left >= header!.left && main!.right <= header!.right, `the admin content (${main!.left} to ${main!.right}) stays within the header's container (${header!.left} to ${header!.right})`);
+    t.same([footer!.left, footer!.right], [header!.left, header!.right], 'as the footer does');
   });
 
   await t.test("the header shows the community's full name on a desktop and its familiar name, uncut, on a phone", async (t) => {

@@ -344,7 +344,7 @@ function AdminNav() {
   );
 }
 
-/** The admin area's shell: its own header and navigation, the full width for its tables, no ads. */
+/** The admin area's shell: its own header and navigation, no ads; the content in the header's container. */
 export function AdminShell({ children }: { children: ReactNode }) {
   const { t, community } = usePage();
   const href = useHref();
