@@ -109,7 +109,9 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   await app.register(formbody);
   await app.register(guardianPlugin, {
     pluginRoutes: [
-      { prefix: `${base}/static`, access: 'public', bare: true },
+      // Stylesheets, scripts, fonts and images: a page loads many, and a company's members share one
+      // address, so they never count against the page rate limit (security.ts).
+      { prefix: `${base}/static`, access: 'public', bare: true, rateLimit: false },
       { prefix: `${base}/graphql`, access: 'public', csrf: false },
       { prefix: `${base}/graphqlAdmin`, access: 'admin', csrf: false },
       { prefix: '/graphiql', access: 'public', bare: true },

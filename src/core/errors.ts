@@ -147,13 +147,18 @@ export class AppError extends Error {
   readonly values: Record<string, unknown> | undefined;
   readonly fields: FieldErrors | undefined;
 
-  constructor(code: ErrorCode, options: { values?: Record<string, unknown>; fields?: FieldErrors; cause?: unknown } = {}) {
+  /**
+   * `key` replaces the catalogue's message where the specification words one code differently in one
+   * place (a wrong current password in settings is NotAuthorized.Password, said 'Current password incorrect').
+   */
+  constructor(code: ErrorCode, options: { values?: Record<string, unknown>; fields?: FieldErrors; cause?: unknown; key?: string } = {}) {
     const spec = errorSpec(code);
-    super(`${String(code)} (${spec.key})`, { cause: options.cause });
+    const key = options.key ?? spec.key;
+    super(`${String(code)} (${key})`, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.status = spec.status;
-    this.key = spec.key;
+    this.key = key;
     this.values = options.values;
     this.fields = options.fields;
   }

@@ -61,7 +61,8 @@ export const DEMO_COMMUNITIES: NewCommunity[] = [
     code: 'summit',
     name: 'Summit Leaders Council',
     app_name: 'Summit Council',
-    familiar_name: 'Summit Council',
+    // What members call it, and what the header shows on a phone (the full name would be cut there).
+    familiar_name: 'Summit',
     icon: 'img/summit-logo.svg',
     nav_more: JSON.stringify([
       { label: 'Events', link: 'https://example.com/summit/events' },

@@ -8,10 +8,12 @@ const ACCESS: readonly Access[] = ['public', 'member', 'admin'];
 
 /**
  * Every route declares its access; the app refuses to start otherwise. Routes added by libraries
- * (static files, GraphQL) are given theirs here, by path. Then each request is checked against it.
+ * (static files, GraphQL) are given theirs here, by path, with their rate limit where it differs
+ * (`rateLimit: false`: static files do not count against the page limit). Then each request is
+ * checked against it.
  */
 export default fp(
-  async (app, opts: { pluginRoutes: Array<{ prefix: string; access: Access; bare?: boolean; csrf?: false }> }) => {
+  async (app, opts: { pluginRoutes: Array<{ prefix: string; access: Access; bare?: boolean; csrf?: false; rateLimit?: false }> }) => {
     app.addHook('onRoute', (route) => {
       const declared = route.config?.access;
       if (declared !== undefined) {
@@ -23,6 +25,8 @@ export default fp(
         throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access: public | member | admin)`);
       }
       route.config = { ...route.config, access: known.access, bare: known.bare ?? route.config?.bare, csrf: known.csrf };
+      // Registered before the rate limiter: its onRoute hook, which runs after this one, reads it.
+      if (known.rateLimit === false) route.config.rateLimit = false;
     });
 
     const base = app.config.basePath;

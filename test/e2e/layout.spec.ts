@@ -9,7 +9,13 @@ t.test('page layout', async (t) => {
   const browserReady = launchBrowser(t);
   const db = await setupDatabase(t);
   const clock = testClock();
-  const alpha = await createCommunity(db, { code: 'alpha', article_terms: 'You keep the rights.', article_guidelines: 'Write from your own experience.' });
+  const alpha = await createCommunity(db, {
+    code: 'alpha',
+    app_name: 'Summit Leaders Council',
+    familiar_name: 'Summit',
+    article_terms: 'You keep the rights.',
+    article_guidelines: 'Write from your own experience.',
+  });
   await createAds(db, alpha);
   const { app, baseUrl } = await serveApp(t, db);
   const browser = await browserReady;
@@ -84,29 +90,61 @@ t.test('page layout', async (t) => {
     await page.getByRole('main').getByRole('link', { name: 'Articles' }).click();
     await page.waitForURL('**/admin/articles');
     t.pass('the admin home links to the articles board');
+
+    // Wider than the container: the content stops where the header's and the footer's do.
+    const wide = await (await openContext(t, browser, baseUrl, { viewport: { width: 1600, height: 900 }, token: staffToken })).newPage();
+    await wide.goto('/admin/articles');
+    const edges = await wide.evaluate(() =>
+      ['.site-header .header-inner', 'main', '.footer-inner'].map((selector) => {
+        const box = document.querySelector(selector)!.getBoundingClientRect();
+        return { selector, left: Math.round(box.left), right: Math.round(box.right) };
+      }),
+    );
+    const [header, main, footer] = edges;
+    t.ok(header!.right - header!.left < 1200, `the header stops at ${header!.right - header!.left} px`);
+    t.ok(main!.left >= header!.left && main!.right <= header!.right, `the admin content (${main!.left} to ${main!.right}) stays within the header's container (${header!.left} to ${header!.right})`);
+    t.same([footer!.left, footer!.right], [header!.left, header!.right], 'as the footer does');
   });
 
-  await t.test("the masthead ad's text stays clear of its button, and is readable on a phone", async (t) => {
+  await t.test("the header shows the community's full name on a desktop and its familiar name, uncut, on a phone", async (t) => {
+    const desktop = await (await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken })).newPage();
+    await desktop.goto('/');
+    t.equal(await desktop.locator('.brand .brand-name:visible').textContent(), 'Summit Leaders Council', 'at 1280 px the full name');
+    const phone = await (await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 667 }, token: memberToken })).newPage();
+    await phone.goto('/');
+    const shown = phone.locator('.brand .brand-name:visible');
+    t.equal(await shown.count(), 1, 'one name at a time');
+    t.equal(await shown.textContent(), 'Summit', 'at 375 px the familiar name');
+    const cut = await shown.evaluate((el) => el.scrollWidth > el.clientWidth);
+    t.notOk(cut, 'and it is not cut short');
+    t.equal(await phone.getByRole('link', { name: 'Summit Leaders Council home' }).count(), 1, 'the link keeps the full name for assistive technology');
+  });
+
+  await t.test("the masthead ad's Learn more is a real link, its art's words fit the art, and it is readable on a phone", async (t) => {
     const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken });
     const page = await context.newPage();
     await page.goto('/');
     const art = page.locator('.ad-masthead img');
     t.ok(await art.isVisible(), 'at 1280 px the art is shown');
     t.ok(await page.locator('.ad-masthead .ad-text').isHidden(), 'and not the text banner');
+    const learnMore = page.getByRole('link', { name: /Learn more$/ });
+    t.ok(await learnMore.getByText('Learn more', { exact: true }).isVisible(), 'Learn more is text of the page, shown beside the art');
+    t.equal(await learnMore.getAttribute('href'), 'https://example.com/ad', "and it is a link to the ad's target");
+    const top = page.getByRole('complementary', { name: 'Advertisement (top of page)' });
+    const side = page.getByRole('complementary', { name: 'Advertisement (side of page)' });
+    t.ok((await top.isVisible()) && (await side.isVisible()), 'the two ads are landmarks with labels of their own');
     await page.goto(await art.evaluate((img) => (img as HTMLImageElement).src));
-    // In whatever font the machine has (here no Arial), the words end before the button begins.
-    const boxes = await page.evaluate(() => {
-      const texts = Array.from(document.querySelectorAll('text')).map((el) => {
+    // In whatever font the machine has (here no Arial), the words end before the art does.
+    const boxes = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('text')).map((el) => {
         const b = (el as SVGTextElement).getBBox();
         return { text: el.textContent, left: b.x, right: b.x + b.width };
-      });
-      const button = (document.querySelectorAll('rect')[1] as SVGRectElement).getBBox();
-      return { texts, button: { left: button.x, right: button.x + button.width } };
-    });
-    const [brand, tagline, label] = boxes.texts;
+      }),
+    );
+    const [brand, tagline] = boxes;
+    t.equal(boxes.length, 2, 'no button is painted on the art');
     t.ok(brand!.right < tagline!.left, `the brand ends (${Math.round(brand!.right)}) before the tagline starts (${Math.round(tagline!.left)})`);
-    t.ok(tagline!.right <= boxes.button.left - 8, `the tagline ends (${Math.round(tagline!.right)}) clear of the button (${boxes.button.left})`);
-    t.ok(label!.left >= boxes.button.left && label!.right <= boxes.button.right, 'the button label fits its button');
+    t.ok(tagline!.right <= 700 - 8, `the tagline ends (${Math.round(tagline!.right)}) inside the art`);
 
     const phone = await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 667 }, token: memberToken });
     const phonePage = await phone.newPage();
@@ -118,5 +156,7 @@ t.test('page layout', async (t) => {
     const size = await banner.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     t.ok(size >= 14, `at a readable size (${size} px)`);
     t.equal(await phonePage.getByRole('link', { name: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' }).getAttribute('href'), 'https://example.com/ad', 'and it is the same link');
+    t.ok(await phonePage.getByRole('link', { name: /Learn more$/ }).getByText('Learn more', { exact: true }).isVisible(), 'with its Learn more');
+    t.equal(await phonePage.evaluate(() => document.documentElement.scrollWidth), 375, 'nothing scrolls sideways');
   });
 });

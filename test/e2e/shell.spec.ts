@@ -35,6 +35,8 @@ t.test('the page shell in a browser', async (t) => {
     .insertInto('ads')
     .values([
       { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Alpha masthead ad' },
+      // Both ads on every signed-in page: axe checks that their landmarks are told apart (landmark-unique).
+      { community_id: alpha.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Alpha square ad' },
     ])
     .execute();
   const { app, baseUrl } = await serveApp(t, db);
@@ -177,6 +179,13 @@ t.test('the page shell in a browser', async (t) => {
       await page.goto('/');
       await page.getByRole('button', { name: 'Notifications' }).waitFor({ state: 'visible' });
       await expectNoAxeViolations(t, page, `the signed-in home page at ${name} width`);
+      // A best practice outside the WCAG tags above: the two ads' landmarks are told apart by their labels.
+      const landmarks = await page.evaluate(() =>
+        (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<{ violations: { id: string }[] }> } }).axe
+          .run(document, { runOnly: { type: 'rule', values: ['landmark-unique'] }, resultTypes: ['violations'] })
+          .then((r) => r.violations.map((v) => v.id)),
+      );
+      t.same(landmarks, [], `no two landmarks share a role and a label at ${name} width (axe landmark-unique)`);
       if (name === 'phone') {
         await page.getByText('Menu', { exact: true }).click();
         await page.getByRole('navigation', { name: 'Mobile' }).waitFor({ state: 'visible' });

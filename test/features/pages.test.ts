@@ -17,6 +17,7 @@ t.test('pages and the shell', async (t) => {
   const beta = await createCommunity(db, { code: 'beta', app_name: 'Beta Guild', hosts: ['beta.test'] });
   await db.insertInto('ads').values([
     { community_id: alpha.id, shape: 'MASTHEAD', image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/ad', alt_text: 'Alpha masthead ad' },
+    { community_id: alpha.id, shape: 'MEDIUM_SQUARE', image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/retreat', alt_text: 'Alpha square ad' },
   ]).execute();
   const { app } = await startApp(t, db);
   const member = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace' });
@@ -50,6 +51,8 @@ t.test('pages and the shell', async (t) => {
     t.match(res.body, 'data-island="NotificationBell"');
     t.match(res.body, /<script type="module" nonce="[^"]+" src="\/static\/build\/[^"]+\.js">/);
     t.match(res.body, 'alt="Alpha masthead ad"');
+    t.match(res.body, /<aside class="ad ad-masthead" aria-label="Advertisement \(top of page\)"><a href="https:\/\/example.com\/ad"[^>]*>.*<span class="ad-cta">Learn more<\/span><\/a><\/aside>/, "the masthead's Learn more is inside the ad's link");
+    t.match(res.body, 'aria-label="Advertisement (side of page)"', 'the rail has a label of its own');
     t.match(res.body, 'Copyright © 2026 alpha Inc');
     t.match(res.body, 'href="https://example.com/terms"');
     t.match(res.body, 'class="mobile-nav"', 'the mobile sidebar is a <details> menu');

@@ -101,6 +101,14 @@ t.test('security baseline and error rendering', async (t) => {
     const codes = [];
     for (let i = 0; i < 3; i++) codes.push((await limited.inject({ url: '/strict' })).statusCode);
     t.same(codes, [200, 200, 429], 'the route allows 2 a minute');
+    // A page brings its stylesheet, scripts and images: a company's members behind one address load
+    // many. None of them uses up the page limit (nor is refused).
+    const assets = [];
+    for (let i = 0; i < 12; i++) assets.push((await limited.inject({ url: '/static/css/app.css' })).statusCode);
+    for (let i = 0; i < 12; i++) assets.push((await limited.inject({ url: '/sw.js' })).statusCode);
+    for (let i = 0; i < 12; i++) assets.push((await limited.inject({ url: '/avatars/aaaaaaaaaaaaaaaa/64.webp' })).statusCode);
+    t.notOk(assets.includes(429), 'static files, the service worker and avatars are never refused for the page limit');
+    t.equal(assets.filter((c) => c === 200).length, 24, 'the static files are served');
     const pages = [];
     for (let i = 0; i < 6; i++) pages.push((await limited.inject({ url: '/', headers: { accept: 'text/html' } })).statusCode);
     t.same(pages, [200, 200, 200, 200, 200, 429], 'the app allows 5 a minute');

@@ -76,16 +76,25 @@ function likeHtml(kind: ForumTargetKind, id: number, count: number, liked: boole
   return `<span class="${root.className}" id="${root.id}" hx-target="this" hx-swap="outerHTML">${likeInner(kind, id, count, liked, ctx)}</span>`;
 }
 
-/** Inside `.forum-reactions`: each reaction a toggle with its count (`toggle` = "celebrate:1"). */
+/**
+ * Inside `.forum-reactions`: each reaction a toggle with its count (`toggle` = "celebrate:1"). A post
+ * offers the whole set. A reply, one of many on the page, shows only the reactions members gave, with
+ * their counts; the others wait behind its React disclosure (the same buttons, in the same form, so
+ * it works without JavaScript), rather than a row of zeros under every reply.
+ */
 export function reactionsInner(kind: ForumTargetKind, id: number, reactions: ReactionCount[], ctx: HtmlContext, error?: string): string {
   const action = esc(hrefIn(ctx, `/forum/${kind}/${id}/react`));
-  let out = '';
-  for (const r of reactions) {
-    out +=
-      `<button type="submit" value="${r.reaction}:${r.mine ? '0' : '1'}" hx-post="${action}" class="forum-chip" id="react-${kind}-${id}-${r.reaction}" aria-pressed="${r.mine}" name="toggle">` +
-      `${esc(ctx.t(`forum.reactions.${r.reaction}`))} <span class="forum-count">${r.count}</span></button>`;
-  }
-  return out + errorHtml(error);
+  const button = (r: ReactionCount, withCount: boolean) =>
+    `<button type="submit" value="${r.reaction}:${r.mine ? '0' : '1'}" hx-post="${action}" class="forum-chip" id="react-${kind}-${id}-${r.reaction}" aria-pressed="${r.mine}" name="toggle">` +
+    `${esc(ctx.t(`forum.reactions.${r.reaction}`))}${withCount ? ` <span class="forum-count">${r.count}</span>` : ''}</button>`;
+  if (kind === 'post') return reactions.map((r) => button(r, true)).join('') + errorHtml(error);
+  const given = reactions.filter((r) => r.count > 0);
+  const others = reactions.filter((r) => r.count === 0);
+  const more = others.length
+    ? `<details class="forum-react-more"><summary class="forum-chip">${esc(ctx.t('forumPages.post.react'))}</summary>` +
+      `<span class="forum-react-menu">${others.map((r) => button(r, false)).join('')}</span></details>`
+    : '';
+  return given.map((r) => button(r, true)).join('') + more + errorHtml(error);
 }
 
 export const reactionsRootAttributes = (kind: ForumTargetKind, id: number, ctx: HtmlContext) => ({ className: 'forum-reactions', id: `reactions-${kind}-${id}`, label: ctx.t('forumPages.post.reactions') });

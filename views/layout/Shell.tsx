@@ -189,13 +189,27 @@ function MobileNav({ items }: { items: NavItem[] }) {
   );
 }
 
+/**
+ * The logo and the community's name. On a phone the full name would be cut ("Summit…"): its
+ * familiar name is shown there instead, when it is the shorter (CSS picks one). The link's name is
+ * the full one either way, and holds the short one (WCAG 2.5.3 Label in Name).
+ */
 function Brand() {
   const { t, community, basePath } = usePage();
   const href = useHref();
+  const familiar = community.familiar_name.trim();
+  const short = familiar && familiar.length < community.app_name.length ? familiar : null;
   return (
     <a className="brand" href={href('/')} aria-label={t('shell.homeLink', { appName: community.app_name })}>
       {community.icon ? <img src={assetUrl(basePath, community.icon)} alt="" className="brand-logo" width={32} height={32} /> : null}
-      <span className="brand-name">{community.app_name}</span>
+      {short ? (
+        <>
+          <span className="brand-name brand-name-full">{community.app_name}</span>
+          <span className="brand-name brand-name-short">{short}</span>
+        </>
+      ) : (
+        <span className="brand-name">{community.app_name}</span>
+      )}
     </a>
   );
 }
@@ -232,16 +246,23 @@ export function SiteHeader() {
   );
 }
 
+/**
+ * One ad, a complementary landmark of its own: the masthead and the side rail are on the same page,
+ * so each has its own label (axe landmark-unique). The masthead's "Learn more" is real text inside
+ * the ad's link, not words painted on its art.
+ */
 export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medium-square' }) {
   const { t, guardian, basePath } = usePage();
   if (!ad || !guardian.isSignedIn) return null;
-  const [width, height] = shape === 'masthead' ? [700, 50] : [240, 240];
+  const masthead = shape === 'masthead';
+  const [width, height] = masthead ? [700, 50] : [240, 240];
   return (
-    <aside className={`ad ad-${shape}`} aria-label={t('shell.ads.label')}>
+    <aside className={`ad ad-${shape}`} aria-label={t(masthead ? 'shell.ads.mastheadLabel' : 'shell.ads.railLabel')}>
       <a href={ad.link} rel="noopener sponsored">
         <img src={assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
         {/* On a phone the 700x50 art would shrink to unreadable text: its words are shown instead (CSS picks one). */}
-        {shape === 'masthead' ? <span className="ad-text">{ad.alt_text}</span> : null}
+        {masthead ? <span className="ad-text">{ad.alt_text}</span> : null}
+        {masthead ? <span className="ad-cta">{t('shell.ads.learnMore')}</span> : null}
       </a>
     </aside>
   );
@@ -323,7 +344,7 @@ function AdminNav() {
   );
 }
 
-/** The admin area's shell: its own header and navigation, the full width for its tables, no ads. */
+/** The admin area's shell: its own header and navigation, no ads; the content in the header's container. */
 export function AdminShell({ children }: { children: ReactNode }) {
   const { t, community } = usePage();
   const href = useHref();

@@ -48,16 +48,20 @@ export function SecuritySection({ view, modalScripts }: { view: SecurityView; mo
           </dd>
         </div>
       </dl>
-      <Sessions sessions={view.sessions} />
+      <Sessions sessions={view.sessions} otherCount={view.otherSessionCount} />
       <ModalSupport scripts={modalScripts} />
     </SettingsLayout>
   );
 }
 
-function Sessions({ sessions }: { sessions: SessionView[] }) {
+/**
+ * This device and the most recently used others; the rest are counted, not listed (a member who
+ * never signs out has dozens). "Sign out everywhere else" ends them all, listed or not.
+ */
+function Sessions({ sessions, otherCount }: { sessions: SessionView[]; otherCount: number }) {
   const { t } = usePage();
   const href = useHref();
-  const others = sessions.filter((s) => !s.current);
+  const notListed = otherCount - sessions.filter((s) => !s.current).length;
   return (
     <section className="security-sessions" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">{t('settings.security.sessionsHeading')}</h2>
@@ -80,7 +84,7 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
               <form method="post" action={href('/settings/security/sessions/sign-out')}>
                 <CsrfField />
                 <input type="hidden" name="session" value={s.id} />
-                <button type="submit" className="link-button">
+                <button type="submit" className="button button-secondary button-compact">
                   {t('settings.security.signOutDevice')}
                   <span className="visually-hidden">{t('settings.security.signOutDeviceHidden', { device, date: dateTime(s.signedInAt) })}</span>
                 </button>
@@ -89,7 +93,8 @@ function Sessions({ sessions }: { sessions: SessionView[] }) {
           );
         })}
       </ul>
-      {others.length > 0 ? (
+      {notListed > 0 ? <p className="muted">{t('settings.security.moreSessions', { count: notListed })}</p> : null}
+      {otherCount > 0 ? (
         <form method="post" action={href('/settings/security/sessions/sign-out-others')}>
           <CsrfField />
           <button type="submit" className="button button-secondary">

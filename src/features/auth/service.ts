@@ -416,7 +416,9 @@ export async function updatePassword(
   const user = await ctx.db.selectFrom('users').select(['password_hash']).where('id', '=', input.userId).executeTakeFirstOrThrow();
   if (!user.password_hash || !(await verifyPassword(user.password_hash, oldPassword))) {
     const locked = await attempt.failed();
-    throw new AppError(locked ?? 'NotAuthorized.Password', { fields: { oldPassword: { code: 'NotAuthorized.Password', key: 'auth.password.currentIncorrect' } } });
+    // Spec section 8: a password change answers 'Current password incorrect' (the API's message too).
+    const fields = { oldPassword: { code: 'NotAuthorized.Password' as const, key: 'auth.password.currentIncorrect' } };
+    throw locked ? new AppError(locked, { fields }) : new AppError('NotAuthorized.Password', { fields, key: 'auth.password.currentIncorrect' });
   }
   await attempt.succeeded();
   ensureNewPassword(newPassword, input.confirm);

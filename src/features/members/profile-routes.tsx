@@ -146,7 +146,10 @@ export default async function profileRoutes(app: FastifyInstance) {
     return reply.redirectTo(`/profile/${id}/self?avatar=removed`);
   });
 
-  app.get('/avatars/:key/:file', member, async (request, reply) => {
+  // A directory page shows dozens of avatars: they have their own, larger limit per address
+  // (ten times the page limit), and never use up the pages'.
+  const avatarLimit = { max: 10 * app.config.rateLimitMax, timeWindow: '1 minute' };
+  app.get('/avatars/:key/:file', { config: { ...member.config, rateLimit: avatarLimit } }, async (request, reply) => {
     const { key, file } = request.params as { key: string; file: string };
     const size = /^(\d{1,3})\.webp$/.exec(file)?.[1];
     if (!/^[A-Za-z0-9_-]{16,64}$/.test(key) || !size || !AVATAR_PIXELS.includes(Number(size))) throw notFound();

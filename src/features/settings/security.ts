@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText, phoneField } from '#src/core/fields.ts';
@@ -73,20 +74,40 @@ export function phoneView(countryCode: string | null, number: string | null): Ph
   return { countryCode: (countryCode ?? 'US').toUpperCase(), number, formatted: parsed?.formatInternational() ?? number };
 }
 
-/** The member's active sessions in this community, newest access first; the current one marked. */
-export async function listSessions(db: Db, now: Date, communityId: number, userId: number, currentSessionId: string): Promise<SessionView[]> {
-  const rows = await db
+/** How many sessions the security section lists: this device and the most recently used others. */
+export const SESSIONS_SHOWN = 5;
+
+/**
+ * The member's active sessions in this community: this device first, then the others most recently
+ * used (last access, else sign-in), SESSIONS_SHOWN in all; and how many others there are in all (a
+ * member who never signs out piles up dozens, which the page counts rather than lists).
+ */
+export async function listSessions(
+  db: Db,
+  now: Date,
+  communityId: number,
+  userId: number,
+  currentSessionId: string,
+): Promise<{ sessions: SessionView[]; otherCount: number }> {
+  const current = sha256(currentSessionId);
+  const active = db
     .selectFrom('sessions')
-    .select(['id', 'user_agent', 'created_at', 'last_accessed_at'])
     .where('user_id', '=', userId)
     .where('community_id', '=', communityId)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .limit(50)
-    .execute();
-  const current = sha256(currentSessionId);
-  const views = rows.map((r) => ({
+    .where('expires_at', '>', now);
+  const [rows, counted] = await Promise.all([
+    active
+      .select(['id', 'user_agent', 'created_at', 'last_accessed_at'])
+      // This device first, whenever it was last seen; then the most recent others.
+      .orderBy(sql`id = ${current}`, 'desc')
+      .orderBy(sql`coalesce(last_accessed_at, created_at)`, 'desc')
+      .orderBy('created_at', 'desc')
+      .limit(SESSIONS_SHOWN)
+      .execute(),
+    active.select((eb) => eb.fn.countAll<string>().as('n')).where('id', '!=', current).executeTakeFirstOrThrow(),
+  ]);
+  const sessions = rows.map((r) => ({
     // The stored id is already a hash of the secret: usable in a form, it signs nobody in.
     id: r.id,
     device: deviceLabel(r.user_agent),
@@ -94,18 +115,20 @@ export async function listSessions(db: Db, now: Date, communityId: number, userI
     lastAccessAt: r.last_accessed_at ? new Date(r.last_accessed_at) : null,
     current: r.id === current,
   }));
-  return views.sort((a, b) => Number(b.current) - Number(a.current));
+  return { sessions, otherCount: Number(counted.n) };
 }
 
 export async function securityView(request: FastifyRequest): Promise<SecurityView> {
   const app = request.server;
   const { userId, sessionId } = memberOf(request);
   const user = await app.db.selectFrom('users').select(['username', 'email', 'mobile_country_code', 'mobile_number']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const { sessions, otherCount } = await listSessions(app.db, app.clock.now(), request.community.id, userId, sessionId);
   return {
     username: user.username || user.email,
     concierge: { email: request.community.concierge_email, phone: request.community.concierge_phone },
     phone: phoneView(user.mobile_country_code, user.mobile_number),
-    sessions: await listSessions(app.db, app.clock.now(), request.community.id, userId, sessionId),
+    sessions,
+    otherSessionCount: otherCount,
   };
 }
 

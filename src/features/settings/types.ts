@@ -7,7 +7,10 @@ export type SecurityView = {
   username: string;
   concierge: { email: string; phone: string };
   phone: PhoneView | null;
+  /** This device first, then the most recently used others (SESSIONS_SHOWN in all). */
   sessions: SessionView[];
+  /** Every other active session, listed or not: what "Sign out everywhere else" ends. */
+  otherSessionCount: number;
 };
 
 export type CountryOption = { code: string; label: string };

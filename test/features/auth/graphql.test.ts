@@ -265,6 +265,7 @@ t.test('sign-in over GraphQL (/graphql)', async (t) => {
     const wrong = await gql(update, { old: 'Not-The-Password-1', new: 'Another-Horse-7' }, browser);
     t.equal(wrong.statusCode, 401);
     t.equal(errorOf(wrong).extensions.code, 'NotAuthorized.Password');
+    t.equal(errorOf(wrong).message, 'Current password incorrect', 'the spec’s message for a password change');
     const weak = await gql(update, { old: GOOD_PASSWORD, new: 'weak' }, browser);
     t.equal(errorOf(weak).extensions.code, '121');
 

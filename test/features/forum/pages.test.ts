@@ -342,6 +342,22 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     t.match(toggleHtmx.body, /^<div[^>]+class="forum-reactions"/, 'with htmx, the group of reactions alone');
     t.match(toggleHtmx.body, /id="react-post-\d+-curious" aria-pressed="true"[^>]*>Curious <span class="forum-count">1<\/span>/);
     await post(ada, `/forum/post/${firstPostId}/react`, { toggle: 'curious:0', post: String(firstPostId) });
+
+    // A reply shows only the reactions given, with their counts; the rest wait behind its React
+    // disclosure: the same buttons in the same form, so it works without JavaScript.
+    const replyOf = async (id: number) => new RegExp(`<li class="forum-reply" id="reply-${id}">[\\s\\S]*?</li>`).exec((await get(ada, `/forum/post/${firstPostId}`)).body)?.[0] ?? '';
+    await db.deleteFrom('forum_reactions').where('target_kind', '=', 'reply').where('target_id', '=', replyId).execute();
+    const quiet = await replyOf(replyId);
+    t.notMatch(textOf(quiet), / 0\b/, 'no reaction of a reply shows a zero');
+    t.match(quiet, /<details class="forum-react-more"><summary class="forum-chip">React<\/summary>/, 'a way to react');
+    t.match(quiet, new RegExp(`<button[^>]*value="support:1"[^>]*id="react-reply-${replyId}-support" aria-pressed="false" name="toggle">Support</button>`), 'its buttons, as on the post');
+    const supported = await post(ada, `/forum/reply/${replyId}/react`, { toggle: 'support:1', post: String(firstPostId) });
+    t.equal(supported.statusCode, 303, 'reacting to a reply without JavaScript');
+    const after = await replyOf(replyId);
+    t.match(textOf(after), 'Support 1', 'the reaction given shows with its count');
+    t.notMatch(textOf(after), /(Insightful|Celebrate|Curious) 0/, 'the others still show no zeros');
+    t.match(after, new RegExp(`id="react-reply-${replyId}-support" aria-pressed="true" name="toggle">Support <span class="forum-count">1</span>`), 'a toggle to take it back');
+    t.notMatch(after.split('<details')[1] ?? '', 'Support', 'and no longer behind React');
     for (const toggle of ['insightful:maybe', 'insightful', ':1', 'angry:1']) {
       const bad = await post(ada, `/forum/post/${firstPostId}/react`, { toggle, post: String(firstPostId) });
       t.ok(bad.statusCode >= 400 && bad.statusCode < 500, `a toggle of ${JSON.stringify(toggle)} is refused (${bad.statusCode})`);

@@ -87,6 +87,7 @@ t.test('settings → security', async (t) => {
     const wrong = await post('/settings/security/password', jar, { oldPassword: 'nope', password: NEW, confirm: NEW });
     t.equal(wrong.statusCode, 401);
     t.match(wrong.body, /id="old-password-error">Current password incorrect</);
+    t.notMatch(wrong.body, 'Password is incorrect.', 'only the spec’s wording for a password change');
     t.notMatch(wrong.body, NEW, 'passwords are never sent back');
 
     const weak = await post('/settings/security/password', jar, { oldPassword: OLD, password: 'weak', confirm: 'weak' });
@@ -201,6 +202,35 @@ t.test('settings → security', async (t) => {
     const betaCookie = (await signIn(app, betaUser, beta)).cookie;
     const cross = await app.inject({ url: '/settings/security', headers: { ...html, cookie: betaCookie } });
     t.not(cross.statusCode, 200, 'a beta cookie is not signed in on alpha');
+  });
+
+  await t.test('twenty sessions: this device and the four most recent others are listed, the rest counted; Sign out everywhere else ends them all', async (t) => {
+    const u = await member();
+    const here = await signIn(app, u, alpha);
+    const others = [];
+    for (let i = 0; i < 19; i++) {
+      clock.advance(60_000);
+      others.push(await signIn(app, u, alpha));
+    }
+    const newest = await db.selectFrom('sessions').select('id').where('user_id', '=', u.id).orderBy('created_at', 'desc').limit(4).execute();
+    const page = await app.inject({ url: '/settings/security', headers: { ...html, cookie: here.cookie } });
+    const listed = [...page.body.matchAll(/name="session" value="([^"]+)"/g)].map((m) => m[1]!);
+    t.equal(listed.length, 5, 'five sessions are listed, not twenty');
+    t.same(listed.slice(1), newest.map((r) => r.id), 'after this device, the most recent others');
+    t.match(page.body, /This device/);
+    t.match(page.body, '15 older sessions are not listed. Sign out everywhere else ends them too.');
+    t.match(page.body, /<button type="submit" class="button button-secondary button-compact">Sign out of this device/, 'signing a device out is a button');
+    t.match(page.body, /<form action="\/settings\/security\/sessions\/sign-out-others" method="post"><input type="hidden" name="_csrf" value="[^"]+"\/><button type="submit" class="button button-secondary">Sign out everywhere else<\/button><\/form>/, 'a form that works without JavaScript, with its CSRF token');
+
+    const jar = await csrfFor(app, here.cookie, '/settings/security');
+    const ended = await post('/settings/security/sessions/sign-out-others', jar, {});
+    t.equal(ended.headers.location, '/settings/security?alert=other-sessions-ended');
+    for (const other of [others[0]!, others[18]!]) t.notOk(await isSignedIn(other.cookie), 'listed or not, every other session is ended');
+    const left = await db.selectFrom('sessions').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', u.id).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    t.equal(Number(left.n), 1, 'only this device is still signed in');
+    const after = await app.inject({ url: '/settings/security', headers: { ...html, cookie: here.cookie } });
+    t.notMatch(after.body, 'not listed');
+    t.match(after.body, 'You&#x27;re not signed in anywhere else.');
   });
 
   await t.test('GraphQL: passwordUpdate and myAccount with bearer and with cookie+CSRF', async (t) => {

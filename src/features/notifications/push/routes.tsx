@@ -21,7 +21,8 @@ export default async function pushRoutes(app: FastifyInstance) {
   const worker = readFileSync(path.join(STATIC_DIR, 'sw.js'), 'utf8');
   const memberOf = (request: FastifyRequest): MemberRef => ({ communityId: request.community.id, userId: request.guardian.userId! });
 
-  app.get('/sw.js', { config: { access: 'public', bare: true } }, async (_request, reply) =>
+  // A script like those under /static: it does not count against the page rate limit.
+  app.get('/sw.js', { config: { access: 'public', bare: true, rateLimit: false } }, async (_request, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(worker),
   );
 
