@@ -2,7 +2,6 @@ import t from 'tap';
 import { sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { seedDemo } from '#src/db/seed.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { signIn } from '#test/helpers/factories.ts';
 import { FormBrowser } from '#test/helpers/form-browser.ts';
@@ -55,8 +54,7 @@ const textOf = (html: string) =>
 const hostOf = (email: string) => (email.endsWith('@harbor-demo.example.com') ? 'harbor.localhost' : 'summit.localhost');
 
 t.test("the README's demo, tried as a new user would", async (t) => {
-  const db = await setupDatabase(t);
-  t.equal(await seedDemo(db, { production: false }), true, 'the demo is seeded');
+  const db = await setupDatabase(t, { seeded: true });
   const { app } = await startApp(t, db, { env: { DEFAULT_COMMUNITY: 'summit' } });
   const community = (code: string) => db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
   const summit = await community('summit');
