@@ -33,7 +33,7 @@ t.test('security baseline and error rendering', async (t) => {
     t.equal(c.httpOnly, true);
     t.equal(c.sameSite, 'Lax');
     t.notOk(c.secure);
-    const prod = await startApp(t, db, { env: { NODE_ENV: 'production', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42', DEFAULT_COMMUNITY: 'alpha' } });
+    const prod = await startApp(t, db, { env: { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42', DEFAULT_COMMUNITY: 'alpha' } });
     const p = await prod.app.inject({ url: '/', headers: { accept: 'text/html' } });
     t.equal(p.cookies.find((x) => x.name === '_csrf')!.secure, true);
     t.match(String(p.headers['strict-transport-security']), 'max-age=31536000');

@@ -261,7 +261,7 @@ t.test('an API client with a bearer token', async (t) => {
 t.test('GraphQL introspection in production', async (t) => {
   const db = await setupDatabase(t);
   const alpha = await createCommunity(db, { code: 'alpha', name: 'Alpha Council' });
-  const { app } = await startApp(t, db, { env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } });
+  const { app } = await startApp(t, db, { env: { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', LOG_LEVEL: 'silent' } });
   const ada = await createMember(db, alpha);
   await setPassword(db, ada.id);
   const introspect = (headers: Record<string, string> = {}) =>
