@@ -89,7 +89,11 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   app.decorate('push', push ?? buildPushServices(config, outbox, (message) => app.log.warn(message)));
   // The copy scan: a hosted service when configured, else the local comparison with the community's articles.
   app.decorate('copyScanner', copyScanner ?? (config.copyScan ? new HostedCopyScanner({ baseUrl: config.copyScan.url, apiKey: config.copyScan.apiKey }) : new LocalCopyScanner()));
-  // Payments: the sandbox card provider unless PAYMENT_PROCESSOR names the real one.
+  // Payments: the sandbox card provider unless PAYMENT_PROCESSOR names the real one (production must
+  // name one; the configuration refuses to start otherwise, and the sandbox chosen there is warned of).
+  if (config.isProduction && config.payments.processor === 'sandbox' && !cardProcessor) {
+    app.log.warn('PAYMENT_PROCESSOR=sandbox in production: the sandbox card processor is on and its test cards (4242 4242 4242 4242) pay for real purchases');
+  }
   app.decorate('cardProcessor', cardProcessor ?? buildCardProcessor(config, db, clock));
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
   await app.register(fp(async () => {}, { name: 'db' }));

@@ -42,8 +42,9 @@ const schema = z
       .string()
       .optional()
       .refine((v) => !v || /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), { message: 'must be a mailto: address or an https:// URL' }),
-    // Payments (issue 13): the sandbox card provider is the default; MAXIO_* select the real processor's REST API.
-    PAYMENT_PROCESSOR: z.enum(['sandbox', 'maxio'], { error: 'must be sandbox or maxio' }).default('sandbox'),
+    // Payments (issue 13): the sandbox card provider is the default outside production; in production
+    // the processor must be named (the sandbox takes test cards as payment). MAXIO_* select the real one.
+    PAYMENT_PROCESSOR: z.enum(['sandbox', 'maxio'], { error: 'must be sandbox or maxio' }).optional(),
     MAXIO_URL: optionalUrl,
     MAXIO_API_KEY: z.string().optional(),
     /** The secret the processor signs its hosted page's returns and its callbacks with. */
@@ -73,6 +74,14 @@ const schema = z
         code: 'custom',
         path: ['COOKIE_SECRET'],
         message: 'must be set to a secret of your own in production (the development secret is refused)',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.PAYMENT_PROCESSOR === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROCESSOR'],
+        message:
+          'must be set in production: maxio for real payments, or sandbox to take test cards on purpose (anyone can then pay with 4242 4242 4242 4242)',
       });
     }
     if (env.PAYMENT_PROCESSOR === 'maxio' && !(env.MAXIO_URL && env.MAXIO_API_KEY && env.PAYMENT_SIGNING_SECRET)) {
@@ -149,7 +158,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ? { url: e.SMS_PROVIDER_URL, accountSid: e.SMS_ACCOUNT_SID, authToken: e.SMS_AUTH_TOKEN, from: e.SMS_FROM }
         : undefined,
     payments: {
-      processor: e.PAYMENT_PROCESSOR,
+      processor: e.PAYMENT_PROCESSOR ?? 'sandbox',
       maxio: e.MAXIO_URL && e.MAXIO_API_KEY ? { url: e.MAXIO_URL, apiKey: e.MAXIO_API_KEY } : undefined,
       // The sandbox runs inside this app, so by default it shares a secret derived from the cookie secret.
       signingSecret: e.PAYMENT_SIGNING_SECRET ?? `payments:${e.COOKIE_SECRET}`,

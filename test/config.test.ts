@@ -44,8 +44,21 @@ t.test('production refuses the development secret, and never echoes a secret', a
   const error = t.throws(() => loadConfig({ NODE_ENV: 'production' })) as unknown as Error;
   t.match(error.message, 'COOKIE_SECRET');
   t.notMatch(error.message, DEVELOPMENT_SECRET);
-  const ok = loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42' });
+  const ok = loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42', PAYMENT_PROCESSOR: 'sandbox' });
   t.equal(ok.isProduction, true);
   const short = t.throws(() => loadConfig({ COOKIE_SECRET: 'hunter2' })) as unknown as Error;
   t.notMatch(short.message, 'hunter2');
+});
+
+t.test('production does not take test cards unasked: PAYMENT_PROCESSOR must be named there', async (t) => {
+  const secret = 'a-production-secret-of-sufficient-length-42';
+  const error = t.throws(() => loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: secret })) as unknown as Error;
+  t.type(error, ConfigError);
+  t.match(error.message, /^Configuration error: PAYMENT_PROCESSOR must be set in production/);
+  t.notMatch(error.message, /\n/, 'one line');
+  t.equal(loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: secret, PAYMENT_PROCESSOR: 'sandbox' }).payments.processor, 'sandbox', 'the sandbox asked for by name');
+  const maxio = { PAYMENT_PROCESSOR: 'maxio', MAXIO_URL: 'https://{subDomain}.example.test', MAXIO_API_KEY: 'key', PAYMENT_SIGNING_SECRET: 'x'.repeat(40) };
+  t.equal(loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: secret, ...maxio }).payments.processor, 'maxio');
+  t.equal(loadConfig({}).payments.processor, 'sandbox', 'development: the sandbox by default');
+  t.equal(loadConfig({ NODE_ENV: 'test' }).payments.processor, 'sandbox', 'tests: the sandbox by default');
 });

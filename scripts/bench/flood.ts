@@ -71,6 +71,8 @@ async function serve(target: string): Promise<void> {
   await seedDemo(db, { production: false });
   const config = loadConfig({
     NODE_ENV: 'production',
+    // The bench pays with the sandbox's test cards, so it names it (production refuses it unnamed).
+    PAYMENT_PROCESSOR: 'sandbox',
     HOST,
     PORT: '0',
     COOKIE_SECRET: randomBytes(32).toString('hex'),

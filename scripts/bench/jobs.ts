@@ -121,6 +121,7 @@ async function measure(backend: 'pglite' | 'postgres'): Promise<JobsResult> {
   const pollingMs = (definition.pollingIntervalSeconds ?? 2) * 1000;
   const config = loadConfig({
     NODE_ENV: 'production',
+    PAYMENT_PROCESSOR: 'sandbox',
     HOST,
     PORT: '0',
     COOKIE_SECRET: randomSecret(),

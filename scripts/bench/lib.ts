@@ -304,6 +304,8 @@ export async function moduleDatabase(backend: 'pglite' | 'postgres', prefix: str
 export function benchAppEnv(target: string, pgliteDir: string | undefined): Record<string, string> {
   return {
     NODE_ENV: 'production',
+    // The bench pays with the sandbox's test cards, so it names it (production refuses it unnamed).
+    PAYMENT_PROCESSOR: 'sandbox',
     HOST,
     PORT: '0',
     COOKIE_SECRET: process.env.BENCH_COOKIE_SECRET ?? randomSecret(),

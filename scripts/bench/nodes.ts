@@ -128,6 +128,7 @@ async function measure(log: (line: string) => void): Promise<NodesResult> {
     const redis = await answers(6379);
     const env: Record<string, string> = {
       NODE_ENV: 'production',
+      PAYMENT_PROCESSOR: 'sandbox',
       HOST,
       DATABASE_URL: url.toString(),
       COOKIE_SECRET: randomSecret(),

@@ -51,7 +51,7 @@ async function measure(): Promise<StepWeight[]> {
     await migrateToLatest(db);
     await seedDemo(db, { production: false });
     // Production settings (compression, hashed bundles), on the demo data the README names.
-    const config = loadConfig({ NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', COOKIE_SECRET: randomBytes(32).toString('hex'), RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'silent', DEFAULT_COMMUNITY: 'summit', DATA_DIR: dir });
+    const config = loadConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', HOST: '127.0.0.1', PORT: '0', COOKIE_SECRET: randomBytes(32).toString('hex'), RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'silent', DEFAULT_COMMUNITY: 'summit', DATA_DIR: dir });
     const app = await buildApp({ config, db, jobWorkers: false });
     await app.ready();
     const base = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -48,6 +48,8 @@ async function benchBackend(backend: 'pglite' | 'postgres', measureWeight: boole
     await migrateToLatest(db);
     const config = loadConfig({
       NODE_ENV: 'production',
+      // The bench pays with the sandbox's test cards, so it names it (production refuses it unnamed).
+      PAYMENT_PROCESSOR: 'sandbox',
       HOST: '127.0.0.1',
       PORT: '0',
       COOKIE_SECRET: randomBytes(32).toString('hex'),

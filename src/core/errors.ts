@@ -94,6 +94,7 @@ export const serverErrors = {
   'Forum.Invalid': { status: 400, key: 'forum.errors.invalid' },
   'Forum.Locked': { status: 409, key: 'forum.errors.locked' },
   'Forum.NotYours': { status: 403, key: 'forum.errors.notYours' },
+  'Forum.UseRemove': { status: 403, key: 'forum.errors.useRemove' },
   'Forum.EditWindowClosed': { status: 409, key: 'forum.errors.editWindowClosed' },
   'Forum.AlreadyModerated': { status: 409, key: 'forum.errors.alreadyModerated' },
   'Forum.Busy': { status: 409, key: 'forum.errors.busy' },

@@ -66,6 +66,16 @@ export default fp(
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
 
+    // Nothing but public static files may be kept by a browser or a shared cache: sign-in tokens, a
+    // member's balance, an invitee's email and every GraphQL answer are private, whatever the route
+    // forgets to say. A route that sets its own Cache-Control (the static files, a bundle, an avatar,
+    // the service worker) keeps it; everything else is `no-store`, here, once.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      // The static files' header is written on the raw response (app.ts, setHeaders).
+      if (!reply.hasHeader('cache-control') && !reply.raw.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    });
+
     // With REDIS_URL the counts are shared by every process behind the load balancer; a Redis that
     // does not answer lets requests through (skipOnError) rather than taking the site down with it.
     const redis = app.config.redisUrl

@@ -87,7 +87,7 @@ t.test('GraphQL: /graphql for members, /graphqlAdmin for admins', async (t) => {
 
   await t.test('GraphiQL is served outside production only', async (t) => {
     t.equal((await app.inject({ url: '/graphiql' })).statusCode, 200);
-    const prod = await startApp(t, db, { env: { NODE_ENV: 'production', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42' } });
+    const prod = await startApp(t, db, { env: { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42' } });
     t.equal((await prod.app.inject({ url: '/graphiql', headers: { accept: 'text/html' } })).statusCode, 404);
   });
 });

@@ -33,11 +33,24 @@ t.test('security baseline and error rendering', async (t) => {
     t.equal(c.httpOnly, true);
     t.equal(c.sameSite, 'Lax');
     t.notOk(c.secure);
-    const prod = await startApp(t, db, { env: { NODE_ENV: 'production', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42', DEFAULT_COMMUNITY: 'alpha' } });
+    const prod = await startApp(t, db, { env: { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42', DEFAULT_COMMUNITY: 'alpha' } });
     const p = await prod.app.inject({ url: '/', headers: { accept: 'text/html' } });
     t.equal(p.cookies.find((x) => x.name === '_csrf')!.secure, true);
     t.match(String(p.headers['strict-transport-security']), 'max-age=31536000');
     t.notOk(p.headers['server-timing'], 'no query counts in production');
+  });
+
+  await t.test('every answer but the public static files is Cache-Control no-store, unless its route says otherwise', async (t) => {
+    const api = await app.inject({ method: 'POST', url: '/rest/login', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    t.equal(api.headers['cache-control'], 'no-store', 'a REST error');
+    const missing = await app.inject({ url: '/rest/nothing-here', headers: { accept: 'application/json' } });
+    t.equal(missing.statusCode, 404);
+    t.equal(missing.headers['cache-control'], 'no-store', 'a 404');
+    const css = await app.inject({ url: '/static/css/app.css' });
+    t.equal(css.statusCode, 200);
+    t.equal(css.headers['cache-control'], 'public, max-age=3600', 'a static file keeps its own');
+    const worker = await app.inject({ url: '/sw.js' });
+    t.equal(worker.headers['cache-control'], 'no-cache', 'a route that sets its own keeps it');
   });
 
   await t.test('a forged or missing CSRF token is refused on a form POST', async (t) => {

@@ -67,7 +67,7 @@ t.test('the development outbox page exists outside production only', async (t) =
   t.equal(page.statusCode, 200);
   t.match(page.body, 'Hello Grace');
   t.match(page.body, 'grace@example.com');
-  const prod = await startApp(t, db, { env: { NODE_ENV: 'production', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42' } });
+  const prod = await startApp(t, db, { env: { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', COOKIE_SECRET: 'a-production-secret-of-sufficient-length-42' } });
   t.equal((await prod.app.inject({ url: '/dev/outbox', headers: { accept: 'text/html' } })).statusCode, 404);
 });
 

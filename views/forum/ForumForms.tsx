@@ -150,6 +150,35 @@ export function DeleteConfirm({ kind, id, postId, title, error }: { kind: ForumT
   );
 }
 
+/**
+ * A moderator's removal of someone else's post or reply: the reason is required and goes to its
+ * author; the removal is logged and restorable (moderation.ts, removeContent).
+ */
+export function RemoveForm({ kind, id, postId, title, authorName, reason, error, formError }: { kind: ForumTargetKind; id: number; postId: number; title: string; authorName: string; reason: string; error?: string; formError?: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <section className="narrow forum-form">
+      <h1>{t(kind === 'post' ? 'forumPages.remove.postTitle' : 'forumPages.remove.replyTitle')}</h1>
+      {formError ? <Alert kind="error">{formError}</Alert> : null}
+      <p>{t(kind === 'post' ? 'forumPages.remove.postQuestion' : 'forumPages.remove.replyQuestion', { title, name: authorName })}</p>
+      <p>{t('forumPages.remove.text')}</p>
+      <form method="post" action={href(`/forum/${kind}/${id}/remove`)} noValidate>
+        <CsrfField />
+        <TextArea id="remove-reason" name="reason" label={t('forumPages.remove.reason')} value={reason} error={error} rows={4} />
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('forumPages.remove.confirm')}
+          </button>
+          <a className="button button-secondary" href={href(kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`)}>
+            {t('forumPages.remove.cancel')}
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
+
 export type ReportFormProps = {
   kind: ForumTargetKind;
   id: number;

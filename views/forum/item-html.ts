@@ -137,12 +137,13 @@ export function stateNoteHtml(status: ForumStatus, note: string | null, kind: Fo
   return '';
 }
 
-/** Inside `ul.forum-links`: edit, delete, report (or 'Reported By You'), each only when the service says the viewer may. */
+/** Inside `ul.forum-links`: edit, delete (one's own), remove (a moderator, someone else's), report (or 'Reported By You'), each only when the service says the viewer may. */
 export function itemLinksInner(kind: ForumTargetKind, id: number, abilities: ForumAbilities, reportedByMe: boolean, ctx: HtmlContext): string {
   const link = (path: string, key: string) => `<li><a href="${esc(hrefIn(ctx, path))}">${esc(ctx.t(key))}</a></li>`;
   let out = '';
   if (abilities.canEdit) out += link(`/forum/${kind}/${id}/edit`, 'forumPages.post.edit');
   if (abilities.canDelete) out += link(`/forum/${kind}/${id}/delete`, 'forumPages.post.delete');
+  if (abilities.canRemove) out += link(`/forum/${kind}/${id}/remove`, 'forumPages.post.remove');
   if (reportedByMe) out += `<li><span class="badge forum-reported">${esc(ctx.t('forum.reportedByYou'))}</span></li>`;
   else if (abilities.canReport) out += link(`/forum/report/${kind}/${id}`, 'forumPages.post.report');
   return out;

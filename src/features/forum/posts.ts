@@ -164,7 +164,8 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
     reactions: reactionsFromJson(row.reactions_json),
     abilities: {
       canEdit: mine && inWindow && row.status !== 'removed',
-      canDelete: (mine && inWindow) || moderator,
+      canDelete: mine && inWindow && row.status !== 'removed',
+      canRemove: moderator && !mine && (published || row.status === 'pending'),
       canReport: !mine && published,
       canModerate: moderator,
       canReply: published && row.locked_at == null,
@@ -228,7 +229,11 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
 }
 
 /** The author's own, not deleted post, locked for the change, within the edit window. */
-async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, allowModerator: boolean) {
+/**
+ * The viewer's own post, to edit or delete within the window. A moderator (or staff) deleting someone
+ * else's post is sent to remove-with-reason (moderation.ts: logged, the author told, restorable).
+ */
+async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, purpose: 'edit' | 'delete') {
   const row = await trx
     .selectFrom('forum_posts')
     .select(['id', 'author_id', 'status', 'created_at'])
@@ -240,8 +245,8 @@ async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: F
   if (!row) throw new AppError('Forum.PostNotFound');
   const mine = row.author_id === viewer.userId;
   if (!mine) {
-    const moderator = allowModerator && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
-    if (moderator) return row;
+    const moderator = purpose === 'delete' && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
+    if (moderator && (row.status === 'published' || row.status === 'pending')) throw new AppError('Forum.UseRemove');
     if (row.status !== 'published') throw new AppError('Forum.PostNotFound');
     throw new AppError('Forum.NotYours');
   }
@@ -256,7 +261,7 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
   const { title, body, topicIds } = await checkPost(deps, input, false);
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   await forumTransaction(deps.db, async (trx) => {
-    const row = await ownPostForChange(trx, deps, viewer, postId, false);
+    const row = await ownPostForChange(trx, deps, viewer, postId, 'edit');
     const old = await trx.selectFrom('forum_posts').select(['title', 'body_text']).where('community_id', '=', deps.community.id).where('id', '=', postId).executeTakeFirstOrThrow();
     await trx
       .updateTable('forum_posts')
@@ -279,11 +284,14 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
   return getPost(deps, viewer, postId);
 }
 
-/** The author deletes their post within EDIT_WINDOW_MS (a moderator or staff, any post): hidden everywhere. */
+/**
+ * The author deletes their post within EDIT_WINDOW_MS: hidden everywhere. Someone else's post is not
+ * deleted, even by a moderator: they remove it with a reason ('Forum.UseRemove', moderation.ts).
+ */
 export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
   ensureForumOn(deps.community);
   await forumTransaction(deps.db, async (trx) => {
-    await ownPostForChange(trx, deps, viewer, postId, true);
+    await ownPostForChange(trx, deps, viewer, postId, 'delete');
     const now = deps.clock.now();
     await trx.updateTable('forum_posts').set({ deleted_at: now }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
     // Gone with its text: the open reports on it and on its replies are settled ('deleted').

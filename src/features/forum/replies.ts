@@ -85,7 +85,8 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
     reportedByMe: Boolean(r.reported),
     abilities: {
       canEdit: mine && inWindow && r.status !== 'removed',
-      canDelete: (mine && inWindow) || moderator,
+      canDelete: mine && inWindow && r.status !== 'removed',
+      canRemove: moderator && !mine && (r.status === 'published' || r.status === 'pending'),
       canReport: !mine && r.status === 'published',
       canModerate: moderator,
     },
@@ -193,7 +194,8 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
 }
 
 /** The reply locked for a change, its post row locked first (counts change under that lock). */
-async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, replyId: number, allowModerator: boolean) {
+/** The viewer's own reply, to edit or delete; a moderator deleting someone else's is sent to remove-with-reason. */
+async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, replyId: number, purpose: 'edit' | 'delete') {
   const found = await trx
     .selectFrom('forum_replies')
     .select(['post_id'])
@@ -213,8 +215,8 @@ async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, rep
     .executeTakeFirst();
   if (!row) throw new AppError('Forum.ReplyNotFound');
   if (row.author_id !== viewer.userId) {
-    const moderator = allowModerator && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
-    if (moderator) return row;
+    const moderator = purpose === 'delete' && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
+    if (moderator && (row.status === 'published' || row.status === 'pending')) throw new AppError('Forum.UseRemove');
     if (row.status !== 'published') throw new AppError('Forum.ReplyNotFound');
     throw new AppError('Forum.NotYours');
   }
@@ -229,7 +231,7 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
   const body = checkReply(input.body);
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   await forumTransaction(deps.db, async (trx) => {
-    const row = await replyForChange(trx, deps, viewer, replyId, false);
+    const row = await replyForChange(trx, deps, viewer, replyId, 'edit');
     const old = await trx.selectFrom('forum_replies').select('body_text').where('community_id', '=', deps.community.id).where('id', '=', replyId).executeTakeFirstOrThrow();
     await trx
       .updateTable('forum_replies')
@@ -249,13 +251,14 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
 }
 
 /**
- * The author deletes their reply within EDIT_WINDOW_MS (a moderator or staff, any reply). A published
+ * The author deletes their reply within EDIT_WINDOW_MS (someone else's, even a moderator's to act on,
+ * is removed with a reason instead: 'Forum.UseRemove', moderation.ts). A published
  * reply's post loses one from reply_count in the same transaction, under the post row's lock.
  */
 export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<void> {
   ensureForumOn(deps.community);
   await forumTransaction(deps.db, async (trx) => {
-    const row = await replyForChange(trx, deps, viewer, replyId, true);
+    const row = await replyForChange(trx, deps, viewer, replyId, 'delete');
     const now = deps.clock.now();
     await trx.updateTable('forum_replies').set({ deleted_at: now, report_count: 0 }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
     // Gone with its text: the open reports on it are settled ('deleted').

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError } from '#src/core/errors.ts';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { positiveId, str, type FormBody } from '#src/lib/form.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';
-import { DeleteConfirm, PostForm, ReplyEditForm, type PostFormErrors, type PostFormValues } from '#views/forum/ForumForms.tsx';
+import { DeleteConfirm, PostForm, RemoveForm, ReplyEditForm, type PostFormErrors, type PostFormValues } from '#views/forum/ForumForms.tsx';
 import { ForumList } from '#views/forum/ForumList.tsx';
 import { ForumPost } from '#views/forum/ForumPost.tsx';
 import { PostNotFound } from '#views/forum/PostNotFound.tsx';
@@ -17,6 +17,7 @@ import { createReply, deleteReply, editReply, getReply, listReplies } from './re
 import { LIST_PAGE_SIZE, POST_MAX, REPLIES_PAGE_SIZE, REPLY_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
 import { htmlToText, textToHtml } from './text-format.ts';
 import { listTopics } from './topics.ts';
+import { removeContent } from './moderation.ts';
 
 const LIMITS = { titleMax: TITLE_MAX, bodyMax: POST_MAX, topicsMax: TOPICS_MAX };
 
@@ -236,7 +237,8 @@ export default async function forumRoutes(app: FastifyInstance) {
     }
   });
 
-  // Deleting one's own: a confirmation page (no script needed), then the POST.
+  // Deleting one's own: a confirmation page (no script needed), then the POST. Someone else's (a
+  // moderator's to act on) is removed with a reason instead: the page sends them to that form.
   app.get('/forum/:kind/:id/delete', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
@@ -244,10 +246,12 @@ export default async function forumRoutes(app: FastifyInstance) {
     const id = idParam(request);
     if (kind === 'post') {
       const post = await getPost(deps, viewer, id);
+      if (post.abilities.canRemove) return reply.redirectTo(`/forum/post/${id}/remove`);
       return reply.page({ title: t('forumPages.delete.postTitle'), body: <DeleteConfirm kind="post" id={id} postId={id} title={post.title} /> });
     }
     if (kind !== 'reply') return reply.callNotFound();
     const found = await getReply(deps, viewer, id);
+    if (found.abilities.canRemove) return reply.redirectTo(`/forum/reply/${id}/remove`);
     const post = await getPost(deps, viewer, found.postId);
     return reply.page({ title: t('forumPages.delete.replyTitle'), body: <DeleteConfirm kind="reply" id={id} postId={post.id} title={post.title} /> });
   });
@@ -261,7 +265,8 @@ export default async function forumRoutes(app: FastifyInstance) {
       try {
         await deletePost(deps, viewer, id);
       } catch (e) {
-        if (!isAppError(e) || (e.code !== 'Forum.EditWindowClosed' && e.code !== 'Forum.NotYours')) throw e;
+        if (!isAppError(e) || (e.code !== 'Forum.EditWindowClosed' && e.code !== 'Forum.NotYours' && e.code !== 'Forum.UseRemove')) throw e;
+        if (e.code === 'Forum.UseRemove') return removePage(request, reply, 'post', id, { status: e.status, formError: t(e.key) });
         const post = await getPost(deps, viewer, id);
         return reply.page({ title: t('forumPages.delete.postTitle'), status: e.status, body: <DeleteConfirm kind="post" id={id} postId={id} title={post.title} error={t(e.key, e.values)} /> });
       }
@@ -272,11 +277,58 @@ export default async function forumRoutes(app: FastifyInstance) {
     try {
       await deleteReply(deps, viewer, id);
     } catch (e) {
-      if (!isAppError(e) || (e.code !== 'Forum.EditWindowClosed' && e.code !== 'Forum.NotYours')) throw e;
+      if (!isAppError(e) || (e.code !== 'Forum.EditWindowClosed' && e.code !== 'Forum.NotYours' && e.code !== 'Forum.UseRemove')) throw e;
+      if (e.code === 'Forum.UseRemove') return removePage(request, reply, 'reply', id, { status: e.status, formError: t(e.key) });
       const post = await getPost(deps, viewer, found.postId);
       return reply.page({ title: t('forumPages.delete.replyTitle'), status: e.status, body: <DeleteConfirm kind="reply" id={id} postId={post.id} title={post.title} error={t(e.key, e.values)} /> });
     }
     return reply.redirectTo(postPath(found.postId, { notice: 'deleted', anchor: 'replies-heading' }));
+  });
+
+  // A moderator (or staff) takes someone else's post or reply down with a reason, through
+  // moderation's removal: logged for staff, its author told, restorable (moderation.ts).
+  async function removePage(request: FastifyRequest, reply: FastifyReply, kind: 'post' | 'reply', id: number, extra: { status?: number; reason?: string; error?: string; formError?: string } = {}) {
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const item = kind === 'post' ? await getPost(deps, viewer, id) : await getReply(deps, viewer, id);
+    const postId = kind === 'post' ? id : (item as Awaited<ReturnType<typeof getReply>>).postId;
+    const post = kind === 'post' ? (item as Awaited<ReturnType<typeof getPost>>) : await getPost(deps, viewer, postId);
+    // Not a moderator, or the item is gone: the member-facing not-yours answer.
+    if (!item.abilities.canRemove && !extra.status) throw new AppError('Forum.NotYours');
+    return reply.page({
+      title: t(kind === 'post' ? 'forumPages.remove.postTitle' : 'forumPages.remove.replyTitle'),
+      status: extra.status,
+      body: <RemoveForm kind={kind} id={id} postId={postId} title={post.title} authorName={item.author.name} reason={extra.reason ?? ''} error={extra.error} formError={extra.formError} />,
+    });
+  }
+
+  const removeKind = (request: FastifyRequest): 'post' | 'reply' | null => {
+    const kind = (request.params as { kind: string }).kind;
+    return kind === 'post' || kind === 'reply' ? kind : null;
+  };
+
+  app.get('/forum/:kind/:id/remove', member, async (request, reply) => {
+    const kind = removeKind(request);
+    if (!kind) return reply.callNotFound();
+    return removePage(request, reply, kind, idParam(request));
+  });
+
+  app.post('/forum/:kind/:id/remove', member, async (request, reply) => {
+    const kind = removeKind(request);
+    if (!kind) return reply.callNotFound();
+    const id = idParam(request);
+    const deps = forumDeps(request);
+    const viewer = forumViewer(request);
+    const body = (request.body ?? {}) as FormBody;
+    const postId = kind === 'post' ? id : (await getReply(deps, viewer, id)).postId;
+    try {
+      await removeContent(deps, viewer, kind, id, body.reason);
+    } catch (e) {
+      if (!isAppError(e) || e.status >= 500 || ['NotAuthenticated', 'NotFound', 'Forum.NotModerator', 'Forum.PostNotFound', 'Forum.ReplyNotFound'].includes(String(e.code))) throw e;
+      const messages = fieldMessages(e, t);
+      return removePage(request, reply, kind, id, { status: e.status, reason: str(body.reason), error: messages.reason, formError: messages.reason ? undefined : messages.form });
+    }
+    return reply.redirectTo(postPath(postId, { notice: 'removed', anchor: kind === 'post' ? 'post' : `reply-${id}` }));
   });
 
   await app.register(forumActionRoutes, { postPage });

@@ -19,7 +19,10 @@ export type ReactionCount = { reaction: Reaction; count: number; mine: boolean }
 /** What the viewer may do with a post or reply (decided in the service, shown by the view). */
 export type ForumAbilities = {
   canEdit: boolean;
+  /** The author, within the edit window. */
   canDelete: boolean;
+  /** A moderator or staff, on someone else's published or waiting item: remove with a reason. */
+  canRemove: boolean;
   canReport: boolean;
   /** A moderator or staff: approve, reject, remove, restore. */
   canModerate: boolean;

@@ -250,6 +250,15 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
   const site = await siteOrThrow(app, req.communityId);
   const key = `charge:${req.idempotencyKey}`;
 
+  // 0. What can be checked is checked before any row is written: a saved card must be this member's,
+  // in this community, and not removed (a refused request leaves nothing behind). A repeated key
+  // keeps its first answer, so only a new key is checked here.
+  let checkedCard: SavedPayment | undefined;
+  if ('savedPaymentId' in req.source && !(await ledgerByKey(app, req.communityId, key))) {
+    checkedCard = (await findSavedPayment(app.db, req.communityId, req.userId, req.source.savedPaymentId)) ?? undefined;
+    if (!checkedCard) throw new AppError('NotFound');
+  }
+
   // 1. The pending row, under the key. A second call with the key finds the first one's row.
   const inserted = await app.db
     .insertInto('payment_ledger')
@@ -281,7 +290,7 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
   // 2. The card: a saved one of this member, or a new one from the token (the key makes it one card).
   let card: SavedPayment;
   if ('savedPaymentId' in req.source) {
-    const found = await findSavedPayment(app.db, req.communityId, req.userId, req.source.savedPaymentId);
+    const found = checkedCard ?? (await findSavedPayment(app.db, req.communityId, req.userId, req.source.savedPaymentId));
     if (!found) throw new AppError('NotFound');
     card = found;
   } else {

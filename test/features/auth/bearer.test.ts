@@ -55,6 +55,27 @@ t.test('an API client with a bearer token', async (t) => {
     t.equal(body.authToken, res.cookies.find((c) => c.name === 'auth')?.value, 'the authToken is the auth cookie’s value');
   });
 
+  await t.test('answers that carry tokens or a member’s data are never stored: Cache-Control no-store on sign-in, refresh and GraphQL', async (t) => {
+    const login = await post('/rest/login', { username: ada.email, password: GOOD_PASSWORD });
+    t.equal(login.statusCode, 200);
+    t.equal(login.headers['cache-control'], 'no-store', '/rest/login');
+    const refreshed = await refresh(login.json().refreshToken);
+    t.equal(refreshed.statusCode, 200);
+    t.equal(refreshed.headers['cache-control'], 'no-store', '/rest/token-refresh');
+    const me = await gql('{ me { id } }', {}, bearer(refreshed.json().authToken));
+    t.equal(me.json().data.me.id, String(ada.id));
+    t.equal(me.headers['cache-control'], 'no-store', '/graphql');
+    const gqlLogin = await gql('mutation L($u: String!, $p: String!, $c: String) { login(username: $u, password: $p, targetCommunity: $c) { authToken } }', { u: betaAdmin.email, p: GOOD_PASSWORD, c: 'beta' });
+    t.equal(gqlLogin.headers['cache-control'], 'no-store', 'the GraphQL sign-in');
+    const admin = await gql('{ me { id } }', {}, bearer(gqlLogin.json().data.login.authToken), '/graphqlAdmin');
+    t.equal(admin.statusCode, 200);
+    t.equal(admin.headers['cache-control'], 'no-store', '/graphqlAdmin');
+    const getQuery = await app.inject({ url: `/graphql?query=${encodeURIComponent('{ me { id } }')}`, headers: bearer(refreshed.json().authToken) });
+    t.equal(getQuery.headers['cache-control'], 'no-store', 'a GraphQL GET too');
+    const refused = await post('/rest/login', { username: ada.email, password: 'wrong-password' });
+    t.equal(refused.headers['cache-control'], 'no-store', 'an error answer too');
+  });
+
   await t.test('the authToken as a bearer signs the member in on /graphql, for queries and for mutations without a CSRF token', async (t) => {
     const { authToken } = await signIn();
     t.equal(await meWith(authToken), String(ada.id));
@@ -261,7 +282,7 @@ t.test('an API client with a bearer token', async (t) => {
 t.test('GraphQL introspection in production', async (t) => {
   const db = await setupDatabase(t);
   const alpha = await createCommunity(db, { code: 'alpha', name: 'Alpha Council' });
-  const { app } = await startApp(t, db, { env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } });
+  const { app } = await startApp(t, db, { env: { NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', LOG_LEVEL: 'silent' } });
   const ada = await createMember(db, alpha);
   await setPassword(db, ada.id);
   const introspect = (headers: Record<string, string> = {}) =>

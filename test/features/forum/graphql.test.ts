@@ -53,6 +53,20 @@ t.test('the forum on the member GraphQL schema', async (t) => {
     t.equal(gone.json().errors?.[0]?.message, 'Post not found');
   });
 
+  await t.test('a moderator’s deleteForumPost / deleteForumReply on another’s is refused: removeForum, with a reason, is the way', async (t) => {
+    const bobBearer = { authorization: `Bearer ${(await signIn(app, bob, alpha)).token}` };
+    const post = (await gql(CREATE, { input: { title: 'Ada’s to keep', body: '<p>Mine</p>', topicIds: [String(general)] } }, adaBearer)).json().data.createForumPost;
+    const replyId = (await gql(REPLY, { postId: post.id, body: '<p>Also mine</p>' }, adaBearer)).json().data.createForumReply.id;
+    const del = await gql('mutation D($id: ID!) { deleteForumPost(id: $id) }', { id: post.id }, bobBearer);
+    t.equal(del.json().errors?.[0]?.extensions?.code, 'Forum.UseRemove', del.body);
+    const delReply = await gql('mutation D($id: ID!) { deleteForumReply(id: $id) }', { id: replyId }, bobBearer);
+    t.equal(delReply.json().errors?.[0]?.extensions?.code, 'Forum.UseRemove', delReply.body);
+    const still = await gql('query P($id: ID!) { forumPost(id: $id) { status replyCount } }', { id: post.id }, adaBearer);
+    t.same(still.json().data?.forumPost, { status: 'PUBLISHED', replyCount: 1 }, 'both still there');
+    const removed = await gql('mutation ($id: ID!) { removeForum(targetKind: POST, id: $id, reason: "Off topic") { status } }', { id: post.id }, bobBearer);
+    t.equal(removed.json().data?.removeForum.status, 'removed', removed.body);
+  });
+
   await t.test('errors reach clients as codes with field messages; hostile input is a 4xx', async (t) => {
     const invalid = await gql(CREATE, { input: { title: '', body: `<p>${'x'.repeat(10_001)}</p>`, topicIds: [] } }, adaBearer);
     const error = invalid.json().errors?.[0];

@@ -75,7 +75,7 @@ t.test("a reply's article: the message as saved, actions only when published, th
     likedByMe: false,
     reactions: [],
     reportedByMe: false,
-    abilities: { canEdit: false, canDelete: true, canReport: false, canModerate: false },
+    abilities: { canEdit: false, canDelete: true, canRemove: false, canReport: false, canModerate: false },
   };
   const html = replyArticleInner(reply, { postId: 4 }, ctx);
   t.match(html, '<div class="forum-body"><p>Sanitised <strong>already</strong></p></div>');

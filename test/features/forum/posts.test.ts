@@ -3,6 +3,7 @@ import { createCommunity } from '#test/helpers/factories.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from '#src/features/forum/posts.ts';
 import { mentionLinksUnder } from '#src/features/forum/mentions.ts';
 import { createReply } from '#src/features/forum/replies.ts';
+import { removeContent, restoreContent } from '#src/features/forum/moderation.ts';
 import { EDIT_WINDOW_MS, HTML_MAX, POST_MAX, TITLE_MAX, TOPICS_MAX } from '#src/features/forum/rules.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
@@ -112,9 +113,32 @@ t.test('forum posts', async (t) => {
     const e = await rejects(t, getPost(deps, ada.viewer, post.id), 'Forum.PostNotFound', 'gone for the author');
     t.equal(app.t(e!.key), 'Post not found');
     t.notOk((await listPosts(deps, bob.viewer, {})).posts.some((p) => p.id === post.id), 'gone from the list');
-    const other = await createPost(deps, bob.viewer, { ...valid, title: 'A moderator may delete this' });
-    await deletePost(deps, mod.viewer, other.id);
-    await rejects(t, getPost(deps, bob.viewer, other.id), 'Forum.PostNotFound', 'a moderator deleted it');
+  });
+
+  await t.test('a moderator or staff cannot delete another’s post: they remove it with a reason (logged, its author told, restorable)', async (t) => {
+    const staff = await w.member(alpha, { firstName: 'Sam', lastName: 'Staff', staff: true });
+    const cal = await w.member(alpha, { firstName: 'Cal', lastName: 'Author' });
+    const other = await createPost(deps, cal.viewer, { ...valid, title: 'Not the moderator’s to delete' });
+    t.same(
+      [(await getPost(deps, mod.viewer, other.id)).abilities, (await getPost(deps, cal.viewer, other.id)).abilities].map((a) => [a.canDelete, a.canRemove]),
+      [[false, true], [true, false]],
+      'the moderator is offered removal, the author deletion',
+    );
+    const e = await rejects(t, deletePost(deps, mod.viewer, other.id), 'Forum.UseRemove', 'a moderator’s plain delete is refused');
+    t.match(app.t(e!.key), 'remove it with a reason');
+    await rejects(t, deletePost(deps, staff.viewer, other.id), 'Forum.UseRemove', 'so is staff’s');
+    t.equal((await getPost(deps, cal.viewer, other.id)).status, 'published', 'still there');
+    const notesBefore = (await w.forumNotes(cal.id)).length;
+    await removeContent(deps, mod.viewer, 'post', other.id, 'Off topic here');
+    t.equal((await getPost(deps, mod.viewer, other.id)).status, 'removed', 'removed instead');
+    t.match((await w.forumNotes(cal.id)).slice(notesBefore), [{ message: /Off topic here/ }], 'the author is told why');
+    const logged = await db.selectFrom('forum_actions').select(['action', 'actor_id', 'note']).where('target_kind', '=', 'post').where('target_id', '=', other.id).execute();
+    t.same(logged, [{ action: 'remove', actor_id: mod.id, note: 'Off topic here' }], 'in the staff’s log');
+    await restoreContent(deps, staff.viewer, 'post', other.id);
+    t.equal((await getPost(deps, cal.viewer, other.id)).status, 'published', 'staff can restore it');
+    const own = await createPost(deps, mod.viewer, { ...valid, title: 'The moderator’s own' });
+    await deletePost(deps, mod.viewer, own.id);
+    await rejects(t, getPost(deps, mod.viewer, own.id), 'Forum.PostNotFound', 'their own they delete like anyone');
   });
 
   await t.test('another community’s post is “Post not found”, and the forum-off community is a 404', async (t) => {

@@ -52,9 +52,11 @@ t.test('forum replies', async (t) => {
     await rejects(t, deleteReply(deps, bob.viewer, r1.id), 'Forum.ReplyNotFound', 'deleting twice');
     t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 2, 'still two');
     await rejects(t, deleteReply(deps, bob.viewer, r2.id), 'Forum.NotYours', 'not another’s');
-    await deleteReply(deps, mod.viewer, r2.id);
+    await rejects(t, deleteReply(deps, mod.viewer, r2.id), 'Forum.UseRemove', 'nor a moderator’s plain delete of another’s');
+    t.same([(await listReplies(deps, mod.viewer, post.id)).replies.find((r) => r.id === r2.id)!.abilities].map((a) => [a.canDelete, a.canRemove]), [[false, true]], 'the moderator is offered removal');
+    await removeContent(deps, mod.viewer, 'reply', r2.id, 'Not kind');
     await deleteReply(deps, newbie.viewer, waiting.id);
-    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 1, 'a moderator’s delete counts; a waiting one never counted');
+    t.equal((await getPost(deps, ada.viewer, post.id)).replyCount, 1, 'a moderator’s removal counts; a waiting one never counted');
     const page = await listReplies(deps, ada.viewer, post.id);
     t.same(page.replies.map((r) => r.bodyHtml), ['<p>three</p>'], 'only the remaining reply is shown');
   });

@@ -204,6 +204,8 @@ t.test('amplification', async (t) => {
     if (!bobsCard.ok) throw new Error('card');
     const stolen = await post(`/articles/amplify/${live}`, { ...base, savedPaymentId: String(bobsCard.savedPayment.id), idempotencyKey: KEY('stolen') });
     t.equal(stolen.statusCode, 404, 'another member’s card');
+    const leftBehind = await db.selectFrom('payment_ledger').select('id').where('idempotency_key', 'like', `%${KEY('stolen')}`).execute();
+    t.equal(leftBehind.length, 0, 'the refused purchase leaves no pending ledger row');
     const noCsrf = await app.inject({ method: 'POST', url: `/articles/amplify/${live}`, headers: { cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(base).toString() });
     t.equal(noCsrf.statusCode, 403, 'no CSRF token: refused');
     t.equal((await charges(KEY('hostile'))).length, 0, 'nothing charged');

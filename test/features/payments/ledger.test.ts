@@ -7,6 +7,7 @@ import { chargeOnce, declineError, processorChargeKey, saveCard, type ChargeRequ
 import { cardErrorMessage } from '#src/features/payments/checkout.ts';
 import type { CardProcessor } from '#src/features/payments/processor/types.ts';
 import { SandboxProcessor } from '#src/features/payments/processor/sandbox/processor.ts';
+import { resolveStaleCharges, STALE_PENDING_MS } from '#src/features/payments/stale-charges.ts';
 
 t.test('the ledger', async (t) => {
   const db = await setupDatabase(t);
@@ -98,6 +99,10 @@ t.test('the ledger', async (t) => {
     const stranger = await createMember(db, community);
     const [card] = await db.selectFrom('saved_payments').select('id').where('user_id', '=', member.id).execute();
     await t.rejects(chargeOnce(app, { ...request('stranger-1', { savedPaymentId: card!.id }), userId: stranger.id }), { code: 'NotFound' });
+    const rows = await db.selectFrom('payment_ledger').select('id').where('user_id', '=', stranger.id).execute();
+    t.equal(rows.length, 0, 'the refusal comes before any ledger row: nothing is left pending');
+    await t.rejects(chargeOnce(app, request('removed-card-1', { savedPaymentId: 2_000_000_000 })), { code: 'NotFound' });
+    t.equal((await db.selectFrom('payment_ledger').select('id').where('idempotency_key', '=', 'charge:removed-card-1').execute()).length, 0, 'nor for an unknown card');
   });
 
   /** The app with another processor in front of the sandbox (what a flaky network or a confused processor does). */
@@ -159,6 +164,58 @@ t.test('the ledger', async (t) => {
     t.equal(charges.length, 1, 'one charge at the processor');
     const statements = await db.selectFrom('statements').select('id').where('user_id', '=', payer.id).execute();
     t.equal(statements.length, 1, 'one statement');
+  });
+
+  await t.test('a job settles charges left pending for a day as the processor knows their keys', async (t) => {
+    const payer = await createMember(db, community);
+    const saved = await saveCard(app, { communityId: community.id, userId: payer.id, actorId: payer.id, token: await cardToken(app, community), idempotencyKey: 'stale-card-1' });
+    if (!saved.ok) throw new Error('card');
+    const req = (key: string, purpose: ChargeRequest['purpose'] = 'balance') => ({ ...request(key, { savedPaymentId: saved.savedPayment.id }, 2500), userId: payer.id, actorId: payer.id, purpose });
+    // Crashes: after the processor charged; before it was asked; and a renewal (its own job retries it).
+    const chargedThenCrashed = withProcessor({
+      charge: async (input) => {
+        await app.cardProcessor.charge(input);
+        throw new Error('crash after the charge');
+      },
+    });
+    const crashedBefore = withProcessor({
+      charge: async () => {
+        throw new Error('crash before the charge');
+      },
+    });
+    await t.rejects(chargeOnce(chargedThenCrashed, req('stale-paid-1')));
+    await t.rejects(chargeOnce(crashedBefore, req('stale-void-1')));
+    await t.rejects(chargeOnce(crashedBefore, req('stale-renewal-1', 'renewal')));
+    await t.rejects(chargeOnce(crashedBefore, req('fresh-key-1')));
+    const keys = ['stale-paid-1', 'stale-void-1', 'stale-renewal-1', 'fresh-key-1'].map((k) => `charge:${k}`);
+    const rows = () => db.selectFrom('payment_ledger').select(['idempotency_key', 'status', 'processor_ref', 'settled_at']).where('idempotency_key', 'in', keys).orderBy('id').execute();
+    t.same((await rows()).map((r) => r.status), ['pending', 'pending', 'pending', 'pending']);
+    const now = new Date();
+    const dayAgo = new Date(now.getTime() - STALE_PENDING_MS - 60_000);
+    await db.updateTable('payment_ledger').set({ created_at: dayAgo }).where('idempotency_key', 'in', keys.slice(0, 3)).execute();
+
+    // The processor cannot be asked: nothing changes, the next run asks again.
+    const unreachable = { ...withProcessor({ findCharge: async () => ({ status: 'unknown' }) }), log: app.log };
+    t.match(await resolveStaleCharges(unreachable, now), { paid: 0, voided: 0 });
+    t.same((await rows()).map((r) => r.status), ['pending', 'pending', 'pending', 'pending'], 'unknown: left pending');
+
+    const run = await resolveStaleCharges(app, now);
+    t.ok(run.paid >= 1 && run.voided >= 1, JSON.stringify(run));
+    const after = await rows();
+    t.same(after.map((r) => [r.idempotency_key, r.status]), [
+      ['charge:stale-paid-1', 'succeeded'],
+      ['charge:stale-void-1', 'failed'],
+      ['charge:stale-renewal-1', 'pending'],
+      ['charge:fresh-key-1', 'pending'],
+    ]);
+    t.match(after[0]!.processor_ref, /^ch_/, 'the processor’s charge is recorded');
+    t.ok(after[0]!.settled_at && after[1]!.settled_at, 'both settled');
+    const statement = await db.selectFrom('statements').select(['amount_cents', 'payment_method']).where('user_id', '=', payer.id).executeTakeFirstOrThrow();
+    t.match(statement, { amount_cents: 2500, payment_method: /4242/ }, 'the paid one has its statement');
+    t.match(await chargeOnce(app, req('stale-void-1')), { status: 'failed' }, 'a retry of the voided key gets its answer, and is not charged');
+    const charged = await db.selectFrom('sandbox_transactions').select('idempotency_key').where('idempotency_key', 'like', `charge:${community.id}:${payer.id}:%`).execute();
+    t.same(charged.map((c) => c.idempotency_key), [processorChargeKey(community.id, payer.id, 'stale-paid-1')], 'one charge at the processor in all');
+    t.same(await resolveStaleCharges(app, now), { paid: 0, refused: 0, voided: 0, unknown: 0 }, 'a second run has nothing to do');
   });
 
   await t.test('the auth log carries the community’s currency', async (t) => {

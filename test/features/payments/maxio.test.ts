@@ -64,6 +64,16 @@ function fakeProcessor() {
       if (profile === 'declining') return send(422, { errors: ['Transaction declined'], gateway_response_code: 5 });
       return send(500, { errors: ['Internal error'] });
     }
+    // A charge by the key it was made under: the charge they answered, 404 when no request carried it.
+    const lookup = /^\/acme\/charges\/lookup\.json\?idempotency_key=([^&]+)$/.exec(path);
+    if (req.method === 'GET' && lookup) {
+      const asked = decodeURIComponent(lookup[1]!);
+      if (asked === 'charge:boom') return send(503, { errors: ['Service unavailable'] });
+      const made = answered.get(`POST /acme/charges.json ${asked}`);
+      if (!made) return send(404, { errors: ['Not found'] });
+      const charge = (made.body as { charge?: Record<string, unknown> } | null)?.charge;
+      return charge ? send(200, { charge: { ...charge, payment_profile_id: 9001 } }) : send(200, { charge: { id: `failed_${asked}`, success: false } });
+    }
     const refund = /^\/acme\/payments\/([^/]+)\/refunds\.json$/.exec(path);
     if (req.method === 'POST' && refund) return refund[1]!.startsWith('ch_') ? send(201, { refund: { id: `re_${next++}`, success: true } }) : send(422, { errors: ['Payment not found'] });
     const del = /^\/acme\/payment_profiles\/([^/]+)\.json$/.exec(path);
@@ -113,6 +123,21 @@ t.test('the Maxio adapter against a local fake of its API', async (t) => {
     t.match(await maxio.charge({ site: SITE, profileRef: 'declining', amountCents: 500, currency: 'USD', idempotencyKey: 'charge:k-2', memo: 'x' }), { ok: false, code: 'declined', authorisation: { responseCode: 5 } });
     t.match(await maxio.charge({ site: SITE, profileRef: 'broken', amountCents: 500, currency: 'USD', idempotencyKey: 'charge:k-3', memo: 'x' }), { ok: false, code: 'processing', authorisation: null });
     await t.rejects(maxio.charge({ site: SITE, profileRef: '9001', amountCents: 0, currency: 'USD', idempotencyKey: 'charge:k-4', memo: 'x' }), RangeError);
+  });
+
+  await t.test('a charge looked up by its key: made, refused, never made, or unknown when they cannot answer', async (t) => {
+    const made = await maxio.charge({ site: SITE, profileRef: '9001', amountCents: 700, currency: 'USD', idempotencyKey: 'charge:lookup-1', memo: 'x' });
+    t.match(made, { ok: true });
+    const found = await maxio.findCharge({ site: SITE, idempotencyKey: 'charge:lookup-1' });
+    t.same(found, { status: 'charged', chargeRef: (made as { chargeRef: string }).chargeRef, profileRef: '9001' });
+    t.match(last(), { method: 'GET', path: '/acme/charges/lookup.json?idempotency_key=charge%3Alookup-1', key: undefined });
+    t.equal(last().auth, `Basic ${Buffer.from(`${API_KEY}:x`).toString('base64')}`, 'with their Basic auth');
+    await maxio.charge({ site: SITE, profileRef: 'declining', amountCents: 700, currency: 'USD', idempotencyKey: 'charge:lookup-2', memo: 'x' });
+    t.same(await maxio.findCharge({ site: SITE, idempotencyKey: 'charge:lookup-2' }), { status: 'refused', code: 'declined' });
+    t.same(await maxio.findCharge({ site: SITE, idempotencyKey: 'charge:never-made' }), { status: 'none' });
+    t.same(await maxio.findCharge({ site: SITE, idempotencyKey: 'charge:boom' }), { status: 'unknown' }, 'a 5xx is no answer');
+    const wrongKey = new MaxioProcessor({ url, apiKey: 'wrong', signingSecret: 'signing-secret-0123456789-0123456789', timeoutMs: 10_000 }, clock);
+    t.same(await wrongKey.findCharge({ site: SITE, idempotencyKey: 'charge:lookup-1' }), { status: 'unknown' }, 'nor is their 401');
   });
 
   await t.test('a call that takes too long is processing, not a hang', async (t) => {

@@ -84,6 +84,7 @@ t.test('onboarding fixes: one charge across plans, a retired plan, a spent link'
     t.teardown(() => db.updateTable('membership_plans').set({ active: true }).where('id', '=', twelve.id).execute());
     const data = await app.inject({ url: `/rest/get-started?${inv.link}` });
     t.equal(data.statusCode, 200, 'the link still works');
+    t.equal(data.headers['cache-control'], 'no-store', 'the invitee’s data is never stored');
     t.match(data.json(), { hasPaid: true, hasCredentials: false, currentStep: 'password', payment: { planId: twelve.id } });
     const page = await app.inject({ url: `/get-started/password?${inv.link}`, headers: { accept: 'text/html' } });
     t.equal(page.statusCode, 200, 'the password page');

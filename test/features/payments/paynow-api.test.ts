@@ -33,6 +33,7 @@ t.test('pay-now over REST and GraphQL', async (t) => {
     t.match(body, { memberName: 'Ada Okafor', outstandingBalance: 600000, currency: 'USD', showNoBalanceDue: false, renewalDate: '2027-06-01T00:00:00.000Z' });
     t.match(body.publicKey, /^pk_sandbox_/);
     t.match(body.serverHost, /sandbox-pay$/);
+    t.equal(res.headers['cache-control'], 'no-store', 'a member’s name and balance are never stored');
   });
 
   await t.test('a wrong pair, an unknown one, another community’s and a malformed one get the same answer', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { fixedClock } from '#src/core/clock.ts';
 import { saveCard } from '#src/features/payments/ledger.ts';
 import { DUNNING_DAYS, runDunning } from '#src/features/payments/renewals/dunning.ts';
-import { DUNNING_JOB, RENEWAL_JOB } from '#src/features/payments/renewals/jobs.ts';
+import { DUNNING_JOB, RENEWAL_JOB, STALE_CHARGES_JOB } from '#src/features/payments/renewals/jobs.ts';
 import { addMonths, renewalKey, runRenewals } from '#src/features/payments/renewals/renewals.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
@@ -35,6 +35,7 @@ t.test('renewals and dunning', async (t) => {
   await t.test('the jobs are scheduled', async (t) => {
     t.ok(app.jobs.names().includes(RENEWAL_JOB));
     t.ok(app.jobs.names().includes(DUNNING_JOB));
+    t.ok(app.jobs.names().includes(STALE_CHARGES_JOB), 'the stale pending charges job is registered');
   });
 
   await t.test('a due renewal charges the default card once and moves renews_at on a year', async (t) => {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '#src/core/clock.ts';
 import type { CardType } from '#src/db/types.ts';
-import type { Authorisation, BrowserSettings, CardProcessor, CardSummary, ChargeOutcome, DeclineCode, ProcessorSite, ProfileOutcome, RefundOutcome } from './types.ts';
+import type { Authorisation, BrowserSettings, CardProcessor, CardSummary, ChargeLookup, ChargeOutcome, DeclineCode, ProcessorSite, ProfileOutcome, RefundOutcome } from './types.ts';
 
 export type MaxioOptions = {
   /** The API's base address; `{subDomain}` in it is replaced by the community's site (https://{subDomain}.chargify.com). */
@@ -76,7 +76,7 @@ export class MaxioProcessor implements CardProcessor {
     };
   }
 
-  private async call(site: ProcessorSite, method: 'POST' | 'DELETE', path: string, body: unknown, idempotencyKey?: string): Promise<Answer> {
+  private async call(site: ProcessorSite, method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, idempotencyKey?: string): Promise<Answer> {
     const headers: Record<string, string> = { authorization: this.auth, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
@@ -144,6 +144,20 @@ export class MaxioProcessor implements CardProcessor {
     const refund = (answer.body as { refund?: Record<string, unknown> } | null)?.refund;
     if ((answer.status === 200 || answer.status === 201) && refund && refund.id !== undefined && refund.success !== false) return { ok: true, refundRef: String(refund.id) };
     return { ok: false, code: answer.status >= 200 && answer.status < 300 ? 'processing' : declineCodeOf(answer.status, answer.body) };
+  }
+
+  /**
+   * A charge by the idempotency key it was made under: `GET /charges/lookup.json?idempotency_key=…`
+   * answers the charge (200) or 404 when no request carried that key. Anything else is not an answer:
+   * unknown, ask again later.
+   */
+  async findCharge(input: { site: ProcessorSite; idempotencyKey: string }): Promise<ChargeLookup> {
+    const answer = await this.call(input.site, 'GET', `/charges/lookup.json?idempotency_key=${encodeURIComponent(input.idempotencyKey)}`, undefined);
+    if (answer.status === 404) return { status: 'none' };
+    const charge = (answer.body as { charge?: Record<string, unknown> } | null)?.charge;
+    if (answer.status !== 200 || !charge || charge.id === undefined) return { status: 'unknown' };
+    if (charge.success === false) return { status: 'refused', code: 'declined' };
+    return { status: 'charged', chargeRef: String(charge.id), profileRef: charge.payment_profile_id === undefined || charge.payment_profile_id === null ? null : String(charge.payment_profile_id) };
   }
 
   async deletePaymentProfile(input: { site: ProcessorSite; profileRef: string }): Promise<void> {

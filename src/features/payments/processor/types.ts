@@ -31,6 +31,12 @@ export interface CardProcessor {
   /** Refund (part of) a charge. */
   refund(input: { site: ProcessorSite; chargeRef: string; amountCents: number; currency: string; idempotencyKey: string; memo: string }): Promise<RefundOutcome>;
 
+  /**
+   * What became of a charge made (or not) under an idempotency key: for a ledger row left pending (a
+   * crash, a timeout, a refusal before the call), so it can be settled as the processor knows it.
+   */
+  findCharge(input: { site: ProcessorSite; idempotencyKey: string }): Promise<ChargeLookup>;
+
   /** Forget a payment profile (the member removed the card). Unknown profiles are not an error. */
   deletePaymentProfile(input: { site: ProcessorSite; profileRef: string }): Promise<void>;
 
@@ -93,3 +99,13 @@ export type ChargeOutcome =
   | { ok: false; code: DeclineCode; authorisation: Authorisation | null };
 
 export type RefundOutcome = { ok: true; refundRef: string } | { ok: false; code: DeclineCode };
+
+/**
+ * A charge looked up by its idempotency key: made (with its card when the processor says), refused,
+ * never made under that key, or unknown (the processor could not be asked: ask again later).
+ */
+export type ChargeLookup =
+  | { status: 'charged'; chargeRef: string; profileRef: string | null }
+  | { status: 'refused'; code: DeclineCode }
+  | { status: 'none' }
+  | { status: 'unknown' };

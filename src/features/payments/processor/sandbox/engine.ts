@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CardType } from '#src/db/types.ts';
-import type { Authorisation, CardSummary, ChargeOutcome, DeclineCode, ProfileOutcome, RefundOutcome } from '../types.ts';
+import type { Authorisation, CardSummary, ChargeLookup, ChargeOutcome, DeclineCode, ProfileOutcome, RefundOutcome } from '../types.ts';
 import { cardTypeOf, luhnValid, RESPONSE_CODES, TEST_CARDS, type Behaviour } from './cards.ts';
 
 /** The card form's fields, labelled as spec section 5 names them in the invalid-field message. */
@@ -246,6 +246,19 @@ export class SandboxEngine {
     const id = newId('re');
     const outcome: RefundOutcome = ok ? { ok: true, refundRef: id } : { ok: false, code: 'processing' };
     return this.record(input, { id, kind: 'refund', profileId: charge?.profile_id ?? null, relatedId: charge?.id ?? null, outcome, responseCode: null, now });
+  }
+
+  /** A charge by its idempotency key, as the provider recorded it (or none under that key). */
+  async findCharge(subDomain: string, idempotencyKey: string): Promise<ChargeLookup> {
+    const row = await this.db
+      .selectFrom('sandbox_transactions')
+      .select(['id', 'kind', 'profile_id', 'outcome'])
+      .where('sub_domain', '=', subDomain)
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirst();
+    if (!row || row.kind !== 'charge') return { status: 'none' };
+    const outcome = reviveDates(row.outcome) as ChargeOutcome;
+    return outcome.ok ? { status: 'charged', chargeRef: outcome.chargeRef, profileRef: row.profile_id } : { status: 'refused', code: outcome.code };
   }
 
   async deleteProfile(subDomain: string, profileRef: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { BrowserSettings, CardProcessor, ChargeOutcome, ProcessorSite, ProfileOutcome, RefundOutcome } from '../types.ts';
+import type { BrowserSettings, CardProcessor, ChargeLookup, ChargeOutcome, ProcessorSite, ProfileOutcome, RefundOutcome } from '../types.ts';
 import type { SandboxEngine } from './engine.ts';
 
 /** Where the sandbox's browser side is served, behind the path prefix, as if it were another host. */
@@ -38,6 +38,10 @@ export class SandboxProcessor implements CardProcessor {
 
   refund(input: { site: ProcessorSite; chargeRef: string; amountCents: number; currency: string; idempotencyKey: string; memo: string }): Promise<RefundOutcome> {
     return this.engine.refund({ subDomain: input.site.subDomain, chargeRef: input.chargeRef, amountCents: input.amountCents, currency: input.currency, idempotencyKey: input.idempotencyKey, memo: input.memo });
+  }
+
+  findCharge(input: { site: ProcessorSite; idempotencyKey: string }): Promise<ChargeLookup> {
+    return this.engine.findCharge(input.site.subDomain, input.idempotencyKey);
   }
 
   deletePaymentProfile(input: { site: ProcessorSite; profileRef: string }): Promise<void> {
