@@ -59,7 +59,7 @@ t.test('VAPID keys: configured, generated in memory for tests, off in production
   const test = vapidKeys(testConfig());
   t.ok(test && test.publicKey.length > 80 && test.privateKey.length > 40, 'tests: a generated pair');
   t.equal(test?.subject, 'mailto:no-reply@example.com', 'the subject defaults to the sender address');
-  t.equal(vapidKeys(testConfig({ NODE_ENV: 'production', COOKIE_SECRET: 'x'.repeat(40) })), null, 'production without keys: Web Push off');
+  t.equal(vapidKeys(testConfig({ NODE_ENV: 'production', PAYMENT_PROCESSOR: 'sandbox', COOKIE_SECRET: 'x'.repeat(40) })), null, 'production without keys: Web Push off');
   const configured = vapidKeys(testConfig({ VAPID_PUBLIC_KEY: 'pub', VAPID_PRIVATE_KEY: 'priv', VAPID_SUBJECT: 'https://example.com/contact' }));
   t.same(configured, { publicKey: 'pub', privateKey: 'priv', subject: 'https://example.com/contact' });
   t.throws(() => testConfig({ VAPID_SUBJECT: 'http://example.com' }), /VAPID_SUBJECT must be a mailto: address or an https:\/\/ URL/);
