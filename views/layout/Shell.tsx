@@ -157,7 +157,7 @@ function Bell() {
 }
 
 function MobileNav({ items }: { items: NavItem[] }) {
-  const { t, community } = usePage();
+  const { t, community, identity } = usePage();
   const href = useHref();
   return (
     <details className="mobile-nav">
@@ -179,6 +179,11 @@ function MobileNav({ items }: { items: NavItem[] }) {
           <li>
             <a href={href('/notifications')}>{t('shell.bell.label')}</a>
           </li>
+          {identity.loggedIn ? (
+            <li>
+              <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
+            </li>
+          ) : null}
           <li>
             <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
           </li>
