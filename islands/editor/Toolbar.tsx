@@ -52,7 +52,7 @@ export function RichToolbar({ view, state, labels, controls }: { view: EditorVie
   const bar = useRef<HTMLDivElement>(null);
   const stop = (index: number) => (index === current ? 0 : -1);
   const onFocus = (e: ReactFocusEvent<HTMLDivElement>) => {
-    const index = buttonsOf(bar.current).indexOf(e.target as HTMLButtonElement);
+    const index = buttonsOf(bar.current).indexOf(e.target as unknown as HTMLButtonElement);
     if (index >= 0) setCurrent(index);
   };
   const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
