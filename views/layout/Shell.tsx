@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { relativeTimeLabels } from '#src/core/format.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#src/lib/assets.ts';
@@ -274,7 +275,7 @@ export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medi
 }
 
 export function SiteFooter() {
-  const { t, community, now } = usePage();
+  const { t, community, now, islands } = usePage();
   const links = [
     { key: 'terms', url: community.link_terms, label: t('shell.footer.terms') },
     { key: 'privacy', url: community.link_privacy, label: t('shell.footer.privacy') },
@@ -297,6 +298,8 @@ export function SiteFooter() {
           </nav>
         ) : null}
         <p className="copyright">{t('shell.footer.copyright', { year: now.getUTCFullYear(), holder: community.copyright_holder })}</p>
+        {/* Rendered after the page's content, so it knows whether the page showed a relative time. */}
+        {islands.has('RelativeTimes') ? <Island name="RelativeTimes" props={relativeTimeLabels(t)} /> : null}
       </div>
     </footer>
   );
