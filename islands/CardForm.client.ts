@@ -103,7 +103,7 @@ export default function enhanceCardForm(island: HTMLElement, props: CardFormIsla
     // Without the provider's inputs (the script did not load) the form goes as it would without JavaScript.
     if (!mounted) return;
     event.preventDefault();
-    if (busy) return;
+    if (busy || !consentsGiven(form)) return;
     busy = true;
     if (button) button.disabled = true;
     say('');
@@ -128,4 +128,41 @@ export default function enhanceCardForm(island: HTMLElement, props: CardFormIsla
       },
     );
   });
+}
+
+/**
+ * The form's own checkboxes that must be ticked (the onboarding terms: `data-required-message`) are
+ * checked before the card is tokenised: the server would refuse the form, and the page it answers
+ * with would have lost the card typed into the provider's inputs. An unticked box gets the server's
+ * message by it (the same markup as FieldNotes) and the focus; a ticked one loses an old message.
+ */
+function consentsGiven(form: HTMLFormElement): boolean {
+  let first: HTMLInputElement | null = null;
+  for (const box of form.querySelectorAll<HTMLInputElement>('input[type="checkbox"][data-required-message]')) {
+    const id = `${box.id}-error`;
+    const field = box.closest('.field');
+    let note = document.getElementById(id);
+    const ids = (box.getAttribute('aria-describedby') ?? '').split(' ').filter((i) => i && i !== id);
+    if (box.checked) {
+      note?.remove();
+      field?.classList.remove('field-invalid');
+      box.removeAttribute('aria-invalid');
+    } else {
+      if (!note) {
+        note = document.createElement('p');
+        note.className = 'field-error';
+        note.id = id;
+        (field ?? box.parentElement!).append(note);
+      }
+      note.textContent = box.dataset.requiredMessage ?? '';
+      field?.classList.add('field-invalid');
+      box.setAttribute('aria-invalid', 'true');
+      ids.push(id);
+      first ??= box;
+    }
+    if (ids.length) box.setAttribute('aria-describedby', ids.join(' '));
+    else box.removeAttribute('aria-describedby');
+  }
+  first?.focus();
+  return first === null;
 }

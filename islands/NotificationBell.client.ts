@@ -1,3 +1,4 @@
+import { closeHeaderMenusOnEscape } from './header-menus.ts';
 import type { NotificationBellProps } from './NotificationBell.tsx';
 
 type Node = { id: string; message: string; hasRead: boolean; createdAt: string };
@@ -17,6 +18,7 @@ let panels = 0;
  * panel; Escape gives the focus back to the bell.
  */
 export default function enhanceBell(island: HTMLElement, { href, graphqlUrl, unread, labels }: NotificationBellProps): void {
+  closeHeaderMenusOnEscape();
   const root = island.querySelector<HTMLElement>('.bell');
   const button = root?.querySelector<HTMLAnchorElement>('a.bell-button');
   const dot = root?.querySelector<HTMLElement>('.bell-dot');

@@ -20,6 +20,7 @@ import RedirectCountdown from './RedirectCountdown.tsx';
 import CardForm from './CardForm.tsx';
 import ForumDraft from './ForumDraft.tsx';
 import AnswerDraft from './AnswerDraft.tsx';
+import RelativeTimes from './RelativeTimes.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -45,6 +46,7 @@ export const islandComponents = {
   CardForm,
   ForumDraft,
   AnswerDraft,
+  RelativeTimes,
 };
 
 export type IslandName = keyof typeof islandComponents;

@@ -37,3 +37,22 @@ export function formatRelative(value: Date | string, now: Date, t: Translate): {
   }
   return { text: t('format.daysAgo', { n: Math.floor(elapsed / DAY) }), refreshMs: null };
 }
+
+/** A plural message's forms by plural category, the number written '#': what a browser needs to word it again. */
+function pluralForms(t: Translate, key: string, max: number, rules: Intl.PluralRules): Record<string, string> {
+  const forms: Record<string, string> = {};
+  for (let n = 1; n <= max; n++) {
+    const category = rules.select(n);
+    forms[category] ??= t(key, { n }).replace(String(n), '#');
+  }
+  return forms;
+}
+
+/**
+ * The words formatRelative uses in its first three hours (the time it refreshes in: spec section 9),
+ * for the script that refreshes relative times in the browser (islands/RelativeTimes.client.ts).
+ */
+export function relativeTimeLabels(t: Translate, locale = 'en'): { locale: string; justNow: string; minutes: Record<string, string>; hours: Record<string, string> } {
+  const rules = new Intl.PluralRules(locale);
+  return { locale, justNow: t('format.justNow'), minutes: pluralForms(t, 'format.minutesAgo', 59, rules), hours: pluralForms(t, 'format.hoursAgo', 23, rules) };
+}

@@ -111,6 +111,24 @@ t.test('the rich-text editor island in a browser', async (t) => {
     const body = page.getByRole('textbox', { name: 'Article' });
     await body.waitFor();
     await page.getByRole('textbox', { name: 'Title' }).fill('Formatting');
+    // The toolbar is one Tab stop; the arrow keys, Home and End move among its buttons (ARIA toolbar pattern).
+    const toolbar = page.getByRole('toolbar');
+    t.same(await toolbar.locator('button').evaluateAll((bs) => bs.map((b) => b.getAttribute('tabindex'))), ['0', '-1', '-1', '-1', '-1', '-1', '-1', '-1'], 'one Tab stop');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await toolbar.getByRole('button', { name: 'Bold' }).focus();
+    await page.keyboard.press('ArrowRight');
+    t.equal(await focused(), 'IItalics', 'ArrowRight moves to the next button');
+    await page.keyboard.press('End');
+    t.equal(await focused(), 'Add link', 'End moves to the last');
+    await page.keyboard.press('ArrowRight');
+    t.equal(await focused(), 'BBold', 'ArrowRight wraps to the first');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    t.equal(await focused(), 'Add link', 'Tab comes back to the button last used');
+    t.equal(await toolbar.locator('button[tabindex="0"]').count(), 1, 'still one Tab stop');
+    await page.keyboard.press('Home');
+    t.equal(await focused(), 'BBold', 'Home moves to the first');
     await body.click();
     await page.getByRole('button', { name: 'Heading', exact: true }).click();
     await page.keyboard.type('A heading');

@@ -98,6 +98,17 @@ t.test('notifications in the browser: the bell polls, opens the newest seven, th
       await page.goto('/notifications');
       await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
       t.equal(await page.locator('.notif-item.is-unread').count(), 5, 'four earlier and the new one unread');
+      if (label === 'desktop') {
+        // Relative times refresh in the page (spec section 9): each minute within the first hour, hourly within three.
+        const fresh = page.locator('.notif-item', { hasText: 'Fresh news' }).locator('time');
+        t.match(await fresh.textContent(), /^(just now|1 minute ago)$/, 'as the server worded it');
+        await page.clock.runFor(3 * 60_000);
+        t.match(await fresh.textContent(), /^[34] minutes ago$/, 'a few minutes later, without a reload');
+        await page.clock.runFor(60 * 60_000);
+        t.equal(await fresh.textContent(), '1 hour ago', 'an hour later');
+        await page.clock.runFor(60 * 60_000);
+        t.equal(await fresh.textContent(), '2 hours ago', 'hourly within three hours');
+      }
       await expectNoAxeViolations(t, page, `the list at ${label} width`);
       await page.getByRole('button', { name: 'Mark all as read' }).click();
       await page.getByText('All notifications are marked as read.').waitFor();

@@ -12,7 +12,8 @@ import {
 } from '#test/helpers/browser.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 import { enablePayments } from '#test/helpers/payments.ts';
-import { payInBrowser } from '#test/helpers/onboarding-browser.ts';
+import { fillCard, payInBrowser } from '#test/helpers/onboarding-browser.ts';
+import { CARDS } from '#test/helpers/payments.ts';
 
 // Whole journeys with JavaScript on and off, axe at two widths on every step: minutes on a busy machine.
 t.setTimeout(8 * 60_000);
@@ -58,6 +59,17 @@ t.test('onboarding in the browser', async (t) => {
       await page.getByText('$7,500').first().waitFor();
       await check(t, page, `payment, ${what}`, javaScriptEnabled, browser);
 
+      if (javaScriptEnabled) {
+        // Pay without the terms: the island says so by the checkbox before tokenising; the card stays typed.
+        await page.getByLabel('Card number').waitFor();
+        await fillCard(page, CARDS.visa);
+        await page.getByRole('button', { name: /^Pay / }).click();
+        await page.locator('#accepted-terms-error').getByText('You Must Accept the Terms and Conditions').waitFor();
+        t.equal(pathOf(page), '/get-started/payment', 'nothing was posted');
+        t.equal(await page.getByLabel('Card number').inputValue(), CARDS.visa, 'the card is kept');
+        t.equal(await page.evaluate(() => document.activeElement?.id), 'accepted-terms', 'the focus is on the terms');
+        t.equal(await page.getByLabel(/I accept the/).getAttribute('aria-describedby'), 'accepted-terms-error');
+      }
       await payInBrowser(t, page, { javaScriptEnabled, what, check: (p: Page, w: string) => check(t, p, w, javaScriptEnabled, browser) });
 
       await page.getByRole('heading', { name: 'Create your username and password' }).waitFor();

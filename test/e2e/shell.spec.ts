@@ -72,6 +72,13 @@ t.test('the page shell in a browser', async (t) => {
     await nav.getByText('More', { exact: true }).click();
     await nav.getByRole('link', { name: 'Events' }).waitFor({ state: 'hidden' });
     t.pass('a second click closes More');
+    // From the keyboard: Escape closes the open menu and gives the focus back to its summary.
+    await page.getByRole('button', { name: 'Notifications' }).waitFor({ state: 'visible' });
+    await nav.getByText('More', { exact: true }).click();
+    await nav.getByRole('link', { name: 'Events' }).focus();
+    await page.keyboard.press('Escape');
+    await nav.getByRole('link', { name: 'Events' }).waitFor({ state: 'hidden' });
+    t.equal(await page.evaluate(() => document.activeElement?.closest('details.more-menu') && document.activeElement.tagName), 'SUMMARY', 'Escape closes More; focus on its summary');
 
     // The user menu: the avatar summary, labelled with the member's name.
     const account = page.getByLabel('Account menu for Ada Lovelace');
@@ -83,6 +90,10 @@ t.test('the page shell in a browser', async (t) => {
     t.equal(await profile.getAttribute('href'), `/profile/${member.id}/self`);
     t.ok(await page.locator('.user-menu').getByRole('link', { name: 'Settings' }).isVisible(), 'shows Settings');
     t.ok(await page.locator('.user-menu').getByRole('button', { name: 'Sign Out' }).isVisible(), 'shows Sign Out');
+    await profile.focus();
+    await page.keyboard.press('Escape');
+    await profile.waitFor({ state: 'hidden' });
+    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Account menu for Ada Lovelace', 'Escape closes the account menu; focus on its summary');
 
     t.ok(await page.getByRole('img', { name: 'Alpha masthead ad' }).isVisible(), 'shows the masthead ad');
     t.ok(await page.getByRole('contentinfo').getByText(`Copyright © ${new Date().getUTCFullYear()} alpha Inc`).isVisible(), 'shows the footer');
@@ -139,11 +150,12 @@ t.test('the page shell in a browser', async (t) => {
     const header = await page.getByRole('banner').boundingBox();
     const panel = await mobile.boundingBox();
     t.ok(header && panel && panel.y >= header.y + header.height - 1, 'the sidebar opens below the header, not over it', { header, panel });
-    for (const label of [...MAIN_LINKS, ...MORE_LINKS, 'Notifications', 'Settings']) {
+    for (const label of [...MAIN_LINKS, ...MORE_LINKS, 'Notifications', 'Manage Profile', 'Settings']) {
       t.ok(await mobile.getByRole('link', { name: label, exact: true }).isVisible(), `the sidebar shows ${label}`);
     }
     t.ok(await mobile.getByRole('heading', { name: 'More' }).isVisible(), 'the More links have a heading');
     t.ok(await mobile.getByRole('button', { name: 'Sign Out' }).isVisible(), 'the sidebar has Sign Out');
+    t.equal(await mobile.getByRole('link', { name: 'Manage Profile' }).getAttribute('href'), `/profile/${member.id}/self`, 'Manage Profile: the same link as the user menu');
 
     await page.getByText('Menu', { exact: true }).click();
     await mobile.waitFor({ state: 'hidden' });

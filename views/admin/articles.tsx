@@ -576,13 +576,17 @@ export function BlackoutWindows({
           <tbody>
             {windows.map((w) => (
               <tr key={w.id}>
-                <th scope="row">{w.startsOn}</th>
-                <td>{w.endsBefore}</td>
+                <th scope="row">
+                  <time dateTime={w.startsOn}>{formatDate(w.startsOn)}</time>
+                </th>
+                <td>
+                  <time dateTime={w.endsBefore}>{formatDate(w.endsBefore)}</time>
+                </td>
                 <td>{t(`admin.articles.blackouts.${state(w)}`)}</td>
                 <td>
                   <form method="post" action={href(`/admin/articles/blackouts/${w.id}/delete`)}>
                     <CsrfField />
-                    <button type="submit" className="button button-secondary" aria-label={t('admin.articles.blackouts.deleteLabel', { start: w.startsOn, end: w.endsBefore })}>
+                    <button type="submit" className="button button-secondary" aria-label={t('admin.articles.blackouts.deleteLabel', { start: formatDate(w.startsOn), end: formatDate(w.endsBefore) })}>
                       {t('admin.articles.blackouts.delete')}
                     </button>
                   </form>

@@ -45,8 +45,8 @@ export function whenText(at: Date, ctx: Pick<HtmlContext, 't' | 'now'>, template
   return template ? ctx.t(template, { when: text }) : text;
 }
 
-/** The relative time with the exact time for machines. */
-export const whenHtml = (at: Date, ctx: HtmlContext) => `<time dateTime="${new Date(at).toISOString()}">${esc(whenText(at, ctx))}</time>`;
+/** The relative time with the exact time for machines; `data-rel` lets the page's script keep it current. */
+export const whenHtml = (at: Date, ctx: HtmlContext) => `<time dateTime="${new Date(at).toISOString()}" data-rel="">${esc(whenText(at, ctx))}</time>`;
 
 /** Inside `.forum-author`: face, name (a profile link while the member is active), company, and when (where it is the item's own). */
 export function authorLineInner(author: MemberSnapshot, ctx: HtmlContext, at?: Date, edited?: boolean): string {

@@ -1,7 +1,7 @@
 import type { ForumStatus, ForumTargetKind, ReactionCount, TopicView } from '#src/features/forum/types.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { CsrfField, Hidden } from '#views/auth/parts.tsx';
-import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import {
   authorLineInner,
   avatarOf,
@@ -37,11 +37,18 @@ export function ForumAvatar({ member }: { member: MemberSnapshot }) {
 
 /** Relative time ("5 minutes ago", a date after 21 days) with the exact time for machines. */
 export function When({ at, template }: { at: Date; template?: string }) {
-  return <time dateTime={new Date(at).toISOString()}>{whenText(at, usePage(), template)}</time>;
+  const page = usePage();
+  showsRelativeTimes(page);
+  return (
+    <time dateTime={new Date(at).toISOString()} data-rel={template ? page.t(template, { when: '{when}' }) : ''}>
+      {whenText(at, page, template)}
+    </time>
+  );
 }
 
 /** Name (a profile link), company, face, and when (left out where the date shown would not be the item's own). */
 export function AuthorLine({ author, at, edited }: { author: MemberSnapshot; at?: Date; edited?: boolean }) {
+  if (at) showsRelativeTimes(usePage());
   return <div className="forum-author" dangerouslySetInnerHTML={{ __html: authorLineInner(author, useHtmlContext(), at, edited) }} />;
 }
 

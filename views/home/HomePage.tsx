@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { displayName } from '#src/core/identity.ts';
 import { formatDate, formatRelative } from '#src/core/format.ts';
 import type { HomeMember, OpenItem, WhatsNew } from '#src/features/home/types.ts';
-import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/members/avatar.ts';
 
 function SignedOutHome() {
@@ -90,7 +90,9 @@ function MemberTile({ member }: { member: HomeMember }) {
 }
 
 function SignedInHome({ news }: { news: WhatsNew }) {
-  const { t, community, identity, now } = usePage();
+  const page = usePage();
+  const { t, community, identity, now } = page;
+  if (news.forumPosts?.length) showsRelativeTimes(page);
   const href = useHref();
   if (!identity.loggedIn) return null;
   // Only pages that exist: the directory, the articles, and the forum where the community has one.
@@ -119,7 +121,11 @@ function SignedInHome({ news }: { news: WhatsNew }) {
               {news.forumPosts.map((p) => (
                 <li key={p.id}>
                   <a href={href(`/forum/post/${p.id}`)}>{p.title}</a>
-                  <span className="home-line muted">
+                  <span
+                    className="home-line muted"
+                    data-rel={t('home.forum.byline', { name: p.authorName, when: '{when}', replies: p.replyCount })}
+                    data-rel-at={new Date(p.createdAt).toISOString()}
+                  >
                     {t('home.forum.byline', { name: p.authorName, when: formatRelative(p.createdAt, now, t).text, replies: p.replyCount })}
                   </span>
                 </li>

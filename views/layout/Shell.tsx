@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { relativeTimeLabels } from '#src/core/format.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#src/lib/assets.ts';
@@ -157,7 +158,7 @@ function Bell() {
 }
 
 function MobileNav({ items }: { items: NavItem[] }) {
-  const { t, community } = usePage();
+  const { t, community, identity } = usePage();
   const href = useHref();
   return (
     <details className="mobile-nav">
@@ -179,6 +180,11 @@ function MobileNav({ items }: { items: NavItem[] }) {
           <li>
             <a href={href('/notifications')}>{t('shell.bell.label')}</a>
           </li>
+          {identity.loggedIn ? (
+            <li>
+              <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
+            </li>
+          ) : null}
           <li>
             <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
           </li>
@@ -269,7 +275,7 @@ export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medi
 }
 
 export function SiteFooter() {
-  const { t, community, now } = usePage();
+  const { t, community, now, islands } = usePage();
   const links = [
     { key: 'terms', url: community.link_terms, label: t('shell.footer.terms') },
     { key: 'privacy', url: community.link_privacy, label: t('shell.footer.privacy') },
@@ -292,6 +298,8 @@ export function SiteFooter() {
           </nav>
         ) : null}
         <p className="copyright">{t('shell.footer.copyright', { year: now.getUTCFullYear(), holder: community.copyright_holder })}</p>
+        {/* Rendered after the page's content, so it knows whether the page showed a relative time. */}
+        {islands.has('RelativeTimes') ? <Island name="RelativeTimes" props={relativeTimeLabels(t)} /> : null}
       </div>
     </footer>
   );

@@ -41,3 +41,11 @@ export function useHref(): (path: string) => string {
   const { basePath } = usePage();
   return (path) => `${basePath}${path === '/' && basePath ? '' : path}` || '/';
 }
+
+/**
+ * Marks the page as showing relative times ('3 minutes ago'): the footer then adds the small script
+ * that keeps them current (islands/RelativeTimes.client.ts). Pages without any ship no such script.
+ */
+export function showsRelativeTimes(page: PageContextValue): void {
+  page.islands.add('RelativeTimes');
+}

@@ -1,5 +1,5 @@
 import { CsrfField, Hidden } from '#views/auth/parts.tsx';
-import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 
 /** One notification as the list shows it: the route has already put its time into words. */
 export type NotificationListItem = { id: number; message: string; when: string; isoTime: string; unread: boolean };
@@ -30,7 +30,9 @@ function PlaceFields({ place }: { place: ListPlace }) {
 
 /** The notifications list (spec section 2, /notifications; "Other UI"): mark one or all read, no-data message, footer link. */
 export function NotificationsPage({ items, option, place, newerHref, olderHref, hasUnread }: NotificationsPageProps) {
-  const { t } = usePage();
+  const page = usePage();
+  const { t } = page;
+  if (items.length > 0) showsRelativeTimes(page);
   const href = useHref();
   return (
     <section className="notif-page" aria-labelledby="notif-heading">
@@ -65,7 +67,7 @@ export function NotificationsPage({ items, option, place, newerHref, olderHref, 
               <a className="notif-link" href={href(`/notifications/${n.id}/open`)}>
                 {n.message}
               </a>
-              <time className="notif-time muted" dateTime={n.isoTime}>
+              <time className="notif-time muted" dateTime={n.isoTime} data-rel="">
                 {n.when}
               </time>
               {n.unread ? (

@@ -96,7 +96,7 @@ export function TermsField({ accepted, error, link }: { accepted: boolean; error
   return (
     <div className={error ? 'field field-invalid' : 'field'}>
       <div className="check">
-        <input type="checkbox" id="accepted-terms" name="acceptedTerms" value="on" defaultChecked={accepted} aria-invalid={error ? true : undefined} aria-describedby={describedBy('accepted-terms', error)} />
+        <input type="checkbox" id="accepted-terms" name="acceptedTerms" value="on" defaultChecked={accepted} data-required-message={t('payments.fields.terms')} aria-invalid={error ? true : undefined} aria-describedby={describedBy('accepted-terms', error)} />
         <label htmlFor="accepted-terms">
           {t('onboarding.payment.acceptTerms')}{' '}
           {link ? (

@@ -293,10 +293,12 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
     t.equal(added.headers.location, '/admin/articles/blackouts?done=added');
     const listed = await b.get('/admin/articles/blackouts?done=added');
     t.match(listed.body, 'Window added.');
-    t.match(listed.body, /<th scope="row">2026-11-20<\/th><td>2026-11-23<\/td><td>In force now<\/td>/);
+    // Dates show like 'Mon D, YYYY' (spec section 9), never the stored ISO day.
+    t.match(listed.body, /<th scope="row"><time dateTime="2026-11-20">Nov 20, 2026<\/time><\/th><td><time dateTime="2026-11-23">Nov 23, 2026<\/time><\/td><td>In force now<\/td>/);
+    t.notMatch(listed.body, />2026-11-20</, 'no raw ISO date is shown');
     const window = await db.selectFrom('blackout_windows').select(['id', 'community_id']).executeTakeFirstOrThrow();
     t.equal(window.community_id, alpha.id);
-    t.match(listed.body, `aria-label="Delete the window from 2026-11-20 to 2026-11-23"`);
+    t.match(listed.body, `aria-label="Delete the window from Nov 20, 2026 to Nov 23, 2026"`);
 
     // The new window blocks submission while the clock is inside it.
     const ada = await author('Ada');
@@ -307,7 +309,7 @@ t.test('the editors’ board extras: diff, text, feedback, CSV export, blackout 
     await t.resolves(submitForReview(betaDeps, bea.id, { articleId: bDraft.id, title: 'Beta secret', content: words(500), agreed: true }));
 
     const betaWindow = await db.insertInto('blackout_windows').values({ community_id: beta.id, starts_on: '2027-01-01', ends_before: '2027-01-05' }).returning('id').executeTakeFirstOrThrow();
-    t.notMatch((await b.get('/admin/articles/blackouts')).body, '2027-01-01', 'another community’s windows are not listed');
+    t.notMatch((await b.get('/admin/articles/blackouts')).body, 'Jan 1, 2027', 'another community’s windows are not listed');
     t.equal((await b.post(`/admin/articles/blackouts/${betaWindow.id}/delete`, {}, '/admin/articles/blackouts')).statusCode, 404, 'nor deleted');
     t.equal((await db.selectFrom('blackout_windows').selectAll().where('id', '=', betaWindow.id).execute()).length, 1);
 

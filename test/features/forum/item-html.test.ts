@@ -39,7 +39,7 @@ t.test('the author line: escaped name and company, a profile link under the base
   t.match(html, '<a href="/c/profile/7">Ada &lt;b&gt;Lovelace&lt;/b&gt;</a>');
   t.match(html, 'Engines &amp; &quot;Co&quot;');
   t.notMatch(html, '<b>');
-  t.match(html, '<time dateTime="2026-11-26T11:00:00.000Z">');
+  t.match(html, '<time dateTime="2026-11-26T11:00:00.000Z" data-rel="">', 'marked for the script that keeps relative times current');
   t.match(html, 'forumPages.badges.edited');
   t.match(html, '<span class="forum-avatar member-initials" aria-hidden="true">AL</span>');
   const photo = authorLineInner(member({ avatar: '/avatars/abc/200.webp' }), ctx);

@@ -459,6 +459,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     const card = new RegExp(`<li[^>]*id="report-${report.id}"[\\s\\S]*?</li>`).exec((await get(mo, '/forum/moderation')).body)?.[0] ?? '';
     t.match(textOf(card), /Reported by Bob Builder: Spam or advertising · reported just now/, 'the report card says when it was reported');
     t.equal(card.split('<time').length - 1, 1, 'and shows no other date as if it were the content’s');
+    t.match(card, /<time dateTime="[^"]+" data-rel="reported \{when\}">reported just now<\/time>/, 'its template is marked for the script that keeps it current');
     const dismissed = await post(mo, `/forum/reports/${report.id}/dismiss`, {});
     t.equal(dismissed.statusCode, 303);
     t.match(textOf((await get(mo, '/forum/moderation?notice=dismissed')).body), 'No open reports.');

@@ -61,6 +61,9 @@ t.test('the home page', async (t) => {
     t.equal(others.length, 1);
     t.notOk(amaraHome.main.includes(escapeHtml(others[0]!.title)), 'nowhere: another member\u2019s waiting post');
     t.match(textOf(forum!), /replies|no replies yet/);
+    // Each byline's relative time is marked (its ISO time and its wording with {when}) for the script that keeps it current.
+    t.match(forum, /<span class="home-line muted" data-rel="[^"]+ · \{when\} · [^"]+" data-rel-at="\d{4}-\d\d-\d\dT[^"]+Z">/);
+    t.match(amaraHome.html, 'data-island="RelativeTimes"', 'and the page loads it');
   });
 
   await t.test('Amara sees the newly published articles, each a link to its author\u2019s articles', async (t) => {

@@ -279,6 +279,12 @@ t.test('notifications', async (t) => {
     t.match(page.body, '<h1 id="notif-heading">Notifications</h1>');
     t.match(page.body, 'Intro 1');
     t.match(page.body, '1 hour ago');
+    // Relative times are marked with their ISO time; the page loads the script that refreshes them,
+    // worded by the locale's messages (spec section 9: each minute within the first hour, hourly within three).
+    t.match(page.body, /<time class="notif-time muted" dateTime="[0-9T:.Z-]+" data-rel="">1 hour ago<\/time>/);
+    t.match(page.body, /data-island="RelativeTimes" data-props="[^"]*&quot;justNow&quot;:&quot;just now&quot;,&quot;minutes&quot;:\{&quot;one&quot;:&quot;# minute ago&quot;,&quot;other&quot;:&quot;# minutes ago&quot;\},&quot;hours&quot;:\{&quot;one&quot;:&quot;# hour ago&quot;,&quot;other&quot;:&quot;# hours ago&quot;\}/);
+    t.equal((page.body.match(/data-island="RelativeTimes"/g) ?? []).length, 1, 'once a page');
+    t.notMatch((await get('/settings')).body, 'RelativeTimes', 'a page without relative times loads no such script');
     t.match(page.body, 'Mark all as read');
     t.equal((page.body.match(/class="notif-item is-unread"/g) ?? []).length, 10, 'ten a page, all unread');
     t.match(page.body, '<span class="notif-badge">Unread</span>', 'unread is said in words, not colour alone');

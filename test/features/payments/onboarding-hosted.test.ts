@@ -4,6 +4,7 @@ import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/fa
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 import { createOnboarding } from '#src/features/payments/onboarding/progress.ts';
 import { SandboxProcessor } from '#src/features/payments/processor/sandbox/processor.ts';
+import { sealState } from '#src/features/payments/checkout.ts';
 
 /**
  * The payment step without JavaScript: the form posts without a token, the handler checks the terms
@@ -50,6 +51,27 @@ t.test('onboarding payment through the hosted page', async (t) => {
     const noTerms = await form('/get-started/payment', jar.cookie, { uid: inv.uid, dealId: inv.dealId, token: '' }, jar.token);
     t.equal(noTerms.statusCode, 400);
     t.match(noTerms.body, 'You Must Accept the Terms and Conditions');
+
+    // Should the provider return a card taken without the terms (a state sealed unticked), the page it
+    // returns to says so by the checkbox, keeps the plan, and charges nothing.
+    const unticked = sealState(app, {
+      communityId: alpha.id,
+      purpose: 'onboarding',
+      idempotencyKey: `onboarding:${inv.uid}:0`,
+      returnPath: '/get-started/payment/return',
+      data: { uid: inv.uid, dealId: inv.dealId, planId: String(plans[1]!.id), acceptedTerms: '0' },
+    });
+    const cardTaken = await cardToken(app, alpha, CARDS.visa);
+    const untickedBack = await app.inject({
+      url: `/get-started/payment/return?${new URLSearchParams({ token: cardTaken, state: unticked, signature: engine.sign(cardTaken, unticked) })}`,
+      headers: { cookie: jar.cookie, accept: 'text/html' },
+    });
+    t.equal(untickedBack.statusCode, 400);
+    t.match(untickedBack.body, /<input type="checkbox" id="accepted-terms"[^>]*aria-invalid="true" aria-describedby="accepted-terms-error"/);
+    t.match(untickedBack.body, '<p class="field-error" id="accepted-terms-error">You Must Accept the Terms and Conditions</p>');
+    t.match(untickedBack.body, `name="planId" value="${plans[1]!.id}"`, 'the plan is kept');
+    t.match(untickedBack.body, 'Pay $5,400');
+    t.equal((await db.selectFrom('payment_ledger').select('id').where('user_id', '=', inv.member.id).execute()).length, 0, 'nothing charged');
 
     const go = await form('/get-started/payment', jar.cookie, { uid: inv.uid, dealId: inv.dealId, acceptedTerms: 'on', token: '' }, jar.token);
     t.equal(go.statusCode, 303, 'to the hosted page');
