@@ -70,6 +70,18 @@ const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttribut
 export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
 export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
 
+/**
+ * The byline is one line (spec section 5: "Enter is blocked" in the editor). What arrives without the
+ * editor (a textarea, REST, GraphQL) may hold line breaks: each run of them (a typed line break, a
+ * `<br>`, a paragraph boundary) is folded into one space, as the editor's single paragraph would read.
+ */
+export function foldBylineBreaks(html: string): string {
+  return html
+    .replace(/\s*<br\s*\/?>\s*/gi, ' ')
+    .replace(/\s*<\/p>\s*<p(\s[^>]*)?>\s*/gi, ' ')
+    .replace(/[ \t]*(\r\n|\r|\n)+[ \t]*/g, ' ');
+}
+
 /** Only staff act as editors (the Guardian's canActAsEditor). */
 function ensureEditor(person: Person): void {
   if (!canActAsEditor(person)) throw new AppError('Forbidden');
@@ -323,7 +335,7 @@ export async function getByline(deps: ArticleDeps, userId: number): Promise<{ id
 
 export async function saveByline(deps: ArticleDeps, userId: number, input: unknown): Promise<{ id: number; byline: string }> {
   ensureText({ byline: input }, ['byline']);
-  const byline = cleanByline(typeof input === 'string' ? input : '').trim();
+  const byline = foldBylineBreaks(cleanByline(foldBylineBreaks(typeof input === 'string' ? input : ''))).trim();
   const verdict = checkByline(byline);
   if (!verdict.ok) throw invalid('byline', `articles.errors.byline${verdict.reason[0]!.toUpperCase()}${verdict.reason.slice(1)}`);
   const now = deps.clock.now();
