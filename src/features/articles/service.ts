@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import sanitizeHtml from 'sanitize-html';
 import type { Clock } from '#src/core/clock.ts';
-import { AppError } from '#src/core/errors.ts';
+import { AppError, fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import {
   canActAsEditor,
   canApproveArticle,
@@ -895,15 +895,15 @@ export async function addBlackoutWindow(deps: ArticleDeps, person: Person, input
   ensureText({ startsOn: input.startsOn, endsBefore: input.endsBefore });
   const startsOn = typeof input.startsOn === 'string' ? input.startsOn.trim() : '';
   const endsBefore = typeof input.endsBefore === 'string' ? input.endsBefore.trim() : '';
-  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const fields: FieldErrors = {};
   const check = (field: string, value: string) => {
-    if (!value) fields[field] = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.required' };
-    else if (!isCalendarDay(value)) fields[field] = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.badDate' };
+    if (!value) fields[field] = { code: 900, key: 'admin.articles.blackouts.required' };
+    else if (!isCalendarDay(value)) fields[field] = { code: 140, key: 'admin.articles.blackouts.badDate' };
   };
   check('startsOn', startsOn);
   check('endsBefore', endsBefore);
-  if (!fields.startsOn && !fields.endsBefore && endsBefore <= startsOn) fields.endsBefore = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.endBeforeStart' };
-  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  if (!fields.startsOn && !fields.endsBefore && endsBefore <= startsOn) fields.endsBefore = { code: 140, key: 'admin.articles.blackouts.endBeforeStart' };
+  if (Object.keys(fields).length) throw fieldsError(fields, 'Articles.Invalid');
   await addBlackout(deps, person, { startsOn, endsBefore });
 }
 
@@ -948,15 +948,15 @@ export const PROGRAM_TEXT_MAX = 20_000;
 export async function saveProgramSettings(deps: ArticleDeps, person: Person, input: ProgramSettings): Promise<void> {
   ensureEditor(person);
   ensureText({ terms: input.terms, guidelines: input.guidelines, applicationUrl: input.applicationUrl }, ['terms', 'guidelines']);
-  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const fields: FieldErrors = {};
   const terms = input.terms.replace(/\r\n?/g, '\n').trim();
   const guidelines = input.guidelines.replace(/\r\n?/g, '\n').trim();
   const url = input.applicationUrl.trim();
-  if (!terms) fields.terms = { code: 'Articles.Invalid', key: 'admin.articles.settings.termsRequired' };
+  if (!terms) fields.terms = { code: 900, key: 'admin.articles.settings.termsRequired' };
   else if (terms.length > PROGRAM_TEXT_MAX) fields.terms = { code: 'Articles.Invalid', key: 'admin.articles.settings.tooLong' };
   if (guidelines.length > PROGRAM_TEXT_MAX) fields.guidelines = { code: 'Articles.Invalid', key: 'admin.articles.settings.tooLong' };
-  if (url && (!/^https:\/\/\S+$/.test(url) || !URL.canParse(url) || url.length > 2000)) fields.applicationUrl = { code: 'Articles.Invalid', key: 'admin.articles.settings.urlInvalid' };
-  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  if (url && (!/^https:\/\/\S+$/.test(url) || !URL.canParse(url) || url.length > 2000)) fields.applicationUrl = { code: 100, key: 'admin.articles.settings.urlInvalid' };
+  if (Object.keys(fields).length) throw fieldsError(fields, 'Articles.Invalid');
   await deps.db
     .updateTable('communities')
     .set({ article_terms: terms, article_guidelines: guidelines || null, article_application_url: url || null })
