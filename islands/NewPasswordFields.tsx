@@ -18,6 +18,11 @@ export type NewPasswordFieldsProps = {
   /** What the server found wrong, after a submit without JavaScript. */
   errors: { password?: string; confirm?: string };
   values: { password: string; confirm: string };
+  /**
+   * The id of the form's current-password input, where the form asks for it (settings): Save then
+   * waits for it to have a value too (spec section 5).
+   */
+  currentId?: string;
 };
 
 /**
@@ -25,12 +30,26 @@ export type NewPasswordFieldsProps = {
  * the member types, the confirmation is checked on change and on blur, and Save is disabled while a
  * rule fails. Without JavaScript the server checks the same rules and says which one failed.
  */
-export default function NewPasswordFields({ labels, errors, values }: NewPasswordFieldsProps) {
+export default function NewPasswordFields({ labels, errors, values, currentId }: NewPasswordFieldsProps) {
   const [password, setPassword] = useState(values.password);
   const [confirm, setConfirm] = useState(values.confirm);
   const [confirmTouched, setConfirmTouched] = useState(Boolean(values.confirm));
   const [hydrated, setHydrated] = useState(false);
+  const [currentGiven, setCurrentGiven] = useState(!currentId);
   useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!currentId) return;
+    const current = document.getElementById(currentId) as HTMLInputElement | null;
+    if (!current) return setCurrentGiven(true); // nothing to wait for: the server still checks it
+    const check = () => setCurrentGiven(current.value !== '');
+    check();
+    current.addEventListener('input', check);
+    current.addEventListener('change', check);
+    return () => {
+      current.removeEventListener('input', check);
+      current.removeEventListener('change', check);
+    };
+  }, [currentId]);
 
   const c = passwordCriteria(password);
   const strong = c.cases && c.length && c.numbersOrSymbols && c.notTooLong;
@@ -110,7 +129,7 @@ export default function NewPasswordFields({ labels, errors, values }: NewPasswor
           </p>
         ) : null}
       </div>
-      <button type="submit" className="button" disabled={hydrated && (!strong || confirm !== password)}>
+      <button type="submit" className="button" disabled={hydrated && (!strong || confirm !== password || !currentGiven)}>
         {labels.submit}
       </button>
     </>

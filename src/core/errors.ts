@@ -173,6 +173,18 @@ export class AppError extends Error {
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
 /**
+ * The error for a form's refused fields: when every field is refused for one catalogue client code
+ * (100 URL, 110 phone, 130 email, 140 date, 900 missing input...), the answer carries that code
+ * (REST `code`, GraphQL `extensions.code`); fields refused for different reasons carry the area's
+ * validation code, each field still naming its own.
+ */
+export function fieldsError(fields: FieldErrors, fallback: ErrorCode): AppError {
+  const codes = new Set(Object.values(fields).map((f) => f.code));
+  const [only] = codes;
+  return new AppError(codes.size === 1 && typeof only === 'number' ? only : fallback, { fields });
+}
+
+/**
  * The safety net behind the text fields (core/fields.ts): should a text with U+0000 ever reach the
  * database, PostgreSQL refuses it (22021 character_not_in_repertoire, 22P05 untranslatable_character).
  * That is the request's fault: catalogue code 150, a 400, never a 500.

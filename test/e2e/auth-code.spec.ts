@@ -42,12 +42,13 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     t.ok(masked, 'says where the code went and for how long');
     t.not(masked?.[1], member.email, 'the address is masked');
     t.ok(await codeFrom(app, member.email), 'Continue emailed a code: the member has no password');
-    t.ok(await page.getByRole('group', { name: 'Sign-in code' }).isVisible(), 'the five boxes form a group named Sign-in code');
     t.equal(await page.getByRole('button', { name: 'Use my password instead' }).count(), 0, 'no password to fall back to');
 
     const verify = page.getByRole('button', { name: 'Verify' });
     await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('button[value="verify"]')?.disabled === true);
     t.pass('hydrated: Verify is disabled while the boxes are empty');
+    t.ok(await page.getByRole('group', { name: 'Sign-in code' }).isVisible(), 'hydrated, the one field became five boxes, a group named Sign-in code');
+    t.equal(await page.locator('input[name="code"]').count(), 0, 'the single field is gone');
     await expectNoAxeViolations(t, page, 'the code step');
 
     await box(page, 1).click();
@@ -98,7 +99,7 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     );
   });
 
-  await t.test('with JavaScript off: one digit per box and a real form post; a wrong code is refused, the right one signs in', async (t) => {
+  await t.test('with JavaScript off: one five-digit field and a real form post; a wrong code is refused, the right one signs in', async (t) => {
     const member = await createMember(db, alpha, { firstName: 'Katherine', lastName: 'Johnson' });
     const context = await openContext(t, browser, baseUrl, { javaScriptEnabled: false });
     const page = await context.newPage();
@@ -109,12 +110,15 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     await page.getByRole('heading', { level: 1, name: 'Enter your sign-in code' }).waitFor();
     const verify = page.getByRole('button', { name: 'Verify' });
     t.ok(await verify.isEnabled(), 'Verify is a plain submit button');
-    t.equal(await box(page, 1).getAttribute('maxlength'), '1', 'each box takes one digit');
+    const field = page.getByRole('textbox', { name: 'Sign-in code' });
+    t.equal(await field.getAttribute('inputmode'), 'numeric', 'one labelled field, a numeric keypad');
+    t.equal(await field.getAttribute('autocomplete'), 'one-time-code', 'the phone may offer the code');
+    t.equal(await box(page, 1).count(), 0, 'no one-character boxes to lose a pasted code');
     await expectNoAxeViolationsWithoutJavaScript(t, browser, page, 'the code step');
 
     const code = await codeFrom(app, member.email);
     const typeCode = async (digits: string) => {
-      for (const [i, digit] of digits.split('').entries()) await box(page, i + 1).fill(digit);
+      await field.fill(digits);
     };
     await typeCode(wrongCodeFor(code));
     await verify.click();
@@ -122,7 +126,7 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     await error.waitFor();
     t.ok(await error.isVisible(), 'a wrong code says it is invalid or expired');
     t.equal(pathOf(page), '/login/code/verify');
-    t.same(await boxValues(page), ['', '', '', '', ''], 'the boxes are empty for the next try');
+    t.equal(await field.inputValue(), '', 'the field is empty for the next try');
     await expectNoAxeViolationsWithoutJavaScript(t, browser, page, 'the code step with a wrong code');
 
     await typeCode(code);

@@ -64,7 +64,11 @@ t.test('settings → security in the browser: the modal dialog, the pages withou
     await dialog.getByLabel('Current password').focus();
     await dialog.getByText('The passwords do not match.').waitFor();
     t.equal(await save.isDisabled(), true, 'and while the confirmation differs');
+    await dialog.getByLabel('Confirm new password').fill(NEW);
+    t.equal(await save.isDisabled(), true, 'and while the current password is empty');
     await dialog.getByLabel('Current password').fill('wrong-Password-9');
+    await page.waitForFunction(() => (document.querySelector('dialog button[type="submit"]') as HTMLButtonElement | null)?.disabled === false);
+    t.pass('submittable once the current password is given');
     await dialog.getByLabel('New password', { exact: true }).fill(NEW);
     await dialog.getByLabel('Confirm new password').fill(NEW);
     await dialog.getByRole('button', { name: 'Save' }).click();

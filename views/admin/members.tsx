@@ -176,12 +176,14 @@ export type MemberDetailProps = {
 
 export function MemberDetail({ member, notes, history, notice, password, errors = {}, noteValue = '', isSelf }: MemberDetailProps) {
   const { t } = usePage();
-  // Other areas may record actions of their own: those show as recorded.
+  // Every action key has its words in the locale; one recorded by code newer than this page reads as a
+  // staff action, never as its raw key.
   const actionName = (action: string) => {
     try {
-      return t(`adminMembers.history.action.${action}`);
+      const words = t(`adminMembers.history.action.${action}`);
+      return typeof words === 'string' ? words : t('adminMembers.history.action.other');
     } catch {
-      return action;
+      return t('adminMembers.history.action.other');
     }
   };
   const href = useHref();

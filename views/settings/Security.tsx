@@ -154,6 +154,7 @@ export function PasswordForm({ state, inDialog }: { state: PasswordFormState; in
           labels: newPasswordLabels(t, { password: t('settings.security.newPassword'), confirm: t('settings.security.confirmPassword'), submit: t('settings.security.save') }),
           errors: { password: state.errors.password, confirm: state.errors.confirm },
           values: { password: '', confirm: '' },
+          currentId: 'old-password',
         }}
       />
     </ModalForm>

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import sanitizeHtml from 'sanitize-html';
 import type { Clock } from '#src/core/clock.ts';
-import { AppError } from '#src/core/errors.ts';
+import { AppError, fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import {
   canActAsEditor,
   canApproveArticle,
@@ -69,6 +69,18 @@ const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttribut
 
 export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
 export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
+
+/**
+ * The byline is one line (spec section 5: "Enter is blocked" in the editor). What arrives without the
+ * editor (a textarea, REST, GraphQL) may hold line breaks: each run of them (a typed line break, a
+ * `<br>`, a paragraph boundary) is folded into one space, as the editor's single paragraph would read.
+ */
+export function foldBylineBreaks(html: string): string {
+  return html
+    .replace(/\s*<br\s*\/?>\s*/gi, ' ')
+    .replace(/\s*<\/p>\s*<p(\s[^>]*)?>\s*/gi, ' ')
+    .replace(/[ \t]*(\r\n|\r|\n)+[ \t]*/g, ' ');
+}
 
 /** Only staff act as editors (the Guardian's canActAsEditor). */
 function ensureEditor(person: Person): void {
@@ -323,7 +335,7 @@ export async function getByline(deps: ArticleDeps, userId: number): Promise<{ id
 
 export async function saveByline(deps: ArticleDeps, userId: number, input: unknown): Promise<{ id: number; byline: string }> {
   ensureText({ byline: input }, ['byline']);
-  const byline = cleanByline(typeof input === 'string' ? input : '').trim();
+  const byline = foldBylineBreaks(cleanByline(foldBylineBreaks(typeof input === 'string' ? input : ''))).trim();
   const verdict = checkByline(byline);
   if (!verdict.ok) throw invalid('byline', `articles.errors.byline${verdict.reason[0]!.toUpperCase()}${verdict.reason.slice(1)}`);
   const now = deps.clock.now();
@@ -883,15 +895,15 @@ export async function addBlackoutWindow(deps: ArticleDeps, person: Person, input
   ensureText({ startsOn: input.startsOn, endsBefore: input.endsBefore });
   const startsOn = typeof input.startsOn === 'string' ? input.startsOn.trim() : '';
   const endsBefore = typeof input.endsBefore === 'string' ? input.endsBefore.trim() : '';
-  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const fields: FieldErrors = {};
   const check = (field: string, value: string) => {
-    if (!value) fields[field] = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.required' };
-    else if (!isCalendarDay(value)) fields[field] = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.badDate' };
+    if (!value) fields[field] = { code: 900, key: 'admin.articles.blackouts.required' };
+    else if (!isCalendarDay(value)) fields[field] = { code: 140, key: 'admin.articles.blackouts.badDate' };
   };
   check('startsOn', startsOn);
   check('endsBefore', endsBefore);
-  if (!fields.startsOn && !fields.endsBefore && endsBefore <= startsOn) fields.endsBefore = { code: 'Articles.Invalid', key: 'admin.articles.blackouts.endBeforeStart' };
-  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  if (!fields.startsOn && !fields.endsBefore && endsBefore <= startsOn) fields.endsBefore = { code: 140, key: 'admin.articles.blackouts.endBeforeStart' };
+  if (Object.keys(fields).length) throw fieldsError(fields, 'Articles.Invalid');
   await addBlackout(deps, person, { startsOn, endsBefore });
 }
 
@@ -936,15 +948,15 @@ export const PROGRAM_TEXT_MAX = 20_000;
 export async function saveProgramSettings(deps: ArticleDeps, person: Person, input: ProgramSettings): Promise<void> {
   ensureEditor(person);
   ensureText({ terms: input.terms, guidelines: input.guidelines, applicationUrl: input.applicationUrl }, ['terms', 'guidelines']);
-  const fields: Record<string, { code: 'Articles.Invalid'; key: string }> = {};
+  const fields: FieldErrors = {};
   const terms = input.terms.replace(/\r\n?/g, '\n').trim();
   const guidelines = input.guidelines.replace(/\r\n?/g, '\n').trim();
   const url = input.applicationUrl.trim();
-  if (!terms) fields.terms = { code: 'Articles.Invalid', key: 'admin.articles.settings.termsRequired' };
+  if (!terms) fields.terms = { code: 900, key: 'admin.articles.settings.termsRequired' };
   else if (terms.length > PROGRAM_TEXT_MAX) fields.terms = { code: 'Articles.Invalid', key: 'admin.articles.settings.tooLong' };
   if (guidelines.length > PROGRAM_TEXT_MAX) fields.guidelines = { code: 'Articles.Invalid', key: 'admin.articles.settings.tooLong' };
-  if (url && (!/^https:\/\/\S+$/.test(url) || !URL.canParse(url) || url.length > 2000)) fields.applicationUrl = { code: 'Articles.Invalid', key: 'admin.articles.settings.urlInvalid' };
-  if (Object.keys(fields).length) throw new AppError('Articles.Invalid', { fields });
+  if (url && (!/^https:\/\/\S+$/.test(url) || !URL.canParse(url) || url.length > 2000)) fields.applicationUrl = { code: 100, key: 'admin.articles.settings.urlInvalid' };
+  if (Object.keys(fields).length) throw fieldsError(fields, 'Articles.Invalid');
   await deps.db
     .updateTable('communities')
     .set({ article_terms: terms, article_guidelines: guidelines || null, article_application_url: url || null })

@@ -112,7 +112,8 @@ export default async function authRoutes(app: FastifyInstance) {
     const email = str(body.email);
     const carry = carryOf(body);
     const channel = body.channel === 'SMS' ? 'SMS' : 'EMAIL';
-    const code = body.code ?? [1, 2, 3, 4, 5].map((i) => str(body[`d${i}`]).trim()).join('');
+    // One field without JavaScript (spaces a paste may carry are dropped), five boxes from the island.
+    const code = str(body.code).replace(/\s+/g, '') || [1, 2, 3, 4, 5].map((i) => str(body[`d${i}`]).trim()).join('');
     try {
       await signInWithCode(request, reply, { email, code, remember: carry.remember });
       return reply.redirect(safeRedirect(carry.redirect, base), 303);

@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Config } from '#src/config.ts';
 import type { Clock } from '#src/core/clock.ts';
-import { AppError } from '#src/core/errors.ts';
+import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { e164, emailField, ensureText, isStrongPassword, maskEmail, maskPhone } from '#src/core/fields.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import { randomToken, sha256 } from '#src/core/ids.ts';
@@ -398,9 +398,17 @@ export async function resetPassword(ctx: AuthContext, input: { token: unknown; p
   return { userId: user.id, email: user.email };
 }
 
+/** Every rule a new password and its confirmation break, each by its field (121 strength, 120 mismatch). */
+export function newPasswordProblems(password: string, confirm: unknown): FieldErrors {
+  const fields: FieldErrors = {};
+  if (!isStrongPassword(password)) fields.password = { code: 121, key: 'errors.client.passwordStrength' };
+  if (confirm !== undefined && confirm !== password) fields.confirm = { code: 120, key: 'errors.client.passwordMismatch' };
+  return fields;
+}
+
 export function ensureNewPassword(password: string, confirm: unknown): void {
-  if (!isStrongPassword(password)) throw new AppError(121, { fields: { password: { code: 121, key: 'errors.client.passwordStrength' } } });
-  if (confirm !== undefined && confirm !== password) throw new AppError(120, { fields: { confirm: { code: 120, key: 'errors.client.passwordMismatch' } } });
+  const fields = newPasswordProblems(password, confirm);
+  if (fields.password || fields.confirm) throw new AppError(fields.password ? 121 : 120, { fields });
 }
 
 /** Changes the password from settings: the current one is required; the member's other sessions end. */
@@ -412,12 +420,19 @@ export async function updatePassword(
 ): Promise<void> {
   const oldPassword = typeof input.oldPassword === 'string' ? input.oldPassword : '';
   const newPassword = typeof input.newPassword === 'string' ? input.newPassword : '';
+  // Every failing rule is answered at once, each by its field: the current password (missing or
+  // incorrect), the new one's strength, the confirmation.
+  const problems = newPasswordProblems(newPassword, input.confirm);
+  if (oldPassword === '') {
+    // Not a guess: nothing is counted against the account (spec section 5: the current password is required).
+    throw new AppError(900, { fields: { oldPassword: { code: 900, key: 'errors.client.missingInput' }, ...problems } });
+  }
   const attempt = await new Throttle(ctx.db, ctx.clock).begin([{ limit: LIMITS.passwordPerAccountAndIp, key: `user:${input.userId}|${ctx.ip}` }]);
   const user = await ctx.db.selectFrom('users').select(['password_hash']).where('id', '=', input.userId).executeTakeFirstOrThrow();
   if (!user.password_hash || !(await verifyPassword(user.password_hash, oldPassword))) {
     const locked = await attempt.failed();
     // Spec section 8: a password change answers 'Current password incorrect' (the API's message too).
-    const fields = { oldPassword: { code: 'NotAuthorized.Password' as const, key: 'auth.password.currentIncorrect' } };
+    const fields = { oldPassword: { code: 'NotAuthorized.Password' as const, key: 'auth.password.currentIncorrect' }, ...problems };
     throw locked ? new AppError(locked, { fields }) : new AppError('NotAuthorized.Password', { fields, key: 'auth.password.currentIncorrect' });
   }
   await attempt.succeeded();

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Transaction } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { AppError, fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import { emailField, hasForbiddenCharacters } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community, Database, NavLink } from '#src/db/types.ts';
@@ -206,14 +206,14 @@ export function validateSite(form: SiteForm): ValidSite {
     if (ok(f) && v[f] && !isImage(v[f])) fields[f] = invalid('sites.errors.image');
   }
   for (const f of ['execLink', 'linkTerms', 'linkPrivacy', 'linkMembershipInfo', 'authPlayStoreLink', 'authAppStoreLink'] as const) {
-    if (ok(f) && v[f] && !HTTP_URL(v[f])) fields[f] = invalid('sites.errors.url');
+    if (ok(f) && v[f] && !HTTP_URL(v[f])) fields[f] = { code: 100, key: 'sites.errors.url' };
   }
   if (ok('conciergeEmail') && v.conciergeEmail) {
     const parsed = emailField.safeParse(v.conciergeEmail);
     if (parsed.success) v.conciergeEmail = parsed.data;
-    else fields.conciergeEmail = invalid('sites.errors.email');
+    else fields.conciergeEmail = { code: 130, key: 'sites.errors.email' };
   }
-  if (ok('conciergePhone') && v.conciergePhone && !parsePhoneNumberFromString(v.conciergePhone, 'US')?.isValid()) fields.conciergePhone = invalid('sites.errors.phone');
+  if (ok('conciergePhone') && v.conciergePhone && !parsePhoneNumberFromString(v.conciergePhone, 'US')?.isValid()) fields.conciergePhone = { code: 110, key: 'sites.errors.phone' };
   if (ok('googleAnalytics') && v.googleAnalytics) {
     v.googleAnalytics = v.googleAnalytics.toUpperCase();
     if (!/^(G-[A-Z0-9]{4,20}|UA-\d{4,12}-\d{1,4})$/.test(v.googleAnalytics)) fields.googleAnalytics = invalid('sites.errors.analytics');
@@ -246,7 +246,7 @@ export function validateSite(form: SiteForm): ValidSite {
     nav.push({ label, link });
   });
 
-  if (Object.keys(fields).length) throw new AppError('BadRequest.Validation', { fields });
+  if (Object.keys(fields).length) throw fieldsError(fields, 'BadRequest.Validation');
   const orNull = (s: string) => s || null;
   return {
     code: v.code,

@@ -96,7 +96,7 @@ export const profileMemberResolvers = {
     profileUpdate: async (_root: unknown, args: { input?: Args }, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
       const { links, ...rest } = (args.input ?? {}) as Args & { links?: Args | null };
-      if (links === null) throw new AppError('BadRequest.Validation', { fields: { links: { code: 'BadRequest.Validation', key: 'profile.errors.webAddress' } } });
+      if (links === null) throw new AppError(100, { fields: { links: { code: 100, key: 'profile.errors.webAddress' } } });
       const input: Args = { ...rest };
       for (const n of SOCIAL_NETWORKS) if (links && n in links) input[n] = links[n];
       if ('displayPronouns' in input && input.displayPronouns === null) delete input.displayPronouns;

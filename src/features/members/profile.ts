@@ -1,5 +1,5 @@
 import type { Clock } from '#src/core/clock.ts';
-import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { AppError, fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, updateInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
@@ -223,7 +223,7 @@ export function checkProfile(
     if (!(network in input) || input[network] === undefined) continue;
     const raw = input[network];
     if (raw !== null && typeof raw !== 'string') {
-      refuse(network, 'profile.errors.webAddress');
+      errors[network] = { code: 100, key: 'profile.errors.webAddress' };
       continue;
     }
     const text = (raw ?? '').trim();
@@ -236,7 +236,8 @@ export function checkProfile(
       continue;
     }
     const checked = checkLink(network, text);
-    if ('error' in checked) refuse(network, checked.error);
+    // Catalogue code 100 (invalid URL), with the message that says what this network's address looks like.
+    if ('error' in checked) errors[network] = { code: 100, key: checked.error };
     else links[network] = checked.value;
   }
   if (Object.keys(links).length) values.links = links as SocialLinks;
@@ -251,10 +252,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, input: Pa
   const current = await findProfile(deps, userId);
   if (!current) throw new AppError('NotFound');
   const { values, errors } = checkProfile(input, { currentIndustry: current.industry });
-  if (Object.keys(errors).length) {
-    const invalidCharacters = Object.values(errors).some((e) => e.code === INVALID_CHARACTERS_CODE) && Object.values(errors).every((e) => e.code === INVALID_CHARACTERS_CODE);
-    throw new AppError(invalidCharacters ? INVALID_CHARACTERS_CODE : 'BadRequest.Validation', { fields: errors });
-  }
+  if (Object.keys(errors).length) throw fieldsError(errors, 'BadRequest.Validation');
   const set: Record<string, unknown> = { profile_updated_at: deps.clock.now() };
   if (values.pronouns !== undefined) set.pronouns = values.pronouns;
   if (values.displayPronouns !== undefined) set.display_pronouns = values.displayPronouns;

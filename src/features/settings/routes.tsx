@@ -4,6 +4,7 @@ import { isAppError, type AppError } from '#src/core/errors.ts';
 import { signOut } from '#src/features/auth/transport.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { passwordCriteria } from '#src/core/password-rules.ts';
 import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#views/settings/Security.tsx';
 import { changeMobilePhone, changePassword, countryOptions, currentPhone, securityView, signOutOtherSessions, signOutSession } from './security.ts';
 import type { PasswordFormState, PhoneFormState } from './types.ts';
@@ -20,6 +21,17 @@ export default async function settingsRoutes(app: FastifyInstance) {
   const message = (e: AppError, field: string) => {
     const f = e.fields?.[field];
     return f ? t(f.key, f.values) : undefined;
+  };
+
+  /** The strength error of the new password, naming the criteria it does not meet. */
+  const strengthMessage = (e: AppError, password: string) => {
+    if (e.fields?.password?.code !== 121) return message(e, 'password');
+    const c = passwordCriteria(password);
+    const rules = [c.cases ? null : t('auth.reset.cases'), c.length ? null : t('auth.reset.length'), c.numbersOrSymbols ? null : t('auth.reset.numbersOrSymbols')].filter(
+      (r): r is string => r !== null,
+    );
+    const missing = rules.length > 0 ? t('errors.client.passwordStrengthRules', { rules: rules.join('; ') }) : message(e, 'password');
+    return c.notTooLong ? missing : `${missing} ${t('auth.reset.tooLong')}`;
   };
 
   /** The password dialog holds the NewPasswordFields island: the modal loads its entry when it shows it. */
@@ -41,8 +53,9 @@ export default async function settingsRoutes(app: FastifyInstance) {
       return reply.redirectTo(withAlert('/settings/security', 'password-changed'));
     } catch (e) {
       if (!isAppError(e) || !e.fields) throw e;
-      // Passwords are not sent back: the fields come back empty with the message beside the one at fault.
-      const errors = { oldPassword: message(e, 'oldPassword'), password: message(e, 'password') ?? message(e, 'newPassword'), confirm: message(e, 'confirm') };
+      // Passwords are not sent back: the fields come back empty with every message beside the field at
+      // fault; a weak new password names each rule it breaks.
+      const errors = { oldPassword: message(e, 'oldPassword'), password: strengthMessage(e, str(body.password)) ?? message(e, 'newPassword'), confirm: message(e, 'confirm') };
       return passwordPage(request, reply, { errors }, e.status);
     }
   });

@@ -161,6 +161,9 @@ t.test('articles over GraphQL (/graphql for members, /graphqlAdmin for the edito
     const saved = dataOf(await gql('mutation B($byline: String!) { articleUserByline(byline: $byline) { id byline } }', { byline }, ada)).articleUserByline;
     t.equal(saved.byline, byline);
     t.same(dataOf(await gql('{ articleUserSetting { id byline } }', {}, ada)), { articleUserSetting: saved });
+    const twoLines = dataOf(await gql('mutation B($byline: String!) { articleUserByline(byline: $byline) { id byline } }', { byline: '<p>Founder of<br>Acme</p>\n<p>and more</p>' }, ada)).articleUserByline;
+    t.equal(twoLines.byline, '<p>Founder of Acme and more</p>', 'line breaks fold into spaces: one line, as Enter is blocked');
+    t.equal(dataOf(await gql('mutation B($byline: String!) { articleUserByline(byline: $byline) { id byline } }', { byline }, ada)).articleUserByline.byline, byline);
   });
 
   await t.test('another member of the community can neither read nor edit the article: NotFound', async (t) => {

@@ -82,6 +82,14 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     t.match((await b.get('/articles/edit')).body, 'Ada runs Analytical Engines &amp; Co.');
   });
 
+  await t.test('the byline without JavaScript: a line break is folded into a space, as Enter is blocked in the editor', async (t) => {
+    const folded = await b.post('/articles/settings', { byline: 'Ada runs\r\nAnalytical Engines\n\n& Co.' }, '/articles/settings');
+    t.equal(folded.headers.location, '/articles/settings?saved=1');
+    const settings = await b.get('/articles/settings');
+    t.match(settings.body, 'Ada runs Analytical Engines &amp; Co.', 'one line');
+    t.notMatch(settings.body, /Ada runs\s*\n/, 'no line break kept');
+  });
+
   await t.test('submitting needs the agreement box; then the article is with the editors, read-only', async (t) => {
     const page = await b.get('/articles/edit');
     const articleId = /name="articleId" value="(\d+)"/.exec(page.body)![1]!;

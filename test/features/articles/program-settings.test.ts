@@ -1,5 +1,6 @@
 import t from 'tap';
-import { acceptProductAgreement } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, addBlackoutWindow, saveProgramSettings } from '#src/features/articles/service.ts';
+import type { AppError } from '#src/core/errors.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 import { FormBrowser } from '#test/helpers/form-browser.ts';
@@ -34,6 +35,17 @@ t.test('the publishing program settings: terms, guidelines, the external applica
     t.match(res.body, 'Enter a full https:// address, or leave it empty.');
     t.match(res.body, 'New guidelines typed.');
     t.match(res.body, 'value="http://insecure.example"');
+  });
+
+  await t.test('the catalogue’s codes: 100 for an address, 140 for a date, 900 for a missing input', async (t) => {
+    const deps = { db, clock, community: alpha, t: app.t, notifier: app.notifications };
+    const person = { userId: editor.id, isStaff: true };
+    const refusal = (p: Promise<unknown>) => p.then(() => null, (e: AppError) => ({ code: e.code, fields: Object.fromEntries(Object.entries(e.fields ?? {}).map(([k, f]) => [k, f.code])) }));
+    t.same(await refusal(saveProgramSettings(deps, person, { terms: 'Terms.', guidelines: '', applicationUrl: 'http://insecure.example' })), { code: 100, fields: { applicationUrl: 100 } });
+    t.same(await refusal(saveProgramSettings(deps, person, { terms: ' ', guidelines: '', applicationUrl: '' })), { code: 900, fields: { terms: 900 } });
+    t.same(await refusal(saveProgramSettings(deps, person, { terms: ' ', guidelines: '', applicationUrl: 'ftp://x' })), { code: 'Articles.Invalid', fields: { terms: 900, applicationUrl: 100 } }, 'different reasons: the area’s code, each field its own');
+    t.same(await refusal(addBlackoutWindow(deps, person, { startsOn: '2026-02-30', endsBefore: '2026-03-02' })), { code: 140, fields: { startsOn: 140 } });
+    t.same(await refusal(addBlackoutWindow(deps, person, { startsOn: '', endsBefore: '' })), { code: 900, fields: { startsOn: 900, endsBefore: 900 } });
   });
 
   await t.test('saved: the gate shows the new terms at once, and members with no article go to the form', async (t) => {

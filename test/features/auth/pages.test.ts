@@ -85,12 +85,17 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.equal(res.headers.location, '/');
   });
 
-  await t.test('one-time code: 5 boxes posted one digit each, resend, switch to password', async (t) => {
+  await t.test('one-time code: one five-digit field without JavaScript (the island’s 5 boxes post one digit each), resend, switch to password', async (t) => {
     const b = new Browser(app);
     const sent = await b.post('/login/code', { email: member.email, channel: 'EMAIL' });
     t.equal(sent.statusCode, 200);
     t.match(sent.body, 'data-island="OneTimeCodeBoxes"');
-    for (let i = 1; i <= 5; i++) t.match(sent.body, `name="d${i}"`);
+    const field = /<input[^>]*name="code"[^>]*>/.exec(sent.body)?.[0] ?? '';
+    t.match(field, 'id="one-time-code"', 'one field for the whole code');
+    t.match(field, 'inputMode="numeric"');
+    t.match(field, 'autoComplete="one-time-code"');
+    t.match(sent.body, '<label for="one-time-code">Sign-in code</label>', 'with a label');
+    for (let i = 1; i <= 5; i++) t.notMatch(sent.body, `name="d${i}"`, 'no one-character boxes without JavaScript');
     t.match(sent.body, 'Use my password instead');
     const resent = await b.post('/login/code', { email: member.email, channel: 'EMAIL', resend: '1' });
     t.match(resent.body, 'Sent Code');
@@ -99,10 +104,23 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     const wrong = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', ...Object.fromEntries(wrongCode.split('').map((d, i) => [`d${i + 1}`, d])) });
     t.equal(wrong.statusCode, 400);
     t.match(wrong.body, 'That code is invalid or expired, request a new code below.');
+    const pastedWrong = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', code: wrongCode });
+    t.equal(pastedWrong.statusCode, 400, 'the single field is checked as a whole');
+    t.match(pastedWrong.body, 'That code is invalid or expired, request a new code below.');
+    t.match(pastedWrong.body, /<input[^>]*aria-invalid="true"[^>]*name="code"|<input[^>]*name="code"[^>]*aria-invalid="true"/, 'the field is marked invalid');
     const digits = Object.fromEntries(code.split('').map((d, i) => [`d${i + 1}`, d]));
     const ok = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', ...digits });
-    t.equal(ok.statusCode, 303);
+    t.equal(ok.statusCode, 303, 'the island’s five boxes are accepted');
     t.match((await b.get('/')).body, 'Sign Out');
+  });
+
+  await t.test('one-time code without JavaScript: the whole code typed or pasted into the one field signs in', async (t) => {
+    clock.advance(11 * 60_000);
+    const b = new Browser(app);
+    await b.post('/login/code', { email: member.email, channel: 'EMAIL' });
+    const code = await codeFrom(app, member.email);
+    const ok = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', code: ` ${code.slice(0, 2)} ${code.slice(2)} ` });
+    t.equal(ok.statusCode, 303, 'a pasted code with spaces is accepted');
   });
 
   await t.test('a code by SMS keeps the channel and the masked destination', async (t) => {

@@ -309,6 +309,14 @@ t.test('sites: the admin area of brands as data', async (t) => {
     const error = bad.json().errors[0];
     t.equal(error.extensions.code, 'BadRequest.Validation');
     t.same(Object.keys(error.extensions.fields).sort(), ['colorPrimary', 'conciergeEmail']);
+    t.equal(error.extensions.fields.conciergeEmail.code, 130, 'the email: catalogue code 130');
+    const badEmail = await gql(SITE_UPDATE, { code: 'delta', input: siteInput('delta', { conciergeEmail: 'nope' }) }, cookieClient);
+    t.equal(badEmail.json().errors[0].extensions.code, '130', 'only a bad email: code 130 (invalid email)');
+    t.equal(badEmail.json().errors[0].message, 'Please enter a valid email address.', 'the spec’s message');
+    const badUrl = await gql(SITE_UPDATE, { code: 'delta', input: siteInput('delta', { linkTerms: 'javascript:alert(1)' }) }, cookieClient);
+    t.equal(badUrl.json().errors[0].extensions.code, '100', 'only a bad address: code 100 (invalid URL)');
+    const badPhone = await gql(SITE_UPDATE, { code: 'delta', input: siteInput('delta', { conciergePhone: '12' }) }, cookieClient);
+    t.equal(badPhone.json().errors[0].extensions.code, '110', 'only a bad phone: code 110 (invalid phone)');
     const other = await gql(SITE_UPDATE, { code: 'gamma', input: siteInput('gamma') }, cookieClient);
     t.equal(other.json().errors[0].extensions.code, 'NotFound', 'another community’s site is not found');
     const hostile = await gql(SITE_UPDATE, { code: 'delta\u0000', input: siteInput('delta', { name: 'x\u0000y' }) }, cookieClient);

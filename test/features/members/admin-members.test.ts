@@ -245,6 +245,40 @@ t.test('the staff’s members area', async (t) => {
     t.match(page.body, 'Made forum moderator, by Bea Boss');
   });
 
+  await t.test('the history prints words for every action key, never the key itself', async (t) => {
+    const keyed = ada;
+    // Every key the areas record against a member (members, saved cards, introductions, sites).
+    const words: Record<string, string> = {
+      note_added: 'Note added',
+      password_reset_sent: 'Password reset link sent',
+      password_generated: 'Password generated',
+      activated: 'Activated',
+      deactivated: 'Deactivated',
+      moderator_on: 'Made forum moderator',
+      moderator_off: 'Forum moderator removed',
+      card_added: 'Card added',
+      card_default_changed: 'Default card changed',
+      card_removed: 'Card removed',
+      'introduction.approve': 'Introduction request approved',
+      'introduction.decline': 'Introduction request declined',
+      'site.create': 'Site created',
+      'site.update': 'Site changed',
+      'some.future_action': 'Other staff action',
+    };
+    const added = await db
+      .insertInto('staff_actions')
+      .values(Object.keys(words).map((action) => ({ community_id: alpha.id, actor_id: boss.id, member_id: keyed.id, action, created_at: clock.now() })))
+      .returning('id')
+      .execute();
+    const page = await b.get(`/admin/members/alpha/${keyed.id}`);
+    for (const [action, text] of Object.entries(words)) {
+      t.match(page.body, `${text}, by Bea Boss`, action);
+      t.notMatch(page.body, `>${action},`, `${action} is not printed raw`);
+    }
+    t.notMatch(page.body, /introduction\.approve|introduction\.decline|site\.create|card_added/, 'no raw key anywhere');
+    await db.deleteFrom('staff_actions').where('id', 'in', added.map((r) => r.id)).execute();
+  });
+
   await t.test('last access is written at most once per window', async (t) => {
     const carl = await createMember(db, alpha, { firstName: 'Carl', lastName: 'Access' });
     const m = new FormBrowser(app, '203.0.113.40');

@@ -301,6 +301,14 @@ t.test('profiles: the page, one’s own profile, GraphQL', async (t) => {
     t.equal(error.extensions.code, 'BadRequest.Validation');
     t.same(Object.keys(error.extensions.fields).sort(), ['employeeCount', 'linkedin']);
     t.equal(error.extensions.fields.linkedin.key, 'profile.errors.links.linkedin');
+    t.equal(error.extensions.fields.linkedin.code, 100, 'the link: catalogue code 100, invalid URL');
+    const badLinks = await gql('mutation($input: ProfileInput!) { profileUpdate(input: $input) { id } }', { input: { links: { website: 'not a web address', linkedin: 'https://example.com/ada' } } }, headers);
+    const linkError = badLinks.json().errors[0];
+    t.equal(linkError.extensions.code, '100', 'only bad addresses: the answer is code 100 (invalid URL)');
+    t.equal(linkError.message, 'Please enter a valid URL.');
+    t.same(linkError.extensions.fields.website, { code: 100, key: 'profile.errors.webAddress' }, 'each field names the code and its own message');
+    const nullLinks = await gql('mutation { profileUpdate(input: { links: null }) { id } }', {}, headers);
+    t.equal(nullLinks.json().errors[0].extensions.code, '100');
 
     const noToken = await gql('mutation { profileUpdate(input: { jobTitle: "x" }) { id } }', {}, { cookie: adaForm.cookie });
     t.equal(noToken.json().errors[0].extensions.code, 'BadRequest.Csrf', 'a cookie without the token is refused');

@@ -98,6 +98,20 @@ t.test('settings → security', async (t) => {
     t.equal(mismatch.statusCode, 400);
     t.match(mismatch.body, 'confirm-password-error');
 
+    const empty = await post('/settings/security/password', jar, { oldPassword: '', password: NEW, confirm: NEW });
+    t.equal(empty.statusCode, 400, 'an empty current password is refused');
+    t.match(empty.body, /id="old-password-error">This field is required.</, 'with the message by the field');
+
+    // Every failing rule at once, each by its field.
+    const everything = await post('/settings/security/password', jar, { oldPassword: 'nope', password: 'weak1', confirm: 'other' });
+    t.match(everything.body, /id="old-password-error">Current password incorrect</, 'the current password');
+    t.match(everything.body, /id="new-password-error">The password does not meet the requirements. Still needed: Upper and lower case; 8 characters.</, 'each strength rule the new one breaks');
+    t.match(everything.body, /id="confirm-password-error"[^>]*>The passwords do not match.</, 'the mismatch');
+    const weakAndMissing = await post('/settings/security/password', jar, { oldPassword: '', password: 'lowercase', confirm: 'lowercase' });
+    t.match(weakAndMissing.body, /id="old-password-error">This field is required.</);
+    t.match(weakAndMissing.body, /id="new-password-error">The password does not meet the requirements. Still needed: Upper and lower case; Numbers or symbols.</);
+    t.notMatch(weakAndMissing.body, 'confirm-password-error', 'a matching confirmation has no message');
+
     const frag = await post('/settings/security/password?fragment=1', jar, { oldPassword: 'nope', password: NEW, confirm: NEW });
     t.equal(frag.statusCode, 200, 'the dialog gets its fragment with the message as a 200');
     t.match(frag.body, 'Current password incorrect');
@@ -247,6 +261,9 @@ t.test('settings → security', async (t) => {
     t.equal(wrong.json().errors?.[0]?.extensions?.code, 'NotAuthorized.Password');
     const weak = await gql(UPDATE, { o: OLD, n: 'weak' }, auth);
     t.equal(weak.json().errors?.[0]?.extensions?.code, '121');
+    const missing = await gql(UPDATE, { o: '', n: 'weak' }, auth);
+    t.equal(missing.json().errors?.[0]?.extensions?.code, '900', 'no current password: 900 missing input');
+    t.match(missing.json().errors?.[0]?.extensions?.fields, { oldPassword: { code: 900 }, password: { code: 121 } }, 'every failing rule, by field');
     const ok = await gql(UPDATE, { o: OLD, n: NEW }, auth);
     t.equal(ok.json().data?.passwordUpdate, true);
     t.notOk(await isSignedIn(elsewhere.cookie), 'other sessions end');
