@@ -243,6 +243,20 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(await browser.whoAmI(), null, 'and the session it was stolen from ends');
   });
 
+  await t.test('POST /rest/logout and /rest/token-refresh (payload: none) take Content-Type: application/json with an empty body', async (t) => {
+    const browser = await signedIn();
+    const empty = (url: string) =>
+      app.inject({ method: 'POST', url, headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.token, 'content-type': 'application/json' }, payload: '' }).then((res) => browser.take(res));
+    const refresh = await empty('/rest/token-refresh');
+    t.equal(refresh.statusCode, 200, 'token-refresh');
+    t.match(refresh.json(), { user: { id: ada.id }, authToken: String });
+    const logout = await empty('/rest/logout');
+    t.equal(logout.statusCode, 204, 'logout');
+    t.equal(await browser.whoAmI(), null, 'signed out');
+    const broken = await app.inject({ method: 'POST', url: '/rest/login', headers: { 'content-type': 'application/json' }, payload: '{"username":' });
+    t.equal(broken.statusCode, 400, 'a body that is not JSON is still a 400');
+  });
+
   await t.test('POST /rest/token-refresh without a refresh cookie is 401 NotAuthenticated', async (t) => {
     const res = await (await open()).post('/rest/token-refresh');
     t.equal(res.statusCode, 401);
