@@ -188,15 +188,23 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.same(admin.json().data, { me: { id: String(betaAdmin.id), communityCode: 'beta' } }, 'the admin schema answers for beta');
   });
 
-  await t.test('the admin sign-in refuses a member who is not an admin there (403) and a missing community (900)', async (t) => {
+  await t.test('POST /rest/admin/login without targetCommunity (optional, spec section 7) signs the admin into the community of the host', async (t) => {
+    const onBeta = await open({ host: 'beta.test' });
+    const res = await onBeta.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD });
+    t.equal(res.statusCode, 200);
+    t.match(res.json(), { displayName: 'Alan Turing', community: { code: 'beta' }, roles: ['ADMIN', 'MEMBER'] });
+    t.ok(res.cookies.find((c) => c.name === 'community')?.value.startsWith('beta.'), 'the host’s community, signed');
+    const onAlpha = await (await open()).post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD });
+    t.equal(onAlpha.statusCode, 403, 'on alpha’s host the same admin is no admin of alpha');
+    t.equal(errorOf(onAlpha).code, 'Forbidden');
+  });
+
+  await t.test('the admin sign-in refuses a member who is not an admin there (403) and an unknown community (900)', async (t) => {
     const browser = await open();
     const member = await browser.post('/rest/admin/login', { username: ada.email, password: GOOD_PASSWORD, targetCommunity: 'alpha' });
     t.equal(member.statusCode, 403);
     t.equal(errorOf(member).code, 'Forbidden');
     t.notOk(member.cookies.find((c) => c.name === 'auth'));
-    const none = await browser.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD });
-    t.equal(none.statusCode, 400);
-    t.match(errorOf(none), { code: '900', fields: { targetCommunity: { code: 900 } } });
     const unknown = await browser.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD, targetCommunity: 'nowhere' });
     t.match(errorOf(unknown), { code: '900', fields: { community: { code: 900 } } });
   });
