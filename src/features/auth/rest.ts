@@ -101,8 +101,9 @@ export default async function authRestRoutes(app: FastifyInstance) {
     return { isValid: await passwordTokenIsValid(authContext(request), query.token) };
   });
 
-  // The same answer whether or not the email is a member's.
-  app.post('/rest/password-forgot', signIn, async (request) => {
+  // An unknown username is 404 Unrecognized.Email, 'A member with that username could not be found'
+  // (spec section 8): like auth-strategies it tells who is a member, so the same strict limit.
+  app.post('/rest/password-forgot', { config: { ...signIn.config, rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) => {
     const body = parse(schemas.forgot, request.body);
     await requestPasswordReset(authContext(request), { email: body.username });
     return {};

@@ -416,10 +416,10 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(login.statusCode, 200, 'the new password signs in');
   });
 
-  await t.test('password-forgot answers {} for an unknown email too, and sends nothing', async (t) => {
+  await t.test('password-forgot for an unknown username is 404 Unrecognized.Email, "A member with that username could not be found", and sends nothing', async (t) => {
     const res = await (await open()).post('/rest/password-forgot', { username: 'nobody-at-all@example.com' });
-    t.equal(res.statusCode, 200);
-    t.same(res.json(), {});
+    t.equal(res.statusCode, 404);
+    t.same(errorOf(res), { code: 'Unrecognized.Email', message: 'A member with that username could not be found' });
     await app.jobs.drain();
     t.equal(app.outbox.latestTo('nobody-at-all@example.com'), undefined);
   });
