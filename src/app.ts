@@ -64,8 +64,9 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
   // not Fastify's FST_ERR_CTP_EMPTY_JSON_BODY. Anything else is Fastify's own secure parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    parseJson(request, body, done);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
   });
 
   app.decorate('config', config);
