@@ -263,6 +263,10 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(await browser.whoAmI(), null, 'signed out');
     const broken = await app.inject({ method: 'POST', url: '/rest/login', headers: { 'content-type': 'application/json' }, payload: '{"username":' });
     t.equal(broken.statusCode, 400, 'a body that is not JSON is still a 400');
+    for (const url of ['/graphql', '/graphqlAdmin']) {
+      const none = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '' });
+      t.ok(none.statusCode >= 400 && none.statusCode < 500, `${url} with an empty body: ${none.statusCode}`);
+    }
   });
 
   await t.test('POST /rest/token-refresh without a refresh cookie is 401 NotAuthenticated', async (t) => {
