@@ -59,6 +59,15 @@ export async function buildApp({ config, db, clock = systemClock, ownsDb = false
     bodyLimit: 1024 * 1024,
   });
   const base = config.basePath;
+  // An empty body is no body: a client that sends `Content-Type: application/json` with nothing after
+  // it (spec section 7's payload "none": logout, token-refresh) gets what a body-less request gets,
+  // not Fastify's FST_ERR_CTP_EMPTY_JSON_BODY. Anything else is Fastify's own secure parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
 
   app.decorate('config', config);
   app.decorate('db', db);

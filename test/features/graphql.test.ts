@@ -41,12 +41,18 @@ t.test('GraphQL: /graphql for members, /graphqlAdmin for admins', async (t) => {
     t.match(me, { id: String(member.id), name: { first: 'Ada', formatted: 'Ada Lovelace' }, profile: { companyName: 'Engines Ltd', location: { name: 'Austin, TX', familiarName: 'Austin' } }, roles: ['MEMBER'], communityCode: 'alpha', mobilePhone: null });
   });
 
-  await t.test('availableCommunities lists the member’s communities; the admin schema only those they administer', async (t) => {
-    const member = await gql('/graphql', '{ availableCommunities { code name familiarName } }', a);
-    t.same(member.json().data.availableCommunities.map((c: { code: string }) => c.code).sort(), ['alpha', 'beta']);
-    const adminRes = await gql('/graphqlAdmin', '{ me { id } availableCommunities { code } }', a);
+  await t.test('availableCommunities is one answer for every caller: the list GET /rest/admin/available-communities gives the admin sign-in picker', async (t) => {
+    const rest = await app.inject({ url: '/rest/admin/available-communities' });
+    const picker = rest.json().availableCommunities;
+    t.ok(picker.some((c: { code: string }) => c.code === 'beta'), 'every brand is listed');
+    const visitor = await gql('/graphql', '{ availableCommunities { code name familiarName } }');
+    t.equal(visitor.statusCode, 200);
+    t.same(visitor.json().data.availableCommunities, picker, 'a visitor (the admin sign-in page) gets the picker');
+    const member = await gql('/graphql', '{ availableCommunities { code name familiarName } }', m);
+    t.same(member.json().data.availableCommunities, picker, 'a member the same');
+    const adminRes = await gql('/graphqlAdmin', '{ me { id } availableCommunities { code name familiarName } }', a);
     t.equal(adminRes.statusCode, 200);
-    t.same(adminRes.json().data, { me: { id: String(admin.id) }, availableCommunities: [{ code: 'alpha' }] });
+    t.same(adminRes.json().data, { me: { id: String(admin.id) }, availableCommunities: picker }, 'and the admin schema the same');
   });
 
   await t.test('the admin schema refuses members and visitors', async (t) => {

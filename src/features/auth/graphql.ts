@@ -35,7 +35,7 @@ export const authTypeDefs = /* GraphQL */ `
     tokenRefresh(refreshToken: String): LoginResult!
     oneTimeCodeGenerate(to: String!, channel: Channel): OneTimeCodeSent!
     oneTimeCodeVerify(to: String!, code: String!, remember: Boolean): LoginResult!
-    "Always true: the answer does not tell whether the email is a member's."
+    "Emails a reset link and answers true. An unknown username: Unrecognized.Email, 'A member with that username could not be found'."
     passwordForgot(username: String!): Boolean!
     passwordReset(resetToken: String!, newPassword: String!): Boolean!
     passwordUpdate(oldPassword: String!, newPassword: String!): Boolean!
@@ -45,7 +45,7 @@ export const authTypeDefs = /* GraphQL */ `
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 const strategyLimiters = new WeakMap<FastifyInstance, Limiter>();
 
-/** The same strict limit as POST /rest/login/auth-strategies (20 a minute per address), kept apart. */
+/** The same strict limit as POST /rest/login/auth-strategies (20 a minute per address), kept apart; authStrategies and passwordForgot share it. */
 async function ensureStrategyLookupAllowed(ctx: GraphQLContext) {
   const app = ctx.request.server;
   let limiter = strategyLimiters.get(app);
@@ -92,6 +92,8 @@ export const authResolvers = {
     oneTimeCodeVerify: async (_root: unknown, args: Args, ctx: GraphQLContext) =>
       loginResultView(await signInWithCode(ctx.request, ctx.reply, { email: str(args.to), code: str(args.code), remember: args.remember === true })),
     passwordForgot: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
+      // It tells whether a username is a member's, as authStrategies does: the same lookup limit.
+      await ensureStrategyLookupAllowed(ctx);
       await requestPasswordReset(authContext(ctx.request), { email: args.username });
       return true;
     },

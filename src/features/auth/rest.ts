@@ -12,7 +12,8 @@ const channel = z.enum(['EMAIL', 'SMS']);
 
 const schemas = {
   login: z.object({ username: text(254), password: text(1024), targetCommunity: text(100).nullish(), remember: z.boolean().optional() }),
-  adminLogin: z.object({ username: text(254), password: text(1024), targetCommunity: text(100) }),
+  // Spec section 7: "same" payload as /rest/login, so targetCommunity is optional here too.
+  adminLogin: z.object({ username: text(254), password: text(1024), targetCommunity: text(100).nullish() }),
   strategies: z.object({ to: text(254), channel: channel.nullish() }),
   oneTime: z.object({ to: text(254), channel: channel.nullish() }),
   redeem: z.object({ to: text(254), code: text(20), remember: z.boolean().optional() }),
@@ -58,7 +59,9 @@ export default async function authRestRoutes(app: FastifyInstance) {
 
   app.post('/rest/admin/login', signIn, async (request, reply) => {
     const body = parse(schemas.adminLogin, request.body);
-    const result = await signInWithPassword(request, reply, { email: body.username, password: body.password, targetCommunity: body.targetCommunity, admin: true });
+    // Without one, the community of the host, as the admin sign-in page preselects it.
+    const targetCommunity = body.targetCommunity?.trim() || request.community.code;
+    const result = await signInWithPassword(request, reply, { email: body.username, password: body.password, targetCommunity, admin: true });
     return { displayName: result.user.displayName, ...loginResultView(result) };
   });
 
@@ -98,8 +101,9 @@ export default async function authRestRoutes(app: FastifyInstance) {
     return { isValid: await passwordTokenIsValid(authContext(request), query.token) };
   });
 
-  // The same answer whether or not the email is a member's.
-  app.post('/rest/password-forgot', signIn, async (request) => {
+  // An unknown username is 404 Unrecognized.Email, 'A member with that username could not be found'
+  // (spec section 8): like auth-strategies it tells who is a member, so the same strict limit.
+  app.post('/rest/password-forgot', { config: { ...signIn.config, rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) => {
     const body = parse(schemas.forgot, request.body);
     await requestPasswordReset(authContext(request), { email: body.username });
     return {};

@@ -153,6 +153,8 @@ export default async function authRoutes(app: FastifyInstance) {
     } catch (e) {
       if (!isAppError(e)) throw e;
       if (isLockout(e) || e.code === 'BadRequest.TooManyRequests') return lockout(reply);
+      // The reset link for an unknown address: the spec's message by the field, the address kept.
+      if (e.code === 'Unrecognized.Email' && body.method !== 'code') return page(reply, t('auth.forgot.title'), <ForgotStep email={email} carry={carry} error={t(e.key)} />, e.status);
       if (e.code === 'Unrecognized.Email' || e.code === 'BadRequest.NoAdmins') return page(reply, t('auth.login.title'), <EmailStep email={email} carry={carry} unrecognized />);
       return page(reply, t('auth.forgot.title'), <ForgotStep email={email} carry={carry} error={t('errors.client.invalidEmail')} />, 400);
     }

@@ -314,17 +314,21 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 /**
- * Emails a reset link. The answer is the same whether or not the email belongs to a member, so the
- * form cannot be used to find out who is one.
+ * Emails a reset link. An address that is no member's here is Unrecognized.Email worded as the spec's
+ * 'A member with that username could not be found' (spec section 8; the sign-in page's email step and
+ * its code mail already tell whether an address is a member's, so hiding it here protected nothing:
+ * docs/decisions/0042). Every request counts against the address's limit, found or not.
  */
 export async function requestPasswordReset(ctx: AuthContext, input: { email: unknown }): Promise<void> {
   const email = parseEmail(input.email);
   await new Throttle(ctx.db, ctx.clock).begin([{ limit: LIMITS.resetRequestsPerAccount, key: email }]);
-  // Looking the account up, storing a token and queueing the mail happen in a job, so a member's
-  // request takes no longer to answer than a stranger's (no telling who is one by the timing), and a
-  // crash after the answer still sends the link.
+  if (!isMemberHere(await findAccount(ctx, email))) throw new AppError('Unrecognized.Email', { key: USERNAME_NOT_FOUND_KEY });
+  // Storing a token and queueing the mail happen in a job, so a crash after the answer still sends the link.
   await ctx.jobs.enqueue(ctx.db, PASSWORD_RESET_JOB, { communityId: ctx.community.id, email });
 }
+
+/** Spec section 8, Password: 'A member with that username could not be found'. */
+export const USERNAME_NOT_FOUND_KEY = 'auth.forgot.notFound';
 
 export const PASSWORD_RESET_JOB = 'auth.password-reset';
 

@@ -18,14 +18,3 @@ export async function findCommunityById(db: Db, id: number): Promise<Community |
   return db.selectFrom('communities').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The communities a user belongs to, and whether they are an admin there. */
-export async function listCommunitiesOfUser(db: Db, userId: number) {
-  return db
-    .selectFrom('memberships')
-    .innerJoin('communities', 'communities.id', 'memberships.community_id')
-    .select(['communities.id', 'communities.code', 'communities.name', 'communities.familiar_name', 'memberships.roles'])
-    .where('memberships.user_id', '=', userId)
-    .where('memberships.is_active', '=', true)
-    .orderBy('communities.name')
-    .execute();
-}

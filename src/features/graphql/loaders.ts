@@ -1,6 +1,5 @@
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
-import { listCommunitiesOfUser } from '#src/features/communities/queries.ts';
 
 /** Per-request memoised loads: a field asked for twice in one request reads the database once. */
 export function createLoaders(db: Db, community: Community) {
@@ -11,7 +10,6 @@ export function createLoaders(db: Db, community: Community) {
     return hit;
   };
   return {
-    communitiesOfUser: (userId: number) => once(`communitiesOfUser:${userId}`, () => listCommunitiesOfUser(db, userId)),
     membership: (userId: number) =>
       once(`membership:${community.id}:${userId}`, () =>
         db

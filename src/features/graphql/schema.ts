@@ -2,6 +2,7 @@ import type { IResolvers } from 'mercurius';
 import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
 import { AREAS } from '#src/features/areas.ts';
 import type { GraphQLPart } from './part.ts';
+import { availableCommunities } from '#src/features/auth/service.ts';
 import { communityClientData } from '#src/features/communities/service.ts';
 import type { GraphQLContext } from './context.ts';
 import { me } from './me.ts';
@@ -67,7 +68,7 @@ export const memberSchema = /* GraphQL */ `
     "The signed-in member, or null for a visitor."
     me: Me
     community: Community!
-    "Communities the signed-in user belongs to."
+    "The admin sign-in's community picker: every community, as GET /rest/admin/available-communities answers (docs/decisions/0042)."
     availableCommunities: [AvailableCommunity!]!
     ads: [Ad!]!
   }
@@ -80,7 +81,7 @@ export const adminSchema = /* GraphQL */ `
   type Query {
     me: Me
     community: Community!
-    "Communities in which the signed-in user holds the ADMIN role."
+    "The admin sign-in's community picker: every community, the same answer as on /graphql and GET /rest/admin/available-communities."
     availableCommunities: [AvailableCommunity!]!
   }
   type Mutation
@@ -100,11 +101,8 @@ export const memberResolvers: IResolvers = {
   Query: {
     me,
     community: (_root: unknown, _args: unknown, ctx: GraphQLContext) => communityClientData(ctx.community),
-    availableCommunities: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
-      if (!ctx.identity.loggedIn) return [];
-      const rows = await ctx.loaders.communitiesOfUser(ctx.identity.user.id);
-      return rows.map((r) => ({ code: r.code, name: r.name, familiarName: r.familiar_name }));
-    },
+    // One answer for every caller, the picker's list (spec section 7: a sign-in call, before anyone signs in).
+    availableCommunities: (_root: unknown, _args: unknown, ctx: GraphQLContext) => availableCommunities(ctx.db),
     ads: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
       return (await listActiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map(adClientData);
@@ -126,10 +124,9 @@ export const adminResolvers: IResolvers = {
       ctx.guardian.ensureAdmin();
       return communityClientData(ctx.community);
     },
-    availableCommunities: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
+    availableCommunities: (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
       ctx.guardian.ensureAdmin();
-      const rows = await ctx.loaders.communitiesOfUser(ctx.guardian.userId!);
-      return rows.filter((r) => r.roles.includes('ADMIN')).map((r) => ({ code: r.code, name: r.name, familiarName: r.familiar_name }));
+      return availableCommunities(ctx.db);
     },
     ...resolversOf('admin', 'Query'),
   },

@@ -229,7 +229,9 @@ t.test('sign-in over GraphQL (/graphql)', async (t) => {
     const member = await createMember(db, alpha);
     await setPassword(db, member.id);
     t.same((await gql(`mutation { passwordForgot(username: "${member.email}") }`)).json().data, { passwordForgot: true });
-    t.same((await gql('mutation { passwordForgot(username: "nobody-here@example.com") }')).json().data, { passwordForgot: true }, 'the same answer for a stranger');
+    const stranger = (await gql('mutation { passwordForgot(username: "nobody-here@example.com") }')).json();
+    t.equal(stranger.data, null, 'a stranger is refused');
+    t.match(stranger.errors[0], { message: 'A member with that username could not be found', extensions: { code: 'Unrecognized.Email' } });
     await app.jobs.drain();
     t.equal(app.outbox.latestTo('nobody-here@example.com'), undefined, 'and nothing sent');
     const token = new URL(await linkFrom(app, member.email)).searchParams.get('token')!;

@@ -163,6 +163,11 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.match(forgot.body, 'Email me a reset link');
     t.match(forgot.body, 'Email me a sign-in code');
     t.match(forgot.body, '>Cancel</a>');
+    const unknown = await b.post('/password/forgot', { email: 'No-Such-Member@example.com', method: 'link' });
+    t.equal(unknown.statusCode, 404);
+    t.match(unknown.body, 'A member with that username could not be found', 'the spec’s message');
+    t.match(unknown.body, /<input[^>]*name="email"[^>]*value="No-Such-Member@example.com"|value="No-Such-Member@example.com"[^>]*name="email"/, 'the typed username is kept');
+    t.match(unknown.body, /aria-describedby="[^"]*email/, 'the message belongs to the field');
     const sent = await b.post('/password/forgot', { email: who.email, method: 'link' });
     t.match(sent.body, 'Check your inbox');
     const link = new URL(await linkFrom(app, who.email));

@@ -188,15 +188,23 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.same(admin.json().data, { me: { id: String(betaAdmin.id), communityCode: 'beta' } }, 'the admin schema answers for beta');
   });
 
-  await t.test('the admin sign-in refuses a member who is not an admin there (403) and a missing community (900)', async (t) => {
+  await t.test('POST /rest/admin/login without targetCommunity (optional, spec section 7) signs the admin into the community of the host', async (t) => {
+    const onBeta = await open({ host: 'beta.test' });
+    const res = await onBeta.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD });
+    t.equal(res.statusCode, 200);
+    t.match(res.json(), { displayName: 'Alan Turing', community: { code: 'beta' }, roles: ['ADMIN', 'MEMBER'] });
+    t.ok(res.cookies.find((c) => c.name === 'community')?.value.startsWith('beta.'), 'the host’s community, signed');
+    const onAlpha = await (await open()).post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD });
+    t.equal(onAlpha.statusCode, 403, 'on alpha’s host the same admin is no admin of alpha');
+    t.equal(errorOf(onAlpha).code, 'Forbidden');
+  });
+
+  await t.test('the admin sign-in refuses a member who is not an admin there (403) and an unknown community (900)', async (t) => {
     const browser = await open();
     const member = await browser.post('/rest/admin/login', { username: ada.email, password: GOOD_PASSWORD, targetCommunity: 'alpha' });
     t.equal(member.statusCode, 403);
     t.equal(errorOf(member).code, 'Forbidden');
     t.notOk(member.cookies.find((c) => c.name === 'auth'));
-    const none = await browser.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD });
-    t.equal(none.statusCode, 400);
-    t.match(errorOf(none), { code: '900', fields: { targetCommunity: { code: 900 } } });
     const unknown = await browser.post('/rest/admin/login', { username: betaAdmin.email, password: GOOD_PASSWORD, targetCommunity: 'nowhere' });
     t.match(errorOf(unknown), { code: '900', fields: { community: { code: 900 } } });
   });
@@ -241,6 +249,24 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(errorOf(replay).code, 'NotAuthenticated');
     t.notOk(replay.cookies.find((c) => c.name === 'auth'), 'no cookie for a spent refresh token');
     t.equal(await browser.whoAmI(), null, 'and the session it was stolen from ends');
+  });
+
+  await t.test('POST /rest/logout and /rest/token-refresh (payload: none) take Content-Type: application/json with an empty body', async (t) => {
+    const browser = await signedIn();
+    const empty = (url: string) =>
+      app.inject({ method: 'POST', url, headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.token, 'content-type': 'application/json' }, payload: '' }).then((res) => browser.take(res));
+    const refresh = await empty('/rest/token-refresh');
+    t.equal(refresh.statusCode, 200, 'token-refresh');
+    t.match(refresh.json(), { user: { id: ada.id }, authToken: String });
+    const logout = await empty('/rest/logout');
+    t.equal(logout.statusCode, 204, 'logout');
+    t.equal(await browser.whoAmI(), null, 'signed out');
+    const broken = await app.inject({ method: 'POST', url: '/rest/login', headers: { 'content-type': 'application/json' }, payload: '{"username":' });
+    t.equal(broken.statusCode, 400, 'a body that is not JSON is still a 400');
+    for (const url of ['/graphql', '/graphqlAdmin']) {
+      const none = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '' });
+      t.ok(none.statusCode >= 400 && none.statusCode < 500, `${url} with an empty body: ${none.statusCode}`);
+    }
   });
 
   await t.test('POST /rest/token-refresh without a refresh cookie is 401 NotAuthenticated', async (t) => {
@@ -394,10 +420,10 @@ t.test('sign-in over REST (/rest/*)', async (t) => {
     t.equal(login.statusCode, 200, 'the new password signs in');
   });
 
-  await t.test('password-forgot answers {} for an unknown email too, and sends nothing', async (t) => {
+  await t.test('password-forgot for an unknown username is 404 Unrecognized.Email, "A member with that username could not be found", and sends nothing', async (t) => {
     const res = await (await open()).post('/rest/password-forgot', { username: 'nobody-at-all@example.com' });
-    t.equal(res.statusCode, 200);
-    t.same(res.json(), {});
+    t.equal(res.statusCode, 404);
+    t.same(errorOf(res), { code: 'Unrecognized.Email', message: 'A member with that username could not be found' });
     await app.jobs.drain();
     t.equal(app.outbox.latestTo('nobody-at-all@example.com'), undefined);
   });

@@ -139,7 +139,53 @@ t.test('pay-now over REST and GraphQL', async (t) => {
     t.equal(pay.json().error.code, 'Payments.NoBalanceDue');
   });
 
-  await t.test('without a subscriptionId only the signed-in member pays their own', async (t) => {
+  await t.test('the spec’s pay call {token, userId} pays the balance this client checked with check-balance; a user id alone pays nothing', async (t) => {
+    const gus = await createMember(db, alpha);
+    const sub = await createSubscription(db, alpha, gus.id, { outstandingCents: 31400 });
+    const other = await createMember(db, alpha);
+    await createSubscription(db, alpha, other.id, { outstandingCents: 100 });
+    const address = nextIp();
+    const cookieOf = (res: Awaited<ReturnType<typeof rest>>) => res.cookies.filter((c) => c.name === 'paynow_checked').map((c) => `${c.name}=${c.value}`).join('; ');
+
+    const blind = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: gus.id }, {}, address);
+    t.equal(blind.statusCode, 400, 'without a checked balance: refused');
+    t.equal(blind.json().error.code, 'Payments.InvalidMembership');
+    const wrongPair = await rest('/rest/payment/check-balance', { subscriptionId: sub, userId: other.id }, {}, address);
+    t.equal(wrongPair.statusCode, 400);
+    t.equal(cookieOf(wrongPair), '', 'a wrong pair remembers nothing');
+
+    const check = await rest('/rest/payment/check-balance', { subscriptionId: sub, userId: gus.id }, {}, address);
+    t.equal(check.statusCode, 200);
+    const cookie = cookieOf(check);
+    const set = check.cookies.find((c) => c.name === 'paynow_checked');
+    t.match(set, { httpOnly: true, sameSite: 'Strict', maxAge: 1800 }, 'a short-lived, HttpOnly, same-site cookie');
+    t.notMatch(decodeURIComponent(set!.value), sub, 'not the subscription id in clear');
+
+    const forOther = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: other.id }, { cookie }, address);
+    t.equal(forOther.statusCode, 400, 'another user id than the one checked');
+    const forged = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: gus.id }, { cookie: cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) }, address);
+    t.equal(forged.statusCode, 400, 'a tampered cookie');
+    const onBeta = await rest('/rest/payment/pay-balance', { token: await cardToken(app, beta), userId: gus.id }, { cookie, host: 'beta.test' }, address);
+    t.equal(onBeta.statusCode, 400, 'another community');
+
+    const paid = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: String(gus.id) }, { cookie }, address);
+    t.equal(paid.statusCode, 200, 'exactly the spec’s payload');
+    t.match(paid.json(), { id: /^\d+$/ });
+    const row = await db.selectFrom('payment_ledger').select(['subscription_id', 'amount_cents', 'actor_id']).where('id', '=', Number(paid.json().id)).executeTakeFirstOrThrow();
+    t.same(row, { subscription_id: sub, amount_cents: 31400, actor_id: null }, 'the checked balance, paid anonymously');
+
+    const ivy = await createMember(db, alpha);
+    const ivySub = await createSubscription(db, alpha, ivy.id, { outstandingCents: 7700 });
+    const page = await app.inject({ url: `/pay-now?userId=${ivy.id}&subscriptionId=${encodeURIComponent(ivySub)}`, remoteAddress: address });
+    t.equal(page.statusCode, 200);
+    const fromPage = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: ivy.id }, { cookie: cookieOf(page) }, address);
+    t.equal(fromPage.statusCode, 200, 'the balance the pay-now page showed is the one the spec’s pay call pays');
+    const ivyAfter = await db.selectFrom('subscriptions').select('outstanding_cents').where('id', '=', ivySub).executeTakeFirstOrThrow();
+    t.equal(ivyAfter.outstanding_cents, 0);
+
+  });
+
+  await t.test('without a subscriptionId or a checked balance only the signed-in member pays their own', async (t) => {
     const dee = await createMember(db, alpha);
     const sub = await createSubscription(db, alpha, dee.id, { outstandingCents: 12500 });
     const anonymous = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha), userId: dee.id });
@@ -177,6 +223,19 @@ t.test('pay-now over REST and GraphQL', async (t) => {
     t.equal(declined.json().errors[0].extensions.code, 'Payments.Declined', 'a refused card: its code');
     const viaCookie = await gql(pay, { u: String(eve.id), t: await cardToken(app, alpha), s: sub }, { cookie: browser.cookie, 'x-csrf-token': browser.token });
     t.match(viaCookie.json().data.paySubscriptionByToken, /^\d+$/);
+
+    const hal = await createMember(db, alpha);
+    const hsub = await createSubscription(db, alpha, hal.id, { outstandingCents: 2500 });
+    const checked = await gql(balanceQuery, { s: hsub, u: String(hal.id) });
+    const jar = checked.cookies.filter((c) => c.name === 'paynow_checked').map((c) => `${c.name}=${c.value}`).join('; ');
+    t.ok(jar, 'subscriptionBalance remembers the pair it checked');
+    const asSpec = 'mutation P($u: ID!, $t: String!) { paySubscriptionByToken(userId: $u, token: $t) }';
+    const blind = await gql(asSpec, { u: String(hal.id), t: await cardToken(app, alpha) });
+    t.equal(blind.json().errors[0].extensions.code, 'Payments.InvalidMembership', 'paySubscriptionByToken(userId, token) without a checked balance: refused');
+    const paidAsSpec = await gql(asSpec, { u: String(hal.id), t: await cardToken(app, alpha) }, { cookie: jar });
+    t.match(paidAsSpec.json().data?.paySubscriptionByToken, /^\d+$/, 'paySubscriptionByToken(userId, token) pays the balance the client checked');
+    const hrow = await db.selectFrom('subscriptions').select('outstanding_cents').where('id', '=', hsub).executeTakeFirstOrThrow();
+    t.equal(hrow.outstanding_cents, 0);
 
     const fay = await createMember(db, alpha);
     const fsub = await createSubscription(db, alpha, fay.id, { outstandingCents: 9900 });

@@ -1,8 +1,8 @@
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { ensureWithinLimit } from './limits.ts';
-import { headerKey, payRef } from './rest.ts';
-import { checkBalance, keyFromToken, memberSubscription, parseToken, payBalance } from './service.ts';
+import { checkAndRemember, headerKey, payRef } from './rest.ts';
+import { keyFromToken, memberSubscription, parseToken, payBalance } from './service.ts';
 
 /**
  * The pay-now part of the member schema (spec section 7): `subscriptionBalance(subscriptionId, userId)`
@@ -39,7 +39,7 @@ export const payNowTypeDefs = /* GraphQL */ `
     subscriptionBalance(subscriptionId: ID!, userId: ID!): SubscriptionBalance!
   }
   extend type Mutation {
-    "Pays the outstanding balance with a one-time card token; answers the payment's id. subscriptionId: required unless the member signed in pays their own."
+    "Pays the outstanding balance with a one-time card token; answers the payment's id. Without subscriptionId: the balance this client checked for userId in the last 30 minutes (subscriptionBalance, check-balance, the pay-now page), else the signed-in member's own."
     paySubscriptionByToken(userId: ID!, token: String!, subscriptionId: ID): ID!
   }
 `;
@@ -52,7 +52,7 @@ export const payNowMemberGraphQL: GraphQLPart = {
     Query: {
       subscriptionBalance: async (_root: unknown, args: { subscriptionId: string; userId: string }, ctx: GraphQLContext) => {
         await ensureWithinLimit(ctx.request, 'lookup');
-        return checkBalance(ctx.request.server, ctx.community, args);
+        return checkAndRemember(ctx.request.server, ctx.request, ctx.reply, args);
       },
     },
     Mutation: {

@@ -12,6 +12,7 @@ import { cardFormLogos, paymentMethodLabel } from '../cards.ts';
 import { formatMoney } from '../money.ts';
 import { findDefaultPayment, loadPaymentSite } from '../queries.ts';
 import type { PaymentSource } from '../ledger.ts';
+import { rememberCheckedBalance } from './checked.ts';
 import { ensureWithinLimit } from './limits.ts';
 import { payNowPath } from './links.ts';
 import { clientKey, loadBalance, memberSubscription, parseBalanceRef, payBalance, type BalanceRef, type BalanceView } from './service.ts';
@@ -72,6 +73,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
       return page(reply, <PayNowErrorView message={t(e.key)} retryHref={retryHref(null)} />, e.status);
     }
     const b = view.balance;
+    rememberCheckedBalance(request, reply, request.community, { subscriptionId: b.subscriptionId, userId: b.userId });
     if (b.showNoBalanceDue) return page(reply, <PayNowNoBalanceView />);
     if (b.outstandingBalance === 0) return page(reply, <PayNowCompleteView />);
     const facts = { memberName: b.memberName, balance: amountOf(view), renewalDate: b.renewalDate ? formatDate(b.renewalDate) : null };
