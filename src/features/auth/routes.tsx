@@ -22,7 +22,7 @@ export default async function authRoutes(app: FastifyInstance) {
   const lockout = (reply: FastifyReply) => reply.page({ title: t('auth.lockout.title'), body: <LockoutView />, status: 429, bare: true });
 
   // 1. Email first.
-  app.get('/login', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/login', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     if (request.identity.loggedIn) {
       const target = safeRedirect(query.redirect, base);
@@ -43,7 +43,7 @@ export default async function authRoutes(app: FastifyInstance) {
     );
   });
 
-  app.post('/login', { config: { access: 'public', rateLimit: strict } }, async (request, reply) => {
+  app.post('/login', { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email).trim();
     const carry = carryOf(body);
@@ -65,7 +65,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 2. Password.
-  app.post('/login/password', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login/password', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email);
     const carry = carryOf(body);
@@ -86,7 +86,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 3. One-time code: send (or resend), then verify.
-  app.post('/login/code', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login/code', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email);
     const carry = carryOf(body);
@@ -107,7 +107,7 @@ export default async function authRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post('/login/code/verify', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login/code/verify', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email);
     const carry = carryOf(body);
@@ -131,12 +131,12 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 4. Forgot, reset, set up.
-  app.get('/password/forgot', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/password/forgot', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     return page(reply, t('auth.forgot.title'), <ForgotStep email={str(query.email) || request.cookies[REMEMBER_COOKIE] || ''} carry={{ redirect: query.redirect, remember: false }} />);
   });
 
-  app.post('/password/forgot', { config: { access: 'public', rateLimit: strict } }, async (request, reply) => {
+  app.post('/password/forgot', { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email).trim();
     const carry = carryOf(body);
@@ -159,13 +159,13 @@ export default async function authRoutes(app: FastifyInstance) {
 
   for (const mode of ['reset', 'setup'] as const) {
     const title = mode === 'reset' ? t('auth.reset.title') : t('auth.reset.setupTitle');
-    app.get(`/password/${mode}`, { config: { access: 'public' } }, async (request, reply) => {
+    app.get(`/password/${mode}`, { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
       const token = str((request.query as Record<string, unknown>).token);
       if (!(await passwordTokenIsValid(authContext(request), token))) return page(reply, title, <InvalidLinkView />, 400);
       return page(reply, title, <NewPasswordForm mode={mode} token={token} errors={{}} values={{ password: '', confirm: '' }} />);
     });
 
-    app.post(`/password/${mode}`, { config: { access: 'public', rateLimit: strict } }, async (request, reply) => {
+    app.post(`/password/${mode}`, { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
       const body = (request.body ?? {}) as Body;
       const token = str(body.token);
       const values = { password: str(body.password), confirm: str(body.confirm) };
@@ -186,14 +186,14 @@ export default async function authRoutes(app: FastifyInstance) {
   }
 
   // 5. Admin sign-in with the community picker.
-  app.get('/login-admin', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/login-admin', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const communities = await availableCommunities(app.db);
     // The community of the host the admin is on comes preselected (the first one only where it is not listed).
     return page(reply, t('auth.admin.title'), <AdminLoginForm email={str(query.email)} community={request.community.code} communities={communities} errors={{}} />);
   });
 
-  app.post('/login-admin', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login-admin', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email).trim();
     const code = str(body.community);
@@ -219,7 +219,7 @@ export default async function authRoutes(app: FastifyInstance) {
     await signOut(request, reply);
     return reply.redirect(`${base}/login`, 303);
   };
-  app.post('/logout', { config: { access: 'public' } }, signOutToLogin);
+  app.post('/logout', { config: { access: 'public', allowDuringOnboarding: true } }, signOutToLogin);
 
   // A GET sign-out is honoured only when the navigation starts on this site (or is typed in), so
   // another site cannot sign members out with a link or an image.
@@ -228,7 +228,7 @@ export default async function authRoutes(app: FastifyInstance) {
     if (site === undefined || site === 'same-origin' || site === 'none') return signOutToLogin(request, reply);
     return reply.redirect(`${base}/`, 303);
   };
-  app.get('/logout', { config: { access: 'public' } }, getSignOut);
-  app.get('/account/logout', { config: { access: 'public' } }, getSignOut);
+  app.get('/logout', { config: { access: 'public', allowDuringOnboarding: true } }, getSignOut);
+  app.get('/account/logout', { config: { access: 'public', allowDuringOnboarding: true } }, getSignOut);
 
 }
