@@ -106,6 +106,7 @@ function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageC
 
 export async function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions) {
   const ctx = await pageContext(request, reply);
+  if (options.alert) ctx.alert = alertFor(options.alert, request.server.t);
   const html = renderDocument(request, reply, ctx, options);
   return reply
     .code(options.status ?? 200)

@@ -118,7 +118,6 @@ export function CodeStep({
   destination,
   carry,
   error,
-  sent,
   hasPassword,
 }: {
   email: string;
@@ -126,7 +125,6 @@ export function CodeStep({
   destination: string;
   carry: Carry;
   error?: string;
-  sent?: boolean;
   hasPassword: boolean;
 }) {
   const { t } = usePage();
@@ -140,8 +138,6 @@ export function CodeStep({
           <Alert kind="error">
             <span id="code-error">{error}</span>
           </Alert>
-        ) : sent ? (
-          <Alert kind="success">{t('auth.code.sent')}</Alert>
         ) : null
       }
     >

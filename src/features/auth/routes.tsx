@@ -95,11 +95,12 @@ export default async function authRoutes(app: FastifyInstance) {
       const ctx = authContext(request);
       const strategies = await authStrategies(ctx, email);
       const sent = await sendOneTimeCode(ctx, { email, channel });
-      return page(
-        reply,
-        t('auth.code.title'),
-        <CodeStep email={email} channel={sent.channel} destination={sent.masked} carry={carry} sent={body.resend === '1'} hasPassword={strategies.passwordStrategy} />,
-      );
+      return reply.page({
+        title: t('auth.code.title'),
+        body: <CodeStep email={email} channel={sent.channel} destination={sent.masked} carry={carry} hasPassword={strategies.passwordStrategy} />,
+        // 'Sent Code' is an alert like every other: shown once, gone after its ttl (src/lib/alerts.ts).
+        alert: body.resend === '1' ? 'code-sent' : undefined,
+      });
     } catch (e) {
       if (!isAppError(e)) throw e;
       if (isLockout(e)) return lockout(reply);

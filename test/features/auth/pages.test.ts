@@ -94,6 +94,7 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.match(sent.body, 'Use my password instead');
     const resent = await b.post('/login/code', { email: member.email, channel: 'EMAIL', resend: '1' });
     t.match(resent.body, 'Sent Code');
+    t.match(resent.body, /data-island="AlertBanner" data-props="[^"]*Sent Code[^"]*&quot;ttl&quot;:5000/, "'Sent Code' is an alert: it leaves after its ttl");
     const code = await codeFrom(app, member.email);
     const wrongCode = code === '12345' ? '54321' : '12345';
     const wrong = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', ...Object.fromEntries(wrongCode.split('').map((d, i) => [`d${i + 1}`, d])) });
