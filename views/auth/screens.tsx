@@ -325,3 +325,16 @@ export function AdminLoginForm({
     </AuthCard>
   );
 }
+
+/**
+ * A sign-in or sign-out that failed without a mapped code (spec section 8): 'Hmm... That didn't work.'
+ * over 'Could not sign in. {error_message}' (or 'Could not sign out. ...'), above the step to try again.
+ */
+export function SignInFailure({ message }: { message: string }) {
+  const { t } = usePage();
+  return (
+    <Alert kind="error">
+      <strong className="alert-title">{t('errors.signIn.didntWork')}</strong> <span className="alert-message">{message}</span>
+    </Alert>
+  );
+}
