@@ -151,14 +151,16 @@ export class AppError extends Error {
   /**
    * `key` replaces the catalogue's message where the specification words one code differently in one
    * place (a wrong current password in settings is NotAuthorized.Password, said 'Current password incorrect').
+   * `status` replaces the catalogue's status in the same way: the spec reads a 401 as "signed out", so a
+   * signed-in member's wrong current password answers 400 with the sign-in code (decision 0043).
    */
-  constructor(code: ErrorCode, options: { values?: Record<string, unknown>; fields?: FieldErrors; cause?: unknown; key?: string } = {}) {
+  constructor(code: ErrorCode, options: { values?: Record<string, unknown>; fields?: FieldErrors; cause?: unknown; key?: string; status?: number } = {}) {
     const spec = errorSpec(code);
     const key = options.key ?? spec.key;
     super(`${String(code)} (${key})`, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.status = spec.status;
+    this.status = options.status ?? spec.status;
     this.key = key;
     this.values = options.values;
     this.fields = options.fields;

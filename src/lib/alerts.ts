@@ -14,6 +14,11 @@ export type AlertView = { id: string; displayType: AlertDisplayType; title: stri
 export const ALERT_TTL_MS = 5000;
 
 export const ALERTS: Record<string, { displayType: AlertDisplayType; messageKey: string }> = {
+  // Spec section 2 (login flow): resend "shows 'Sent Code'"; the page re-rendered by the POST shows it.
+  'code-sent': { displayType: 'success', messageKey: 'auth.code.sent' },
+  // Spec section 4: submitting "shows a positive alert ('submitted for review')".
+  'article-submitted': { displayType: 'success', messageKey: 'articles.pages.submitted' },
+  'article-approved': { displayType: 'success', messageKey: 'articles.pages.approved' },
   'settings-saved': { displayType: 'success', messageKey: 'shell.alerts.saved' },
   'notification-preferences-saved': { displayType: 'success', messageKey: 'preferences.alerts.saved' },
   'push-device-removed': { displayType: 'success', messageKey: 'push.alerts.removed' },

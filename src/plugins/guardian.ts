@@ -33,10 +33,17 @@ export default fp(
     // preParsing: after the identity (onRequest hooks), before any body is read or CSRF checked.
     app.addHook('preParsing', (request, reply, payload, done) => {
       const config = request.routeOptions.config;
-      if (!config?.access || !request.routeOptions.url || config.access === 'public' || !request.guardian) {
+      if (!config?.access || !request.routeOptions.url || !request.guardian) return done(null, payload);
+      const guardian = request.guardian;
+      if (config.access === 'public') {
+        // Spec section 2: a signed-in user whose gate is onboarding is sent to onboarding from every
+        // page, public ones (the home page, a roundup) included; sign-in, password, sign-out and
+        // onboarding's own routes declare allowDuringOnboarding. Calls to public APIs are not pages.
+        if (guardian.mustOnboard && !config.allowDuringOnboarding && !guardian.isAdmin && isPageNavigation(request)) {
+          return void reply.redirect(`${base}/get-started`, 303);
+        }
         return done(null, payload);
       }
-      const guardian = request.guardian;
       if (!guardian.canAccess(config.access)) {
         // Spec section 2: settings, the editor and the admin area send visitors to sign-in, with a way
         // back; the admin area sends signed-in non-admins there too (the sign-in page then asks for an

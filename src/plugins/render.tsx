@@ -9,6 +9,7 @@ import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
 import { adminAreas } from '#src/features/admin/areas.ts';
 import { hasUnviewed } from '#src/features/notifications/queries.ts';
+import { safeRedirect } from '#src/features/auth/http.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';
@@ -40,6 +41,7 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
     guardian,
     basePath: app.config.basePath,
     currentPath: request.appPath,
+    signInHref: signInHrefFor(request),
     csrfToken: reply.generateCsrf(),
     nonce: (reply as unknown as { cspNonce: { script: string } }).cspNonce.script,
     now: app.clock.now(),
@@ -49,6 +51,23 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
     alert: alertFor((request.query as Record<string, unknown> | undefined)?.alert, app.t),
     islands: new Set(),
   };
+}
+
+/**
+ * The header's Sign In link carries the page it is on (spec section 2: after login the user goes to the
+ * previous page, else to the redirect parameter): `/login?redirect=<this page>`. Only what the sign-in
+ * would accept (safeRedirect: a same-site path in the app, not a sign-in page) is carried; the one-time
+ * alert of the page is not.
+ */
+function signInHrefFor(request: FastifyRequest): string {
+  const base = request.server.config.basePath;
+  const login = `${base}/login`;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return login;
+  const url = new URL(request.url, 'http://app.invalid');
+  url.searchParams.delete('alert');
+  const here = `${url.pathname}${url.search}`;
+  const target = safeRedirect(here, base);
+  return target === here && request.appPath !== '/' ? `${login}?redirect=${encodeURIComponent(target)}` : login;
 }
 
 function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageContextValue, options: PageOptions): string {
@@ -87,6 +106,7 @@ function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageC
 
 export async function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions) {
   const ctx = await pageContext(request, reply);
+  if (options.alert) ctx.alert = alertFor(options.alert, request.server.t);
   const html = renderDocument(request, reply, ctx, options);
   return reply
     .code(options.status ?? 200)

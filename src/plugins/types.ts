@@ -29,6 +29,11 @@ export type PageOptions = {
   bare?: boolean;
   /** The side ad rail beside the page (default true); pages that need the width (the editor) leave it off. */
   rail?: boolean;
+  /**
+   * An alert (src/lib/alerts.ts) on a page a POST renders itself, instead of the `?alert=` a redirect
+   * carries: shown once, dismissed after its ttl like every alert.
+   */
+  alert?: string;
 };
 
 declare module 'fastify' {

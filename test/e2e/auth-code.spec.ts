@@ -76,6 +76,9 @@ t.test('signing in with a one-time code in a browser', async (t) => {
     await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('button[value="verify"]')?.disabled === true);
     t.same(await boxValues(page), ['', '', '', '', ''], 'and the boxes are empty again');
     await expectNoAxeViolations(t, page, 'the code step after Resend');
+    // Every alert leaves after the one ttl (src/lib/alerts.ts, 5000 ms): 'Sent Code' too.
+    await page.getByText('Sent Code').waitFor({ state: 'detached', timeout: 10_000 });
+    t.pass("'Sent Code' leaves after its ttl");
 
     const code = await codeFrom(app, member.email);
     await paste(page, 1, wrongCodeFor(code));

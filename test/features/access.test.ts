@@ -78,6 +78,15 @@ t.test('every route declares its access, and the Guardian enforces it', async (t
       // A route that declares allowDuringOnboarding (as /get-started's do) lets them through.
       const allowed = await guarded.inject({ url: '/onboarding-allowed', headers: { ...html, cookie: o.cookie } });
       t.equal(allowed.body, 'onboarding');
+      // From every page, public ones included (the guardian holds the gate, so no page can forget it).
+      for (const url of ['/', '/expert-panels/roundups/any-roundup', '/members', '/settings', '/articles']) {
+        const page = await guarded.inject({ url, headers: { ...html, cookie: o.cookie } });
+        t.equal(page.statusCode, 303, `${url} sends them on`);
+        t.equal(page.headers.location, '/get-started', `${url} goes to onboarding`);
+      }
+      t.equal((await guarded.inject({ url: '/get-started', headers: { ...html, cookie: o.cookie } })).headers.location, undefined, 'onboarding itself opens');
+      t.equal((await guarded.inject({ url: '/password/forgot', headers: { ...html, cookie: o.cookie } })).statusCode, 200, 'password pages stay open');
+      t.equal((await guarded.inject({ url: '/', headers: { ...html, cookie: m.cookie } })).statusCode, 200, 'a member past onboarding sees the home page');
     });
   });
 

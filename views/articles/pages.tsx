@@ -101,14 +101,12 @@ export function Dashboard({
   pending,
   published,
   guidelinesOpen,
-  notice,
   amplify = [],
 }: {
   inFlight: ArticleRow | undefined;
   pending: ArticleRow[];
   published: number;
   guidelinesOpen: boolean;
-  notice?: string;
   /** Published articles that can be amplified (empty when the community offers no packages): the Amplify card. */
   amplify?: { id: number; title: string | null }[];
 }) {
@@ -119,7 +117,6 @@ export function Dashboard({
     <section>
       <ArticlesNav />
       <h1>{t('articles.pages.dashboardHeading')}</h1>
-      {notice ? <Alert kind="success">{notice}</Alert> : null}
       <div className="cards">
         <article className="card">
           <h2>{t('articles.pages.inFlight')}</h2>

@@ -118,7 +118,6 @@ export function CodeStep({
   destination,
   carry,
   error,
-  sent,
   hasPassword,
 }: {
   email: string;
@@ -126,7 +125,6 @@ export function CodeStep({
   destination: string;
   carry: Carry;
   error?: string;
-  sent?: boolean;
   hasPassword: boolean;
 }) {
   const { t } = usePage();
@@ -140,8 +138,6 @@ export function CodeStep({
           <Alert kind="error">
             <span id="code-error">{error}</span>
           </Alert>
-        ) : sent ? (
-          <Alert kind="success">{t('auth.code.sent')}</Alert>
         ) : null
       }
     >
@@ -327,5 +323,18 @@ export function AdminLoginForm({
         </button>
       </form>
     </AuthCard>
+  );
+}
+
+/**
+ * A sign-in or sign-out that failed without a mapped code (spec section 8): 'Hmm... That didn't work.'
+ * over 'Could not sign in. {error_message}' (or 'Could not sign out. ...'), above the step to try again.
+ */
+export function SignInFailure({ message }: { message: string }) {
+  const { t } = usePage();
+  return (
+    <Alert kind="error">
+      <strong className="alert-title">{t('errors.signIn.didntWork')}</strong> <span className="alert-message">{message}</span>
+    </Alert>
   );
 }

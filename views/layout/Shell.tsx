@@ -221,7 +221,7 @@ function Brand() {
 }
 
 export function SiteHeader() {
-  const { t, guardian } = usePage();
+  const { t, guardian, signInHref } = usePage();
   const href = useHref();
   const items = useNavItems();
   return (
@@ -242,7 +242,7 @@ export function SiteHeader() {
           </>
         ) : (
           <div className="header-actions">
-            <a className="button button-small" href={href('/login')}>
+            <a className="button button-small" href={signInHref}>
               {t('shell.nav.signIn')}
             </a>
           </div>

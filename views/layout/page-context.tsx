@@ -14,6 +14,8 @@ export type PageContextValue = {
   basePath: string;
   /** The request path without the prefix, e.g. "/members". */
   currentPath: string;
+  /** The header's Sign In link: /login with this page as its redirect when it is one to come back to. */
+  signInHref: string;
   csrfToken: string;
   nonce: string;
   now: Date;

@@ -24,6 +24,7 @@ import {
   type Person,
 } from './service.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { withAlert } from '#src/lib/alerts.ts';
 import { offersAmplification } from '#src/features/payments/amplify.ts';
 
 /** Web addresses in escaped plain text become links (the byline field without JavaScript). */
@@ -102,10 +103,9 @@ export default async function articleRoutes(app: FastifyInstance) {
     ]);
     // The Amplify card (spec section 2): the newest published articles, when the community sells packages.
     const amplify = amplifies ? published.slice(0, 5).map((a) => ({ id: a.id, title: a.title })) : [];
-    const notice = query.notice === 'submitted' ? t('articles.pages.submitted') : query.notice === 'approved' ? t('articles.pages.approved') : undefined;
     return reply.page({
       title: t('articles.pages.dashboardTitle'),
-      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} notice={notice} amplify={amplify} />,
+      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} amplify={amplify} />,
     });
   });
 
@@ -248,7 +248,7 @@ export default async function articleRoutes(app: FastifyInstance) {
         await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed === 'on' }, (submitted) =>
           scanForRequest(request, submitted.id).then(() => undefined),
         );
-        return reply.redirectTo('/articles?notice=submitted');
+        return reply.redirectTo(withAlert('/articles', 'article-submitted'));
       }
       await autosaveRevision(deps, userId, { articleId, title, content });
       return reply.redirectTo(body.action === 'exit' ? '/articles' : '/articles/edit?saved=1');
@@ -279,7 +279,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     if (articleId === null) throw new AppError('NotFound');
     try {
       await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: positiveId(body.revisionId) });
-      return reply.redirectTo('/articles?notice=approved');
+      return reply.redirectTo(withAlert('/articles', 'article-approved'));
     } catch (e) {
       if (!isAppError(e)) throw e;
       // A changed text comes back as the new version to read, with the reason above it.

@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, LOCKOUT_CODES, type ServerErrorCode } from '#src/core/errors.ts';
-import { AdminLoginForm, CodeStep, EmailStep, ForgotStep, InvalidLinkView, LockoutView, NewPasswordForm, PasswordStep, ResetSentView, type Carry } from '#views/auth/screens.tsx';
-import { authContext, REMEMBER_COOKIE, safeRedirect } from './http.ts';
+import { asClientError, isAppError, LOCKOUT_CODES, type ServerErrorCode } from '#src/core/errors.ts';
+import { AdminLoginForm, CodeStep, EmailStep, ForgotStep, InvalidLinkView, LockoutView, NewPasswordForm, PasswordStep, ResetSentView, SignInFailure, type Carry } from '#views/auth/screens.tsx';
+import { authContext, clearSessionCookies, REMEMBER_COOKIE, safeRedirect } from './http.ts';
+import { Guardian } from '#src/core/guardian/index.ts';
+import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
+import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
 import { signInWithCode, signInWithPassword, signOut } from './transport.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
@@ -19,10 +22,32 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   const page = (reply: FastifyReply, title: string, body: React.ReactNode, status = 200) => reply.page({ title, body, status });
+  /**
+   * Spec section 8: a sign-in or sign-out that fails without a mapped code is logged as UnknownError and
+   * says 'Hmm... That didn't work.' / 'Could not sign in. {error_message}' ('Could not sign out. ...')
+   * above the step, with what was typed, instead of the generic error page. The error_message is the
+   * catalogue's text for the failure, never a 5xx's details.
+   */
+  const failed = (request: FastifyRequest, reply: FastifyReply, e: unknown, step: React.ReactNode, kind: 'couldNotSignIn' | 'couldNotSignOut' = 'couldNotSignIn') => {
+    // A request's own fault the database noticed (a NUL byte) keeps its 4xx through the error handler.
+    const clientError = asClientError(e);
+    if (clientError) throw clientError;
+    request.log.error({ err: e, code: 'UnknownError' }, kind === 'couldNotSignIn' ? 'sign-in failed without a mapped code' : 'sign-out failed');
+    const [status, errorMessage] = isAppError(e) ? [e.status, t(e.key, e.values)] : isDatabaseUnavailable(e) ? [503, t('errors.server.unavailable')] : [500, t('errors.generic.text')];
+    return page(
+      reply,
+      t('auth.login.title'),
+      <>
+        <SignInFailure message={t(`errors.signIn.${kind}`, { error_message: errorMessage })} />
+        {step}
+      </>,
+      status,
+    );
+  };
   const lockout = (reply: FastifyReply) => reply.page({ title: t('auth.lockout.title'), body: <LockoutView />, status: 429, bare: true });
 
   // 1. Email first.
-  app.get('/login', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/login', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     if (request.identity.loggedIn) {
       const target = safeRedirect(query.redirect, base);
@@ -43,7 +68,7 @@ export default async function authRoutes(app: FastifyInstance) {
     );
   });
 
-  app.post('/login', { config: { access: 'public', rateLimit: strict } }, async (request, reply) => {
+  app.post('/login', { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email).trim();
     const carry = carryOf(body);
@@ -56,7 +81,7 @@ export default async function authRoutes(app: FastifyInstance) {
       const sent = await sendOneTimeCode(authContext(request), { email, channel: 'EMAIL' });
       return page(reply, t('auth.code.title'), <CodeStep email={email.toLowerCase()} channel={sent.channel} destination={sent.masked} carry={carry} hasPassword={false} />);
     } catch (e) {
-      if (!isAppError(e)) throw e;
+      if (!isAppError(e)) return failed(request, reply, e, <EmailStep email={email} carry={carry} />);
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'BadRequest.NoAdmins') return reply.redirect(`${base}/login-admin?email=${encodeURIComponent(email)}`, 303);
       if (e.code === 'Unrecognized.Email') return page(reply, title, <EmailStep email={email} carry={carry} unrecognized />);
@@ -65,7 +90,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 2. Password.
-  app.post('/login/password', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login/password', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email);
     const carry = carryOf(body);
@@ -74,7 +99,8 @@ export default async function authRoutes(app: FastifyInstance) {
       return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
       // Busy password checks go to the error handler: a quick, small 429.
-      if (!isAppError(e) || e.code === 'Busy.PasswordChecks') throw e;
+      if (isAppError(e) && e.code === 'Busy.PasswordChecks') throw e;
+      if (!isAppError(e)) return failed(request, reply, e, <PasswordStep email={email} carry={carry} />);
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return page(reply, t('auth.login.title'), <EmailStep email={email} carry={carry} error={t('errors.client.invalidEmail')} />, 400);
       const message = e.code === 900 ? t('auth.password.required') : t('errors.server.passwordIncorrect');
@@ -86,7 +112,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 3. One-time code: send (or resend), then verify.
-  app.post('/login/code', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login/code', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email);
     const carry = carryOf(body);
@@ -95,19 +121,20 @@ export default async function authRoutes(app: FastifyInstance) {
       const ctx = authContext(request);
       const strategies = await authStrategies(ctx, email);
       const sent = await sendOneTimeCode(ctx, { email, channel });
-      return page(
-        reply,
-        t('auth.code.title'),
-        <CodeStep email={email} channel={sent.channel} destination={sent.masked} carry={carry} sent={body.resend === '1'} hasPassword={strategies.passwordStrategy} />,
-      );
+      return reply.page({
+        title: t('auth.code.title'),
+        body: <CodeStep email={email} channel={sent.channel} destination={sent.masked} carry={carry} hasPassword={strategies.passwordStrategy} />,
+        // 'Sent Code' is an alert like every other: shown once, gone after its ttl (src/lib/alerts.ts).
+        alert: body.resend === '1' ? 'code-sent' : undefined,
+      });
     } catch (e) {
-      if (!isAppError(e)) throw e;
+      if (!isAppError(e)) return failed(request, reply, e, <EmailStep email={email} carry={carry} />);
       if (isLockout(e)) return lockout(reply);
       return page(reply, t('auth.login.title'), <EmailStep email={email} carry={carry} unrecognized={e.code === 'Unrecognized.Email'} />, e.status);
     }
   });
 
-  app.post('/login/code/verify', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login/code/verify', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email);
     const carry = carryOf(body);
@@ -118,7 +145,7 @@ export default async function authRoutes(app: FastifyInstance) {
       await signInWithCode(request, reply, { email, code, remember: carry.remember });
       return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
-      if (!isAppError(e)) throw e;
+      if (!isAppError(e)) return failed(request, reply, e, <CodeStep email={email} channel={channel} destination={str(body.destination)} carry={carry} hasPassword={false} />);
       if (isLockout(e)) return lockout(reply);
       const strategies = await authStrategies(authContext(request), email).catch(() => null);
       const message = code.length < 5 ? t('auth.code.incomplete') : t('auth.code.invalid');
@@ -132,12 +159,12 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // 4. Forgot, reset, set up.
-  app.get('/password/forgot', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/password/forgot', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     return page(reply, t('auth.forgot.title'), <ForgotStep email={str(query.email) || request.cookies[REMEMBER_COOKIE] || ''} carry={{ redirect: query.redirect, remember: false }} />);
   });
 
-  app.post('/password/forgot', { config: { access: 'public', rateLimit: strict } }, async (request, reply) => {
+  app.post('/password/forgot', { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email).trim();
     const carry = carryOf(body);
@@ -162,13 +189,13 @@ export default async function authRoutes(app: FastifyInstance) {
 
   for (const mode of ['reset', 'setup'] as const) {
     const title = mode === 'reset' ? t('auth.reset.title') : t('auth.reset.setupTitle');
-    app.get(`/password/${mode}`, { config: { access: 'public' } }, async (request, reply) => {
+    app.get(`/password/${mode}`, { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
       const token = str((request.query as Record<string, unknown>).token);
       if (!(await passwordTokenIsValid(authContext(request), token))) return page(reply, title, <InvalidLinkView />, 400);
       return page(reply, title, <NewPasswordForm mode={mode} token={token} errors={{}} values={{ password: '', confirm: '' }} />);
     });
 
-    app.post(`/password/${mode}`, { config: { access: 'public', rateLimit: strict } }, async (request, reply) => {
+    app.post(`/password/${mode}`, { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
       const body = (request.body ?? {}) as Body;
       const token = str(body.token);
       const values = { password: str(body.password), confirm: str(body.confirm) };
@@ -189,14 +216,14 @@ export default async function authRoutes(app: FastifyInstance) {
   }
 
   // 5. Admin sign-in with the community picker.
-  app.get('/login-admin', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/login-admin', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const communities = await availableCommunities(app.db);
     // The community of the host the admin is on comes preselected (the first one only where it is not listed).
     return page(reply, t('auth.admin.title'), <AdminLoginForm email={str(query.email)} community={request.community.code} communities={communities} errors={{}} />);
   });
 
-  app.post('/login-admin', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/login-admin', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const email = str(body.email).trim();
     const code = str(body.community);
@@ -207,7 +234,8 @@ export default async function authRoutes(app: FastifyInstance) {
       const result = await signInWithPassword(request, reply, { email, password: str(body.password), targetCommunity: code, admin: true });
       return reply.redirect(`${base}${result.community.code === 'admin' ? '/admin/sites' : '/admin'}`, 303);
     } catch (e) {
-      if (!isAppError(e) || e.code === 'Busy.PasswordChecks') throw e;
+      if (isAppError(e) && e.code === 'Busy.PasswordChecks') throw e;
+      if (!isAppError(e)) return failed(request, reply, e, <AdminLoginForm email={email} community={code} communities={communities} errors={{}} />);
       if (isLockout(e)) return lockout(reply);
       if (e.code === 'Invalid.Email') return again({ email: t('errors.client.invalidEmail') }, 400);
       if (e.code === 900) return again(e.fields?.community ? { community: t('auth.admin.communityRequired') } : { password: t('auth.password.required') }, 400);
@@ -219,10 +247,18 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // 6. Sign-out: revoke the session on the server, clear the cookies, go to sign-in.
   const signOutToLogin = async (request: FastifyRequest, reply: FastifyReply) => {
-    await signOut(request, reply);
+    try {
+      await signOut(request, reply);
+    } catch (e) {
+      // Spec section 7: on a logout error the auth cookie is cleared; this page is drawn signed out.
+      clearSessionCookies(reply);
+      request.identity = PUBLIC_IDENTITY;
+      request.guardian = new Guardian(PUBLIC_IDENTITY, request.community);
+      return failed(request, reply, e, <EmailStep email="" carry={{ remember: false }} />, 'couldNotSignOut');
+    }
     return reply.redirect(`${base}/login`, 303);
   };
-  app.post('/logout', { config: { access: 'public' } }, signOutToLogin);
+  app.post('/logout', { config: { access: 'public', allowDuringOnboarding: true } }, signOutToLogin);
 
   // A GET sign-out is honoured only when the navigation starts on this site (or is typed in), so
   // another site cannot sign members out with a link or an image.
@@ -231,7 +267,7 @@ export default async function authRoutes(app: FastifyInstance) {
     if (site === undefined || site === 'same-origin' || site === 'none') return signOutToLogin(request, reply);
     return reply.redirect(`${base}/`, 303);
   };
-  app.get('/logout', { config: { access: 'public' } }, getSignOut);
-  app.get('/account/logout', { config: { access: 'public' } }, getSignOut);
+  app.get('/logout', { config: { access: 'public', allowDuringOnboarding: true } }, getSignOut);
+  app.get('/account/logout', { config: { access: 'public', allowDuringOnboarding: true } }, getSignOut);
 
 }

@@ -436,8 +436,9 @@ export async function updatePassword(
   if (!user.password_hash || !(await verifyPassword(user.password_hash, oldPassword))) {
     const locked = await attempt.failed();
     // Spec section 8: a password change answers 'Current password incorrect' (the API's message too).
+    // A 400, not the sign-in's 401: spec section 7 reads a 401 as "signed out", and this member is not.
     const fields = { oldPassword: { code: 'NotAuthorized.Password' as const, key: 'auth.password.currentIncorrect' }, ...problems };
-    throw locked ? new AppError(locked, { fields }) : new AppError('NotAuthorized.Password', { fields, key: 'auth.password.currentIncorrect' });
+    throw locked ? new AppError(locked, { fields }) : new AppError('NotAuthorized.Password', { fields, key: 'auth.password.currentIncorrect', status: 400 });
   }
   await attempt.succeeded();
   ensureNewPassword(newPassword, input.confirm);

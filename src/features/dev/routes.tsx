@@ -4,7 +4,7 @@ import { OutboxPage } from '#views/dev/OutboxPage.tsx';
 /** Development-only pages: never registered in production. */
 export default async function devRoutes(app: FastifyInstance) {
   if (app.config.isProduction) return;
-  app.get('/dev/outbox', { config: { access: 'public' } }, async (_request, reply) =>
+  app.get('/dev/outbox', { config: { access: 'public', allowDuringOnboarding: true } }, async (_request, reply) =>
     reply.page({ title: app.t('auth.outbox.title'), body: <OutboxPage messages={app.outbox.messages} /> }),
   );
 }

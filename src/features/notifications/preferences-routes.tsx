@@ -55,7 +55,7 @@ export default async function preferenceRoutes(app: FastifyInstance) {
 
   const kindName = (kind: string) => t(`notifications.kinds.${kind}.name`);
 
-  app.get('/notifications/unsubscribe', { config: { access: 'public' as const } }, async (request, reply) => {
+  app.get('/notifications/unsubscribe', { config: { access: 'public' as const, allowDuringOnboarding: true } }, async (request, reply) => {
     const claims = await claimsOf(request);
     if (!claims) return invalid(reply);
     const all = claims.kind === '*';

@@ -97,13 +97,15 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     t.equal(noBox.statusCode, 403);
     t.match(noBox.body, 'Please accept the agreement first.');
     const sent = await b.post('/articles/edit', { action: 'submit', articleId, title: 'Lessons from the shop floor', body: words(500), agreed: 'on' }, '/articles/edit');
-    t.equal(sent.headers.location, '/articles?notice=submitted');
+    t.equal(sent.headers.location, '/articles?alert=article-submitted');
     const scan = await db.selectFrom('copy_scans').selectAll().where('article_id', '=', Number(articleId)).executeTakeFirstOrThrow();
     t.equal(scan.status, 'COMPLETED', 'submitting runs the copy scan');
     t.equal(scan.total_words, 500);
     t.equal(scan.ai_probability, null, 'what cannot truly be computed stays empty');
-    const dash = await b.get('/articles?notice=submitted');
+    const dash = await b.get('/articles?alert=article-submitted');
     t.match(dash.body, 'Your article was submitted for review.');
+    t.match(dash.body, /data-island="AlertBanner" data-props="[^"]*&quot;ttl&quot;:5000/, 'an alert like every other: it leaves after the one ttl');
+    t.notMatch((await b.get('/articles')).body, 'Your article was submitted for review.', 'shown once, not on later pages');
     t.match(dash.body, 'Submitted for review');
     t.equal((await b.get('/articles/edit')).headers.location, '/articles', 'SUBMITTED_FOR_REVIEW redirects to the dashboard');
     await moveArticle(deps, editor, { articleId: Number(articleId), to: 'FIRST_ROUND_EDIT' });
@@ -124,7 +126,7 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     await b.post('/articles/feedback', { articleId: String(articleId), feedback: 'Done, thanks!' }, '/articles/edit');
     t.match((await b.get('/articles/edit')).body, 'Done, thanks!');
     const resent = await b.post('/articles/edit', { action: 'submit', articleId: String(articleId), title: 'Lessons, shorter', body: words(520, 'rev'), agreed: 'on' }, '/articles/edit');
-    t.equal(resent.headers.location, '/articles?notice=submitted');
+    t.equal(resent.headers.location, '/articles?alert=article-submitted');
     for (const to of ['FIRST_ROUND_EDIT', 'FINAL_EDIT', 'READY_TO_APPROVE'] as const) await moveArticle(deps, editor, { articleId, to });
     const preview = await b.get('/articles/edit');
     t.match(preview.body, 'Approve for publishing');
@@ -143,8 +145,8 @@ t.test('the articles pages, as a browser without JavaScript uses them', async (t
     const current = /name="revisionId" value="(\d+)"/.exec(stale.body)![1]!;
     t.not(current, seen);
     const approved = await b.post('/articles/approve', { articleId: String(articleId), revisionId: current, agreed: 'on' }, '/articles/edit');
-    t.equal(approved.headers.location, '/articles?notice=approved');
-    t.match((await b.get('/articles?notice=approved')).body, 'Lessons, shorter');
+    t.equal(approved.headers.location, '/articles?alert=article-approved');
+    t.match((await b.get('/articles?alert=article-approved')).body, 'Lessons, shorter');
     await moveArticle(deps, editor, { articleId, to: 'SCHEDULED', scheduledDate: '2026-11-28T09:00:00Z' });
     t.match((await b.get('/articles')).body, 'Scheduled for Nov 28, 2026');
     clock.set('2026-11-28T09:00:01Z');

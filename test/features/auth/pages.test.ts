@@ -1,4 +1,5 @@
 import t from 'tap';
+import { sql } from 'kysely';
 import { safeRedirect } from '#src/features/auth/http.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { codeFrom, GOOD_PASSWORD, linkFrom, setPassword, setPhone } from '#test/helpers/auth.ts';
@@ -85,6 +86,35 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.equal(res.headers.location, '/');
   });
 
+  await t.test("a sign-in or sign-out that fails without a mapped code says so on the sign-in page, not the generic error page", async (t) => {
+    await setPassword(db, member.id);
+    const b = new Browser(app, '198.51.100.77');
+    const sign = app.sessionTokens.sign;
+    app.sessionTokens.sign = async () => {
+      throw new Error('signing key out of reach');
+    };
+    const res = await b.post('/login/password', { email: member.email, password: GOOD_PASSWORD, redirect: '/members' });
+    app.sessionTokens.sign = sign;
+    t.equal(res.statusCode, 500);
+    t.match(text(res.body), "Hmm... That didn't work. Could not sign in. Something went wrong. Please try again.");
+    t.match(res.body, `value="${member.email}"`, 'what was typed is kept: the password step again');
+    t.match(res.body, 'name="redirect" value="/members"');
+    t.notMatch(res.body, 'signing key', 'no details of the failure');
+    t.notOk(res.cookies.some((c) => c.name === 'auth' && c.value), 'not signed in');
+
+    const session = await signIn(app, member, alpha);
+    const { token, cookie } = await csrfFor(app, session.cookie);
+    await sql`create function test_refuse_revoke() returns trigger language plpgsql as $$ begin raise exception 'sessions are read-only'; end $$`.execute(db);
+    await sql`create trigger test_refuse_revoke before update on sessions for each row when (new.revoked_at is not null and old.revoked_at is null) execute function test_refuse_revoke()`.execute(db);
+    const out = await app.inject({ method: 'POST', url: '/logout', headers: { cookie, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${encodeURIComponent(token)}` });
+    await sql`drop trigger test_refuse_revoke on sessions`.execute(db);
+    await sql`drop function test_refuse_revoke()`.execute(db);
+    t.equal(out.statusCode, 500);
+    t.match(text(out.body), "Hmm... That didn't work. Could not sign out. Something went wrong. Please try again.");
+    t.ok(out.cookies.some((c) => c.name === 'auth' && c.value === ''), 'on a logout error the auth cookie is cleared (spec section 7)');
+    t.match(out.body, '>Sign In</a>', 'and the page is drawn signed out');
+  });
+
   await t.test('one-time code: one five-digit field without JavaScript (the island’s 5 boxes post one digit each), resend, switch to password', async (t) => {
     const b = new Browser(app);
     const sent = await b.post('/login/code', { email: member.email, channel: 'EMAIL' });
@@ -99,6 +129,7 @@ t.test('the sign-in screens, as a browser without JavaScript uses them', async (
     t.match(sent.body, 'Use my password instead');
     const resent = await b.post('/login/code', { email: member.email, channel: 'EMAIL', resend: '1' });
     t.match(resent.body, 'Sent Code');
+    t.match(resent.body, /data-island="AlertBanner" data-props="[^"]*Sent Code[^"]*&quot;ttl&quot;:5000/, "'Sent Code' is an alert: it leaves after its ttl");
     const code = await codeFrom(app, member.email);
     const wrongCode = code === '12345' ? '54321' : '12345';
     const wrong = await b.post('/login/code/verify', { email: member.email, channel: 'EMAIL', ...Object.fromEntries(wrongCode.split('').map((d, i) => [`d${i + 1}`, d])) });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { GOOD_PASSWORD, setPassword } from '#test/helpers/auth.ts';
 import { signIn } from '#test/helpers/factories.ts';
 import { FormBrowser } from '#test/helpers/form-browser.ts';
 import { roundupWorld } from './roundup-world.ts';
@@ -187,6 +188,18 @@ t.test('the roundups’ staff pages with JavaScript off, and the public live pag
     t.match(res.body, 'Chief Executive Officer, Bletchley Works', 'the member’s job and company');
     t.ok(res.body.indexOf('Alan Turing') < res.body.indexOf('Ada Lovelace'), 'in order');
     t.match(res.body, 'Published Nov 21, 2026');
+    // Spec section 2: after login the user goes back to the previous page (the redirect parameter).
+    const LIVE = '/expert-panels/roundups/cash-in-a-slow-quarter-five-founders';
+    const signInHref = /<a class="button button-small" href="([^"]+)">Sign In<\/a>/.exec(res.body)?.[1];
+    t.equal(signInHref, `/login?redirect=${encodeURIComponent(LIVE)}`, "the header's Sign In link carries this page");
+    const login = await visitor.get(signInHref!);
+    t.match(login.body, `name="redirect" value="${LIVE}"`, 'the sign-in form keeps it');
+    await setPassword(db, alan.id);
+    await visitor.post('/login', { email: alan.email, redirect: LIVE }, signInHref!);
+    const signedIn = await visitor.post('/login/password', { email: alan.email, password: GOOD_PASSWORD, redirect: LIVE }, signInHref!);
+    t.equal(signedIn.headers.location, LIVE, 'signed in, the member is back on the roundup, not on /');
+    const withAlert = await new FormBrowser(app, '203.0.113.62').get(`${LIVE}?alert=settings-saved`);
+    t.match(withAlert.body, `href="/login?redirect=${encodeURIComponent(LIVE)}"`, 'the one-time alert is not carried');
     const draft = await db.selectFrom('ep_roundups').select('id').where('title', '=', 'A second draft').executeTakeFirstOrThrow();
     await db.updateTable('ep_roundups').set({ slug: 'a-second-draft' }).where('id', '=', draft.id).execute();
     t.equal((await visitor.get('/expert-panels/roundups/a-second-draft')).statusCode, 404, 'a roundup not FINAL has no live page');

@@ -85,8 +85,9 @@ t.test('settings → security', async (t) => {
     const jar = await csrfFor(app, here.cookie, '/settings/security/password');
 
     const wrong = await post('/settings/security/password', jar, { oldPassword: 'nope', password: NEW, confirm: NEW });
-    t.equal(wrong.statusCode, 401);
+    t.equal(wrong.statusCode, 400, 'not 401: the spec reads a 401 as signed out, and the member is not');
     t.match(wrong.body, /id="old-password-error">Current password incorrect</);
+    t.ok(await isSignedIn(here.cookie), 'a typo in the current password keeps the member signed in');
     t.notMatch(wrong.body, 'Password is incorrect.', 'only the spec’s wording for a password change');
     t.notMatch(wrong.body, NEW, 'passwords are never sent back');
 
@@ -258,7 +259,10 @@ t.test('settings → security', async (t) => {
     const ACCOUNT = 'mutation A($p: MobilePhoneInput) { myAccount(mobilePhone: $p) { id username mobilePhone { countryCode number } } }';
 
     const wrong = await gql(UPDATE, { o: 'nope', n: NEW }, auth);
+    t.equal(wrong.statusCode, 400, 'a wrong current password is not a 401 (a 401 marks the user as logged out)');
+    t.equal(wrong.json().errors?.[0]?.message, 'Current password incorrect');
     t.equal(wrong.json().errors?.[0]?.extensions?.code, 'NotAuthorized.Password');
+    t.equal((await gql('{ notifications(first: 1) { __typename } }', {}, auth)).statusCode, 200, 'the session stays valid');
     const weak = await gql(UPDATE, { o: OLD, n: 'weak' }, auth);
     t.equal(weak.json().errors?.[0]?.extensions?.code, '121');
     const missing = await gql(UPDATE, { o: '', n: 'weak' }, auth);

@@ -40,7 +40,8 @@ export default async function inviteRoutes(app: FastifyInstance) {
   const t = app.t;
   const base = app.config.basePath;
   const secret = app.config.cookieSecret;
-  const visitor = { config: { access: 'public' as const } };
+  // A signed link from an email, answered with or without signing in: not held back by the onboarding gate.
+  const visitor = { config: { access: 'public' as const, allowDuringOnboarding: true } };
 
   const invitePath = (link: ReadInvitation, extra = '') => `/expert-panels/invite?${invitationQuery(link.fields)}${extra}`;
   const signInHref = (to: string) => `${base}/login?redirect=${encodeURIComponent(`${base}${to}`)}`;
