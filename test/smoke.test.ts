@@ -65,34 +65,30 @@ t.test(`every area answers on the demo (${usingPostgres() ? 'PostgreSQL' : 'PGli
   });
 
   await t.test('a GraphQL operation of each area, for a bearer client', async (t) => {
-    const member_: [string, (data: any) => boolean][] = [
+    type Operation = [query: string, holds: (data: any) => boolean];
+    const check = async (schema: 'graphql' | 'graphqlAdmin', token: string, operations: Operation[]) => {
+      for (const [query, holds] of operations) {
+        const res = await graphql(schema, token, query);
+        const body = res.json();
+        t.equal(res.statusCode, 200, query);
+        t.notOk(body.errors, `${query}: no errors`, { errors: body.errors });
+        t.ok(body.data && holds(body.data), `${query}: the demo's data`);
+      }
+    };
+    await check('graphql', member, [
       ['{ articlesPublished { id } }', (d) => d.articlesPublished.length > 0],
       ['{ members(first: 5) { edges { node { id name } } } }', (d) => d.members.edges.length === 5],
       ['{ notifications(first: 3) { edges { node { id } } } }', (d) => d.notifications.edges.length > 0],
       ['{ me { username statements(first: 3) { id } } }', (d) => d.me.username === 'amara.okafor' && d.me.statements.length > 0],
       ['{ forumPosts(first: 3) { posts { id title } } }', (d) => d.forumPosts.posts.length === 3],
       ['{ expertQuestions(first: 3) { edges { node { id } } } }', (d) => d.expertQuestions.edges.length > 0],
-    ];
-    for (const [query, holds] of member_) {
-      const res = await graphql('graphql', member, query);
-      const body = res.json();
-      t.equal(res.statusCode, 200, query);
-      t.notOk(body.errors, `${query}: no errors`, { errors: body.errors });
-      t.ok(body.data && holds(body.data), `${query}: the demo's data`);
-    }
-    const staff: [string, (data: any) => boolean][] = [
+    ]);
+    await check('graphqlAdmin', admin, [
       ['{ articleBoard { total } }', (d) => d.articleBoard.total > 0],
       ['{ members(first: 5) { total rows { id } } }', (d) => d.members.rows.length === 5],
       ['{ forumTopics { id name } }', (d) => d.forumTopics.length > 0],
       ['{ expertPanels { id name } }', (d) => d.expertPanels.length === 2],
-    ];
-    for (const [query, holds] of staff) {
-      const res = await graphql('graphqlAdmin', admin, query);
-      const body = res.json();
-      t.equal(res.statusCode, 200, query);
-      t.notOk(body.errors, `${query}: no errors`, { errors: body.errors });
-      t.ok(body.data && holds(body.data), `${query}: the demo's data`);
-    }
+    ]);
   });
 });
 
