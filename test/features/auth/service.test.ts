@@ -155,9 +155,10 @@ t.test('sign-in services', async (t) => {
     t.ok((await loginWithPassword(ctx(), { email: who.email, password: 'Strong-Pass-1' })).authToken);
 
     const outboxSize = app.outbox.messages.length;
-    await requestPasswordReset(ctx(), { email: 'stranger@example.com' });
+    // Spec section 8: 'A member with that username could not be found' (decision 0042).
+    await rejects(t, requestPasswordReset(ctx(), { email: 'stranger@example.com' }), 'Unrecognized.Email', 'a stranger is told no member has that username');
     await app.jobs.drain();
-    t.equal(app.outbox.messages.length, outboxSize, 'no mail for a stranger, and the same answer');
+    t.equal(app.outbox.messages.length, outboxSize, 'and no mail is sent');
 
     await requestPasswordReset(ctx(), { email: who.email });
     const late = new URL(await linkFrom(app, who.email)).searchParams.get('token')!;
