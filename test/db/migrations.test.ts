@@ -16,6 +16,31 @@ t.test(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, async (t) =
     t.same(await migrateToLatest(db), []);
   });
 
+  await t.test('every table belongs to a community (a NOT NULL community_id), but for the named few', async (t) => {
+    // What may live outside a community, and why (docs/architecture.md, "Past one database"): these
+    // are the reference tables of a database distributed by community_id, or no product data at all.
+    const GLOBAL: Record<string, string> = {
+      communities: 'the tenants themselves (a reference table)',
+      users: 'one identity across every community a person belongs to (memberships carry the community)',
+      auth_events: 'sign-in throttling per address and account, across communities',
+      auth_lockouts: 'lockouts per account, across communities',
+      sandbox_profiles: "the local sandbox card processor's own store (an outside service's, not ours)",
+      sandbox_tokens: "the sandbox card processor's own store",
+      sandbox_transactions: "the sandbox card processor's own store",
+      kysely_migration: 'the migrator',
+      kysely_migration_lock: 'the migrator',
+    };
+    const tables = await sql<{ table_name: string; tenant: boolean; nullable: boolean }>`
+      select t.table_name,
+        exists (select 1 from information_schema.columns c where c.table_schema = 'public' and c.table_name = t.table_name and c.column_name = 'community_id') as tenant,
+        exists (select 1 from information_schema.columns c where c.table_schema = 'public' and c.table_name = t.table_name and c.column_name = 'community_id' and c.is_nullable = 'YES') as nullable
+      from information_schema.tables t where t.table_schema = 'public' and t.table_type = 'BASE TABLE' order by 1`.execute(db);
+    t.ok(tables.rows.length > 50, `${tables.rows.length} tables`);
+    const outside = tables.rows.filter((r) => !r.tenant).map((r) => r.table_name);
+    t.same(outside, Object.keys(GLOBAL).sort(), 'a new table without community_id is named here, with its reason, or it gets the column');
+    t.same(tables.rows.filter((r) => r.nullable).map((r) => r.table_name), [], 'community_id is never null (it is the distribution column)');
+  });
+
   await t.test('the demo seed creates two communities (and the staff one), an admin and members, and only once', async (t) => {
     t.equal(await seedDemo(db, { production: false }), true);
     t.equal(await seedDemo(db, { production: false }), false);
