@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import { cleanByline, cleanRichText, type ArticleRow } from '#src/features/articles/service.ts';
+import { cleanByline, type ArticleRow } from '#src/features/articles/service.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import type { ArticleEditorLabels } from '#islands/ArticleEditor.tsx';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, plainText, type ArticleStatus } from '#src/features/articles/rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, type ArticleStatus } from '#src/features/articles/rules.ts';
+import { plainText } from '#src/lib/plain-text.ts';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -15,7 +15,6 @@ import {
   deleteBlackout,
   editArticleTextFromBoard,
   editorMoves,
-  cleanRichText,
   exportBoard,
   getArticle,
   latestCopyScan,
@@ -30,6 +29,7 @@ import {
   searchBoard,
   type BoardQuery,
 } from './service.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
 

@@ -3,7 +3,8 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
 import { scanForRequest } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, countWords, type BlackoutWindow } from './rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, type BlackoutWindow } from './rules.ts';
+import { countWords } from '#src/lib/plain-text.ts';
 import {
   acceptProductAgreement,
   approveForPublishing,
@@ -19,10 +20,10 @@ import {
   productAgreementStatus,
   saveByline,
   submitForReview,
-  cleanRichText,
   type ArticleDeps,
   type Person,
 } from './service.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { offersAmplification } from '#src/features/payments/amplify.ts';

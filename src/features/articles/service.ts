@@ -27,7 +27,6 @@ import {
   checkBody,
   checkByline,
   checkTitle,
-  countWords,
   IN_FLIGHT,
   nextStatuses,
   PENDING_PUBLICATION,
@@ -37,6 +36,8 @@ import {
   type ArticleStatus,
   type BlackoutWindow,
 } from './rules.ts';
+import { countWords } from '#src/lib/plain-text.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 
 export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier };
 /** Who acts: the member, and whether they are staff (ADMIN) of the community. */
@@ -45,29 +46,9 @@ export type Person = ArticlePerson;
 export const FEEDBACK_PAGE_SIZE = 20;
 export const FEEDBACK_MAX_CHARS = 5000;
 
-/** An underline written as an inline style (`text-decoration` or `text-decoration-line`). */
-const UNDERLINE_STYLE = /(^|;)\s*text-decoration(-line)?\s*:[^;]*\bunderline\b/i;
-
-/**
- * The rich text of spec section 5: paragraph, link, bold, italics, headings, lists, underline.
- * Underline is stored as `<u>`: the CSP refuses inline styles, so a `<span style>` never showed. An
- * underlined span (what older revisions and pasted text hold) becomes `<u>`; any other span is
- * unwrapped, its text kept.
- */
-const RICH_TEXT: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'u'],
-  allowedAttributes: { a: ['href'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  transformTags: {
-    b: 'strong',
-    i: 'em',
-    span: (_tagName, attribs) => ({ tagName: UNDERLINE_STYLE.test(attribs.style ?? '') ? 'u' : 'span', attribs: {} }),
-  },
-};
 /** Byline paste: paragraphs and links with href only. */
 const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttributes: { a: ['href'] }, allowedSchemes: ['http', 'https', 'mailto'] };
 
-export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
 export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
 
 /**
