@@ -4,7 +4,8 @@ import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rul
 import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
 import { type ArticleRow, type BoardQuery, type listFeedback } from '#src/features/articles/service.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
-import { Alert, CsrfField, Field, FieldNotes } from '#views/auth/parts.tsx';
+import { CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
