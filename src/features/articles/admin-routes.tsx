@@ -241,7 +241,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
           article={article}
           editors={editors}
           next={next}
-          revisions={revisions}
+          revisions={revisions.map((r) => ({ ...r, content: cleanRichText(r.content) }))}
           events={events}
           scan={scan}
           errors={extra.errors ?? {}}

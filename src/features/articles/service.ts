@@ -36,7 +36,7 @@ import {
   type ArticleStatus,
   type BlackoutWindow,
 } from './rules.ts';
-import { countWords } from '#src/lib/plain-text.ts';
+import { countWords, plainText } from '#src/lib/plain-text.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 
 export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier };
@@ -50,6 +50,24 @@ export const FEEDBACK_MAX_CHARS = 5000;
 const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttributes: { a: ['href'] }, allowedSchemes: ['http', 'https', 'mailto'] };
 
 export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** What the byline field shows: the editor island's HTML, and the text of the field without JavaScript. */
+export type BylineField = { html: string; plain: string };
+
+/**
+ * The byline field's values for a stored or just typed byline. Without JavaScript the field shows plain
+ * text, or the HTML when the byline has a link (so it round-trips). What comes back after a refused
+ * save is what was typed: cleaned like a stored byline.
+ */
+export function bylineField(value: string): BylineField {
+  const isHtml = value.trim().startsWith('<');
+  return {
+    html: isHtml ? cleanByline(value) : value ? `<p>${escapeHtml(value)}</p>` : '',
+    plain: isHtml && !/<a\s/i.test(value) ? plainText(value).trim() : value,
+  };
+}
 
 /**
  * The byline is one line (spec section 5: "Enter is blocked" in the editor). What arrives without the
