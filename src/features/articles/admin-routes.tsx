@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { canEditorEditText } from '#src/core/guardian/articles.ts';
+import { canEditorEditText } from './guardian.ts';
 import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
 import { scanForRequest } from './copy-scan.ts';
 import { toCsv } from './csv.ts';

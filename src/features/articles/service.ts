@@ -10,7 +10,7 @@ import {
   canJoinFeedback,
   canViewArticle,
   type ArticlePerson,
-} from '#src/core/guardian/articles.ts';
+} from './guardian.ts';
 import { formatDate } from '#src/core/format.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { positiveId } from '#src/lib/form.ts';
