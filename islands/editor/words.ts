@@ -1,4 +1,4 @@
-/** Words as the server counts them (rules.ts countWords): runs of non-space characters of the plain text. */
+/** Words as the server counts them (lib/plain-text.ts countWords): runs of non-space characters of the plain text. */
 export function countWordsInText(text: string): number {
   const t = text.trim();
   return t === '' ? 0 : t.split(/\s+/).length;

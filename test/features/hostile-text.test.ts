@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError, asClientError, isAppError } from '#src/core/errors.ts';
 import { ensureText, hasForbiddenCharacters, textField } from '#src/core/fields.ts';
 import { acceptProductAgreement, autosaveRevision, saveByline, submitForReview } from '#src/features/articles/service.ts';
-import { countWords, plainText } from '#src/features/articles/rules.ts';
+import { countWords, plainText } from '#src/lib/plain-text.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { GOOD_PASSWORD, setPassword } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';

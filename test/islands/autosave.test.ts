@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Autosaver, RETRY_STEPS_MS, type Draft, type SaveStatus, type SendResult } from '#islands/editor/autosave.ts';
 import { countWordsInText, savedTime } from '#islands/editor/words.ts';
-import { countWords } from '#src/features/articles/rules.ts';
+import { countWords } from '#src/lib/plain-text.ts';
 
 /** A fake clock: timers run when the test advances time. */
 function fakeTimers() {

@@ -2,8 +2,9 @@ import { Fragment } from 'react';
 import { formatDate } from '#src/core/format.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from '#src/features/articles/rules.ts';
 import type { DiffPart, RevisionDiff } from '#src/features/articles/diff.ts';
-import { cleanRichText, type ArticleRow, type BoardQuery, type listFeedback } from '#src/features/articles/service.ts';
-import { Alert, CsrfField, Field, FieldNotes } from '#views/auth/parts.tsx';
+import type { ArticleRow, BoardQuery, listFeedback } from '#src/features/articles/service.ts';
+import { CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -170,6 +171,7 @@ export function ArticlesBoard({
   );
 }
 
+/** A revision as the page shows it: its content already sanitised by the route. */
 type Revision = { id: number; author_id: number; title: string; content: string; word_count: number; created_at: Date };
 type Event = { id: number; from_status: string; to_status: string; actor_id: number | null; actor_first: string | null; actor_last: string | null; note: string | null; created_at: Date };
 type Scan = { status: string; aggregated_score: number | null; identical_words: number | null; minor_changed_words: number | null; related_meaning_words: number | null; total_words: number | null; total_excluded: number | null } | undefined;
@@ -513,7 +515,7 @@ export function ArticleDetail({
           <details key={r.id} className="panel" open={i === 0}>
             <summary>{t('admin.articles.revision', { n: revisions.length - i, words: r.word_count, date: formatDate(r.created_at) })}</summary>
             <h3>{r.title}</h3>
-            <div className="preview" dangerouslySetInnerHTML={{ __html: cleanRichText(r.content) }} />
+            <div className="preview" dangerouslySetInnerHTML={{ __html: r.content }} />
           </details>
         ))}
     </section>

@@ -1,5 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
-import { Alert, CsrfField, FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, FieldNotes, describedBy } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { usePage, useHref } from '#views/layout/page-context.tsx';
 import { MemberLine, StatusBadge, type IntroductionItem } from '#views/members/Introductions.tsx';
 

@@ -2,7 +2,8 @@ import { formatDate } from '#src/core/format.ts';
 import type { MemberRow, MemberSearch, StaffCommunity } from '#src/features/members/admin.ts';
 import type { MemberNote, StaffActionEntry } from '#src/features/members/admin-actions.ts';
 import type { MemberAdminView } from '#src/features/members/types.ts';
-import { Alert, CsrfField, Field, FieldNotes } from '#views/auth/parts.tsx';
+import { CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** "Nov 23, 2026, 18:40 UTC": a date with the time of day (staff compare accesses by the minute). */

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { DashboardLink, SiteForm, SiteRow, SiteTextField } from '#src/features/communities/admin.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The sites an admin administers (spec section 2, /admin/sites). */

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { CsrfField, Hidden } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /**

@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import { cleanByline, cleanRichText, type ArticleRow } from '#src/features/articles/service.ts';
-import { Alert, CsrfField, Field } from '#views/auth/parts.tsx';
+import type { ArticleRow, BylineField } from '#src/features/articles/service.ts';
+import { CsrfField, Field } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import type { ArticleEditorLabels } from '#islands/ArticleEditor.tsx';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, plainText, type ArticleStatus } from '#src/features/articles/rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, type ArticleStatus } from '#src/features/articles/rules.ts';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 type Remark = { id: number; remark: string; createdAt: Date; hasRead: boolean; author: { id: number; snapshot: { name: string } } };
 
@@ -238,22 +238,18 @@ export function PublishedPage({ articles, amplify = false }: { articles: Article
   );
 }
 
-export function BylineForm({ value, error, notice }: { value: string; error?: string; notice?: string }) {
+export function BylineForm({ byline, error, notice }: { byline: BylineField; error?: string; notice?: string }) {
   const { t, csrfToken } = usePage();
   const href = useHref();
   const k = (key: string) => t(`articles.pages.${key}`);
-  // Without JavaScript the field shows plain text, or the HTML when the byline has a link (so it round-trips).
-  const isHtml = value.trim().startsWith('<');
-  const plain = isHtml && !/<a\s/i.test(value) ? plainText(value).trim() : value;
   return (
     <Island
       name="BylineEditor"
       props={{
         action: href('/articles/settings'),
         csrf: csrfToken,
-        // What comes back after a refused save is what was typed: cleaned like a stored byline.
-        html: isHtml ? cleanByline(value) : value ? `<p>${escapeHtml(value)}</p>` : '',
-        plain,
+        html: byline.html,
+        plain: byline.plain,
         error,
         notice,
         labels: {
@@ -278,7 +274,7 @@ export function BylineForm({ value, error, notice }: { value: string; error?: st
   );
 }
 
-export function SettingsPage(props: { value: string; error?: string; notice?: string }) {
+export function SettingsPage(props: { byline: BylineField; error?: string; notice?: string }) {
   const { t } = usePage();
   return (
     <section>
@@ -333,6 +329,8 @@ export type EditorState = {
   body: string;
   /** The body as rich text (the editor island). */
   content: string;
+  /** The stored body, sanitised, for the read-only preview. */
+  preview: string;
   wordCount: number;
   byline: string | null;
   remarks: Remark[];
@@ -507,7 +505,7 @@ export function EditorReadOnly({ state, approve }: { state: EditorState; approve
       )}
       <h1>{titleOf(article, t)}</h1>
       <p className="muted">{t('articles.pages.wordCount', { n: article.word_count ?? 0 })}</p>
-      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: cleanRichText(article.content ?? '') }} />
+      <div className="preview" aria-label={t('articles.pages.preview')} dangerouslySetInnerHTML={{ __html: state.preview }} />
       {approve ? (
         <section className="stack submit-box" aria-labelledby="approve-heading">
           <h2 id="approve-heading">{t('articles.pages.approveHeading')}</h2>

@@ -1,6 +1,8 @@
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { Alert, AuthCard, CsrfField, Field, Hidden } from './parts.tsx';
+import { CsrfField, Field, Hidden } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
+import { AuthCard } from './auth-card.tsx';
 import { newPasswordLabels } from '#views/auth/new-password-labels.ts';
 
 /** What every sign-in step carries along: where to go afterwards and the remember-me choice. */

@@ -1,5 +1,5 @@
 import type { MemberQuestionRow, MemberTab } from '#src/features/expert-panels/types.ts';
-import { CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { DateText, StateBadges } from './parts.tsx';
 

@@ -1,6 +1,7 @@
 import { formatDate } from '#src/core/format.ts';
 import type { MemberQuestionView } from '#src/features/expert-panels/types.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { AnswerDraftIsland, DateText, StateBadges } from './parts.tsx';
 

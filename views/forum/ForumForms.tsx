@@ -1,5 +1,6 @@
 import type { ForumTargetKind, ReportReason, TopicView } from '#src/features/forum/types.ts';
-import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { CsrfField, Hidden } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { TextArea } from './parts.tsx';

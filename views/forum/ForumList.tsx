@@ -1,5 +1,5 @@
 import type { PostSummary, TopicView } from '#src/features/forum/types.ts';
-import { Alert } from '#views/auth/parts.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ForumAvatar, StatusBadges, TopicLinks, When } from './parts.tsx';
 

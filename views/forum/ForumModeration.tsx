@@ -1,5 +1,6 @@
 import type { QueueItem, ReportView } from '#src/features/forum/types.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { QueueItemCard, queueKey, ReasonForm } from './moderation-parts.tsx';
 import { AuthorLine, When } from './parts.tsx';

@@ -1,5 +1,6 @@
 import type { ForumStatus, ForumTargetKind, PostView, ReplyView } from '#src/features/forum/types.ts';
-import { Alert, CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { CsrfField, Hidden } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { itemLinksInner, replyArticleInner, stateNoteHtml } from './item-html.ts';
 import { AuthorLine, FollowButton, ForumLive, ItemActions, StatusBadges, TextArea, TopicLinks, useHtmlContext, type Back } from './parts.tsx';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { QueueItem } from '#src/features/forum/types.ts';
-import { CsrfField, FieldNotes, Hidden, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, FieldNotes, Hidden, describedBy } from '#views/kit/form.tsx';
 import { useHref } from '#views/layout/page-context.tsx';
 
 /**

@@ -1,6 +1,6 @@
 import type { ForumStatus, ForumTargetKind, ReactionCount, TopicView } from '#src/features/forum/types.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
-import { CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import {
   authorLineInner,

@@ -1,6 +1,7 @@
 import type { DirectoryPage, FilterOptions, Suggestion } from '#src/features/members/directory.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
-import { Alert, FieldNotes } from '#views/auth/parts.tsx';
+import { FieldNotes } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt } from '#views/members/avatar.ts';
 

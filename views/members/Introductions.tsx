@@ -1,7 +1,8 @@
 import { formatDate } from '#src/core/format.ts';
 import type { IntroductionView } from '#src/features/members/introductions.ts';
 import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/types.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { Tabs } from '#views/members/Directory.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,6 +1,7 @@
 import type { ProfileDraft } from '#src/features/members/profile.ts';
 import { INDUSTRIES, SOCIAL_NETWORKS, type MemberProfile, type SocialNetwork } from '#src/features/members/types.ts';
-import { Alert, CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ProfileAvatar } from './Profile.tsx';
 

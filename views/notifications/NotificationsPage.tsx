@@ -1,4 +1,4 @@
-import { CsrfField, Hidden } from '#views/auth/parts.tsx';
+import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 
 /** One notification as the list shows it: the route has already put its time into words. */

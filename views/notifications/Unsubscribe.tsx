@@ -1,4 +1,4 @@
-import { CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The unsubscribe link's page: what will stop, and the button that stops it (a POST). */

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AmplifyPageModel } from '#src/features/payments/view-models.ts';
-import { Alert, CsrfField, FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, FieldNotes, describedBy } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The page's data, formatted by the route (view-models.ts amplifyPageModel), and its forms' state. */

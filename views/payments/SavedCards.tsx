@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AuthLogRow, CardView } from '#src/features/payments/saved-cards/view-model.ts';
-import { Alert, CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { memberPath } from '#views/admin/members.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

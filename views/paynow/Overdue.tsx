@@ -1,6 +1,6 @@
 import type { CardFormProps } from '#views/payments/CardForm.tsx';
 import { CardForm } from '#views/payments/CardForm.tsx';
-import { CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 
 export type OverdueProps = {

@@ -1,5 +1,5 @@
 import type { StatementRow } from '#src/features/payments/view-models.ts';
-import { Alert } from '#views/auth/parts.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';
 

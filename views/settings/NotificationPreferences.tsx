@@ -1,5 +1,5 @@
 import type { PreferenceEntry, PreferencesView } from '#src/features/notifications/preferences.ts';
-import { CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';

@@ -1,6 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
 import type { PushDeviceView } from '#src/features/notifications/push/tokens.ts';
-import { CsrfField } from '#views/auth/parts.tsx';
+import { CsrfField } from '#views/kit/form.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
 import type { CountryOption, PasswordFormState, PhoneFormState, SecurityView, SessionView } from '#src/features/settings/types.ts';
-import { Alert, CsrfField, describedBy, Field, FieldNotes } from '#views/auth/parts.tsx';
+import { CsrfField, describedBy, Field, FieldNotes } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ModalSupport } from './ModalSupport.tsx';

@@ -1,6 +1,7 @@
 import type { CountryOption, OfficePhone, ContactPhone, SupportContact, Team, TeamDraft, TeamType } from '#src/features/settings/team-types.ts';
 import { TEAM_LIMITS, TEAM_TYPES } from '#src/features/settings/team-types.ts';
-import { Alert, CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
+import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ModalSupport } from './ModalSupport.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';

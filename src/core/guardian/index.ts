@@ -1,9 +1,9 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Community } from '#src/db/types.ts';
-import type { ArticlePerson } from './articles.ts';
 
-export * from './articles.ts';
+/** Who acts on an article: the member, and whether they are staff (ADMIN) of the community. */
+export type ArticlePerson = { userId: number; isStaff: boolean };
 
 /** Every route declares one of these in its config (`config: { access }`). */
 export type Access = 'public' | 'member' | 'admin';
@@ -45,7 +45,7 @@ export class Guardian {
     return this.isAdmin;
   }
 
-  /** The signed-in user as the article predicates (./articles.ts) see them; staff is ADMIN here. */
+  /** The signed-in user as the article predicates (features/articles/guardian.ts) see them; staff is ADMIN here. */
   get articlePerson(): ArticlePerson {
     this.ensureSignedIn();
     return { userId: this.userId!, isStaff: this.isAdmin };

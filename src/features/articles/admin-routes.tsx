@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { canEditorEditText } from '#src/core/guardian/articles.ts';
+import { canEditorEditText } from './guardian.ts';
 import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
 import { scanForRequest } from './copy-scan.ts';
 import { toCsv } from './csv.ts';
@@ -15,7 +15,6 @@ import {
   deleteBlackout,
   editArticleTextFromBoard,
   editorMoves,
-  cleanRichText,
   exportBoard,
   getArticle,
   latestCopyScan,
@@ -30,6 +29,7 @@ import {
   searchBoard,
   type BoardQuery,
 } from './service.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
 
@@ -241,7 +241,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
           article={article}
           editors={editors}
           next={next}
-          revisions={revisions}
+          revisions={revisions.map((r) => ({ ...r, content: cleanRichText(r.content) }))}
           events={events}
           scan={scan}
           errors={extra.errors ?? {}}

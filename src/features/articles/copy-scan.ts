@@ -22,7 +22,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
 import type { CopyScansTable } from '#src/db/types.ts';
-import { plainText } from './rules.ts';
+import { plainText } from '#src/lib/plain-text.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The interface

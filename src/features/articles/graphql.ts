@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { canScanArticle } from '#src/core/guardian/articles.ts';
+import { canScanArticle } from './guardian.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { copyScanView, scanForRequest } from './copy-scan.ts';

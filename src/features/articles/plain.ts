@@ -1,4 +1,4 @@
-import { plainText } from './rules.ts';
+import { plainText } from '#src/lib/plain-text.ts';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

@@ -3,9 +3,11 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
 import { scanForRequest } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, countWords, type BlackoutWindow } from './rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, type BlackoutWindow } from './rules.ts';
+import { countWords } from '#src/lib/plain-text.ts';
 import {
   acceptProductAgreement,
+  bylineField,
   approveForPublishing,
   autosaveRevision,
   blackoutNow,
@@ -19,10 +21,10 @@ import {
   productAgreementStatus,
   saveByline,
   submitForReview,
-  cleanRichText,
   type ArticleDeps,
   type Person,
 } from './service.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { offersAmplification } from '#src/features/payments/amplify.ts';
@@ -141,7 +143,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     if (await gate(request, reply)) return reply;
     const byline = await getByline(articleDeps(request), request.guardian.userId!);
     const notice = (request.query as Record<string, string | undefined>).saved === '1' ? t('articles.pages.bylineSaved') : undefined;
-    return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage value={byline?.byline ?? ''} notice={notice} /> });
+    return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage byline={bylineField(byline?.byline ?? '')} notice={notice} /> });
   });
 
   app.post('/articles/settings', member, async (request, reply) => {
@@ -159,7 +161,7 @@ export default async function articleRoutes(app: FastifyInstance) {
       return reply.redirectTo('/articles/settings?saved=1');
     } catch (e) {
       if (!isAppError(e)) throw e;
-      return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage value={value} error={fieldErrors(e).byline ?? t('articles.errors.byline')} />, status: 400 });
+      return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage byline={bylineField(value)} error={fieldErrors(e).byline ?? t('articles.errors.byline')} />, status: 400 });
     }
   });
 
@@ -180,6 +182,7 @@ export default async function articleRoutes(app: FastifyInstance) {
       body,
       // Older revisions may hold an underline as a styled span: the editor gets it as <u>.
       content: cleanRichText(article?.content ?? ''),
+      preview: cleanRichText(article?.content ?? ''),
       wordCount: article?.word_count ?? 0,
       byline: byline?.byline ?? null,
       remarks: feedback?.remarks ?? [],

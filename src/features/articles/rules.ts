@@ -1,7 +1,10 @@
+import { countWords, plainText } from '#src/lib/plain-text.ts';
+
 /**
  * The article rules of spec sections 4, 5 and 9, as pure functions: statuses and who may move an
- * article between them, word counting, title/body/byline limits, and blackout windows. The service
- * applies them; forms, GraphQL and the editor island show the same verdicts.
+ * article between them, title/body/byline limits (words counted as lib/plain-text.ts does), and
+ * blackout windows. The service applies them; forms, GraphQL and the editor island show the same
+ * verdicts.
  */
 
 export const ARTICLE_STATUSES = [
@@ -102,35 +105,6 @@ export function canMove(actor: Actor, from: ArticleStatus, to: ArticleStatus, he
  * approved), so a correction sends the article back to FINAL_EDIT first.
  */
 export const EDITOR_EDITABLE: readonly ArticleStatus[] = ['SUBMITTED_FOR_REVIEW', 'UNASSIGNED', 'EDITING', 'FIRST_ROUND_EDIT', 'FINAL_EDIT'];
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-
-/**
- * The character a numeric reference stands for. As browsers read it: a code point beyond U+10FFFF
- * (`&#99999999;`), a surrogate or zero is U+FFFD, the replacement character; nothing here throws.
- */
-export function characterReference(codePoint: number): string {
-  if (!Number.isSafeInteger(codePoint) || codePoint <= 0 || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return '\uFFFD';
-  return String.fromCodePoint(codePoint);
-}
-
-/** Markup stripped, entities decoded: the text a reader sees. */
-export function plainText(html: string): string {
-  return html
-    .replace(/<(br|\/p|\/h[1-6]|\/li|\/div)\s*\/?>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+\d*);/gi, (m, name: string) => {
-      if (name.startsWith('#x') || name.startsWith('#X')) return characterReference(Number.parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return characterReference(Number.parseInt(name.slice(1), 10));
-      return ENTITIES[name.toLowerCase()] ?? m;
-    });
-}
-
-/** Words after stripping markup (spec section 5): runs of non-space characters. */
-export function countWords(html: string): number {
-  const text = plainText(html).trim();
-  return text === '' ? 0 : text.split(/\s+/).length;
-}
 
 export type Verdict = { ok: true } | { ok: false; reason: string };
 

@@ -10,7 +10,7 @@ import {
   canJoinFeedback,
   canViewArticle,
   type ArticlePerson,
-} from '#src/core/guardian/articles.ts';
+} from './guardian.ts';
 import { formatDate } from '#src/core/format.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { positiveId } from '#src/lib/form.ts';
@@ -27,7 +27,6 @@ import {
   checkBody,
   checkByline,
   checkTitle,
-  countWords,
   IN_FLIGHT,
   nextStatuses,
   PENDING_PUBLICATION,
@@ -37,6 +36,8 @@ import {
   type ArticleStatus,
   type BlackoutWindow,
 } from './rules.ts';
+import { countWords, plainText } from '#src/lib/plain-text.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 
 export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier };
 /** Who acts: the member, and whether they are staff (ADMIN) of the community. */
@@ -45,30 +46,28 @@ export type Person = ArticlePerson;
 export const FEEDBACK_PAGE_SIZE = 20;
 export const FEEDBACK_MAX_CHARS = 5000;
 
-/** An underline written as an inline style (`text-decoration` or `text-decoration-line`). */
-const UNDERLINE_STYLE = /(^|;)\s*text-decoration(-line)?\s*:[^;]*\bunderline\b/i;
-
-/**
- * The rich text of spec section 5: paragraph, link, bold, italics, headings, lists, underline.
- * Underline is stored as `<u>`: the CSP refuses inline styles, so a `<span style>` never showed. An
- * underlined span (what older revisions and pasted text hold) becomes `<u>`; any other span is
- * unwrapped, its text kept.
- */
-const RICH_TEXT: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'u'],
-  allowedAttributes: { a: ['href'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  transformTags: {
-    b: 'strong',
-    i: 'em',
-    span: (_tagName, attribs) => ({ tagName: UNDERLINE_STYLE.test(attribs.style ?? '') ? 'u' : 'span', attribs: {} }),
-  },
-};
 /** Byline paste: paragraphs and links with href only. */
 const BYLINE: sanitizeHtml.IOptions = { allowedTags: ['p', 'a'], allowedAttributes: { a: ['href'] }, allowedSchemes: ['http', 'https', 'mailto'] };
 
-export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
 export const cleanByline = (html: string) => sanitizeHtml(html, BYLINE);
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** What the byline field shows: the editor island's HTML, and the text of the field without JavaScript. */
+export type BylineField = { html: string; plain: string };
+
+/**
+ * The byline field's values for a stored or just typed byline. Without JavaScript the field shows plain
+ * text, or the HTML when the byline has a link (so it round-trips). What comes back after a refused
+ * save is what was typed: cleaned like a stored byline.
+ */
+export function bylineField(value: string): BylineField {
+  const isHtml = value.trim().startsWith('<');
+  return {
+    html: isHtml ? cleanByline(value) : value ? `<p>${escapeHtml(value)}</p>` : '',
+    plain: isHtml && !/<a\s/i.test(value) ? plainText(value).trim() : value,
+  };
+}
 
 /**
  * The byline is one line (spec section 5: "Enter is blocked" in the editor). What arrives without the

@@ -1,7 +1,7 @@
 import { AppError, type ErrorCode } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { plainText } from '#src/features/articles/rules.ts';
-import { cleanRichText } from '#src/features/articles/service.ts';
+import { plainText } from '#src/lib/plain-text.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { epTransaction, type EpDeps, type EpViewer } from './deps.ts';
 import { memberAnswers } from './queries.ts';
 import { getQuestion, questionIdOf } from './questions.ts';
@@ -11,8 +11,8 @@ import type { AnswerMark, EpAnswerStatus, MemberQuestionView } from './types.ts'
 /**
  * A member answers a question sent to them (issue 15), or marks it "can't answer" or ignores it. The
  * text is rich text stored as sanitised HTML exactly as forum posts are (decision 0033): the pages
- * turn the plain field's light formatting into HTML (forum/text-format.ts), the service sanitises it
- * with the articles' cleanRichText and keeps it to the panel's word range. Submitting puts the answer
+ * turn the plain field's light formatting into HTML (lib/rich-text.ts), the service sanitises it
+ * with the shared cleanRichText and keeps it to the panel's word range. Submitting puts the answer
  * in review; the member may change it until an editor picks it up (review_started_at) or the question
  * closes. Each submit keeps a revision (editor_id null: the member's own text).
  */

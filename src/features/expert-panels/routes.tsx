@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, type AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { countWords } from '#src/features/articles/rules.ts';
-import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
+import { countWords } from '#src/lib/plain-text.ts';
+import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { str, type FormBody } from '#src/lib/form.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';

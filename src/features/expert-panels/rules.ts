@@ -1,5 +1,5 @@
 import type { EpAnswerStatus, RoundupStatus } from '#src/db/types.ts';
-import { countWords } from '#src/features/articles/rules.ts';
+import { countWords } from '#src/lib/plain-text.ts';
 
 /**
  * Expert panels' rules (issue 15; spec sections 4, 5, 8): an answer's states and who moves it, the

@@ -3,7 +3,7 @@ import { formatDate } from '#src/core/format.ts';
 import { createTranslator } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Database, RoundupStatus } from '#src/db/types.ts';
-import { countWords, plainText } from '#src/features/articles/rules.ts';
+import { countWords, plainText } from '#src/lib/plain-text.ts';
 import { roundupPath } from './queries.ts';
 import { CLOSED_BATCH, CLOSED_QUESTIONS, GROWTH, LEADERSHIP, OPEN_BATCH, OPEN_QUESTIONS, ROUNDUP, type SeedPanel, type SeedQuestion } from './seed-content.ts';
 

@@ -2,8 +2,8 @@ import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
-import { cleanRichText } from '#src/features/articles/service.ts';
-import { plainText } from '#src/features/articles/rules.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
+import { plainText } from '#src/lib/plain-text.ts';
 import { HTML_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
 
 /**

@@ -15,7 +15,7 @@ import { encodeCursor } from './queries.ts';
 import { mentionLinksUnder } from './mentions.ts';
 import { createReply, deleteReply, editReply, getReply, listReplies } from './replies.ts';
 import { LIST_PAGE_SIZE, POST_MAX, REPLIES_PAGE_SIZE, REPLY_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
-import { htmlToText, textToHtml } from './text-format.ts';
+import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { listTopics } from './topics.ts';
 import { removeContent } from './moderation.ts';
 

@@ -1,7 +1,7 @@
 import type { Db } from '#src/db/index.ts';
 import type { Insertable } from 'kysely';
 import type { Database } from '#src/db/types.ts';
-import { plainText } from '#src/features/articles/rules.ts';
+import { plainText } from '#src/lib/plain-text.ts';
 import { REACTIONS } from './rules.ts';
 import { MENTION_REPLY, SEED_POSTS, SEED_REPLIES, SEED_TOPICS, type SeedPost } from './seed-content.ts';
 

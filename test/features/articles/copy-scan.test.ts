@@ -15,7 +15,7 @@ import {
   type ScanInput,
   type ScanReport,
 } from '#src/features/articles/copy-scan.ts';
-import { countWords } from '#src/features/articles/rules.ts';
+import { countWords } from '#src/lib/plain-text.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 

@@ -1,6 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
 import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/roundups/types.ts';
-import { Field } from '#views/auth/parts.tsx';
+import { Field } from '#views/kit/form.tsx';
 import { Pager } from '#views/admin/tab-frame.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame } from './RoundupParts.tsx';

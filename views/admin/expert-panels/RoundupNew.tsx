@@ -1,5 +1,5 @@
 import type { RoundupQuestionChoice } from '#src/features/expert-panels/roundups/types.ts';
-import { CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { TextArea } from '#views/forum/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame, type RoundupFormState } from './RoundupParts.tsx';

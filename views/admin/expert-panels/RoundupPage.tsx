@@ -1,7 +1,7 @@
 import { formatDate } from '#src/core/format.ts';
 import type { RoundupDetail } from '#src/features/expert-panels/roundups/types.ts';
 import { ActionForm, dateTime } from '#views/admin/tab-frame.tsx';
-import { CsrfField, Field } from '#views/auth/parts.tsx';
+import { CsrfField, Field } from '#views/kit/form.tsx';
 import { TextArea } from '#views/forum/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame, RoundupMember, type RoundupFormState } from './RoundupParts.tsx';

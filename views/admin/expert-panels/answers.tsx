@@ -1,6 +1,6 @@
 import type { AnswerDetail, AnswerFilters, AnswerRow, PanelRow } from '#src/features/expert-panels/admin/admin-types.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
-import { CsrfField, Field } from '#views/auth/parts.tsx';
+import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, FormError, Pager, TextArea, dateTime, typed, type EpForm } from './frame.tsx';
 

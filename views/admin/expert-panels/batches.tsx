@@ -1,5 +1,5 @@
 import type { BatchBoardRow, BatchDetail, BatchFilters, PanelRow, QuestionRow } from '#src/features/expert-panels/admin/admin-types.ts';
-import { CsrfField, Field, FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, FormError, Pager, TextArea, dateTime, typed, type EpForm } from './frame.tsx';
 import { PanelSelect, batchesParams } from './questions.tsx';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { FieldNotes, describedBy } from '#views/auth/parts.tsx';
+import { FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { AdminTable, AdminTabFrame, AdminTabs, typedIn, type TabForm } from '#views/admin/tab-frame.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 

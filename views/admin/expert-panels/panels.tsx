@@ -1,5 +1,5 @@
 import type { PanelDetail, PanelRow } from '#src/features/expert-panels/admin/admin-types.ts';
-import { CsrfField, Field } from '#views/auth/parts.tsx';
+import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, FormError, dateTime, typed, type EpForm } from './frame.tsx';
 

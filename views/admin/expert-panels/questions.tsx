@@ -1,6 +1,6 @@
 import type { BatchFilters, PanelRow, QuestionBoardRow, QuestionFilters } from '#src/features/expert-panels/admin/admin-types.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
-import { Field } from '#views/auth/parts.tsx';
+import { Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, Pager, dateTime } from './frame.tsx';
 

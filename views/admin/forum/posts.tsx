@@ -1,6 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
 import type { StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/forum/staff.ts';
-import { Field } from '#views/auth/parts.tsx';
+import { Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ReasonForm } from '#views/forum/moderation-parts.tsx';
 import { ForumStaffPage, ActionForm, FormError, Pager, StaffTable, dateTime, type StaffForm, typedIn } from './frame.tsx';

@@ -1,5 +1,5 @@
 import type { TopicView } from '#src/features/forum/types.ts';
-import { CsrfField, Field } from '#views/auth/parts.tsx';
+import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ForumStaffPage, ActionForm, FormError, StaffTable, type StaffForm } from './frame.tsx';
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { staffAction } from '#src/features/admin/act.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
-import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
+import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { EpAnswer, EpAnswers } from '#views/admin/expert-panels/answers.tsx';
 import { EpBatch, EpBatches } from '#views/admin/expert-panels/batches.tsx';

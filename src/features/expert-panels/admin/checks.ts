@@ -1,12 +1,12 @@
 import { AppError } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
-import { plainText } from '#src/features/articles/rules.ts';
-import { cleanRichText } from '#src/features/articles/service.ts';
+import { plainText } from '#src/lib/plain-text.ts';
+import { cleanRichText } from '#src/lib/rich-text.ts';
 import { ensureEditor, type EpViewer } from '../deps.ts';
 
 /**
  * Checking what editors type (issue 15): one-line texts, rich text (the forum's way: sanitised by the
- * articles' cleanRichText, lengths on its plain text), whole numbers, dates. A refusal is the field
+ * shared cleanRichText, lengths on its plain text), whole numbers, dates. A refusal is the field
  * error of 'ExpertPanels.Invalid' (a 400), its message under expertPanelsAdmin.errors.
  */
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
 import { LocalCopyScanner } from '#src/features/articles/copy-scan.ts';
-import { plainText } from '#src/features/articles/rules.ts';
+import { plainText } from '#src/lib/plain-text.ts';
 import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';

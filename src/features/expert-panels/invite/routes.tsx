@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { positiveId, str } from '#src/lib/form.ts';
-import { textToHtml } from '#src/features/forum/text-format.ts';
+import { textToHtml } from '#src/lib/rich-text.ts';
 import { InvitePage, type InviteProblem } from '#views/expert-panels/InvitePage.tsx';
 import { epDeps } from '../deps.ts';
 import { markAnswer, submitAnswer } from '../answers.ts';

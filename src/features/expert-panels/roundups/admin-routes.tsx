@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
-import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
+import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';

@@ -1,13 +1,14 @@
-import { AUTHOR_EDITABLE, EDITOR_EDITABLE, PUBLISHED, type ArticleStatus } from '#src/features/articles/rules.ts';
+import type { ArticlePerson } from '#src/core/guardian/index.ts';
+import { AUTHOR_EDITABLE, EDITOR_EDITABLE, PUBLISHED, type ArticleStatus } from './rules.ts';
 
 /**
  * The Guardian's article predicates (spec section 6): only the author edits, approves and sets the
  * byline; only staff act as editors; canView decides who reads. The services check them, the
- * GraphQL `canView` field reports them and the views offer only what they allow.
+ * GraphQL `canView` field reports them and the views offer only what they allow. They live in the
+ * area (core imports no area); the core Guardian gives the person they take (guardian.articlePerson).
  */
 
-/** Who acts: the member, and whether they are staff (ADMIN) of the community. */
-export type ArticlePerson = { userId: number; isStaff: boolean };
+export type { ArticlePerson };
 type ArticleRef = { author_id: number; status: ArticleStatus | string };
 
 const among = (list: readonly ArticleStatus[], status: string) => (list as readonly string[]).includes(status);

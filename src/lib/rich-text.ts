@@ -1,9 +1,40 @@
+import sanitizeHtml from 'sanitize-html';
+
 /**
- * The forum's message field is a plain textarea (it works the same with JavaScript off, and keeps the
- * list and post pages free of an editor bundle). A little formatting survives it: paragraphs (a blank
- * line), line breaks, lists ("- " lines), **bold**, *italics* and bare links. This turns the typed text
- * into HTML for the services (which sanitise it with the articles' rich-text rules) and stored HTML
- * back into the same text for the edit forms. Mentions (`@username`) stay text: the service links them.
+ * Rich text, shared by every area that stores member-written HTML (articles, forum, expert panels,
+ * onboarding): the one sanitiser, and the light plain-field formatting that turns typed text into that
+ * HTML and back.
+ */
+
+/** An underline written as an inline style (`text-decoration` or `text-decoration-line`). */
+const UNDERLINE_STYLE = /(^|;)\s*text-decoration(-line)?\s*:[^;]*\bunderline\b/i;
+
+/**
+ * The rich text of spec section 5: paragraph, link, bold, italics, headings, lists, underline.
+ * Underline is stored as `<u>`: the CSP refuses inline styles, so a `<span style>` never showed. An
+ * underlined span (what older revisions and pasted text hold) becomes `<u>`; any other span is
+ * unwrapped, its text kept.
+ */
+const RICH_TEXT: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'u'],
+  allowedAttributes: { a: ['href'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  transformTags: {
+    b: 'strong',
+    i: 'em',
+    span: (_tagName, attribs) => ({ tagName: UNDERLINE_STYLE.test(attribs.style ?? '') ? 'u' : 'span', attribs: {} }),
+  },
+};
+
+export const cleanRichText = (html: string) => sanitizeHtml(html, RICH_TEXT);
+
+/*
+ * A plain message field (the forum's, the expert panels') is a plain textarea (it works the same with
+ * JavaScript off, and keeps the list and post pages free of an editor bundle). A little formatting
+ * survives it: paragraphs (a blank line), line breaks, lists ("- " lines), **bold**, *italics* and bare
+ * links. textToHtml turns the typed text into HTML for the services (which sanitise it with
+ * cleanRichText) and htmlToText turns stored HTML back into the same text for the edit forms. Mentions
+ * (`@username`) stay text: the service links them.
  */
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

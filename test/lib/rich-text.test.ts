@@ -1,5 +1,5 @@
 import t from 'tap';
-import { htmlToText, textToHtml } from '#src/features/forum/text-format.ts';
+import { cleanRichText, htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 
 t.test('a bare link ending on a character that HTML escapes keeps that character whole', async (t) => {
   t.equal(
@@ -32,4 +32,14 @@ t.test('typed text with links comes back unchanged from the stored HTML', async 
   for (const text of ['Q&A: https://a.com/x&', 'see https://a.com/?a=1&b=2 now', 'x https://a.com/"q" <https://b.com/>']) {
     t.equal(htmlToText(textToHtml(text)), text, text);
   }
+});
+
+t.test('the sanitiser stores underline as <u>, which the CSP lets show', async (t) => {
+  t.equal(cleanRichText('<p>a <u>b</u> c</p>'), '<p>a <u>b</u> c</p>', 'keeps <u>');
+  t.equal(cleanRichText('<p><span style="text-decoration:underline">b</span></p>'), '<p><u>b</u></p>', 'an underlined span becomes <u>');
+  t.equal(cleanRichText('<p><span style="color: red; text-decoration: underline">b</span></p>'), '<p><u>b</u></p>', 'among other declarations too');
+  t.equal(cleanRichText('<p><span style="text-decoration-line: underline">b</span></p>'), '<p><u>b</u></p>', 'and as text-decoration-line');
+  t.equal(cleanRichText('<p><span style="color:red">b</span> <span class="x">c</span></p>'), '<p>b c</p>', 'other spans are unwrapped, their text kept');
+  t.equal(cleanRichText('<p><span style="text-decoration: line-through">b</span></p>'), '<p>b</p>', 'a line-through is not an underline');
+  t.notMatch(cleanRichText('<p><u style="x" onclick="y()">b</u></p>'), /style|onclick/, 'no attribute on <u>');
 });

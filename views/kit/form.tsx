@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+/** The form kit every area's pages share: labelled fields with their hint and message, the CSRF field, hidden fields. */
 import { usePage } from '#views/layout/page-context.tsx';
 
 export type FieldError = string | undefined;
@@ -51,24 +51,4 @@ export function CsrfField() {
 export function Hidden({ name, value }: { name: string; value: string | undefined | null }) {
   if (value === undefined || value === null || value === '') return null;
   return <input type="hidden" name={name} value={value} />;
-}
-
-/** The card the sign-in screens sit in. */
-export function AuthCard({ heading, intro, children, alert }: { heading: string; intro?: ReactNode; children: ReactNode; alert?: ReactNode }) {
-  return (
-    <section className="auth-card" aria-labelledby="auth-heading">
-      <h1 id="auth-heading">{heading}</h1>
-      {alert}
-      {intro ? <p className="auth-intro">{intro}</p> : null}
-      {children}
-    </section>
-  );
-}
-
-export function Alert({ kind, children }: { kind: 'error' | 'success' | 'info'; children: ReactNode }) {
-  return (
-    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
-      {children}
-    </div>
-  );
 }
