@@ -32,6 +32,7 @@ import {
 } from './service.ts';
 import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
+import { requireId } from '#src/core/ids.ts';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
@@ -255,11 +256,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     });
   }
 
-  const idOf = (request: FastifyRequest) => {
-    const id = positiveId((request.params as { id: string }).id);
-    if (!id) throw new AppError('NotFound');
-    return id;
-  };
+  const idParam = (request: FastifyRequest) => requireId((request.params as { id?: string }).id);
 
   const NOTICES: Record<string, string> = {
     moved: 'admin.articles.moved',
@@ -272,13 +269,13 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   app.get('/admin/articles/:id', admin, async (request, reply) => {
     const done = (request.query as Record<string, string | undefined>).done;
     const notice = done && Object.hasOwn(NOTICES, done) ? t(NOTICES[done]!) : undefined;
-    return detail(request, reply, idOf(request), { notice });
+    return detail(request, reply, idParam(request), { notice });
   });
 
   // The article page's form posts here and is sent back to the page; the board's assign-editor modal
   // (islands/AssignEditor.tsx) asks for JSON: the article's editor and a message to announce.
   app.post('/admin/articles/:id/editor', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     const json = wantsJson(request);
     const deps = articleDeps(request);
@@ -301,7 +298,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/:id/move', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     if (!isStatus(body.to)) throw new AppError('Articles.TransitionRefused');
     try {
@@ -324,7 +321,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/:id/text', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     // The rich-text island posts `content`; the form without JavaScript, plain `body` paragraphs.
     const rich = typeof body.content === 'string' ? body.content : null;
@@ -343,13 +340,13 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
   // Scan the current text again (a failed scan, or a text the editors corrected): a new result row.
   app.post('/admin/articles/:id/scan', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     await scanForRequest(request, id);
     return reply.redirectTo(`/admin/articles/${id}?done=scanned#scan`);
   });
 
   app.post('/admin/articles/:id/feedback', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     try {
       await createFeedback(articleDeps(request), personOf(request), { articleId: id, feedback: str(body.feedback) });
