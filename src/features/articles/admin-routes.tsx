@@ -30,8 +30,9 @@ import {
   type BoardQuery,
 } from './service.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
@@ -39,8 +40,8 @@ const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (A
 function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
   return {
     status: isStatus(q.status) ? q.status : null,
-    editor: q.editor === 'none' ? 'none' : positiveId(q.editor),
-    author: positiveId(q.author),
+    editor: q.editor === 'none' ? 'none' : parseId(q.editor),
+    author: parseId(q.author),
     q: typeof q.q === 'string' ? q.q.slice(0, 200) : null,
     sort: q.sort === 'oldest' ? 'oldest' : 'newest',
     after: typeof q.after === 'string' ? q.after : null,
@@ -168,7 +169,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/blackouts/:id/delete', admin, async (request, reply) => {
-    const id = positiveId((request.params as { id: string }).id);
+    const id = parseId((request.params as { id: string }).id);
     if (!id) throw new AppError('NotFound');
     await deleteBlackout(articleDeps(request), personOf(request), id);
     return reply.redirectTo('/admin/articles/blackouts?done=deleted');
@@ -191,7 +192,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     const person = personOf(request);
     const q = request.method === 'GET' ? (request.query as Record<string, string | undefined>) : {};
     const article = await getArticle(deps, person, id);
-    const before = positiveId(q.before);
+    const before = parseId(q.before);
     const [editors, revisions, events, scan, thread, next] = await Promise.all([
       listEditors(deps),
       listRevisions(deps, person, id),
@@ -206,7 +207,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     // Compare the two chosen revisions, by default the one before the latest and the latest.
     const byId = new Map(revisions.map((r) => [r.id, r]));
     const pick = (value: string | undefined, fallback: number | undefined) => {
-      const chosen = positiveId(value);
+      const chosen = parseId(value);
       return chosen !== null && byId.has(chosen) ? chosen : (fallback ?? null);
     };
     const pair = defaultPair(revisions.map((r) => r.id));
@@ -255,11 +256,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     });
   }
 
-  const idOf = (request: FastifyRequest) => {
-    const id = positiveId((request.params as { id: string }).id);
-    if (!id) throw new AppError('NotFound');
-    return id;
-  };
+  const idParam = (request: FastifyRequest) => requireId((request.params as { id?: string }).id);
 
   const NOTICES: Record<string, string> = {
     moved: 'admin.articles.moved',
@@ -272,18 +269,18 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   app.get('/admin/articles/:id', admin, async (request, reply) => {
     const done = (request.query as Record<string, string | undefined>).done;
     const notice = done && Object.hasOwn(NOTICES, done) ? t(NOTICES[done]!) : undefined;
-    return detail(request, reply, idOf(request), { notice });
+    return detail(request, reply, idParam(request), { notice });
   });
 
   // The article page's form posts here and is sent back to the page; the board's assign-editor modal
   // (islands/AssignEditor.tsx) asks for JSON: the article's editor and a message to announce.
   app.post('/admin/articles/:id/editor', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     const json = wantsJson(request);
     const deps = articleDeps(request);
     try {
-      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId: positiveId(body.editorId) });
+      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId: parseId(body.editorId) });
       if (!json) return reply.redirectTo(`/admin/articles/${id}?done=assigned`);
       const editor = article.editor_id === null ? undefined : (await listEditors(deps)).find((e) => e.id === article.editor_id);
       const editorName = editor ? `${editor.first_name} ${editor.last_name}` : null;
@@ -301,7 +298,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/:id/move', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     if (!isStatus(body.to)) throw new AppError('Articles.TransitionRefused');
     try {
@@ -324,14 +321,14 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/:id/text', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     // The rich-text island posts `content`; the form without JavaScript, plain `body` paragraphs.
     const rich = typeof body.content === 'string' ? body.content : null;
     const content = rich ?? plainParagraphsToHtml(str(body.body));
     const typed = { title: str(body.title), body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich), content: cleanRichText(content) };
     try {
-      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content, baseRevisionId: positiveId(body.revisionId) });
+      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content, baseRevisionId: parseId(body.revisionId) });
       return reply.redirectTo(`/admin/articles/${id}?done=text#text`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;
@@ -343,13 +340,13 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
   // Scan the current text again (a failed scan, or a text the editors corrected): a new result row.
   app.post('/admin/articles/:id/scan', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     await scanForRequest(request, id);
     return reply.redirectTo(`/admin/articles/${id}?done=scanned#scan`);
   });
 
   app.post('/admin/articles/:id/feedback', admin, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const body = (request.body ?? {}) as Body;
     try {
       await createFeedback(articleDeps(request), personOf(request), { articleId: id, feedback: str(body.feedback) });

@@ -35,7 +35,7 @@ import {
   type ArticleRow,
   type Person,
 } from './service.ts';
-import { str } from '#src/lib/form.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /**
  * The articles operations of spec section 7 on both schemas: the member's side at /graphql and the
@@ -184,14 +184,6 @@ const iso = (d: Date | string | null | undefined): string | null => (d == null ?
  */
 const agreedIn = (args: Args): boolean => args.agreed == null || args.agreed === true;
 
-/** An ID argument: a positive integer, or NotFound (no row has any other id). */
-function idOf(v: unknown): number {
-  const s = typeof v === 'number' ? String(v) : str(v);
-  const n = /^[1-9]\d{0,15}$/.test(s) ? Number(s) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n > 2_147_483_647) throw new AppError('NotFound');
-  return n;
-}
-
 /** A feedback cursor (the remark id as a string), or BadRequest.Validation. */
 function cursorOf(v: unknown): number | null {
   if (v == null || v === '') return null;
@@ -229,7 +221,7 @@ function articleOut(row: ArticleRow, person: Person) {
 
 async function feedbackConnection(ctx: GraphQLContext, person: Person, args: Args) {
   const last = typeof args.last === 'number' ? args.last : undefined;
-  const page = await listFeedback(depsOf(ctx), person, { articleId: idOf(args.articleId), last, before: cursorOf(args.before) });
+  const page = await listFeedback(depsOf(ctx), person, { articleId: requireId(args.articleId), last, before: cursorOf(args.before) });
   return {
     edges: page.remarks.map(({ cursor, ...node }) => ({ cursor, node: { ...node, createdAt: iso(node.createdAt) } })),
     pageInfo: page.pageInfo,
@@ -237,7 +229,7 @@ async function feedbackConnection(ctx: GraphQLContext, person: Person, args: Arg
 }
 
 async function feedbackCreate(ctx: GraphQLContext, person: Person, args: Args) {
-  const created = await createFeedback(depsOf(ctx), person, { articleId: idOf(args.articleId), feedback: args.feedback });
+  const created = await createFeedback(depsOf(ctx), person, { articleId: requireId(args.articleId), feedback: args.feedback });
   const user = ctx.identity.user!;
   // The same shape as a remark of articleFeedback.
   return {
@@ -250,7 +242,7 @@ async function feedbackCreate(ctx: GraphQLContext, person: Person, args: Args) {
 }
 
 async function scanCreate(ctx: GraphQLContext, args: Args) {
-  return scanOut(await scanArticle(ctx, idOf(args.articleId)));
+  return scanOut(await scanArticle(ctx, requireId(args.articleId)));
 }
 
 /** The copy scan the submit form runs too: a failed scan is stored as FAILED and logged. */
@@ -302,7 +294,7 @@ export const articleMemberResolvers = {
     },
     articleAutoSaveRevision: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
-      const articleId = args.articleId == null ? null : idOf(args.articleId);
+      const articleId = args.articleId == null ? null : requireId(args.articleId);
       return articleOut(await autosaveRevision(depsOf(ctx), person.userId, { articleId, title: args.title, content: args.content }), person);
     },
     articleUserByline: async (_root: unknown, args: Args, ctx: GraphQLContext) => saveByline(depsOf(ctx), member(ctx).userId, args.byline),
@@ -313,14 +305,14 @@ export const articleMemberResolvers = {
     articleFeedbackCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackCreate(ctx, member(ctx), args),
     articleSendForReview: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
-      const input = { articleId: idOf(args.articleId), title: args.title, content: args.content, agreed: agreedIn(args) };
+      const input = { articleId: requireId(args.articleId), title: args.title, content: args.content, agreed: agreedIn(args) };
       // As the form does: the copy scan runs once the submission is stored, before the answer.
       const submitted = await submitForReview(depsOf(ctx), person.userId, input, (article) => scanArticle(ctx, article.id).then(() => undefined));
       return articleOut(submitted, person);
     },
     articleScanCreate: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
-      const article = await getArticle(depsOf(ctx), person, idOf(args.articleId));
+      const article = await getArticle(depsOf(ctx), person, requireId(args.articleId));
       if (!canScanArticle(person, article)) throw new AppError('Forbidden');
       // The submission already ran the scan of this version: the author gets that result, and cannot
       // make the community's corpus be scanned again and again. A failed scan may be asked for again.
@@ -330,8 +322,8 @@ export const articleMemberResolvers = {
     },
     articleApproveForPublishing: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = member(ctx);
-      const revisionId = args.revisionId == null ? null : idOf(args.revisionId);
-      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: idOf(args.id), agreed: agreedIn(args), revisionId }), person);
+      const revisionId = args.revisionId == null ? null : requireId(args.revisionId);
+      return articleOut(await approveForPublishing(depsOf(ctx), person.userId, { articleId: requireId(args.id), agreed: agreedIn(args), revisionId }), person);
     },
   },
 };
@@ -348,11 +340,11 @@ export const articleAdminResolvers = {
     },
     article: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
-      return articleOut(await getArticle(depsOf(ctx), person, idOf(args.id)), person);
+      return articleOut(await getArticle(depsOf(ctx), person, requireId(args.id)), person);
     },
     articleRevisions: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
-      const rows = await listRevisions(depsOf(ctx), person, idOf(args.articleId));
+      const rows = await listRevisions(depsOf(ctx), person, requireId(args.articleId));
       return rows.map((r) => ({
         id: r.id,
         title: r.title,
@@ -370,8 +362,8 @@ export const articleAdminResolvers = {
       ensureText({ search: args.search });
       const board = await searchBoard(depsOf(ctx), person, {
         status: isStatus(args.status) ? args.status : null,
-        editor: args.editorId === 'none' ? 'none' : args.editorId == null ? null : idOf(args.editorId),
-        author: args.memberId == null ? null : idOf(args.memberId),
+        editor: args.editorId === 'none' ? 'none' : args.editorId == null ? null : requireId(args.editorId),
+        author: args.memberId == null ? null : requireId(args.memberId),
         q: typeof args.search === 'string' ? args.search.slice(0, 200) : null,
         sort: args.sort === 'oldest' ? 'oldest' : 'newest',
         after: typeof args.after === 'string' ? args.after : null,
@@ -390,7 +382,7 @@ export const articleAdminResolvers = {
     },
     articleStatusHistory: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
-      const events = await listStatusEvents(depsOf(ctx), person, idOf(args.articleId));
+      const events = await listStatusEvents(depsOf(ctx), person, requireId(args.articleId));
       return events.map((e) => ({
         id: e.id,
         from: e.from_status,
@@ -403,12 +395,12 @@ export const articleAdminResolvers = {
     articleAllowedMoves: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
       const deps = depsOf(ctx);
-      return editorMoves(deps, person, await loadArticle(deps, idOf(args.articleId)));
+      return editorMoves(deps, person, await loadArticle(deps, requireId(args.articleId)));
     },
     articleCopyScan: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
       const deps = depsOf(ctx);
-      const article = await getArticle(deps, person, idOf(args.articleId));
+      const article = await getArticle(deps, person, requireId(args.articleId));
       const row = await latestCopyScan(deps, article.id);
       return row ? scanOut(row) : null;
     },
@@ -416,14 +408,14 @@ export const articleAdminResolvers = {
   Mutation: {
     articleAssignEditor: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
-      const editorId = args.editorId == null ? null : idOf(args.editorId);
-      return articleOut(await assignEditor(depsOf(ctx), person, { articleId: idOf(args.articleId), editorId }), person);
+      const editorId = args.editorId == null ? null : requireId(args.editorId);
+      return articleOut(await assignEditor(depsOf(ctx), person, { articleId: requireId(args.articleId), editorId }), person);
     },
     articleMove: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
       if (!isStatus(args.to)) throw new AppError('BadRequest.Validation');
       const input = {
-        articleId: idOf(args.articleId),
+        articleId: requireId(args.articleId),
         to: args.to,
         scheduledDate: args.scheduledDate ?? undefined,
         articleUrl: args.articleUrl ?? undefined,
@@ -433,7 +425,7 @@ export const articleAdminResolvers = {
     },
     articleEditText: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
-      return articleOut(await editArticleTextFromBoard(depsOf(ctx), person, { articleId: idOf(args.articleId), title: args.title, content: args.content }), person);
+      return articleOut(await editArticleTextFromBoard(depsOf(ctx), person, { articleId: requireId(args.articleId), title: args.title, content: args.content }), person);
     },
     articleFeedbackCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackCreate(ctx, staff(ctx), args),
     articleScanCreate: (_root: unknown, args: Args, ctx: GraphQLContext) => {

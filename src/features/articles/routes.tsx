@@ -25,7 +25,8 @@ import {
   type Person,
 } from './service.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { offersAmplification } from '#src/features/payments/amplify.ts';
 
@@ -232,7 +233,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
     const body = (request.body ?? {}) as Body;
-    const articleId = positiveId(body.articleId);
+    const articleId = parseId(body.articleId);
     const title = str(body.title);
     // The editor island posts the rich text as `content`; the form without JavaScript, plain `body`.
     const rich = typeof body.content === 'string' ? body.content : null;
@@ -278,10 +279,10 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/approve', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const articleId = positiveId(body.articleId);
+    const articleId = parseId(body.articleId);
     if (articleId === null) throw new AppError('NotFound');
     try {
-      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: positiveId(body.revisionId) });
+      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: parseId(body.revisionId) });
       return reply.redirectTo(withAlert('/articles', 'article-approved'));
     } catch (e) {
       if (!isAppError(e)) throw e;
@@ -296,7 +297,7 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/feedback', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const articleId = positiveId(body.articleId);
+    const articleId = parseId(body.articleId);
     if (articleId === null) throw new AppError('NotFound');
     try {
       await createFeedback(articleDeps(request), personOf(request), { articleId, feedback: body.feedback });

@@ -13,7 +13,7 @@ import {
 } from './guardian.ts';
 import { formatDate } from '#src/core/format.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { positiveId } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Notifier } from '#src/features/notifications/notifier.ts';
@@ -198,7 +198,7 @@ function boardCursor(value: string | null | undefined): { at: Date; id: number }
   if (!value) return null;
   const [iso, idText] = value.split('_');
   const at = new Date(iso ?? '');
-  const id = positiveId(idText);
+  const id = parseId(idText);
   return !Number.isNaN(at.getTime()) && id !== null ? { at, id } : null;
 }
 

@@ -6,6 +6,7 @@ import { epTransaction, type EpDeps } from './deps.ts';
 import { INVITE_JOB, type InviteJob } from './invite/invitations.ts';
 import { getQuestion } from './questions.ts';
 import type { JoinablePanel, MemberQuestionView } from './types.ts';
+import { parseId } from '#src/core/ids.ts';
 
 /**
  * A member joins expert panels by themselves (issue 15, onboarding's ep-landing step; decision 0036),
@@ -23,7 +24,6 @@ import type { JoinablePanel, MemberQuestionView } from './types.ts';
 /** How many panels a member may pick at once (far more than any community has). */
 export const JOIN_PANELS_MAX = 50;
 
-const DB_ID_MAX = 2_147_483_647;
 
 function invalidPanels(key = 'onboarding.epLanding.unknownPanel'): AppError {
   return new AppError('ExpertPanels.Invalid', { fields: { panelIds: { code: 'ExpertPanels.Invalid', key } } });
@@ -36,9 +36,9 @@ export function panelIdsOf(value: unknown): number[] {
   if (list.length > JOIN_PANELS_MAX) throw invalidPanels();
   const ids = new Set<number>();
   for (const v of list) {
-    const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
-    if (!/^[1-9]\d{0,9}$/.test(s) || Number(s) > DB_ID_MAX) throw invalidPanels();
-    ids.add(Number(s));
+    const id = parseId(v);
+    if (id === null) throw invalidPanels();
+    ids.add(id);
   }
   return [...ids];
 }

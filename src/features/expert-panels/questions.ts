@@ -4,6 +4,7 @@ import type { EpDeps, EpViewer } from './deps.ts';
 import { decodeSentCursor, encodeCursor, memberAnswers, pageSize, roundupFromJson, roundupJsonColumn, sentKeyColumn, tabCondition, tabCounts } from './queries.ts';
 import { MEMBER_TABS, MEMBER_WRITABLE, PAGE_SIZE, type MemberTab } from './rules.ts';
 import type { EditorRevision, MemberQuestionRow, MemberQuestionsPage, MemberQuestionView } from './types.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /**
  * The member's expert-panel questions (issue 15): the questions sent to them by tab, newest sent
@@ -14,15 +15,8 @@ import type { EditorRevision, MemberQuestionRow, MemberQuestionsPage, MemberQues
 
 export const isMemberTab = (v: unknown): v is MemberTab => typeof v === 'string' && (MEMBER_TABS as readonly string[]).includes(v);
 
-const DB_ID_MAX = 2_147_483_647;
-
-/** A question id as pages and APIs pass it: a positive integer in range, else not found. */
-export function questionIdOf(v: unknown): number {
-  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
-  const n = /^[1-9]\d{0,9}$/.test(s) ? Number(s) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n > DB_ID_MAX) throw new AppError('ExpertPanels.QuestionNotFound');
-  return n;
-}
+/** A question id as pages and APIs pass it: malformed is the same as unknown (decision 0047), the question-not-found error. */
+export const questionIdOf = (v: unknown): number => requireId(v, () => new AppError('ExpertPanels.QuestionNotFound'));
 
 export type QuestionsQuery = { tab?: unknown; after?: unknown; first?: unknown };
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { staffAction, type StaffActionAgain } from '#src/features/admin/act.ts';
 import { adminMembersDeps, staffOf } from '#src/features/members/admin-routes.tsx';
 import { setModerator } from '#src/features/members/admin-actions.ts';
@@ -29,6 +29,7 @@ import { openReports, resolveReport } from './reports.ts';
 import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates, openReportTarget, searchTerm, staffPost, staffPosts, staffReplies, STAFF_POST_STATUSES, type StaffPostQuery } from './staff.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from './topics-admin.ts';
 import { isIdCursor } from './targets.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
 const DONE = [
@@ -56,11 +57,6 @@ const kindOf = (value: unknown): ForumTargetKind => {
   if (value === 'post' || value === 'reply') return value;
   throw notFound();
 };
-const idOf = (value: unknown): number => {
-  const id = positiveId(value);
-  if (id === null) throw notFound();
-  return id;
-};
 const onOf = (value: unknown): boolean => {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -68,7 +64,7 @@ const onOf = (value: unknown): boolean => {
 };
 
 /** A route's id parameter (`:id`, or the one named), a 404 unless it is a positive id. */
-const idParam = (request: FastifyRequest, name = 'id'): number => idOf((request.params as Record<string, string | undefined>)[name]);
+const idParam = (request: FastifyRequest, name = 'id'): number => requireId((request.params as Record<string, string | undefined>)[name]);
 /** A form POST's fields (none: an empty body). */
 const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
 
@@ -131,7 +127,7 @@ export default async function forumAdminRoutes(app: FastifyInstance) {
     app.post(`/admin/forum/queue/:kind/:id/${decision}`, admin, async (request, reply) => {
       const params = request.params as { kind?: string; id?: string };
       const kind = kindOf(params.kind);
-      const id = idOf(params.id);
+      const id = requireId(params.id);
       const body = bodyOf(request);
       const field = decision === 'approve' ? 'note' : 'reason';
       return act(

@@ -5,6 +5,7 @@ import type { CommunityRef } from '#src/db/tenancy.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { plainText } from '#src/lib/plain-text.ts';
 import { HTML_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
+import { parseId } from '#src/core/ids.ts';
 
 /**
  * Checking what a member writes (spec section 5, "Forum"). Rich text is sanitised exactly as articles
@@ -53,9 +54,9 @@ export function topicIdsOf(value: unknown): number[] | null {
   if (list.length > 100) return null;
   const ids: number[] = [];
   for (const v of list) {
-    const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-    if (!/^[1-9]\d{0,9}$/.test(s) || Number(s) > 2_147_483_647) return null;
-    if (!ids.includes(Number(s))) ids.push(Number(s));
+    const id = parseId(typeof v === 'string' ? v.trim() : v);
+    if (id === null) return null;
+    if (!ids.includes(id)) ids.push(id);
   }
   return ids;
 }

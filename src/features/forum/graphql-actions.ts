@@ -1,5 +1,5 @@
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import { idOrNotFound } from '#src/features/graphql/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { listActions } from './actions-log.ts';
@@ -166,7 +166,7 @@ function moderationResolvers(call: (ctx: GraphQLContext) => { deps: ForumDeps; v
     async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const { deps, viewer } = call(ctx);
       const kind = targetKindOf(args.targetKind);
-      const id = idOrNotFound(args.id);
+      const id = requireId(args.id);
       await run(deps, viewer, kind, id, args);
       return { targetKind: kindOut(kind), id, status };
     };
@@ -189,12 +189,12 @@ function moderationResolvers(call: (ctx: GraphQLContext) => { deps: ForumDeps; v
       restoreForum: decision('published', (deps, viewer, kind, id) => restoreContent(deps, viewer, kind, id)),
       lockForumPost: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = call(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         return { id, ...(await setLocked(deps, viewer, id, bool(args.on))) };
       },
       resolveForumReport: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = call(ctx);
-        await resolveReport(deps, viewer, idOrNotFound(args.id), args.resolution);
+        await resolveReport(deps, viewer, requireId(args.id), args.resolution);
         return true;
       },
     },
@@ -206,7 +206,7 @@ const adminModeration = moderationResolvers(staffCall);
 
 const like = (run: typeof likePost) => async (_root: unknown, args: Args, ctx: GraphQLContext) => {
   const { deps, viewer } = memberCall(ctx);
-  return run(deps, viewer, idOrNotFound(args.id));
+  return run(deps, viewer, requireId(args.id));
 };
 
 export const forumActionsMemberGraphQL: GraphQLPart = {
@@ -221,15 +221,15 @@ export const forumActionsMemberGraphQL: GraphQLPart = {
       unlikeForumReply: like(unlikeReply),
       reactForum: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = memberCall(ctx);
-        return react(deps, viewer, targetKindOf(args.targetKind), idOrNotFound(args.id), args.reaction, bool(args.on));
+        return react(deps, viewer, targetKindOf(args.targetKind), requireId(args.id), args.reaction, bool(args.on));
       },
       followForumPost: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = memberCall(ctx);
-        return followPost(deps, viewer, idOrNotFound(args.id), bool(args.on));
+        return followPost(deps, viewer, requireId(args.id), bool(args.on));
       },
       reportForum: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = memberCall(ctx);
-        await reportContent(deps, viewer, targetKindOf(args.targetKind), idOrNotFound(args.id), { reason: args.reason, description: args.description });
+        await reportContent(deps, viewer, targetKindOf(args.targetKind), requireId(args.id), { reason: args.reason, description: args.description });
         return true;
       },
       ...memberModeration.Mutation,
@@ -261,19 +261,19 @@ export const forumActionsAdminGraphQL: GraphQLPart = {
       },
       renameForumTopic: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return topicOut(await renameTopic(deps, viewer, idOrNotFound(args.id), args.name));
+        return topicOut(await renameTopic(deps, viewer, requireId(args.id), args.name));
       },
       moveForumTopic: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return topicOut(await moveTopic(deps, viewer, idOrNotFound(args.id), typeof args.direction === 'string' ? args.direction.toLowerCase() : args.direction));
+        return topicOut(await moveTopic(deps, viewer, requireId(args.id), typeof args.direction === 'string' ? args.direction.toLowerCase() : args.direction));
       },
       archiveForumTopic: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return topicOut(await setTopicArchived(deps, viewer, idOrNotFound(args.id), bool(args.archived)));
+        return topicOut(await setTopicArchived(deps, viewer, requireId(args.id), bool(args.archived)));
       },
       pinForumPost: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         return { id, ...(await setPinned(deps, viewer, id, bool(args.on))) };
       },
       setForumAllPostsWait: async (_root: unknown, args: Args, ctx: GraphQLContext) => {

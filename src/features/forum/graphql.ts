@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import { idOrNotFound } from '#src/features/graphql/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { userOut } from '#src/features/members/directory-graphql.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
@@ -181,7 +181,7 @@ export const forumMemberGraphQL: GraphQLPart = {
       forumPosts: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = forumOf(ctx);
         const page = await listPosts(deps, viewer, {
-          topicId: args.topicId == null ? null : idOrNotFound(args.topicId),
+          topicId: args.topicId == null ? null : requireId(args.topicId),
           q: optionalString(args.q),
           after: optionalString(args.after),
           first: optionalInt(args.first),
@@ -237,17 +237,9 @@ export const forumMemberGraphQL: GraphQLPart = {
 
 /** A post id argument; a malformed one is the same 'Post not found' as a missing post. */
 function postIdOf(v: unknown): number {
-  try {
-    return idOrNotFound(v);
-  } catch {
-    throw new AppError('Forum.PostNotFound');
-  }
+  return requireId(v, () => new AppError('Forum.PostNotFound'));
 }
 
 function replyIdOf(v: unknown): number {
-  try {
-    return idOrNotFound(v);
-  } catch {
-    throw new AppError('Forum.ReplyNotFound');
-  }
+  return requireId(v, () => new AppError('Forum.ReplyNotFound'));
 }

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
-import { positiveId, str, type FormBody } from '#src/lib/form.ts';
+import { str, type FormBody } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { REACTIONS } from './rules.ts';
 import type { ForumTargetKind, ReactionCount } from './types.ts';
 
@@ -10,7 +11,7 @@ import type { ForumTargetKind, ReactionCount } from './types.ts';
 export const KINDS: readonly ForumTargetKind[] = ['post', 'reply'];
 
 export function idParam(request: FastifyRequest, name = 'id'): number {
-  const id = positiveId((request.params as Record<string, string | undefined>)[name]);
+  const id = parseId((request.params as Record<string, string | undefined>)[name]);
   if (id === null) throw notFound();
   return id;
 }
@@ -37,7 +38,7 @@ export function postPath(postId: number, options: { after?: string | null; ancho
 
 /** Where a form on the post page came from: the post id and the page of replies. */
 export function backOf(body: FormBody): { postId: number | null; after: string | null } {
-  return { postId: positiveId(body.post), after: cursorOf(body.after) };
+  return { postId: parseId(body.post), after: cursorOf(body.after) };
 }
 
 /** An AppError's field messages, translated; a message for the whole form under `form` when none names a field. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { positiveId, str, type FormBody } from '#src/lib/form.ts';
+import { str, type FormBody } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';
 import { DeleteConfirm, PostForm, RemoveForm, ReplyEditForm, type PostFormErrors, type PostFormValues } from '#views/forum/ForumForms.tsx';
 import { ForumList } from '#views/forum/ForumList.tsx';
@@ -23,7 +24,7 @@ const LIMITS = { titleMax: TITLE_MAX, bodyMax: POST_MAX, topicsMax: TOPICS_MAX }
 
 /** The topic ids a form sent (one checkbox or several), as numbers for re-showing the form. */
 const topicIdsTyped = (value: unknown): number[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => positiveId(v)).filter((v): v is number => v !== null);
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => parseId(v)).filter((v): v is number => v !== null);
 
 /**
  * The member's forum pages (issue 14): the list, a post with its replies, writing, editing and deleting
@@ -90,7 +91,7 @@ export default async function forumRoutes(app: FastifyInstance) {
       if (!isAppError(e)) throw e;
       qError = t(e.fields?.q?.key ?? e.key);
     }
-    const topicId = positiveId(query.topic);
+    const topicId = parseId(query.topic);
     const after = cursorOf(query.after);
     const [topics, page, canModerate] = await Promise.all([
       listTopics(deps, {}),

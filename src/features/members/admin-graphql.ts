@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
-import { str } from '#src/lib/form.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 import { ACTIVE_STATES, adminView, searchMembers, staffCommunity, type AdminMembersDeps, type MemberRow, type Staff, type StaffCommunity } from './admin.ts';
 import { addNote, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';
 import type { MemberAdminView } from './types.ts';
@@ -85,19 +85,6 @@ export const adminMembersTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
-/** A member id from a GraphQL ID, or null for one that cannot be (the query then answers null or NotFound). */
-function idOf(v: unknown): number | null {
-  const s = typeof v === 'number' ? String(v) : str(v);
-  const n = /^[1-9]\d{0,9}$/.test(s) ? Number(s) : Number.NaN;
-  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : null;
-}
-
-const requiredId = (v: unknown) => {
-  const id = idOf(v);
-  if (id === null) throw new AppError('NotFound');
-  return id;
-};
-
 function depsOf(ctx: GraphQLContext): AdminMembersDeps {
   const app = ctx.request.server;
   return { db: ctx.db, clock: app.clock, jobs: app.jobs };
@@ -125,7 +112,7 @@ export const adminMembersResolvers: GraphQLPart['resolvers'] = {
   Query: {
     user: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const staff = staffOf(ctx);
-      const id = idOf(args.id);
+      const id = parseId(args.id);
       if (id === null) return null;
       try {
         return userOut(await adminView(depsOf(ctx), await here(ctx, staff), id));
@@ -153,31 +140,31 @@ export const adminMembersResolvers: GraphQLPart['resolvers'] = {
     userSetActive: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const staff = staffOf(ctx);
       const community = await here(ctx, staff);
-      const id = requiredId(args.id);
+      const id = requireId(args.id);
       await setActive(depsOf(ctx), staff, community, id, args.active === true);
       return userOut(await adminView(depsOf(ctx), community, id));
     },
     userSetModerator: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const staff = staffOf(ctx);
       const community = await here(ctx, staff);
-      const id = requiredId(args.id);
+      const id = requireId(args.id);
       await setModerator(depsOf(ctx), staff, community, id, args.isModerator === true);
       return userOut(await adminView(depsOf(ctx), community, id));
     },
     memberNoteAdd: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const staff = staffOf(ctx);
-      const note = await addNote(depsOf(ctx), staff, await here(ctx, staff), requiredId(args.userId), { body: args.body });
+      const note = await addNote(depsOf(ctx), staff, await here(ctx, staff), requireId(args.userId), { body: args.body });
       return { id: String(note.id), body: note.body, createdAt: note.createdAt.toISOString() };
     },
     userSendPasswordReset: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const staff = staffOf(ctx);
-      await sendPasswordReset(depsOf(ctx), staff, await here(ctx, staff), requiredId(args.id));
+      await sendPasswordReset(depsOf(ctx), staff, await here(ctx, staff), requireId(args.id));
       return true;
     },
     userGeneratePassword: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const staff = staffOf(ctx);
       const community = await here(ctx, staff);
-      const id = requiredId(args.id);
+      const id = requireId(args.id);
       const password = await setGeneratedPassword(depsOf(ctx), staff, community, id);
       return { password, user: userOut(await adminView(depsOf(ctx), community, id)) };
     },

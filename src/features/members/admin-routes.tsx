@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { MemberDetail, MembersTable, memberPath } from '#views/admin/members.tsx';
 import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type AdminMembersDeps, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
 import { addNote, listNotes, listStaffActions, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';
@@ -83,7 +84,7 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
   /** The community (one the admin administers) and the member id of the path, or NotFound. */
   async function target(request: FastifyRequest): Promise<{ community: StaffCommunity; userId: number; staff: Staff }> {
     const params = request.params as { code: string; userId: string };
-    const userId = positiveId(params.userId);
+    const userId = parseId(params.userId);
     if (!userId || !/^[A-Za-z0-9_-]{1,64}$/.test(params.code)) throw new AppError('NotFound');
     const staff = staffOf(request);
     const community = await staffCommunity(adminMembersDeps(request), staff, params.code);

@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
-import { str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { filterOptions, findVisibleMember, listDirectory, listSuggestions, parseDirectoryQuery, type DirectoryDeps } from './directory.ts';
 import type { MemberSnapshot } from './types.ts';
 
@@ -67,13 +67,6 @@ function depsOf(ctx: GraphQLContext): DirectoryDeps {
   return { db: ctx.db, community: ctx.community, clock: ctx.request.server.clock };
 }
 
-/** An ID argument: a positive integer, or null (no member has any other id). */
-function idOf(v: unknown): number | null {
-  const s = typeof v === 'number' ? String(v) : str(v);
-  const n = /^[1-9]\d{0,9}$/.test(s) ? Number(s) : Number.NaN;
-  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : null;
-}
-
 export function userOut(m: MemberSnapshot) {
   return {
     id: String(m.id),
@@ -93,7 +86,7 @@ export const directoryMemberResolvers: GraphQLPart['resolvers'] = {
   Query: {
     user: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
-      const id = idOf(args.id);
+      const id = parseId(args.id);
       if (id === null) return null;
       const m = await findVisibleMember(depsOf(ctx), id);
       return m ? userOut(m) : null;

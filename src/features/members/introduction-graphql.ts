@@ -3,7 +3,7 @@ import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { approveIntroduction, declineIntroduction, introductionQueue, listMyIntroductions, requestIntroduction, type IntroDeps, type IntroductionView } from './introductions.ts';
 import type { MemberSnapshot } from './types.ts';
-import { idOrNotFound } from '#src/features/graphql/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /**
  * Introductions on both schemas: a member asks for an introduction and reads their own requests
@@ -63,7 +63,6 @@ export const introductionAdminTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
-const idOf = idOrNotFound;
 
 function depsOf(ctx: GraphQLContext): IntroDeps {
   const app = ctx.request.server;
@@ -119,7 +118,7 @@ export const introductionMemberGraphQL: GraphQLPart = {
     },
     Mutation: {
       introductionRequest: async (_root: unknown, args: Args, ctx: GraphQLContext) =>
-        requestOut(await requestIntroduction(depsOf(ctx), memberId(ctx), { targetId: idOf(args.userId), reason: args.reason })),
+        requestOut(await requestIntroduction(depsOf(ctx), memberId(ctx), { targetId: requireId(args.userId), reason: args.reason })),
     },
   },
 };
@@ -134,8 +133,8 @@ export const introductionAdminGraphQL: GraphQLPart = {
       },
     },
     Mutation: {
-      introductionApprove: async (_root: unknown, args: Args, ctx: GraphQLContext) => requestOut(await approveIntroduction(depsOf(ctx), staffId(ctx), idOf(args.id), args.note)),
-      introductionDecline: async (_root: unknown, args: Args, ctx: GraphQLContext) => requestOut(await declineIntroduction(depsOf(ctx), staffId(ctx), idOf(args.id), args.reason)),
+      introductionApprove: async (_root: unknown, args: Args, ctx: GraphQLContext) => requestOut(await approveIntroduction(depsOf(ctx), staffId(ctx), requireId(args.id), args.note)),
+      introductionDecline: async (_root: unknown, args: Args, ctx: GraphQLContext) => requestOut(await declineIntroduction(depsOf(ctx), staffId(ctx), requireId(args.id), args.reason)),
     },
   },
 };

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { isAppError, notFound, type AppError } from '#src/core/errors.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 import { IntroductionQueue, type ReviewForm } from '#views/admin/introductions.tsx';
 import { IntroducePage, IntroduceForm, IntroduceRefused, IntroduceSent, MyIntroductions } from '#views/members/Introductions.tsx';
@@ -39,7 +40,7 @@ export default async function introductionRoutes(app: FastifyInstance) {
   /** The dialog asks for the fragment alone (`?fragment=1`); otherwise the whole page. */
   const wantsFragment = (request: FastifyRequest) => (request.query as Record<string, unknown>).fragment === '1';
   const userIdOf = (request: FastifyRequest) => {
-    const id = positiveId((request.params as { userId?: string }).userId);
+    const id = parseId((request.params as { userId?: string }).userId);
     if (id === null) throw notFound();
     return id;
   };
@@ -113,7 +114,7 @@ export default async function introductionRoutes(app: FastifyInstance) {
     const deps = introDeps(request);
     const me = request.guardian.userId!;
     const [requests, open] = await Promise.all([listMyIntroductions(deps, me), openPartners(deps, me)]);
-    const sentId = positiveId((request.query as Record<string, unknown>).sent);
+    const sentId = parseId((request.query as Record<string, unknown>).sent);
     const sent = sentId ? requests.find((r) => r.id === sentId) : undefined;
     // "Ask again" where the newest request to a member was declined and nothing is open between the two now.
     const newestTo = new Map<number, (typeof requests)[number]>();
@@ -136,7 +137,7 @@ export default async function introductionRoutes(app: FastifyInstance) {
 
   app.get('/admin/members/introductions', admin, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
-    const doneId = positiveId(q.approved) ?? positiveId(q.declined);
+    const doneId = parseId(q.approved) ?? parseId(q.declined);
     const done = doneId ? await findIntroduction(introDeps(request), doneId) : undefined;
     const notice =
       done && done.status !== 'PENDING'
@@ -147,7 +148,7 @@ export default async function introductionRoutes(app: FastifyInstance) {
 
   for (const action of ['approve', 'decline'] as const) {
     app.post(`/admin/members/introductions/:id/${action}`, admin, async (request, reply) => {
-      const id = positiveId((request.params as { id?: string }).id);
+      const id = parseId((request.params as { id?: string }).id);
       if (id === null) throw notFound();
       const body = (request.body ?? {}) as Body;
       const deps = introDeps(request);

@@ -1,5 +1,5 @@
 import { AppError } from '#src/core/errors.ts';
-import { positiveId } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { findProfile, publishedArticles, updateProfile, type ProfileDeps } from './profile.ts';
 import { SOCIAL_NETWORKS, type MemberProfile } from './types.ts';
@@ -86,7 +86,7 @@ export const profileMemberResolvers = {
   Query: {
     memberProfile: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
-      const id = positiveId(typeof args.id === 'string' ? args.id : String(args.id ?? ''));
+      const id = parseId(typeof args.id === 'string' ? args.id : String(args.id ?? ''));
       if (id === null) return null;
       const profile = await findProfile(depsOf(ctx), id);
       return profile ? profileOut(profile, ctx) : null;

@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { ProfilePage } from '#views/members/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#views/members/ProfileEdit.tsx';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
@@ -73,7 +74,7 @@ export default async function profileRoutes(app: FastifyInstance) {
 
   /** The signed-in member's id when it is the {userId} of the path; otherwise 404 (see the report: not 403). */
   function ownId(request: FastifyRequest): number {
-    const id = positiveId((request.params as { userId?: string }).userId);
+    const id = parseId((request.params as { userId?: string }).userId);
     if (id === null || id !== request.guardian.userId) throw notFound();
     return id;
   }
@@ -92,7 +93,7 @@ export default async function profileRoutes(app: FastifyInstance) {
   }
 
   app.get('/profile/:userId', member, async (request, reply) => {
-    const id = positiveId((request.params as { userId: string }).userId);
+    const id = parseId((request.params as { userId: string }).userId);
     if (id === null) throw notFound();
     const deps = profileDeps(request);
     const [profile, articles] = await Promise.all([findProfile(deps, id), publishedArticles(deps, id)]);

@@ -1,5 +1,6 @@
 import type { Clock } from '#src/core/clock.ts';
 import { AppError, notFound } from '#src/core/errors.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import { isNotificationKind, type NotificationKind } from './kinds.ts';
@@ -54,7 +55,6 @@ export type PageRequest = {
 };
 
 const badRequest = () => new AppError('Notifications.BadRequest');
-const MAX_ID = 2_147_483_647;
 
 /** A cursor is the id of a notification (as text): anything else is a bad request. */
 export function cursorOf(id: number): string {
@@ -63,9 +63,9 @@ export function cursorOf(id: number): string {
 
 export function parseCursor(value: unknown): number | null {
   if (value === undefined || value === null || value === '') return null;
-  const s = typeof value === 'number' ? String(value) : value;
-  if (typeof s !== 'string' || !/^[1-9]\d{0,9}$/.test(s) || Number(s) > MAX_ID) throw badRequest();
-  return Number(s);
+  const id = parseId(value);
+  if (id === null) throw badRequest();
+  return id;
 }
 
 function pageSize(value: unknown): number | null {
@@ -74,12 +74,11 @@ function pageSize(value: unknown): number | null {
   return value;
 }
 
-/** A notification id from a client: a positive integer in the database's range, else a bad request. */
-export function parseId(value: unknown): number {
-  const id = parseCursor(value);
-  if (id === null) throw badRequest();
-  return id;
-}
+/**
+ * A notification id in a list to mark read: an unknown id changes nothing, so a malformed one cannot
+ * answer "the same as unknown"; it is a bad request (decision 0047, the one exception).
+ */
+export const notificationIdOf = (value: unknown): number => requireId(value, badRequest);
 
 /** The option (kind) a list is narrowed to: a kind of the catalogue, else NotFound (the page answers 404). */
 export function parseOption(value: unknown): NotificationKind | undefined {
@@ -192,7 +191,7 @@ export async function hasUnreadNotifications(deps: Pick<ListDeps, 'db' | 'commun
 /** Marks the member's notifications among `ids` read (and viewed); others' ids change nothing. Returns them. */
 export async function markRead(deps: ListDeps, userId: number, ids: unknown): Promise<NotificationItem[]> {
   if (!Array.isArray(ids) || ids.length > MAX_IDS) throw badRequest();
-  const wanted = [...new Set(ids.map(parseId))];
+  const wanted = [...new Set(ids.map(notificationIdOf))];
   if (wanted.length === 0) return [];
   const now = deps.clock.now();
   await deps.db

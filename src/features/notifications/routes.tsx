@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '#src/core/errors.ts';
 import { formatRelative } from '#src/core/format.ts';
-import { type FormBody, positiveId } from '#src/lib/form.ts';
+import { type FormBody } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { NotificationsPage, type ListPlace } from '#views/notifications/NotificationsPage.tsx';
 import { hasUnreadNotifications, LIST_PAGE_SIZE, listNotifications, markAllRead, markRead, openNotification, parseCursor, parseOption, type ListDeps } from './list.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /**
  * The notifications list (/notifications, access member) and its actions, all plain links and forms
@@ -19,11 +20,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
   const depsOf = (request: FastifyRequest): ListDeps => ({ db: app.db, clock: app.clock, community: request.community });
-  const idOf = (request: FastifyRequest) => {
-    const id = positiveId((request.params as { id?: string }).id);
-    if (id === null) throw notFound();
-    return id;
-  };
+  const idParam = (request: FastifyRequest) => requireId((request.params as { id?: string }).id);
 
   /** A value from a form, or undefined where it does not parse (a bad value is dropped, not trusted). */
   const orNone = <T,>(parse: () => T) => {
@@ -88,12 +85,12 @@ export default async function notificationRoutes(app: FastifyInstance) {
     // anywhere else). An image, script or fetch pointed here from another page changes nothing.
     const dest = request.headers['sec-fetch-dest'];
     if (dest !== undefined && dest !== 'document') return reply.redirectTo('/notifications', 303);
-    const url = await openNotification(depsOf(request), request.guardian.userId!, idOf(request));
+    const url = await openNotification(depsOf(request), request.guardian.userId!, idParam(request));
     return reply.redirectTo(url, 303);
   });
 
   app.post('/notifications/:id/read', member, async (request, reply) => {
-    const id = idOf(request);
+    const id = idParam(request);
     const [item] = await markRead(depsOf(request), request.guardian.userId!, [String(id)]);
     if (!item) throw notFound();
     return reply.redirectTo(withAlert(listPath(placeOf((request.body ?? {}) as FormBody)), 'notification-read'));

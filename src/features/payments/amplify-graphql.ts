@@ -1,5 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import { requireId } from '#src/core/ids.ts';
 import { buyAmplification, listActivePackages, type AmplificationPackage } from './amplify.ts';
 import { statementPath } from './billing.ts';
 import { declineError } from './ledger.ts';
@@ -32,13 +33,6 @@ export const amplifyMemberTypeDefs = /* GraphQL */ `
 
 const packageOut = (p: AmplificationPackage) => ({ id: String(p.id), name: p.name, description: p.description, price: formatMoney(p.priceCents, p.currency), priceCents: p.priceCents, currency: p.currency });
 
-/** An ID argument as a row id, or 900 (hostile ids are 4xx). */
-function idOf(value: unknown): number {
-  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-  if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > 2_147_483_647) throw new AppError(900);
-  return Number(text);
-}
-
 export const amplifyMemberResolvers = {
   Query: {
     amplificationPackages: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
@@ -62,10 +56,10 @@ export const amplifyMemberResolvers = {
         communityId: ctx.community.id,
         userId,
         actorId: userId,
-        articleId: idOf(args.articleId),
-        packageId: idOf(args.packageId),
+        articleId: requireId(args.articleId),
+        packageId: requireId(args.packageId),
         idempotencyKey: args.idempotencyKey,
-        source: hasCard ? { savedPaymentId: idOf(args.savedPaymentId) } : { token: args.token! },
+        source: hasCard ? { savedPaymentId: requireId(args.savedPaymentId) } : { token: args.token! },
       });
       if (result.status !== 'succeeded') throw declineError(result.code);
       return {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { AmplifyNotPublished, AmplifyPage } from '#views/payments/Amplify.tsx';
 import { CardForm } from '#views/payments/CardForm.tsx';
 import { buyAmplification, findActivePackage, findOwnPublishedArticle, isAmplifyKey, loadAmplify, type AmplificationPackage } from './amplify.ts';
@@ -17,7 +18,7 @@ const scopeOf = (request: FastifyRequest) => ({ communityId: request.community.i
 
 /** The article id of the address: a positive id, else 404 (hostile ids never reach a query). */
 function articleIdOf(request: FastifyRequest): number {
-  const id = positiveId((request.params as { id?: string }).id);
+  const id = parseId((request.params as { id?: string }).id);
   if (id === null) throw notFound();
   return id;
 }
@@ -86,7 +87,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
     const articleId = articleIdOf(request);
     const chosen = (request.query as Record<string, unknown> | undefined)?.package;
     if (chosen === undefined) return render(request, reply, articleId);
-    const packageId = positiveId(chosen);
+    const packageId = parseId(chosen);
     try {
       const selected = packageId === null ? null : await findActivePackage(app.db, request.community.id, packageId);
       if (!selected) throw new AppError('Amplify.UnknownPackage');
@@ -100,10 +101,10 @@ export default async function amplifyRoutes(app: FastifyInstance) {
   app.post('/articles/amplify/:id', member, async (request, reply) => {
     const articleId = articleIdOf(request);
     const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
-    const packageId = positiveId(body.packageId);
+    const packageId = parseId(body.packageId);
     if (packageId === null) return render(request, reply, articleId, { packageError: t('amplify.errors.unknownPackage'), status: 400 });
     const key = str(body.idempotencyKey);
-    const savedPaymentId = body.savedPaymentId === undefined ? null : positiveId(body.savedPaymentId);
+    const savedPaymentId = body.savedPaymentId === undefined ? null : parseId(body.savedPaymentId);
     if (body.savedPaymentId !== undefined && savedPaymentId === null) throw new AppError(900);
     const token = str(body.token);
     try {
@@ -136,7 +137,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
     const articleId = articleIdOf(request);
     const back = readHostedReturn(app, request);
     if (!back || back.state.purpose !== 'amplify' || back.state.data.articleId !== String(articleId)) throw new AppError(900);
-    const packageId = positiveId(back.state.data.packageId);
+    const packageId = parseId(back.state.data.packageId);
     if (packageId === null) throw new AppError(900);
     try {
       return await buy(request, reply, articleId, packageId, back.state.idempotencyKey, { token: back.token }, 'new');

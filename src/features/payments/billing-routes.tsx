@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, notFound } from '#src/core/errors.ts';
-import { positiveId } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { BillingPage } from '#views/settings/Billing.tsx';
 import { findStatement, listStatements, statementFileName, type StatementPage } from './billing.ts';
 import { renderStatementPdf } from './statement-pdf.ts';
@@ -38,7 +38,7 @@ export default async function billingRoutes(app: FastifyInstance) {
   // The page's link, and the API's address (GraphQL statementUrl): a bearer token counts on /rest only.
   const downloadStatement = async (request: FastifyRequest, reply: FastifyReply) => {
     const file = (request.params as { file?: string }).file ?? '';
-    const id = positiveId(/^(\d+)\.pdf$/.exec(file)?.[1]);
+    const id = parseId(/^(\d+)\.pdf$/.exec(file)?.[1]);
     if (id === null) throw notFound();
     const statement = await findStatement(scopeOf(request), id);
     const pdf = await renderStatementPdf(statement, t);

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
-import { AppError, isAppError, notFound } from '#src/core/errors.ts';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { staffAction } from '#src/features/admin/act.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { EpAnswer, EpAnswers } from '#views/admin/expert-panels/answers.tsx';
 import { EpBatch, EpBatches } from '#views/admin/expert-panels/batches.tsx';
 import type { EpForm } from '#views/admin/expert-panels/frame.tsx';
@@ -15,6 +15,7 @@ import { addQuestion, closeQuestion, createBatch, getBatch, questionSummary, rem
 import { batchBoard, batchQueryOf } from './question-board.ts';
 import { addPanelMember, createPanel, getPanel, listPanels, removePanelMember, setPanelArchived, updatePanel } from './panels.ts';
 import { answerBoard, answerFiltersOf, answersForExport, decideAnswer, decisionOf, editAnswer, getAnswer, startReview } from './review.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
 const DONE = [
@@ -38,12 +39,7 @@ const DONE = [
 ] as const;
 type Done = (typeof DONE)[number];
 
-const idOf = (value: unknown): number => {
-  const id = positiveId(value);
-  if (id === null) throw notFound();
-  return id;
-};
-const idParam = (request: FastifyRequest, name = 'id'): number => idOf((request.params as Record<string, string | undefined>)[name]);
+const idParam = (request: FastifyRequest, name = 'id'): number => requireId((request.params as Record<string, string | undefined>)[name]);
 const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
 /** What was typed, kept for the form that comes back (strings only, cut to a sane length). */
 const keep = (body: Body, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, str(body[n]).slice(0, 120_000)]));

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { COUNT_COLUMNS, EpQuestions, questionsParams } from '#views/admin/expert-panels/questions.tsx';
 import { epDeps, epViewer } from '../deps.ts';
 import type { QuestionFilters } from './admin-types.ts';
@@ -74,7 +75,7 @@ export default async function expertPanelsBoardRoutes(app: FastifyInstance) {
 
   /** Close or reopen from the board (`action`), then back to the board as it was (the filters and page sent with the button). */
   app.post(`${PATH}/:id/board`, admin, async (request, reply) => {
-    const id = positiveId((request.params as Record<string, string | undefined>).id);
+    const id = parseId((request.params as Record<string, string | undefined>).id);
     if (id === null) throw notFound();
     const body = (request.body ?? {}) as Body;
     const action = str(body.action);

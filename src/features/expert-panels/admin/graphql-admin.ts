@@ -1,5 +1,5 @@
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import { idOrNotFound } from '#src/features/graphql/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { epDeps, type EpDeps, type EpViewer } from '../deps.ts';
 import type { AnswerDetail, AnswerRow, BatchDetail, BatchRow, PanelDetail, PanelRow, QuestionBoardRow, QuestionRow } from './admin-types.ts';
@@ -186,7 +186,7 @@ export const expertPanelsAdminGraphQL: GraphQLPart = {
       },
       expertPanel: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return panelOut(await getPanel(deps, viewer, idOrNotFound(args.id)));
+        return panelOut(await getPanel(deps, viewer, requireId(args.id)));
       },
       expertBatches: async (_r: unknown, _a: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
@@ -194,7 +194,7 @@ export const expertPanelsAdminGraphQL: GraphQLPart = {
       },
       expertBatch: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return batchOut(await getBatch(deps, viewer, idOrNotFound(args.id)));
+        return batchOut(await getBatch(deps, viewer, requireId(args.id)));
       },
       expertAnswers: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
@@ -204,7 +204,7 @@ export const expertPanelsAdminGraphQL: GraphQLPart = {
       },
       expertAnswer: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return answerOut(await getAnswer(deps, viewer, idOrNotFound(args.id)));
+        return answerOut(await getAnswer(deps, viewer, requireId(args.id)));
       },
       expertQuestions: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
@@ -221,81 +221,81 @@ export const expertPanelsAdminGraphQL: GraphQLPart = {
       },
       updateExpertPanel: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await updatePanel(deps, viewer, id, panelInput(args.input));
         return panelOut(await getPanel(deps, viewer, id));
       },
       archiveExpertPanel: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await setPanelArchived(deps, viewer, id, args.archived === true);
         return panelOut(await getPanel(deps, viewer, id));
       },
       addExpertPanelMember: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.panelId);
+        const id = requireId(args.panelId);
         await addPanelMember(deps, viewer, id, args.who);
         return panelOut(await getPanel(deps, viewer, id));
       },
       removeExpertPanelMember: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.panelId);
-        await removePanelMember(deps, viewer, id, idOrNotFound(args.userId));
+        const id = requireId(args.panelId);
+        await removePanelMember(deps, viewer, id, requireId(args.userId));
         return panelOut(await getPanel(deps, viewer, id));
       },
       createExpertBatch: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = await createBatch(deps, viewer, { panelId: String(idOrNotFound(args.panelId)), title: args.title, deadline: args.deadline });
+        const id = await createBatch(deps, viewer, { panelId: String(requireId(args.panelId)), title: args.title, deadline: args.deadline });
         return batchOut(await getBatch(deps, viewer, id));
       },
       addExpertQuestion: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const batchId = idOrNotFound(args.batchId);
+        const batchId = requireId(args.batchId);
         const id = await addQuestion(deps, viewer, batchId, questionInput(args.input));
         return questionOf(deps, viewer, batchId, id);
       },
       updateExpertQuestion: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         const batchId = await updateQuestion(deps, viewer, id, questionInput(args.input));
         return questionOf(deps, viewer, batchId, id);
       },
       removeExpertQuestion: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        await removeQuestion(deps, viewer, idOrNotFound(args.id));
+        await removeQuestion(deps, viewer, requireId(args.id));
         return true;
       },
       sendExpertBatch: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         const sent = await sendBatch(deps, viewer, id);
         return { batch: batchOut(await getBatch(deps, viewer, id)), answersCreated: sent.answers, members: sent.members };
       },
       closeExpertQuestion: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         return questionOf(deps, viewer, await closeQuestion(deps, viewer, id), id);
       },
       reopenExpertQuestion: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         return questionOf(deps, viewer, await reopenQuestion(deps, viewer, id), id);
       },
       startExpertAnswerReview: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await startReview(deps, viewer, id);
         return answerOut(await getAnswer(deps, viewer, id));
       },
       editExpertAnswer: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await editAnswer(deps, viewer, id, { body: args.bodyHtml });
         return answerOut(await getAnswer(deps, viewer, id));
       },
       decideExpertAnswer: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await decideAnswer(deps, viewer, id, decisionOf(args.decision), args.note ?? '');
         return answerOut(await getAnswer(deps, viewer, id));
       },

@@ -20,6 +20,7 @@ import {
 } from './admin-types.ts';
 import { editorOnly, likePattern, oneLine } from './checks.ts';
 import { CSV_MAX_ROWS, SEARCH_MAX } from './review.ts';
+import { parseId } from '#src/core/ids.ts';
 
 /**
  * The editors' boards of questions and batches (issue 15: "board views with filters, search, sort,
@@ -32,10 +33,6 @@ import { CSV_MAX_ROWS, SEARCH_MAX } from './review.ts';
  * else 'past' when its batch's deadline has passed; else 'open'.
  */
 
-const idOf = (v: unknown) => {
-  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
-  return /^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null;
-};
 const oneOf = <T extends string>(list: readonly T[], v: unknown): T | null => (typeof v === 'string' && (list as readonly string[]).includes(v.toLowerCase()) ? (v.toLowerCase() as T) : null);
 /** A search in titles: the answers board's rules (one line, no control characters, at most SEARCH_MAX); a bad one is the field error `q`. */
 const searchOf = (v: unknown) => (typeof v === 'string' && v.trim() ? oneLine('q', v, SEARCH_MAX) : null);
@@ -43,8 +40,8 @@ const searchOf = (v: unknown) => (typeof v === 'string' && v.trim() ? oneLine('q
 /** The questions board's filters from a query string or GraphQL arguments (unknown values are ignored; a bad search is the field error `q`). */
 export function questionFiltersOf(input: { panelId?: unknown; batchId?: unknown; state?: unknown; status?: unknown; q?: unknown; sort?: unknown }): QuestionFilters {
   return {
-    panelId: idOf(input.panelId),
-    batchId: idOf(input.batchId),
+    panelId: parseId(input.panelId),
+    batchId: parseId(input.batchId),
     state: oneOf(QUESTION_STATES, input.state ?? input.status),
     q: searchOf(input.q),
     sort: oneOf(QUESTION_SORTS, input.sort) ?? 'newest',
@@ -53,7 +50,7 @@ export function questionFiltersOf(input: { panelId?: unknown; batchId?: unknown;
 
 /** The batches list's filters (as questionFiltersOf). */
 export function batchFiltersOf(input: { panelId?: unknown; state?: unknown; q?: unknown }): BatchFilters {
-  return { panelId: idOf(input.panelId), state: oneOf(BATCH_STATES, input.state), q: searchOf(input.q) };
+  return { panelId: parseId(input.panelId), state: oneOf(BATCH_STATES, input.state), q: searchOf(input.q) };
 }
 
 /** A refused search as the field shows it again: what was typed, without control characters, cut to a sane length. */

@@ -9,6 +9,7 @@ import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { ANSWER_HTML_MAX, countWords, DECISION_NOTE_MAX, isAnswerStatus, PAGE_SIZE, WORDS_CEILING } from '../rules.ts';
 import { ANSWER_SORTS, type AnswerDetail, type AnswerFilters, type AnswerPage, type AnswerRow, type AnswerScan, type AnswerSort, type RevisionRow } from './admin-types.ts';
 import { editorOnly, fieldError, likePattern, note, oneLine, richText } from './checks.ts';
+import { parseId } from '#src/core/ids.ts';
 
 /**
  * The editors' review of answers (issue 15): the board of every answer (filters by status, panel and
@@ -29,10 +30,7 @@ const formerMember = (id: number): MemberSnapshot => unknownMember(id);
 
 /** The board's filters from a query string or GraphQL arguments (unknown values are ignored, a bad search is the field error `q`). */
 export function answerFiltersOf(input: { status?: unknown; panelId?: unknown; questionId?: unknown; q?: unknown; sort?: unknown }): AnswerFilters {
-  const id = (v: unknown) => {
-    const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
-    return /^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null;
-  };
+  const id = parseId;
   const status = typeof input.status === 'string' && isAnswerStatus(input.status.toLowerCase()) ? (input.status.toLowerCase() as EpAnswerStatus) : null;
   const sort: AnswerSort = typeof input.sort === 'string' && (ANSWER_SORTS as readonly string[]).includes(input.sort.toLowerCase()) ? (input.sort.toLowerCase() as AnswerSort) : 'newest';
   const q = typeof input.q === 'string' && input.q.trim() ? oneLine('q', input.q, SEARCH_MAX) : null;

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '#src/core/errors.ts';
 import { INVITE_TTL_MS } from '../rules.ts';
 import type { InvitationFields } from './types.ts';
+import { parseId } from '#src/core/ids.ts';
 
 export type { InvitationFields };
 
@@ -50,7 +51,7 @@ export function invitationPath(secret: string, invitation: Invitation): string {
   return `/expert-panels/invite?${invitationQuery(invitationFields(secret, invitation))}`;
 }
 
-const positive = (s: string): number | null => (/^[1-9]\d{0,9}$/.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
+const positive = (s: string): number | null => parseId(s);
 
 /** A verified link: its member and questions, and whether it is past its expiry. */
 export type ReadInvitation = Invitation & { expired: boolean; fields: InvitationFields };

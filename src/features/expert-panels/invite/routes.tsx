@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { positiveId, str } from '#src/lib/form.ts';
+import { str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { textToHtml } from '#src/lib/rich-text.ts';
 import { InvitePage, type InviteProblem } from '#views/expert-panels/InvitePage.tsx';
 import { epDeps } from '../deps.ts';
@@ -94,7 +95,7 @@ export default async function inviteRoutes(app: FastifyInstance) {
   app.post('/expert-panels/invite', visitor, async (request, reply) => {
     const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
     const typed = str(body.body);
-    const questionId = positiveId(body.questionId);
+    const questionId = parseId(body.questionId);
     const action = ACTIONS.find((a) => a === body.action) ?? 'submit';
     const communityId = request.community.id;
     const access = resolveInvitation(secret, communityId, body, app.clock.now(), signedInId(request));

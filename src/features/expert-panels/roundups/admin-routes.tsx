@@ -3,7 +3,8 @@ import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { toCsv } from '#src/features/articles/csv.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { RoundupBoard } from '#views/admin/expert-panels/RoundupBoard.tsx';
 import { RoundupNew } from '#views/admin/expert-panels/RoundupNew.tsx';
 import { RoundupPage } from '#views/admin/expert-panels/RoundupPage.tsx';
@@ -31,7 +32,7 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
   const admin = { config: { access: 'admin' as const } };
 
   const idParam = (request: FastifyRequest, name = 'id'): number => {
-    const id = positiveId((request.params as Record<string, string | undefined>)[name]);
+    const id = parseId((request.params as Record<string, string | undefined>)[name]);
     if (id === null) throw notFound();
     return id;
   };
@@ -106,7 +107,7 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
   }
 
   app.get(`${PATH}/new`, admin, async (request, reply) => {
-    const questionId = positiveId((request.query as Record<string, unknown>).questionId);
+    const questionId = parseId((request.query as Record<string, unknown>).questionId);
     return newPage(request, reply, { values: { questionId: questionId ? String(questionId) : '' }, errors: {} });
   });
 
@@ -114,7 +115,7 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
     const body = bodyOf(request);
     const values = { questionId: str(body.questionId), title: str(body.title), intro: str(body.intro) };
     try {
-      const { id } = await createRoundup(epDeps(request), epViewer(request), { questionId: positiveId(values.questionId) ?? undefined, title: values.title, intro: textToHtml(values.intro) });
+      const { id } = await createRoundup(epDeps(request), epViewer(request), { questionId: parseId(values.questionId) ?? undefined, title: values.title, intro: textToHtml(values.intro) });
       return reply.redirectTo(withAlert(`${PATH}/${id}`, 'ep-roundup-created'));
     } catch (e) {
       const { errors, status } = refusal(e);
@@ -165,7 +166,7 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
 
   app.post(`${PATH}/:id/answers`, admin, async (request, reply) => {
     const id = idParam(request);
-    const answerId = positiveId(bodyOf(request).answerId);
+    const answerId = parseId(bodyOf(request).answerId);
     return act(
       request,
       reply,
@@ -217,7 +218,7 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
     const body = bodyOf(request);
     const places: Record<number, string> = {};
     for (const [name, value] of Object.entries(body)) {
-      const answerId = positiveId(/^position-(\d+)$/.exec(name)?.[1]);
+      const answerId = parseId(/^position-(\d+)$/.exec(name)?.[1]);
       if (answerId !== null && typeof value === 'string') places[answerId] = value;
     }
     return act(

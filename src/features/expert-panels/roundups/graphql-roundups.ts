@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import { idOrNotFound } from '#src/features/graphql/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { epDeps, type EpDeps, type EpViewer } from '../deps.ts';
@@ -149,7 +149,7 @@ export const roundupAdminGraphQL: GraphQLPart = {
       },
       expertRoundup: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        return detail(ctx, deps, viewer, idOrNotFound(args.id));
+        return detail(ctx, deps, viewer, requireId(args.id));
       },
     },
     Mutation: {
@@ -161,20 +161,20 @@ export const roundupAdminGraphQL: GraphQLPart = {
       },
       updateExpertRoundup: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await updateRoundup(deps, viewer, id, { title: args.title, intro: args.intro ?? undefined });
         return detail(ctx, deps, viewer, id);
       },
       setExpertRoundupAnswers: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         if (!Array.isArray(args.answerIds)) throw new AppError('BadRequest.Validation');
         await setRoundupAnswers(deps, viewer, id, args.answerIds);
         return detail(ctx, deps, viewer, id);
       },
       moveExpertRoundup: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
         const { deps, viewer } = staffCall(ctx);
-        const id = idOrNotFound(args.id);
+        const id = requireId(args.id);
         await moveRoundup(deps, viewer, id, args.to);
         return detail(ctx, deps, viewer, id);
       },
@@ -184,11 +184,7 @@ export const roundupAdminGraphQL: GraphQLPart = {
 
 /** A question id argument, or the question-not-found error (no row has any other id). */
 function idOrQuestionNotFound(v: unknown): number {
-  try {
-    return idOrNotFound(v);
-  } catch {
-    throw new AppError('ExpertPanels.QuestionNotFound');
-  }
+  return requireId(v, () => new AppError('ExpertPanels.QuestionNotFound'));
 }
 
 const publishedOut = (ctx: GraphQLContext, r: PublishedRoundup) => ({

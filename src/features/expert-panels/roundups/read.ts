@@ -5,7 +5,7 @@ import type { Db } from '#src/db/index.ts';
 import type { CommunityRef } from '#src/db/tenancy.ts';
 import type { RoundupStatus } from '#src/db/types.ts';
 import { snapshotsOf } from '#src/features/members/queries.ts';
-import { positiveId } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { ensureEditor, type EpDeps, type EpViewer } from '../deps.ts';
 import { PAGE_SIZE, roundupMovesFrom } from '../rules.ts';
 import type { PublishedRoundup, RoundupAnswerView, RoundupDetail, RoundupPage, RoundupQuery, RoundupQuestionChoice, RoundupRow } from './types.ts';
@@ -97,7 +97,7 @@ export async function listRoundups(deps: RoundupReadDeps, viewer: EpViewer, quer
   const size = Math.min(Math.max(Math.trunc(first) || PAGE_SIZE, 1), 100);
   let q = boardBase(deps.db, deps.community, query);
   if (query.after !== null && query.after !== '') {
-    const after = positiveId(query.after);
+    const after = parseId(query.after);
     if (after === null) throw new AppError('BadRequest.Validation');
     q = q.where('r.id', '<', after);
   }

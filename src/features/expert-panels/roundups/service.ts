@@ -9,6 +9,7 @@ import { ensureEditor, epTransaction, type EpDeps, type EpViewer } from '../deps
 import { ANSWER_HTML_MAX, BRIEF_MAX, canMoveRoundup, isRoundupStatus } from '../rules.ts';
 import { livePathOf } from './read.ts';
 import { slugify } from './slug.ts';
+import { parseId } from '#src/core/ids.ts';
 
 /**
  * Composing and moving roundups (issue 15; spec section 4): an editor makes a roundup of one
@@ -103,9 +104,8 @@ export function answerIdsOf(value: unknown): number[] {
   if (list.length > ROUNDUP_ANSWERS_MAX) throw invalid({ answerIds: field('expertPanelsRoundups.errors.tooMany', { max: ROUNDUP_ANSWERS_MAX }) });
   const ids: number[] = [];
   for (const v of list) {
-    const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-    const n = /^[1-9]\d{0,9}$/.test(s) ? Number(s) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n > 2_147_483_647) throw invalid({ answerIds: field('expertPanelsRoundups.errors.notAccepted') });
+    const n = parseId(typeof v === 'string' ? v.trim() : v);
+    if (n === null) throw invalid({ answerIds: field('expertPanelsRoundups.errors.notAccepted') });
     if (ids.includes(n)) throw invalid({ answerIds: field('expertPanelsRoundups.errors.duplicate') });
     ids.push(n);
   }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '#src/core/errors.ts';
 import { STATIC_DIR } from '#src/lib/assets.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { positiveId } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { PushDevices } from '#views/settings/PushDevices.tsx';
 import type { MemberRef } from '../types.ts';
 import { addSubscription, devicesPage, removeDevice, removeSubscription } from './tokens.ts';
@@ -45,7 +45,7 @@ export default async function pushRoutes(app: FastifyInstance) {
   });
 
   app.post(`${DEVICES}/:id/remove`, member, async (request, reply) => {
-    const id = positiveId((request.params as { id?: string }).id);
+    const id = parseId((request.params as { id?: string }).id);
     if (id === null || !(await removeDevice(app.db, memberOf(request), id))) throw notFound();
     return reply.redirectTo(withAlert(DEVICES, 'push-device-removed'), 303);
   });

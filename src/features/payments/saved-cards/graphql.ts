@@ -3,7 +3,7 @@ import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import type { GraphQLPart } from '#src/features/graphql/part.ts';
 import { staffCommunity } from '#src/features/members/admin.ts';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, memberScope, ownerOfCard, paymentProcessorFor, type AuthLogEntry, type CardsScope, type SavedCard } from './service.ts';
-import { idOrNotFound } from '#src/features/graphql/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 
 /**
  * Saved cards on the member schema (/graphql: one's own cards) and the staff schema (/graphqlAdmin:
@@ -86,7 +86,6 @@ export const savedCardsAdminTypeDefs = /* GraphQL */ `
 
 type Args = Record<string, unknown>;
 
-const idOf = idOrNotFound;
 
 const appOf = (ctx: GraphQLContext) => ctx.request.server;
 
@@ -124,11 +123,11 @@ export const savedCardsMemberGraphQL: GraphQLPart = {
       paymentAddFromToken: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         const scope = mine(ctx);
         // Member mode acts on oneself only.
-        if (idOf(args.userId) !== scope.userId) throw new AppError('Forbidden');
+        if (requireId(args.userId) !== scope.userId) throw new AppError('Forbidden');
         return cardOut(await addCard(appOf(ctx), scope, { token: args.token, idempotencyKey: args.idempotencyKey ?? undefined }));
       },
-      paymentChangeDefaultSavedPayment: async (_r: unknown, args: Args, ctx: GraphQLContext) => String(await changeDefault(appOf(ctx), mine(ctx), idOf(args.paymentId))),
-      paymentDeleteSavedPayment: async (_r: unknown, args: Args, ctx: GraphQLContext) => String(await deleteCard(appOf(ctx), mine(ctx), idOf(args.paymentId))),
+      paymentChangeDefaultSavedPayment: async (_r: unknown, args: Args, ctx: GraphQLContext) => String(await changeDefault(appOf(ctx), mine(ctx), requireId(args.paymentId))),
+      paymentDeleteSavedPayment: async (_r: unknown, args: Args, ctx: GraphQLContext) => String(await deleteCard(appOf(ctx), mine(ctx), requireId(args.paymentId))),
     },
   },
 };
@@ -137,22 +136,22 @@ export const savedCardsAdminGraphQL: GraphQLPart = {
   typeDefs: savedCardsAdminTypeDefs,
   resolvers: {
     Query: {
-      paymentsForUser: async (_r: unknown, args: Args, ctx: GraphQLContext) => (await listCards(appOf(ctx), await theirs(ctx, idOf(args.userId)))).map(cardOut),
-      paymentProcessor: async (_r: unknown, args: Args, ctx: GraphQLContext) => paymentProcessorFor(appOf(ctx), await theirs(ctx, idOf(args.userId))),
+      paymentsForUser: async (_r: unknown, args: Args, ctx: GraphQLContext) => (await listCards(appOf(ctx), await theirs(ctx, requireId(args.userId)))).map(cardOut),
+      paymentProcessor: async (_r: unknown, args: Args, ctx: GraphQLContext) => paymentProcessorFor(appOf(ctx), await theirs(ctx, requireId(args.userId))),
       cardAuthLog: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         ctx.guardian.ensureAdmin();
-        const paymentId = idOf(args.paymentId);
+        const paymentId = requireId(args.paymentId);
         const owner = await ownerOfCard(appOf(ctx), ctx.community.id, paymentId);
         return (await authLog(appOf(ctx), await theirs(ctx, owner), paymentId)).map(logOut);
       },
     },
     Mutation: {
       paymentAddFromToken: async (_r: unknown, args: Args, ctx: GraphQLContext) =>
-        cardOut(await addCard(appOf(ctx), await theirs(ctx, idOf(args.userId)), { token: args.token, idempotencyKey: args.idempotencyKey ?? undefined })),
+        cardOut(await addCard(appOf(ctx), await theirs(ctx, requireId(args.userId)), { token: args.token, idempotencyKey: args.idempotencyKey ?? undefined })),
       paymentChangeDefaultSavedPayment: async (_r: unknown, args: Args, ctx: GraphQLContext) =>
-        String(await changeDefault(appOf(ctx), await theirs(ctx, idOf(args.userId)), idOf(args.paymentId))),
+        String(await changeDefault(appOf(ctx), await theirs(ctx, requireId(args.userId)), requireId(args.paymentId))),
       paymentDeleteSavedPayment: async (_r: unknown, args: Args, ctx: GraphQLContext) =>
-        String(await deleteCard(appOf(ctx), await theirs(ctx, idOf(args.userId)), idOf(args.paymentId))),
+        String(await deleteCard(appOf(ctx), await theirs(ctx, requireId(args.userId)), requireId(args.paymentId))),
     },
   },
 };

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, positiveId, str } from '#src/lib/form.ts';
+import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { parseId } from '#src/core/ids.ts';
 import { wantsJson, isHtmx } from '#src/lib/negotiation.ts';
 import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/admin.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
@@ -26,7 +27,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
   /** The member of the path, in a community the staff administer; NotFound otherwise. */
   async function target(request: FastifyRequest): Promise<{ community: StaffCommunity; scope: CardsScope }> {
     const params = request.params as { code: string; userId: string };
-    const userId = positiveId(params.userId);
+    const userId = parseId(params.userId);
     if (!userId || !/^[A-Za-z0-9_-]{1,64}$/.test(params.code)) throw new AppError('NotFound');
     request.guardian.ensureAdmin();
     const staff = { userId: request.guardian.userId! };
@@ -35,7 +36,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
   }
 
   const paymentIdOf = (request: FastifyRequest) => {
-    const id = positiveId((request.params as { paymentId?: string }).paymentId);
+    const id = parseId((request.params as { paymentId?: string }).paymentId);
     if (!id) throw new AppError('NotFound');
     return id;
   };
@@ -61,7 +62,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
     const { community, scope } = await target(request);
     const member = await adminView({ db: app.db }, community, scope.userId);
     const cards = await listCards(app, scope);
-    const logId = positiveId((request.query as Record<string, unknown>).log);
+    const logId = parseId((request.query as Record<string, unknown>).log);
     const logCard = logId ? cards.find((c) => c.id === logId) : undefined;
     const openLog = logCard ? { cardId: logCard.id, rows: (await authLog(app, scope, logCard.id)).map(authLogRow) } : null;
     const view = cardsView(cards);
