@@ -26,7 +26,7 @@ export async function serve(target: string): Promise<void> {
     import('#src/config.ts'),
     import('#src/db/seed.ts'),
     import('#src/features/auth/sessions.ts'),
-    import('#src/features/articles/service.ts'),
+    import('#src/features/articles/byline-terms.ts'),
   ]);
   const { sessionTokenFor } = await import('./sessions.ts');
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { acceptProductAgreement, autosaveRevision, saveByline, submitForReview } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,

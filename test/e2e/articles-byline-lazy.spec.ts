@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import type { Route } from 'playwright-core';
-import { acceptProductAgreement, saveByline } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, recordScripts, brotliBytes, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

@@ -1,5 +1,8 @@
 import t, { type Test } from 'tap';
-import { acceptProductAgreement, autosaveRevision, createFeedback, moveArticle, saveByline, submitForReview } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
+import { createFeedback } from '#src/features/articles/feedback.ts';
+import { moveArticle } from '#src/features/articles/review.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, PHONE, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

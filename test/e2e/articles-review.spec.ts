@@ -1,7 +1,9 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { fixedClock } from '#src/core/clock.ts';
-import { acceptProductAgreement, autosaveRevision, publishDueArticles } from '#src/features/articles/service.ts';
+import { acceptProductAgreement } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision } from '#src/features/articles/writing.ts';
+import { publishDueArticles } from '#src/features/articles/publishing.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { DESKTOP, expectNoAxeViolationsWithoutJavaScript, launchBrowser, openContext, pathOf, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createFeedback, moveArticle } from '#src/features/articles/service.ts';
+import { createFeedback } from '#src/features/articles/feedback.ts';
+import { moveArticle } from '#src/features/articles/review.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { DESKTOP, expectNoAxeViolations, launchBrowser, openContext, pathOf, PHONE, serveApp, setAuthCookie } from '#test/helpers/browser.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { acceptProductAgreement, autosaveRevision, saveByline } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision } from '#src/features/articles/writing.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { DESKTOP, collectPageProblems, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
 import { createAds, createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

@@ -1,13 +1,8 @@
 import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
-import {
-  acceptProductAgreement,
-  approveForPublishing,
-  autosaveRevision,
-  moveArticle,
-  saveByline,
-  submitForReview,
-} from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { approveForPublishing, autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
+import { moveArticle } from '#src/features/articles/review.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
 import { setPassword, setPhone } from '#test/helpers/auth.ts';

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { acceptProductAgreement, autosaveRevision, saveByline, submitForReview } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { GOOD_PASSWORD, setPassword } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { buildApp } from '#src/app.ts';
-import { acceptProductAgreement, autosaveRevision, saveByline, submitForReview, moveArticle, approveForPublishing } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision, submitForReview, approveForPublishing } from '#src/features/articles/writing.ts';
+import { moveArticle } from '#src/features/articles/review.ts';
 import { setupDatabase, testClock, testConfig } from '#test/helpers/app.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 

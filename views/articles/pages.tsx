@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#src/core/format.ts';
-import type { ArticleRow, BylineField } from '#src/features/articles/service.ts';
+import type { ArticleRow } from '#src/features/articles/queries.ts';
+import type { BylineField } from '#src/features/articles/byline-terms.ts';
 import { CsrfField, Field } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

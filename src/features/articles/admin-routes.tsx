@@ -8,27 +8,12 @@ import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { articleDeps, personOf } from './routes.tsx';
 import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
-import {
-  addBlackoutWindow,
-  assignEditor,
-  createFeedback,
-  deleteBlackout,
-  editArticleTextFromBoard,
-  editorMoves,
-  exportBoard,
-  getArticle,
-  latestCopyScan,
-  listBlackoutWindows,
-  listEditors,
-  listFeedback,
-  listRevisions,
-  listStatusEvents,
-  markFeedbackRead,
-  moveArticle,
-  saveProgramSettings,
-  searchBoard,
-  type BoardQuery,
-} from './service.ts';
+import { addBlackoutWindow, deleteBlackout, listBlackoutWindows } from './blackouts.ts';
+import { assignEditor, editArticleTextFromBoard, editorMoves, listRevisions, listStatusEvents, moveArticle } from './review.ts';
+import { createFeedback, listFeedback, markFeedbackRead } from './feedback.ts';
+import { exportBoard, latestCopyScan, listEditors, searchBoard, type BoardQuery } from './board.ts';
+import { getArticle } from './queries.ts';
+import { saveProgramSettings } from './byline-terms.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';

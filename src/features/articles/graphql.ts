@@ -5,36 +5,13 @@ import { displayName } from '#src/core/identity.ts';
 import type { GraphQLContext } from '#src/features/graphql/context.ts';
 import { copyScanView, scanForRequest } from './copy-scan.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
-import {
-  acceptProductAgreement,
-  approveForPublishing,
-  articleView,
-  assignEditor,
-  autosaveRevision,
-  createArticle,
-  createFeedback,
-  editArticleTextFromBoard,
-  editorMoves,
-  findArticleInFlight,
-  getArticle,
-  getByline,
-  latestCopyScan,
-  listCommunityArticles,
-  listFeedback,
-  listPendingPublication,
-  listPublished,
-  listRevisions,
-  listStatusEvents,
-  loadArticle,
-  moveArticle,
-  productAgreementStatus,
-  saveByline,
-  searchBoard,
-  submitForReview,
-  type ArticleDeps,
-  type ArticleRow,
-  type Person,
-} from './service.ts';
+import { acceptProductAgreement, getByline, productAgreementStatus, saveByline } from './byline-terms.ts';
+import { approveForPublishing, autosaveRevision, createArticle, submitForReview } from './writing.ts';
+import { articleView, findArticleInFlight, getArticle, loadArticle, type ArticleDeps, type ArticleRow, type Person } from './queries.ts';
+import { assignEditor, editArticleTextFromBoard, editorMoves, listRevisions, listStatusEvents, moveArticle } from './review.ts';
+import { createFeedback, listFeedback } from './feedback.ts';
+import { latestCopyScan, listCommunityArticles, searchBoard } from './board.ts';
+import { listPendingPublication, listPublished } from './publishing.ts';
 import { requireId } from '#src/core/ids.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { refreshPendingScans } from './copy-scan.ts';
-import { publishDueArticles } from './service.ts';
+import { publishDueArticles } from './publishing.ts';
 
 export const PUBLISH_DUE_JOB = 'articles.publish-due';
 export const POLL_SCANS_JOB = 'articles.poll-scans';

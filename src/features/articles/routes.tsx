@@ -5,25 +5,12 @@ import { scanForRequest } from './copy-scan.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, type BlackoutWindow } from './rules.ts';
 import { countWords } from '#src/lib/plain-text.ts';
-import {
-  acceptProductAgreement,
-  bylineField,
-  approveForPublishing,
-  autosaveRevision,
-  blackoutNow,
-  createFeedback,
-  findArticleInFlight,
-  getByline,
-  listFeedback,
-  listPendingPublication,
-  listPublished,
-  markFeedbackRead,
-  productAgreementStatus,
-  saveByline,
-  submitForReview,
-  type ArticleDeps,
-  type Person,
-} from './service.ts';
+import { acceptProductAgreement, bylineField, getByline, productAgreementStatus, saveByline } from './byline-terms.ts';
+import { approveForPublishing, autosaveRevision, submitForReview } from './writing.ts';
+import { blackoutNow } from './blackouts.ts';
+import { createFeedback, listFeedback, markFeedbackRead } from './feedback.ts';
+import { findArticleInFlight, type ArticleDeps, type Person } from './queries.ts';
+import { listPendingPublication, listPublished } from './publishing.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';

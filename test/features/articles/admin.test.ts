@@ -1,6 +1,7 @@
 import t from 'tap';
 import { runCopyScan } from '#src/features/articles/copy-scan.ts';
-import { acceptProductAgreement, autosaveRevision, saveByline, submitForReview } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 import { FormBrowser } from '#test/helpers/form-browser.ts';

@@ -1,5 +1,9 @@
 import t from 'tap';
-import { acceptProductAgreement, autosaveRevision, createFeedback, editArticleText, moveArticle, publishDueArticles, saveByline, submitForReview } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
+import { createFeedback } from '#src/features/articles/feedback.ts';
+import { editArticleText, moveArticle } from '#src/features/articles/review.ts';
+import { publishDueArticles } from '#src/features/articles/publishing.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 import { FormBrowser } from '#test/helpers/form-browser.ts';

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { acceptProductAgreement, addBlackoutWindow, saveProgramSettings } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveProgramSettings } from '#src/features/articles/byline-terms.ts';
+import { addBlackoutWindow } from '#src/features/articles/blackouts.ts';
 import type { AppError } from '#src/core/errors.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

@@ -1,5 +1,7 @@
 import t from 'tap';
-import { acceptProductAgreement, approveForPublishing, autosaveRevision, moveArticle, saveByline, submitForReview } from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { approveForPublishing, autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
+import { moveArticle } from '#src/features/articles/review.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

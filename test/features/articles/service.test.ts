@@ -1,31 +1,13 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import type { AppError } from '#src/core/errors.ts';
-import {
-  acceptProductAgreement,
-  addBlackout,
-  approveForPublishing,
-  articleView,
-  assignEditor,
-  autosaveRevision,
-  createArticle,
-  createFeedback,
-  editArticleText,
-  findArticleInFlight,
-  getArticle,
-  listFeedback,
-  listPublished,
-  listRevisions,
-  listStatusEvents,
-  markFeedbackRead,
-  moveArticle,
-  productAgreementStatus,
-  publishDueArticles,
-  saveByline,
-  submitForReview,
-  type ArticleDeps,
-  type Person,
-} from '#src/features/articles/service.ts';
+import { acceptProductAgreement, productAgreementStatus, saveByline } from '#src/features/articles/byline-terms.ts';
+import { addBlackout } from '#src/features/articles/blackouts.ts';
+import { approveForPublishing, autosaveRevision, createArticle, submitForReview } from '#src/features/articles/writing.ts';
+import { articleView, findArticleInFlight, getArticle, type ArticleDeps, type Person } from '#src/features/articles/queries.ts';
+import { assignEditor, editArticleText, listRevisions, listStatusEvents, moveArticle } from '#src/features/articles/review.ts';
+import { createFeedback, listFeedback, markFeedbackRead } from '#src/features/articles/feedback.ts';
+import { listPublished, publishDueArticles } from '#src/features/articles/publishing.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { code, words } from '#test/helpers/articles.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';

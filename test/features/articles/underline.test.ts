@@ -1,5 +1,6 @@
 import t from 'tap';
-import { acceptProductAgreement, autosaveRevision } from '#src/features/articles/service.ts';
+import { acceptProductAgreement } from '#src/features/articles/byline-terms.ts';
+import { autosaveRevision } from '#src/features/articles/writing.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 import { FormBrowser } from '#test/helpers/form-browser.ts';

@@ -1,23 +1,10 @@
 import t from 'tap';
-import {
-  acceptProductAgreement,
-  approveForPublishing,
-  autosaveRevision,
-  createArticle,
-  createFeedback,
-  editArticleText,
-  editorMoves,
-  listFeedback,
-  listStatusEvents,
-  loadArticle,
-  markFeedbackRead,
-  moveArticle,
-  publishDueArticles,
-  saveByline,
-  submitForReview,
-  type ArticleDeps,
-  type Person,
-} from '#src/features/articles/service.ts';
+import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
+import { approveForPublishing, autosaveRevision, createArticle, submitForReview } from '#src/features/articles/writing.ts';
+import { createFeedback, listFeedback, markFeedbackRead } from '#src/features/articles/feedback.ts';
+import { editArticleText, editorMoves, listStatusEvents, moveArticle } from '#src/features/articles/review.ts';
+import { loadArticle, type ArticleDeps, type Person } from '#src/features/articles/queries.ts';
+import { publishDueArticles } from '#src/features/articles/publishing.ts';
 import { ARTICLE_STATUSES, canMove, nextStatuses, type Actor, type ArticleStatus } from '#src/features/articles/rules.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { code, words } from '#test/helpers/articles.ts';
