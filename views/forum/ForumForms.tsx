@@ -3,7 +3,7 @@ import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { TextArea } from './parts.tsx';
+import { itemHref, TextArea } from './parts.tsx';
 
 export type PostFormValues = { title: string; body: string; topicIds: number[] };
 export type PostFormErrors = Partial<Record<'title' | 'body' | 'topicIds' | 'form', string>>;
@@ -143,7 +143,7 @@ export function DeleteConfirm({ kind, id, postId, title, error }: { kind: ForumT
         <button type="submit" className="button">
           {t('forumPages.delete.confirm')}
         </button>
-        <a className="button button-secondary" href={href(kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`)}>
+        <a className="button button-secondary" href={href(itemHref(kind, id, postId))}>
           {t('forumPages.delete.cancel')}
         </a>
       </form>
@@ -171,7 +171,7 @@ export function RemoveForm({ kind, id, postId, title, authorName, reason, error,
           <button type="submit" className="button">
             {t('forumPages.remove.confirm')}
           </button>
-          <a className="button button-secondary" href={href(kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`)}>
+          <a className="button button-secondary" href={href(itemHref(kind, id, postId))}>
             {t('forumPages.remove.cancel')}
           </a>
         </div>
@@ -227,7 +227,7 @@ export function ReportForm({ kind, id, postId, postTitle, authorName, reasons, r
           <button type="submit" className="button">
             {t('forumPages.report.submit')}
           </button>
-          <a className="button button-secondary" href={href(kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`)}>
+          <a className="button button-secondary" href={href(itemHref(kind, id, postId))}>
             {t('forumPages.report.cancel')}
           </a>
         </div>

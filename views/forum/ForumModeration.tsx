@@ -3,12 +3,11 @@ import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { QueueItemCard, queueKey, ReasonForm } from './moderation-parts.tsx';
-import { AuthorLine, When } from './parts.tsx';
+import { AuthorLine, itemHref, When } from './parts.tsx';
 
 /** A form on this page that came back with a message: which one, what was typed. */
 export type QueueForm = { key: string; reason: string; error: string };
 
-const itemHref = (kind: 'post' | 'reply', id: number, postId: number) => (kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`);
 
 /** The moderators' page: what waits for approval, and the open reports. */
 export function ForumModeration({ queue, reports, olderReportsHref, notice, error, form }: { queue: QueueItem[]; reports: ReportView[]; olderReportsHref: string | null; notice?: string; error?: string; form?: QueueForm }) {

@@ -16,6 +16,9 @@ import {
   type HtmlContext,
 } from './item-html.ts';
 
+/** Where a post or a reply is on its post's page (a reply: its anchor there). */
+export const itemHref = (kind: 'post' | 'reply', id: number, postId: number) => (kind === 'post' ? `/forum/post/${postId}` : `/forum/post/${postId}#reply-${id}`);
+
 export type { Back } from './item-html.ts';
 
 /** What item-html.ts needs of the page being drawn. */
