@@ -111,14 +111,13 @@ export async function sendPage(request: FastifyRequest, reply: FastifyReply, opt
   return reply
     .code(options.status ?? 200)
     .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
     .send(html);
 }
 
 export async function sendFragment(request: FastifyRequest, reply: FastifyReply, node: ReactNode, status = 200) {
   const ctx = await pageContext(request, reply);
   const html = renderToStaticMarkup(<PageContext.Provider value={ctx}>{node}</PageContext.Provider>);
-  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
 }
 
 /** Errors answered with a small body and no page render (see the error handler). */
@@ -198,7 +197,6 @@ export default fp(
         // a small body, no page render and no database (the outage, or the flood, is not to be fed).
         // The rate limiter has set its own Retry-After (the seconds left in its window).
         if (!reply.hasHeader('retry-after')) reply.header('retry-after', error.code === 'RateLimited' ? '60' : '5');
-        reply.header('cache-control', 'no-store');
         if (wantsJson(request)) return reply.code(status).send({ error: { code, message } });
         return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(noticeHtml(request, message, isHtmx(request)));
       }
