@@ -105,7 +105,7 @@ async function seedMembers(db: import('#src/db/index.ts').Db, cid: number, code:
 }
 
 /** A page community: one panel of PANEL_MEMBERS, `questions` open questions in sent batches, an answer row per question and member. */
-async function seedPageCommunity(db: import('#src/db/index.ts').Db, code: string, questions: number): Promise<{ cid: number; openQuestion: number }> {
+async function seedPageCommunity(db: import('#src/db/index.ts').RawDb, code: string, questions: number): Promise<{ cid: number; openQuestion: number }> {
   const { sql } = await import('kysely');
   const cid = await insertBenchCommunity(db, code, `Panels ${questions}`);
   await seedMembers(db, cid, code, PANEL_MEMBERS);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { buildApp as BuildApp } from '#src/app.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Gate, Role } from '#src/db/types.ts';
 import { AUTOSAVE, DEMO_COMMUNITY, DEMO_MEMBER_EMAIL, FLOOD_MEMBER_EMAIL, HOST, LOAD, ROOT, benchAppEnv, randomSecret, type ServerInfo } from './lib.ts';
 

@@ -9,8 +9,20 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { prepareStatements } from './prepared.ts';
 import type { Database } from './types.ts';
+import type { TenantSafeDb } from './tenancy.ts';
 
-export type Db = Kysely<Database>;
+/** The database as the application sees it: a community's tables only through src/db/tenancy.ts. */
+export type Db = TenantSafeDb;
+/**
+ * The database without the tenancy guard: migrations, the demo seed, tests and the named
+ * cross-community queries (src/db/tenancy.ts `crossCommunity`). It is a `Db` too, so it may be handed
+ * to the application.
+ */
+export type RawDb = Omit<Kysely<Database>, 'transaction'> & Omit<TenantSafeDb, 'transaction'> & { transaction(): RawTransaction };
+export type RawTransaction = {
+  execute<T>(fn: (trx: RawDb) => Promise<T>): Promise<T>;
+  setIsolationLevel(level: 'serializable' | 'repeatable read' | 'read committed' | 'read uncommitted'): RawTransaction;
+};
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
@@ -34,14 +46,14 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 // A calendar date stays the string '2024-12-23': no time zone may shift it.
 pg.types.setTypeParser(1082, (v) => v);
 
-const pglites = new WeakMap<Kysely<any>, PGlite>();
+const pglites = new WeakMap<object, PGlite>();
 
 /** The embedded PGlite under a database made by createDatabase, if it is one (the job queue needs it). */
-export function pgliteOf(db: Kysely<any>): PGlite | undefined {
+export function pgliteOf(db: object): PGlite | undefined {
   return pglites.get(db);
 }
 
-export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db; pglite?: PGlite }> {
+export async function createDatabase(options: DatabaseOptions): Promise<{ db: RawDb; pglite?: PGlite }> {
   let dialect: Dialect;
   let pglite: PGlite | undefined;
   if (options.kind === 'postgres') {
@@ -69,14 +81,14 @@ export async function createDatabase(options: DatabaseOptions): Promise<{ db: Db
     });
     dialect = new PGliteDialect(pglite);
   }
-  const db = new Kysely<Database>({ dialect, log: countQuery });
+  const db = new Kysely<Database>({ dialect, log: countQuery }) as unknown as RawDb;
   if (pglite) pglites.set(db, pglite);
   return { db, pglite };
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: RawDb | Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({
-    db,
+    db: db as Kysely<any>,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
   });
   const { error, results } = await migrator.migrateToLatest();

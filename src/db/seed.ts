@@ -1,5 +1,6 @@
 import { hashPassword } from '#src/core/passwords.ts';
 import type { Db } from './index.ts';
+import { crossCommunity } from './tenancy.ts';
 import type { NewCommunity, Role } from './types.ts';
 import { seedSites } from '#src/features/members/seed-sites.ts';
 import { seedIntroductions } from '#src/features/members/seed-introductions.ts';
@@ -131,7 +132,8 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
 
   const [adminHash, memberHash] = await Promise.all([hashPassword(DEMO_ADMIN.password), hashPassword(DEMO_MEMBER_PASSWORD)]);
 
-  await db.transaction().execute(async (trx) => {
+  // The demo writes several communities at once: one of the named cross-community queries.
+  await crossCommunity(db).transaction().execute(async (trx) => {
     const communities = await trx.insertInto('communities').values(DEMO_COMMUNITIES).returning(['id', 'code']).execute();
     const byCode = Object.fromEntries(communities.map((c) => [c.code, c.id])) as Record<string, number>;
     await trx

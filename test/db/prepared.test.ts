@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import t from 'tap';
 import { MAX_PER_CONNECTION } from '#src/db/prepared.ts';
 import { freshDatabase, usingPostgres } from '#test/helpers/db.ts';
@@ -11,7 +11,7 @@ if (!usingPostgres()) {
   const { db, drop } = await freshDatabase();
   t.teardown(drop);
 
-  const prepared = async (c: typeof db) =>
+  const prepared = async (c: QueryExecutorProvider) =>
     (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(c)).rows;
 
   t.test('a parameterised query is parsed once per connection and reused', async (t) => {

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { buildApp } from '#src/app.ts';
 import { loadConfig, type Config } from '#src/config.ts';
 import { fixedClock, type Clock } from '#src/core/clock.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import { freshDatabase, type FreshDatabaseOptions } from './db.ts';
 
 export type TestApp = { app: FastifyInstance; db: Db; config: Config };

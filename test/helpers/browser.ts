@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Test } from 'tap';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import { startApp } from './app.ts';
 
 /** Debian's Chromium (`apt-get install chromium`); never a Playwright download. */

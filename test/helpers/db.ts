@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createDatabase, migrateToLatest, MIGRATIONS_DIR, type Db } from '#src/db/index.ts';
+import { createDatabase, migrateToLatest, MIGRATIONS_DIR, type RawDb as Db } from '#src/db/index.ts';
 
 const CACHE_DIR = path.resolve(import.meta.dirname, '../../.cache');
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community, Gate, NewCommunity, Role } from '#src/db/types.ts';
 import { AUTH_COOKIE, startSession } from '#src/features/auth/sessions.ts';
 

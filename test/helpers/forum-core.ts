@@ -1,6 +1,6 @@
 import type { Test } from 'tap';
 import { AppError } from '#src/core/errors.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { ForumDeps, ForumViewer } from '#src/features/forum/deps.ts';
 import { REPLY_NOTICES_JOB } from '#src/features/forum/notices.ts';
@@ -96,5 +96,5 @@ export function countingDb(db: Db): { db: Db; statements: string[] } {
       return args.result;
     },
   });
-  return { db: counting, statements };
+  return { db: counting as unknown as Db, statements };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import { createMember, type TestUser } from './factories.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community, ArticleStatusValue } from '#src/db/types.ts';
 
 /** An article of a member with one revision, in a status (published ones get a date and an address). */

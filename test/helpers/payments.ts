@@ -1,5 +1,6 @@
+import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import { SandboxProcessor } from '#src/features/payments/processor/sandbox/processor.ts';
 import type { CardInput } from '#src/features/payments/processor/sandbox/engine.ts';
@@ -43,7 +44,7 @@ export async function enablePayments(db: Db, community: Community, options: { sh
 export async function cardToken(app: FastifyInstance, community: Community, number: string = CARDS.visa, overrides: Partial<CardInput> = {}): Promise<string> {
   const processor = app.cardProcessor;
   if (!(processor instanceof SandboxProcessor)) throw new Error('cardToken needs the sandbox processor');
-  const settings = await app.db.selectFrom('payment_settings').select('public_key').where('community_id', '=', community.id).executeTakeFirstOrThrow();
+  const settings = await selectInCommunity(app.db, 'payment_settings', community).select('public_key').executeTakeFirstOrThrow();
   const result = await processor.engine.tokenize(settings.public_key, { firstName: 'Amara', lastName: 'Okafor', number, cvv: number.length === 15 ? '1234' : '123', month: '12', year: String(app.clock.now().getUTCFullYear() + 2), zip: '10001', ...overrides });
   if (!result.ok) throw new Error(`card refused: ${result.invalid.join(', ')}`);
   if (result.challenge) await processor.engine.completeChallenge(result.token, true);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community, SubscriptionStatus } from '#src/db/types.ts';
 
 /** A member's subscription (its id random, as the pay-now link's subscriptionId is). */

@@ -20,7 +20,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { CopyScansTable } from '#src/db/types.ts';
 import { plainText } from '#src/lib/plain-text.ts';
 
@@ -592,7 +592,7 @@ function mapHostedAnswer(payload: unknown, httpStatus: number): ScanReport {
 export type CopyScanRow = Selectable<CopyScansTable>;
 
 /** Articles of the community with their current revision (the revision in the same article and community). */
-function withCurrentRevision(db: Db, community: CommunityRef) {
+function withCurrentRevision(db: Db, community: Tenant) {
   return selectInCommunity(db, 'articles', community).innerJoin('article_revisions', (join) =>
     join
       .onRef('article_revisions.id', '=', 'articles.current_revision_id')
@@ -610,7 +610,7 @@ function withCurrentRevision(db: Db, community: CommunityRef) {
 export async function runCopyScan(
   db: Db,
   scanner: CopyScanner,
-  community: CommunityRef,
+  community: Tenant,
   articleId: number,
   options: { now?: Date; onError?: (error: unknown) => void } = {},
 ): Promise<CopyScanRow> {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import { epTransaction, type EpDeps } from './deps.ts';
 import { INVITE_JOB, type InviteJob } from './invite/invitations.ts';
 import { getQuestion } from './questions.ts';
@@ -133,7 +133,7 @@ export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'
 }
 
 /** The member's open questions: sent to them, not answered nor marked, not closed, deadline ahead. */
-function openQuestions(db: Db, community: CommunityRef, userId: number, now: Date) {
+function openQuestions(db: Db, community: Tenant, userId: number, now: Date) {
   return db
     .selectFrom('ep_answers as a')
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'a.question_id').onRef('q.community_id', '=', 'a.community_id'))
@@ -147,7 +147,7 @@ function openQuestions(db: Db, community: CommunityRef, userId: number, now: Dat
 }
 
 /** What onboarding needs to know to place its two steps, in one statement: active panels here, and the member's first open question. */
-export async function onboardingPanelState(db: Db, community: CommunityRef, userId: number, now: Date): Promise<{ activePanels: number; firstOpenQuestion: number | null }> {
+export async function onboardingPanelState(db: Db, community: Tenant, userId: number, now: Date): Promise<{ activePanels: number; firstOpenQuestion: number | null }> {
   const first = openQuestions(db, community, userId, now).select('q.id').orderBy('b.deadline_at').orderBy('q.position').orderBy('q.id').limit(1);
   const row = await db
     .selectNoFrom((eb) => [

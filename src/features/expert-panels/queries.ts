@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { MemberTab } from './rules.ts';
 import type { RoundupLink } from './types.ts';
 
@@ -20,7 +20,7 @@ export const roundupPath = (slug: string) => `/expert-panels/roundups/${encodeUR
 export const questionPath = (questionId: number) => `/expert-panels/${questionId}`;
 
 /** A member's answers (`a`) with their question (`q`), batch (`b`) and panel (`p`), in one community. */
-export function memberAnswers(db: Db, community: CommunityRef, userId: number) {
+export function memberAnswers(db: Db, community: Tenant, userId: number) {
   return db
     .selectFrom('ep_answers as a')
     .innerJoin('ep_questions as q', 'q.id', 'a.question_id')
@@ -34,7 +34,7 @@ export function memberAnswers(db: Db, community: CommunityRef, userId: number) {
 type RoundupJson = { title: string; slug: string };
 
 /** The published (FINAL) roundup answer `a` is in, newest first, as JSON; read with `roundupFromJson`. */
-export function roundupJsonColumn(community: CommunityRef) {
+export function roundupJsonColumn(community: Tenant) {
   return sql<RoundupJson | string | null>`(select json_build_object('title', r.title, 'slug', r.slug)
     from ep_roundup_answers ra join ep_roundups r on r.id = ra.roundup_id
     where ra.answer_id = a.id and ra.community_id = ${community.id} and r.community_id = ${community.id} and r.status = 'FINAL' and r.slug is not null
@@ -51,12 +51,12 @@ export function roundupFromJson(v: RoundupJson | string | null | undefined): Rou
 export const sentKeyColumn = () => sql<string>`to_char(a.sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** The answer is in a published roundup. */
-const publishedExists = (community: CommunityRef) =>
+const publishedExists = (community: Tenant) =>
   sql<boolean>`exists (select 1 from ep_roundup_answers ra join ep_roundups r on r.id = ra.roundup_id
     where ra.answer_id = a.id and ra.community_id = ${community.id} and r.community_id = ${community.id} and r.status = 'FINAL')`;
 
 /** Which of a member's answers a tab holds (rules.ts MEMBER_TABS). */
-export function tabCondition(tab: MemberTab, community: CommunityRef) {
+export function tabCondition(tab: MemberTab, community: Tenant) {
   switch (tab) {
     case 'open':
       // Not yet answered, on a question that still takes answers (marked can't answer or ignored included: they may still answer).
@@ -74,7 +74,7 @@ export function tabCondition(tab: MemberTab, community: CommunityRef) {
  * The number of a member's questions in every tab, in one statement: their answers and the questions'
  * closed mark only (a question's batch and panel always exist, so counting needs no more joins).
  */
-export async function tabCounts(db: Db, community: CommunityRef, userId: number): Promise<Record<MemberTab, number>> {
+export async function tabCounts(db: Db, community: Tenant, userId: number): Promise<Record<MemberTab, number>> {
   const row = await db
     .selectFrom('ep_answers as a')
     .innerJoin('ep_questions as q', 'q.id', 'a.question_id')

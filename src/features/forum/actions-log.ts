@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { cursorId, ensureStaff } from './targets.ts';
 import type { ForumActionView } from './types.ts';
@@ -42,7 +42,7 @@ export type ForumActionEntry = {
 };
 
 /** Appends one entry; `trx` is the transaction of the action. */
-export async function logAction(trx: Db, community: CommunityRef, entry: ForumActionEntry): Promise<void> {
+export async function logAction(trx: Db, community: Tenant, entry: ForumActionEntry): Promise<void> {
   await trx
     .insertInto('forum_actions')
     .values({

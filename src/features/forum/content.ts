@@ -1,7 +1,7 @@
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { plainText } from '#src/lib/plain-text.ts';
 import { HTML_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
@@ -65,7 +65,7 @@ export function topicIdsOf(value: unknown): number[] | null {
  * A post's topics: one to TOPICS_MAX ('Only {limit} allowed'), each an open topic of this
  * community (one query), or a field error.
  */
-export async function checkTopics(db: Db, community: CommunityRef, value: unknown): Promise<number[] | { error: ReturnType<typeof field> }> {
+export async function checkTopics(db: Db, community: Tenant, value: unknown): Promise<number[] | { error: ReturnType<typeof field> }> {
   const ids = topicIdsOf(value);
   if (ids === null) return { error: field('forum.errors.topicUnknown') };
   if (ids.length === 0) return { error: field('forum.errors.topicsRequired') };

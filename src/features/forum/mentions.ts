@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import type { ForumDeps } from './deps.ts';
@@ -26,7 +26,7 @@ export function mentionTokens(text: string): string[] {
 }
 
 /** The mentioned members, by lowercase username (one query). */
-export async function resolveMentions(db: Db, community: CommunityRef, text: string): Promise<Map<string, MemberSnapshot>> {
+export async function resolveMentions(db: Db, community: Tenant, text: string): Promise<Map<string, MemberSnapshot>> {
   const names = mentionTokens(text);
   const out = new Map<string, MemberSnapshot>();
   if (names.length === 0) return out;

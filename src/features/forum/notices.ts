@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { ForumDeps } from './deps.ts';
 import { replyPath } from './paths.ts';
 import { resolveMentions } from './mentions.ts';
@@ -78,7 +78,7 @@ export async function deliverReplyNotices(deps: NoticeDeps, replyId: number): Pr
  * Records that these members heard of the reply by other means (an edit's new mentions, told in the
  * edit's transaction): a notices job still queued for it then tells them nothing more.
  */
-export async function markNoticed(trx: Db, community: CommunityRef, replyId: number, userIds: readonly number[], at: Date): Promise<void> {
+export async function markNoticed(trx: Db, community: Tenant, replyId: number, userIds: readonly number[], at: Date): Promise<void> {
   if (userIds.length === 0) return;
   await trx
     .insertInto('forum_reply_notices')

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
@@ -86,7 +86,7 @@ type Eb = ExpressionBuilder<Database, 'forum_posts' | 'users' | 'memberships'>;
  * membership is a left join: a post whose author's membership row is gone stays listed, its author
  * read as a former member (authorSnapshot).
  */
-export function postsWithAuthors(db: Db, community: CommunityRef) {
+export function postsWithAuthors(db: Db, community: Tenant) {
   return db
     .selectFrom('forum_posts')
     .innerJoin('users', 'users.id', 'forum_posts.author_id')
@@ -179,7 +179,7 @@ export const toTopicView = (r: { id: number; name: string; position: number; arc
 });
 
 /** The topics of many posts in one query, each post's in topic order. */
-export async function topicsOfPosts(db: Db, community: CommunityRef, postIds: readonly number[]): Promise<Map<number, TopicView[]>> {
+export async function topicsOfPosts(db: Db, community: Tenant, postIds: readonly number[]): Promise<Map<number, TopicView[]>> {
   const out = new Map<number, TopicView[]>();
   if (postIds.length === 0) return out;
   const rows = await db
@@ -197,7 +197,7 @@ export async function topicsOfPosts(db: Db, community: CommunityRef, postIds: re
 }
 
 /** The reactions of a page of posts or replies in one query: per item, each reaction's count and whether the viewer gave it. */
-export async function reactionsOf(db: Db, community: CommunityRef, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Map<number, ReactionCount[]>> {
+export async function reactionsOf(db: Db, community: Tenant, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Map<number, ReactionCount[]>> {
   const out = new Map<number, ReactionCount[]>();
   if (ids.length === 0) return out;
   const rows = await db
@@ -221,7 +221,7 @@ export async function reactionsOf(db: Db, community: CommunityRef, kind: ForumTa
 }
 
 /** Which of these items the viewer liked (one query). */
-export async function likedByMe(db: Db, community: CommunityRef, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
+export async function likedByMe(db: Db, community: Tenant, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .selectFrom('forum_likes')
@@ -235,7 +235,7 @@ export async function likedByMe(db: Db, community: CommunityRef, kind: ForumTarg
 }
 
 /** Which of these items the viewer reported (one query). */
-export async function reportedByMe(db: Db, community: CommunityRef, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
+export async function reportedByMe(db: Db, community: Tenant, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .selectFrom('forum_reports')
@@ -249,7 +249,7 @@ export async function reportedByMe(db: Db, community: CommunityRef, kind: ForumT
 }
 
 /** Which of these posts the viewer follows (one query). */
-export async function followedByMe(db: Db, community: CommunityRef, postIds: readonly number[], userId: number): Promise<Set<number>> {
+export async function followedByMe(db: Db, community: Tenant, postIds: readonly number[], userId: number): Promise<Set<number>> {
   if (postIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('forum_follows')
@@ -262,7 +262,7 @@ export async function followedByMe(db: Db, community: CommunityRef, postIds: rea
 }
 
 /** Whether the viewer moderates, as a column of another query (read from the membership, never the session). */
-export function moderatorColumn(db: Db, community: CommunityRef, userId: number) {
+export function moderatorColumn(db: Db, community: Tenant, userId: number) {
   return db
     .selectFrom('memberships as viewer_membership')
     .select('viewer_membership.is_moderator')
@@ -287,7 +287,7 @@ export const withinEditWindow = (createdAt: Date, now: Date) => now.getTime() - 
  * (remove, restore, approve) where counting is simpler than tracking each step; call it in the
  * transaction that changed the replies, after locking the post row.
  */
-export async function recountReplies(trx: Db, community: CommunityRef, postId: number): Promise<number> {
+export async function recountReplies(trx: Db, community: Tenant, postId: number): Promise<number> {
   const row = await trx
     .updateTable('forum_posts')
     .set((eb) => ({
@@ -315,14 +315,14 @@ type TopicJson = { id: number; name: string; position: number; archived: boolean
 type ReactionJson = { reaction: string; n: number; mine: boolean };
 
 /** A post's topics (topic order) as a JSON column; read with `topicsFromJson`. */
-export function topicsJsonColumn(community: CommunityRef, postIdColumn: string) {
+export function topicsJsonColumn(community: Tenant, postIdColumn: string) {
   return sql<TopicJson[] | string | null>`(select coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'position', t.position, 'archived', t.archived_at is not null) order by t.position, t.name), '[]'::json)
     from forum_post_topics pt join forum_topics t on t.id = pt.topic_id
     where pt.post_id = ${sql.ref(postIdColumn)} and pt.community_id = ${community.id} and t.community_id = ${community.id})`;
 }
 
 /** An item's reactions (count per reaction, and whether the viewer gave it) as a JSON column; read with `reactionsFromJson`. */
-export function reactionsJsonColumn(community: CommunityRef, kind: ForumTargetKind, idColumn: string, userId: number) {
+export function reactionsJsonColumn(community: Tenant, kind: ForumTargetKind, idColumn: string, userId: number) {
   return sql<ReactionJson[] | string | null>`(select coalesce(json_agg(json_build_object('reaction', r.reaction, 'n', r.n, 'mine', r.mine)), '[]'::json)
     from (select reaction, count(*) as n, bool_or(user_id = ${userId}) as mine from forum_reactions
           where community_id = ${community.id} and target_kind = ${kind} and target_id = ${sql.ref(idColumn)} group by reaction) r)`;

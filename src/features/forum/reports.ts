@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { logAction } from './actions-log.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
@@ -70,7 +70,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
   });
 }
 
-function reportsQuery(db: Db, community: CommunityRef) {
+function reportsQuery(db: Db, community: Tenant) {
   return db
     .selectFrom('forum_reports as fr')
     .innerJoin('forum_posts as p', 'p.id', 'fr.post_id')

@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { MODERATION_NOTE_MAX } from './rules.ts';
@@ -45,7 +45,7 @@ export const tableOf = (kind: ForumTargetKind) => (kind === 'post' ? ('forum_pos
 export const missing = (kind: ForumTargetKind) => new AppError(kind === 'post' ? 'Forum.PostNotFound' : 'Forum.ReplyNotFound');
 
 /** The post or reply in this community, whatever its state; 'Forum.PostNotFound' / 'Forum.ReplyNotFound' when there is none. */
-export async function loadTarget(db: Db, community: CommunityRef, kind: ForumTargetKind, id: number): Promise<Target> {
+export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKind, id: number): Promise<Target> {
   // A post is its own post: its columns stand for the post's too (post_id, post_status, post_deleted_at).
   const row =
     kind === 'post'
@@ -114,7 +114,7 @@ export async function loadTarget(db: Db, community: CommunityRef, kind: ForumTar
 export const isPublic = (t: Target) => t.status === 'published' && !t.deleted && t.postStatus === 'published' && !t.postDeleted;
 
 /** The target as members act on it (like, react, follow, report): it must be public, else not found. */
-export async function loadPublicTarget(db: Db, community: CommunityRef, kind: ForumTargetKind, id: number): Promise<Target> {
+export async function loadPublicTarget(db: Db, community: Tenant, kind: ForumTargetKind, id: number): Promise<Target> {
   const target = await loadTarget(db, community, kind, id);
   if (!isPublic(target)) throw missing(kind);
   return target;

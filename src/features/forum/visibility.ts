@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { tableOf } from './targets.ts';
 
@@ -15,7 +15,7 @@ export type Moved = { id: number; postId: number; authorId: number; previous: Fo
 
 export async function moveStatus(
   trx: Db,
-  community: CommunityRef,
+  community: Tenant,
   kind: ForumTargetKind,
   id: number,
   change: { from: readonly ForumStatus[]; to: ForumStatus; moderation?: { note: string | null; by: number; at: Date }; counts?: boolean },
@@ -54,7 +54,7 @@ export async function moveStatus(
 }
 
 /** Resolves the open reports of one item (in the transaction of the decision on it); its open-report count goes back to zero. */
-export async function resolveReportsOf(trx: Db, community: CommunityRef, kind: ForumTargetKind, id: number, by: number, resolution: 'dismissed' | 'removed', at: Date): Promise<number> {
+export async function resolveReportsOf(trx: Db, community: Tenant, kind: ForumTargetKind, id: number, by: number, resolution: 'dismissed' | 'removed', at: Date): Promise<number> {
   const resolved = await trx
     .updateTable('forum_reports')
     .set({ resolved_at: at, resolved_by: by, resolution })
@@ -71,7 +71,7 @@ export async function resolveReportsOf(trx: Db, community: CommunityRef, kind: F
 }
 
 /** A reply's row locked for a change, its post's row locked first (the order every forum write keeps). */
-async function lockReply(trx: Db, community: CommunityRef, id: number) {
+async function lockReply(trx: Db, community: Tenant, id: number) {
   const found = await trx.selectFrom('forum_replies').select('post_id').where('community_id', '=', community.id).where('id', '=', id).executeTakeFirst();
   if (!found) return undefined;
   await lockPost(trx, community, found.post_id);
@@ -86,11 +86,11 @@ async function lockReply(trx: Db, community: CommunityRef, id: number) {
 }
 
 /** Locks a reply's row alone; the caller has locked its post's row first. */
-export async function lockReplyRow(trx: Db, community: CommunityRef, id: number): Promise<void> {
+export async function lockReplyRow(trx: Db, community: Tenant, id: number): Promise<void> {
   await trx.selectFrom('forum_replies').select('id').where('community_id', '=', community.id).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** Locks a post's row (before any of its replies': the order every forum write keeps, so none deadlock). */
-export async function lockPost(trx: Db, community: CommunityRef, postId: number): Promise<void> {
+export async function lockPost(trx: Db, community: Tenant, postId: number): Promise<void> {
   await trx.selectFrom('forum_posts').select('id').where('community_id', '=', community.id).where('id', '=', postId).forUpdate().executeTakeFirst();
 }

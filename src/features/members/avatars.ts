@@ -3,7 +3,7 @@ import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { AppError } from '#src/core/errors.ts';
 import { ConcurrencyGate } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
-import { deleteInCommunity, selectInCommunity, updateInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
+import { deleteInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { avatarPath } from './queries.ts';
 import { AVATAR_SIZES } from './types.ts';
 
@@ -78,7 +78,7 @@ export async function renderSquares(image: Sharp, { effort = 4 }: { effort?: num
  * Stores the presets under a new key as the member's avatar (memberships.avatar_key, and avatar_url
  * for what reads the address directly) and deletes the member's older avatars. Returns the key.
  */
-export async function storeAvatar(db: Db, community: CommunityRef, userId: number, images: Map<number, Buffer>): Promise<string> {
+export async function storeAvatar(db: Db, community: Tenant, userId: number, images: Map<number, Buffer>): Promise<string> {
   const key = newAvatarKey();
   await db.transaction().execute(async (trx) => {
     await deleteInCommunity(trx, 'avatar_images', community).where('user_id', '=', userId).execute();
@@ -92,12 +92,12 @@ export async function storeAvatar(db: Db, community: CommunityRef, userId: numbe
 }
 
 /** Checks, renders and stores an upload: the member's new avatar key. */
-export async function saveAvatar(db: Db, community: CommunityRef, userId: number, bytes: Buffer): Promise<string> {
+export async function saveAvatar(db: Db, community: Tenant, userId: number, bytes: Buffer): Promise<string> {
   return storeAvatar(db, community, userId, await renderAvatar(bytes));
 }
 
 /** Removes the member's avatar: the initials show again. */
-export async function removeAvatar(db: Db, community: CommunityRef, userId: number): Promise<void> {
+export async function removeAvatar(db: Db, community: Tenant, userId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await deleteInCommunity(trx, 'avatar_images', community).where('user_id', '=', userId).execute();
     await updateInCommunity(trx, 'memberships', community).set({ avatar_key: null, avatar_url: null }).where('user_id', '=', userId).execute();
@@ -105,6 +105,6 @@ export async function removeAvatar(db: Db, community: CommunityRef, userId: numb
 }
 
 /** One stored size of an avatar of the community, or undefined. */
-export async function readAvatar(db: Db, community: CommunityRef, key: string, size: number) {
+export async function readAvatar(db: Db, community: Tenant, key: string, size: number) {
   return selectInCommunity(db, 'avatar_images', community).select(['bytes', 'content_type']).where('key', '=', key).where('size', '=', size).executeTakeFirst();
 }

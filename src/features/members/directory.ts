@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import { companySizeRange, listedMembersOf, SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from './queries.ts';
 import { COMPANY_SIZES, type CompanySize, type MemberSnapshot } from './types.ts';
 
@@ -15,7 +15,7 @@ import { COMPANY_SIZES, type CompanySize, type MemberSnapshot } from './types.ts
  * SQL statement whatever the size of the community.
  */
 
-export type DirectoryDeps = { db: Db; community: CommunityRef; clock: Clock };
+export type DirectoryDeps = { db: Db; community: Tenant; clock: Clock };
 
 export const PAGE_SIZE = 24;
 /** The longest search or filter value taken (a longer one is refused with a message, not cut). */
@@ -363,7 +363,7 @@ export function filterOptions({ db, community, clock }: DirectoryDeps): Promise<
 }
 
 /** Forget the cached option lists (a profile changed on this node; tests). */
-export function forgetFilterOptions(community?: CommunityRef) {
+export function forgetFilterOptions(community?: Tenant) {
   if (community) optionsCache.delete(`${community.id}`);
   else optionsCache.clear();
 }

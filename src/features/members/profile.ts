@@ -2,7 +2,7 @@ import type { Clock } from '#src/core/clock.ts';
 import { AppError, fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity, updateInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
+import { selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue } from '#src/db/types.ts';
 import { PUBLISHED } from '#src/features/articles/rules.ts';
 import { membersOf, activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from './queries.ts';
@@ -13,7 +13,7 @@ import { INDUSTRIES, SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle, t
  * the profile page and GraphQL, and the member editing their own. Names are staff's to change.
  */
 
-export type ProfileDeps = { db: Db; clock: Clock; community: CommunityRef };
+export type ProfileDeps = { db: Db; clock: Clock; community: Tenant };
 
 /** The longest value each text field takes. */
 export const PROFILE_LIMITS = {

@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import { AVATAR_SIZES, COMPANY_SIZES, type AvatarPreset, type CompanySize, type MemberSnapshot } from './types.ts';
 
 /** The address of a stored avatar at one preset (served by the profile area's avatar route). */
@@ -79,7 +79,7 @@ export function toSnapshot(row: SnapshotRow): MemberSnapshot {
 }
 
 /** Members of one community joined to their users: the base of every member query (tenant-scoped). */
-export function membersOf(db: Db, community: CommunityRef) {
+export function membersOf(db: Db, community: Tenant) {
   return db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
@@ -87,7 +87,7 @@ export function membersOf(db: Db, community: CommunityRef) {
 }
 
 /** Only members others may see: active in the community and as a user. */
-export function activeMembersOf(db: Db, community: CommunityRef) {
+export function activeMembersOf(db: Db, community: Tenant) {
   return membersOf(db, community).where('memberships.is_active', '=', true).where('users.is_active', '=', true);
 }
 
@@ -96,12 +96,12 @@ export function activeMembersOf(db: Db, community: CommunityRef) {
  * active, and past onboarding. An invitee still in onboarding has a membership row (her profile is
  * written as she goes) but is not a member others can find until she has paid and finished.
  */
-export function listedMembersOf(db: Db, community: CommunityRef) {
+export function listedMembersOf(db: Db, community: Tenant) {
   return activeMembersOf(db, community).where('memberships.gate', '=', 'app');
 }
 
 /** One member's snapshot in a community, or undefined (another community's, or not a member). */
-export async function findSnapshot(db: Db, community: CommunityRef, userId: number, { activeOnly = true } = {}): Promise<MemberSnapshot | undefined> {
+export async function findSnapshot(db: Db, community: Tenant, userId: number, { activeOnly = true } = {}): Promise<MemberSnapshot | undefined> {
   const q = (activeOnly ? activeMembersOf(db, community) : membersOf(db, community)).select(SNAPSHOT_COLUMNS).where('users.id', '=', userId);
   const row = await q.executeTakeFirst();
   return row ? toSnapshot(row) : undefined;
@@ -125,7 +125,7 @@ export const unknownMember = (id: number, name = '—'): MemberSnapshot => ({
 });
 
 /** The snapshots of these members (any state) in one query; someone no longer a member reads as '—' (unknownMember). */
-export async function snapshotsOf(db: Db, community: CommunityRef, ids: number[]): Promise<(id: number) => MemberSnapshot> {
+export async function snapshotsOf(db: Db, community: Tenant, ids: number[]): Promise<(id: number) => MemberSnapshot> {
   const unique = [...new Set(ids)];
   const rows = unique.length ? await membersOf(db, community).select(SNAPSHOT_COLUMNS).where('users.id', 'in', unique).execute() : [];
   const byId = new Map(rows.map((r) => [r.user_id, toSnapshot(r)]));

@@ -1,5 +1,4 @@
-import type { Transaction } from 'kysely';
-import type { Database } from '#src/db/types.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 /**
  * The directory's demo (issue 11): Summit grows to about sixty members with varied industries, cities,
@@ -144,7 +143,7 @@ export type DirectorySeedContext = {
   now?: Date;
 };
 
-export async function seedDirectory(trx: Transaction<Database>, ctx: DirectorySeedContext): Promise<void> {
+export async function seedDirectory(trx: RawDb, ctx: DirectorySeedContext): Promise<void> {
   const now = ctx.now ?? new Date();
   // The members already seeded: their company profile, industry and links.
   const existing = await trx.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('email', 'in', Object.keys(EXISTING)).execute();

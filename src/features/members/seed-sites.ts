@@ -1,12 +1,11 @@
-import type { Transaction } from 'kysely';
-import type { Database } from '#src/db/types.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 /**
  * The demo's network staff community (code `admin`, at admin.localhost): its admins land on the sites
  * page (spec section 2, "Access redirects") and administer every brand from there. The demo admin
  * administers it as well as the brands.
  */
-export async function seedSites(trx: Transaction<Database>, ctx: { adminId: number }): Promise<void> {
+export async function seedSites(trx: RawDb, ctx: { adminId: number }): Promise<void> {
   const staff = await trx
     .insertInto('communities')
     .values({

@@ -2,7 +2,7 @@ import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type C
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { emailField, hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { deleteInCommunity, selectInCommunity, type CommunityRef } from '#src/db/tenancy.ts';
+import { deleteInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Clock } from '#src/core/clock.ts';
 import { TEAM_LIMITS, TEAM_TYPES, type ContactPhone, type CountryOption, type OfficePhone, type SupportContact, type Team, type TeamDraft, type TeamType } from './team-types.ts';
 
@@ -12,7 +12,7 @@ import { TEAM_LIMITS, TEAM_TYPES, type ContactPhone, type CountryOption, type Of
  * goes through checkContact / saveContact / deleteContact; every query is scoped to the community.
  */
 
-export type TeamDeps = { db: Db; clock: Clock; community: CommunityRef };
+export type TeamDeps = { db: Db; clock: Clock; community: Tenant };
 
 export const DEFAULT_COUNTRY = 'US';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Test } from 'tap';
 import type { Clock } from '#src/core/clock.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import { INVITE_JOB } from '#src/features/expert-panels/admin/batches.ts';
 import { startApp } from '#test/helpers/app.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import type { Clock } from '#src/core/clock.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { EpDeps, EpViewer } from '#src/features/expert-panels/deps.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { AppError } from '#src/core/errors.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import { approveIntroduction, declineIntroduction, requestIntroduction, type IntroDeps } from '#src/features/members/introductions.ts';
 import {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import { deliveryJobs } from '#src/features/notifications/delivery.ts';
 import { sendPushes } from '#src/features/notifications/push-delivery.ts';
 import { addPushToken, addSubscription, checkSubscription, DEVICES_MAX, endpointAllowed, TOKEN_MAX } from '#src/features/notifications/push/tokens.ts';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fixedClock } from '#src/core/clock.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import { buildCardProcessor } from '#src/features/payments/processor/index.ts';
 import { declineCodeOf, MaxioProcessor } from '#src/features/payments/processor/maxio.ts';
 import { testConfig } from '../../helpers/app.ts';

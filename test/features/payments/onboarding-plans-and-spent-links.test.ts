@@ -3,7 +3,7 @@ import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { submitPayment } from '#src/features/payments/onboarding/payment.ts';
 import { createOnboarding, loadOnboarding } from '#src/features/payments/onboarding/progress.ts';
 import type { Community } from '#src/db/types.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';

@@ -5,7 +5,7 @@ import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/fa
 import { CARDS, cardToken, enablePayments } from '#test/helpers/payments.ts';
 import { createOnboarding } from '#src/features/payments/onboarding/progress.ts';
 import type { Community } from '#src/db/types.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb as Db } from '#src/db/index.ts';
 
 const GOOD_PASSWORD = 'Onboard-Me-42';
 

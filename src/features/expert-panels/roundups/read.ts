@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityRef } from '#src/db/tenancy.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { RoundupStatus } from '#src/db/types.ts';
 import { snapshotsOf } from '#src/features/members/queries.ts';
 import { parseId } from '#src/core/ids.ts';
@@ -34,7 +34,7 @@ export function searchWords(value: unknown): string | null {
   return q || null;
 }
 
-function boardBase(db: Db, community: CommunityRef, query: Pick<RoundupQuery, 'status' | 'q'>) {
+function boardBase(db: Db, community: Tenant, query: Pick<RoundupQuery, 'status' | 'q'>) {
   let q = db
     .selectFrom('ep_roundups as r')
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'r.question_id').onRef('q.community_id', '=', 'r.community_id'))
@@ -114,13 +114,13 @@ export async function exportRoundups(deps: RoundupReadDeps, viewer: EpViewer, qu
 }
 
 /** Answer rows with their members (as they are now), in one query for the rows and one for the members. */
-async function answerViews(db: Db, community: CommunityRef, rows: { id: number; user_id: number; body_html: string; word_count: number; position: number }[]): Promise<RoundupAnswerView[]> {
+async function answerViews(db: Db, community: Tenant, rows: { id: number; user_id: number; body_html: string; word_count: number; position: number }[]): Promise<RoundupAnswerView[]> {
   const member = await snapshotsOf(db, community, rows.map((r) => r.user_id));
   return rows.map((r) => ({ answerId: r.id, position: r.position, member: member(r.user_id), bodyHtml: r.body_html, wordCount: r.word_count }));
 }
 
 /** A roundup's answers in order. */
-async function roundupAnswers(db: Db, community: CommunityRef, roundupId: number) {
+async function roundupAnswers(db: Db, community: Tenant, roundupId: number) {
   return db
     .selectFrom('ep_roundup_answers as ra')
     .innerJoin('ep_answers as a', (j) => j.onRef('a.id', '=', 'ra.answer_id').onRef('a.community_id', '=', 'ra.community_id'))

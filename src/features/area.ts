@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { RawDb } from '#src/db/index.ts';
+import type { JobDefinition } from '#src/lib/jobs/queue.ts';
+import type { GraphQLPart } from './graphql/part.ts';
+
+/**
+ * What an area adds to the app: the one shape every area's public face (`src/features/<area>/index.ts`)
+ * exports, and the one list in src/features/areas.ts names. Types only, so that an area's face and
+ * the list do not import each other.
+ */
+export type Area = {
+  name: string;
+  /** Route plugins, registered under the path prefix in this order. */
+  routes: FastifyPluginAsync[];
+  /** Its operations on the member schema (/graphql) and the staff schema (/graphqlAdmin). */
+  graphql?: { member?: GraphQLPart; admin?: GraphQLPart };
+  /** The area's durable jobs (src/lib/jobs/queue.ts): handlers, schedules, retries. */
+  jobs?: (app: FastifyInstance) => JobDefinition[];
+  /** Its part of the demo (npm run seed, and the first start on an empty database), in list order. */
+  seed?: (trx: RawDb, demo: DemoContext) => Promise<void>;
+};
+
+/** What the demo seed has made before the areas' parts run: its communities, its admin, the members' password. */
+export type DemoContext = {
+  /** Each demo community's id by its code ('summit', 'harbor'). */
+  byCode: Record<string, number>;
+  /** The platform admin (admin@example.com). */
+  adminId: number;
+  /** The hash of the demo members' shared password. */
+  passwordHash: string;
+};
