@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { RawDb } from '#src/db/index.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
-import type { GraphQLPart } from './graphql/part.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 
 /**
  * What an area adds to the app: the one shape every area's public face (`src/features/<area>/index.ts`)

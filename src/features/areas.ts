@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
-import type { GraphQLPart } from './graphql/part.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import systemRoutes from './system/routes.ts';
 import homeRoutes from './home/routes.tsx';
 import authRoutes from './auth/routes.tsx';

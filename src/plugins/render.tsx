@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { pickAds } from '#src/features/ads/service.ts';
-import { adminAreas } from '#src/features/admin/areas.ts';
+import { adminAreas } from '#src/lib/admin/areas.ts';
 import { hasUnviewed } from '#src/features/notifications/queries.ts';
 import { safeRedirect } from '#src/features/auth/http.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';

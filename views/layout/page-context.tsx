@@ -3,7 +3,7 @@ import type { Guardian } from '#src/core/guardian/index.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Ad, Community } from '#src/db/types.ts';
-import type { AdminArea } from '#src/features/admin/areas.ts';
+import type { AdminArea } from '#src/lib/admin/areas.ts';
 import type { AlertView } from '#src/lib/alerts.ts';
 
 export type PageContextValue = {

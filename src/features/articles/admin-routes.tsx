@@ -3,7 +3,7 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { canEditorEditText } from './guardian.ts';
 import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
 import { scanForRequest } from './copy-scan.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '#src/lib/csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { articleDeps, personOf } from './routes.tsx';

@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { canScanArticle } from './guardian.ts';
 import { displayName } from '#src/core/identity.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { copyScanView, scanForRequest } from './copy-scan.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
 import { acceptProductAgreement, getByline, productAgreementStatus, saveByline } from './byline-terms.ts';

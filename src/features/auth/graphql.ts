@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { authContext } from './http.ts';
 import { changePassword } from '#src/features/settings/security.ts';
 import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';

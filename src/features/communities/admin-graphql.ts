@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Community } from '#src/db/types.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { createSite, getSite, listSites, SITE_TEXT_FIELDS, siteFormOf, updateSite, type SiteActor, type SiteForm } from './admin.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { markAnswer, submitAnswer } from './answers.ts';
 import type { EpDeps, EpViewer } from './deps.ts';
 import { getQuestion, listMemberQuestions } from './questions.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { staffAction, type StaffActionAgain } from '#src/features/admin/act.ts';
+import { staffAction, type StaffActionAgain } from '#src/lib/admin/act.ts';
 import { adminMembersDeps, staffOf } from '#src/features/members/admin-routes.tsx';
 import { setModerator } from '#src/features/members/admin-actions.ts';
 import {

@@ -1,6 +1,6 @@
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
 import { listActions } from './actions-log.ts';
 import { bodyHtmlUnderBase } from './graphql.ts';

@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { userOut } from '#src/features/members/directory-graphql.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';

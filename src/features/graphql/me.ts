@@ -1,5 +1,5 @@
 import { displayName } from '#src/core/identity.ts';
-import type { GraphQLContext } from './context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 
 /** The Me object of the signed-in member (null for a visitor): the query `me`, and mutations that answer Me. */
 export function me(_root: unknown, _args: unknown, ctx: GraphQLContext) {

@@ -4,9 +4,9 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentN
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
 import { AppError, asClientError, isAppError } from '#src/core/errors.ts';
 import { isDatabaseUnavailable } from '#src/db/faults.ts';
-import { createLoaders } from './loaders.ts';
+import { createLoaders } from '#src/lib/graphql/loaders.ts';
 import { adminSchema, adminResolvers, memberSchema, memberResolvers } from './schema.ts';
-import './context.ts';
+import '#src/lib/graphql/context.ts';
 
 export const MAX_DEPTH = 8;
 export const MAX_COMPLEXITY = 300;

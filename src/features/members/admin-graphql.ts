@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { parseId, requireId } from '#src/core/ids.ts';
 import { ACTIVE_STATES, adminView, searchMembers, staffCommunity, type AdminMembersDeps, type MemberRow, type Staff, type StaffCommunity } from './admin.ts';
 import { addNote, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';

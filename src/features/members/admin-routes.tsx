@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { toCsv } from '#src/features/articles/csv.ts';
+import { toCsv } from '#src/lib/csv.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { MemberDetail, MembersTable, memberPath } from '#views/admin/members.tsx';

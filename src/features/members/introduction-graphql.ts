@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { approveIntroduction, declineIntroduction, introductionQueue, listMyIntroductions, requestIntroduction, type IntroDeps, type IntroductionView } from './introductions.ts';
 import type { MemberSnapshot } from './types.ts';
 import { requireId } from '#src/core/ids.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { findProfile, publishedArticles, updateProfile, type ProfileDeps } from './profile.ts';
 import { SOCIAL_NETWORKS, type MemberProfile } from './types.ts';
 

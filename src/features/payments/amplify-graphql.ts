@@ -1,5 +1,5 @@
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
 import { buyAmplification, listActivePackages, type AmplificationPackage } from './amplify.ts';
 import { statementPath } from './billing.ts';

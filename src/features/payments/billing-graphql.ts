@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { amplifyMemberResolvers, amplifyMemberTypeDefs } from './amplify-graphql.ts';
 import { listStatements, statementPath, type StatementSummary } from './billing.ts';
 import { formatMoney } from './money.ts';

@@ -1,6 +1,6 @@
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { me } from '#src/features/graphql/me.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { changeMobilePhone } from './security.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { deleteContact, findTeam, saveContact, type ContactInput, type TeamDeps } from './team.ts';
 import type { SupportContact, TeamType } from './team-types.ts';
 

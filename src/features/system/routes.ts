@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { servesPage } from '#src/features/admin/areas.ts';
+import { servesPage } from '#src/lib/admin/areas.ts';
 
 const LEGACY_AREAS: Record<string, string> = {
   forum: '/admin/forum',

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { toCsv, csvCell, csvRow } from '#src/features/articles/csv.ts';
+import { toCsv, csvCell, csvRow } from '#src/lib/csv.ts';
 import { defaultPair, diffRevisions, diffText } from '#src/features/articles/diff.ts';
 
 t.test('a word-level difference marks added and removed words and keeps the rest', async (t) => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { staffAction } from '#src/features/admin/act.ts';
-import { toCsv } from '#src/features/articles/csv.ts';
+import { staffAction } from '#src/lib/admin/act.ts';
+import { toCsv } from '#src/lib/csv.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { EpAnswer, EpAnswers } from '#views/admin/expert-panels/answers.tsx';

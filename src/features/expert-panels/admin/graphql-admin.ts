@@ -1,6 +1,6 @@
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { epDeps, type EpDeps, type EpViewer } from '../deps.ts';
 import type { AnswerDetail, AnswerRow, BatchDetail, BatchRow, PanelDetail, PanelRow, QuestionBoardRow, QuestionRow } from './admin-types.ts';
 import { addQuestion, closeQuestion, createBatch, getBatch, listBatches, removeQuestion, reopenQuestion, sendBatch, updateQuestion } from './batches.ts';

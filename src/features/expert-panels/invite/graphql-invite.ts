@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { resolveInvitation } from './links.ts';
 import { ensureOpenQuestions } from './questions.ts';
 import type { InviteQuestionView } from './types.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
-import { toCsv } from '#src/features/articles/csv.ts';
+import { toCsv } from '#src/lib/csv.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';

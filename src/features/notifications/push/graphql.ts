@@ -1,5 +1,5 @@
-import type { GraphQLContext } from '#src/features/graphql/context.ts';
-import type { GraphQLPart } from '#src/features/graphql/part.ts';
+import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import type { MemberRef } from '../types.ts';
 import { addPushToken, removePushToken } from './tokens.ts';
 

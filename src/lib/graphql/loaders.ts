@@ -1,8 +1,8 @@
 import type { Db } from '#src/db/index.ts';
-import type { Community } from '#src/db/types.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 
 /** Per-request memoised loads: a field asked for twice in one request reads the database once. */
-export function createLoaders(db: Db, community: Community) {
+export function createLoaders(db: Db, community: Tenant) {
   const memo = new Map<string, Promise<unknown>>();
   const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let hit = memo.get(key) as Promise<T> | undefined;
@@ -12,11 +12,9 @@ export function createLoaders(db: Db, community: Community) {
   return {
     membership: (userId: number) =>
       once(`membership:${community.id}:${userId}`, () =>
-        db
-          .selectFrom('memberships')
+        selectInCommunity(db, 'memberships', community)
           .innerJoin('users', 'users.id', 'memberships.user_id')
           .select(['users.mobile_country_code', 'users.mobile_number', 'memberships.id'])
-          .where('memberships.community_id', '=', community.id)
           .where('memberships.user_id', '=', userId)
           .executeTakeFirst(),
       ),
