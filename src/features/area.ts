@@ -4,16 +4,17 @@ import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 
 /**
- * What an area adds to the app: the one shape every area's public face (`src/features/<area>/index.ts`)
- * exports, and the one list in src/features/areas.ts names. Types only, so that an area's face and
- * the list do not import each other.
+ * What an area adds to the app: the one shape every area's registration (`src/features/<area>/register.ts`,
+ * `export const area: Area`) gives, and the one list in src/features/areas.ts names. Other areas never
+ * import a register.ts: they use the area's public face, `src/features/<area>/index.ts`. Types only,
+ * so that an area and the list do not import each other.
  */
 export type Area = {
   name: string;
   /** Route plugins, registered under the path prefix in this order. */
   routes: FastifyPluginAsync[];
   /** Its operations on the member schema (/graphql) and the staff schema (/graphqlAdmin). */
-  graphql?: { member?: GraphQLPart; admin?: GraphQLPart };
+  graphql?: { member?: GraphQLPart[]; admin?: GraphQLPart[] };
   /** The area's durable jobs (src/lib/jobs/queue.ts): handlers, schedules, retries. */
   jobs?: (app: FastifyInstance) => JobDefinition[];
   /** Its part of the demo (npm run seed, and the first start on an empty database), in list order. */
