@@ -44,87 +44,38 @@ export const serverErrors = {
   'Busy.Uploads': { status: 429, key: 'errors.server.busy' },
   'ServiceUnavailable.Database': { status: 503, key: 'errors.server.unavailable' },
   'UnknownError': { status: 500, key: 'errors.generic.title' },
-  'Articles.AgreementRequired': { status: 403, key: 'articles.errors.agreementRequired' },
-  'Articles.Blackout': { status: 409, key: 'articles.errors.blackout' },
-  'Articles.Invalid': { status: 400, key: 'articles.errors.invalid' },
-  'Articles.NotEditable': { status: 409, key: 'articles.errors.notEditable' },
-  'Articles.TransitionRefused': { status: 409, key: 'articles.errors.transitionRefused' },
-  'Articles.OtherInFlight': { status: 409, key: 'articles.errors.otherInFlight' },
-  'Articles.ApplicationRequired': { status: 403, key: 'articles.errors.applicationRequired' },
-  'Articles.ChangedSinceOpened': { status: 409, key: 'articles.errors.changedSinceOpened' },
-  'Introductions.Invalid': { status: 400, key: 'introductions.errors.invalid' },
-  'Introductions.Self': { status: 400, key: 'introductions.errors.self' },
-  'Introductions.OpenRequest': { status: 409, key: 'introductions.errors.openRequest' },
-  'Introductions.DailyCap': { status: 429, key: 'introductions.errors.dailyCap' },
-  'Introductions.AlreadyReviewed': { status: 409, key: 'introductions.errors.alreadyReviewed' },
-  'Introductions.MemberInactive': { status: 409, key: 'introductions.errors.memberInactive' },
-  'Notifications.UnknownPreference': { status: 400, key: 'preferences.errors.unknownPreference' },
-  'Notifications.InvalidUnsubscribeLink': { status: 400, key: 'preferences.errors.invalidUnsubscribeLink' },
-  'Push.InvalidToken': { status: 400, key: 'push.errors.invalidToken' },
-  'Push.InvalidSubscription': { status: 400, key: 'push.errors.invalidSubscription' },
-  'Notifications.BadRequest': { status: 400, key: 'notifications.errors.badRequest' },
-  // Payments (issue 13). A card the processor refused is a 400: pay-now shows it inline as the card error.
-  'Payments.KeyReused': { status: 409, key: 'payments.errors.keyReused' },
-  'Payments.NotConfigured': { status: 404, key: 'payments.errors.notConfigured' },
-  'Payments.Declined': { status: 400, key: 'payments.errors.declined' },
-  'Payments.Cvv': { status: 400, key: 'payments.errors.cvv' },
-  'Payments.Expired': { status: 400, key: 'payments.errors.expired' },
-  'Payments.InvalidToken': { status: 400, key: 'payments.errors.invalidToken' },
-  'Payments.Authentication': { status: 400, key: 'payments.errors.authentication' },
-  'Payments.Processing': { status: 502, key: 'payments.errors.processing' },
-  'Payments.NotAccepted': { status: 400, key: 'payments.errors.notAccepted' },
-  'Payments.DefaultCardRemoval': { status: 409, key: 'payments.errors.defaultCannotBeRemoved' },
-  'Payments.InvalidMembership': { status: 400, key: 'payments.errors.invalidMembership' },
-  'Payments.NoBalanceDue': { status: 409, key: 'payments.errors.noBalanceDue' },
-  'Billing.StatementsUnavailable': { status: 503, key: 'billing.statements.error' },
-  'Amplify.NotPublished': { status: 409, key: 'amplify.errors.notPublished' },
-  'Amplify.UnknownPackage': { status: 400, key: 'amplify.errors.unknownPackage' },
-  'SavedCards.VerificationFailed': { status: 400, key: 'savedCards.errors.verification' },
-  'SavedCards.AddFailed': { status: 400, key: 'savedCards.errors.add' },
-  'SavedCards.DeleteFailed': { status: 502, key: 'savedCards.errors.delete' },
-  'SavedCards.ChangeDefaultFailed': { status: 409, key: 'savedCards.errors.changeDefault' },
-  'Onboarding.Disabled': { status: 409, key: 'onboarding.errors.disabled' },
-  'Onboarding.PaymentFirst': { status: 409, key: 'onboarding.errors.paymentFirst' },
-  'Onboarding.CredentialsExist': { status: 409, key: 'onboarding.errors.credentialsExist' },
-  'Onboarding.UsernameTaken': { status: 409, key: 'onboarding.password.usernameTaken' },
-  'Onboarding.StepUnavailable': { status: 409, key: 'onboarding.errors.stepUnavailable' },
-  // The forum (issue 14). 'Post not found' covers a missing, removed or other community's post.
-  'Forum.PostNotFound': { status: 404, key: 'forum.errors.postNotFound' },
-  'Forum.ReplyNotFound': { status: 404, key: 'forum.errors.replyNotFound' },
-  'Forum.Invalid': { status: 400, key: 'forum.errors.invalid' },
-  'Forum.Locked': { status: 409, key: 'forum.errors.locked' },
-  'Forum.NotYours': { status: 403, key: 'forum.errors.notYours' },
-  'Forum.UseRemove': { status: 403, key: 'forum.errors.useRemove' },
-  'Forum.EditWindowClosed': { status: 409, key: 'forum.errors.editWindowClosed' },
-  'Forum.AlreadyModerated': { status: 409, key: 'forum.errors.alreadyModerated' },
-  'Forum.Busy': { status: 409, key: 'forum.errors.busy' },
-  'Forum.AlreadyReported': { status: 409, key: 'forum.errors.alreadyReported' },
-  'Forum.NotModerator': { status: 403, key: 'forum.errors.notModerator' },
-  'Forum.LikeFailed': { status: 409, key: 'forum.errors.likeFailed' },
-  'Forum.TopicNotFound': { status: 404, key: 'forum.errors.topicNotFound' },
-  // Expert panels (issue 15). Spec section 8: expert answer too long, required, generic; invite errors.
-  'ExpertPanels.QuestionNotFound': { status: 404, key: 'expertPanels.errors.questionNotFound' },
-  'ExpertPanels.Closed': { status: 409, key: 'expertPanels.errors.closed' },
-  'ExpertPanels.InReview': { status: 409, key: 'expertPanels.errors.inReview' },
-  'ExpertPanels.AnswerRequired': { status: 400, key: 'expertPanels.errors.answerRequired' },
-  'ExpertPanels.AnswerTooLong': { status: 400, key: 'expertPanels.errors.answerTooLong' },
-  'ExpertPanels.AnswerTooShort': { status: 400, key: 'expertPanels.errors.answerTooShort' },
-  'ExpertPanels.AnswerFailed': { status: 500, key: 'expertPanels.errors.answerFailed' },
-  'ExpertPanels.Invalid': { status: 400, key: 'expertPanels.errors.invalid' },
-  'ExpertPanels.Busy': { status: 409, key: 'expertPanels.errors.busy' },
-  'ExpertPanels.NotFound': { status: 404, key: 'expertPanels.errors.notFound' },
-  'ExpertPanels.MoveNotAllowed': { status: 409, key: 'expertPanels.errors.moveNotAllowed' },
-  'ExpertPanels.InviteMissingIds': { status: 400, key: 'expertPanels.errors.inviteMissingIds' },
-  'ExpertPanels.InviteNoneUnanswered': { status: 404, key: 'expertPanels.errors.inviteNoneUnanswered' },
-  'ExpertPanels.InviteLoadFailed': { status: 400, key: 'expertPanels.errors.inviteLoadFailed' },
-  'ExpertPanels.BatchSent': { status: 409, key: 'expertPanelsAdmin.errors.batchSent' },
-  'ExpertPanels.NotInReview': { status: 409, key: 'expertPanelsAdmin.errors.notInReview' },
-  'ExpertPanels.RoundupPublished': { status: 409, key: 'expertPanelsRoundups.errors.published' },
-  'ExpertPanels.RoundupEmpty': { status: 409, key: 'expertPanelsRoundups.errors.empty' },
 } as const satisfies Record<string, ErrorSpec>;
 
-export type ServerErrorCode = keyof typeof serverErrors;
+/**
+ * The areas' own codes. Each area declares its catalogue in `src/features/<area>/errors.ts` (its
+ * `Area.errors`, registered from src/features/areas.ts at start) and adds its codes to this interface:
+ *
+ *     declare module '#src/core/errors.ts' { interface AreaErrorCodes extends Codes<typeof forumErrors> {} }
+ *
+ * so `new AppError('Forum.Locked')` type-checks without this file naming any area.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface AreaErrorCodes {}
+/** An area's catalogue as the keys of AreaErrorCodes. */
+export type Codes<C extends Record<string, ErrorSpec>> = { [K in keyof C]: true };
+
+export type ServerErrorCode = keyof typeof serverErrors | (keyof AreaErrorCodes & string);
 export type ErrorCode = ServerErrorCode | ClientErrorCode;
+
+const areaErrors = new Map<string, ErrorSpec>();
+
+/** Adds an area's catalogue (src/features/areas.ts does, once per area). A code may be declared once. */
+export function registerErrorCodes(catalogue: Record<string, ErrorSpec>): void {
+  for (const [code, spec] of Object.entries(catalogue)) {
+    if (code in serverErrors || (areaErrors.has(code) && areaErrors.get(code) !== spec)) throw new Error(`error code ${code} is declared twice`);
+    areaErrors.set(code, spec);
+  }
+}
+
+/** Every server code, the platform's and the registered areas'. */
+export function allServerErrors(): Record<string, ErrorSpec> {
+  return { ...serverErrors, ...Object.fromEntries(areaErrors) };
+}
 
 /** Lockout codes lead to the lockout screen (spec section 8). */
 export const LOCKOUT_CODES: readonly ServerErrorCode[] = [
@@ -136,7 +87,9 @@ export const LOCKOUT_CODES: readonly ServerErrorCode[] = [
 
 export function errorSpec(code: ErrorCode): ErrorSpec {
   if (typeof code === 'number') return clientErrors[code];
-  return serverErrors[code];
+  const spec = (serverErrors as Record<string, ErrorSpec>)[code] ?? areaErrors.get(code);
+  if (!spec) throw new Error(`unknown error code ${code}: is its area's errors.ts registered in src/features/areas.ts?`);
+  return spec;
 }
 
 export type FieldErrors = Record<string, { code: ErrorCode; key: string; values?: Record<string, unknown> }>;

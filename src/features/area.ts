@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { ErrorSpec } from '#src/core/errors.ts';
 import type { RawDb } from '#src/db/index.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
@@ -19,6 +20,8 @@ export type Area = {
   jobs?: (app: FastifyInstance) => JobDefinition[];
   /** Its part of the demo (npm run seed, and the first start on an empty database), in list order. */
   seed?: (trx: RawDb, demo: DemoContext) => Promise<void>;
+  /** Its error codes (its errors.ts, which also adds them to core/errors.ts's AreaErrorCodes type). */
+  errors?: Record<string, ErrorSpec>;
 };
 
 /** What the demo seed has made before the areas' parts run: its communities, its admin, the members' password. */

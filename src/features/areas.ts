@@ -1,4 +1,11 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { registerErrorCodes, type ErrorSpec } from '#src/core/errors.ts';
+import { articleErrors } from './articles/errors.ts';
+import { memberErrors } from './members/errors.ts';
+import { notificationErrors } from './notifications/errors.ts';
+import { paymentErrors } from './payments/errors.ts';
+import { forumErrors } from './forum/errors.ts';
+import { expertPanelErrors } from './expert-panels/errors.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import systemRoutes from './system/routes.ts';
@@ -75,6 +82,7 @@ export type Area = {
   graphql?: { member?: GraphQLPart; admin?: GraphQLPart };
   /** The area's durable jobs (src/lib/jobs/queue.ts): handlers, schedules, retries. */
   jobs?: (app: FastifyInstance) => JobDefinition[];
+  errors?: Record<string, ErrorSpec>;
 };
 
 /** The one list of areas: adding an area adds one line here. */
@@ -86,6 +94,7 @@ export const AREAS: readonly Area[] = [
   { name: 'admin', routes: [adminRoutes] },
   {
     name: 'articles',
+    errors: articleErrors,
     routes: [articleRoutes, articleAdminRoutes],
     jobs: articleJobs,
     graphql: {
@@ -95,15 +104,15 @@ export const AREAS: readonly Area[] = [
   },
   { name: 'settings', routes: [settingsRoutes], graphql: { member: settingsMemberGraphQL } },
   { name: 'admin-sites', routes: [siteAdminRoutes, communityChanges], graphql: { admin: { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers } } },
-  { name: 'members-introductions', routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
+  { name: 'members-introductions', errors: memberErrors, routes: [introductionRoutes], graphql: { member: introductionMemberGraphQL, admin: introductionAdminGraphQL } },
   { name: 'members-profiles', routes: [profileRoutes], graphql: { member: { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers } } },
   { name: 'admin-members', routes: [adminMembersRoutes], graphql: { admin: { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers } } },
   { name: 'notifications-delivery', routes: [], jobs: deliveryJobs },
   { name: 'notification-preferences', routes: [preferenceRoutes], graphql: { member: preferenceMemberGraphQL }, jobs: preferenceJobs },
   { name: 'notification-push', routes: [pushRoutes], graphql: { member: pushMemberGraphQL } },
-  { name: 'notifications', routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
+  { name: 'notifications', errors: notificationErrors, routes: [notificationRoutes], graphql: { member: notificationMemberGraphQL } },
   { name: 'members-directory', routes: [directoryRoutes], graphql: { member: { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers } } },
-  { name: 'payments-provider', routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
+  { name: 'payments-provider', errors: paymentErrors, routes: [sandboxPayRoutes, paymentErrorLogRoutes] },
   { name: 'settings-team', routes: [teamRoutes], graphql: { member: { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers } } },
   { name: 'payments-billing', routes: [billingRoutes, amplifyRoutes], graphql: { member: billingMemberGraphQL } },
   { name: 'payments-saved-cards', routes: [savedCardsRoutes], graphql: { member: savedCardsMemberGraphQL, admin: savedCardsAdminGraphQL } },
@@ -112,9 +121,11 @@ export const AREAS: readonly Area[] = [
   { name: 'payments-paynow', routes: [dunningGate, payNowRoutes, payNowRestRoutes], graphql: { member: payNowMemberGraphQL }, jobs: renewalJobs },
   { name: 'forum-admin', routes: [forumAdminRoutes] },
   { name: 'forum-actions', routes: [], graphql: { member: forumActionsMemberGraphQL, admin: forumActionsAdminGraphQL } },
-  { name: 'forum', routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
+  { name: 'forum', errors: forumErrors, routes: [], graphql: { member: forumMemberGraphQL }, jobs: forumJobs },
   { name: 'expert-panels-admin', routes: [expertPanelsAdminRoutes, expertPanelsBoardRoutes], graphql: { admin: expertPanelsAdminGraphQL } },
   { name: 'expert-panels-invite', routes: [expertPanelsInviteRoutes], graphql: { member: inviteMemberGraphQL }, jobs: inviteJobs },
-  { name: 'expert-panels', routes: [expertPanelRoutes], graphql: { member: expertPanelsMemberGraphQL } },
+  { name: 'expert-panels', errors: expertPanelErrors, routes: [expertPanelRoutes], graphql: { member: expertPanelsMemberGraphQL } },
   { name: 'expert-panels-roundups', routes: [roundupPublicRoutes, roundupAdminRoutes], graphql: { admin: roundupAdminGraphQL, member: roundupMemberGraphQL } },
 ];
+
+for (const area of AREAS) if (area.errors) registerErrorCodes(area.errors);

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { AppError, asClientError, serverErrors, type ErrorCode, type ServerErrorCode } from '#src/core/errors.ts';
+import { AppError, asClientError, errorSpec, type ErrorCode, type ServerErrorCode } from '#src/core/errors.ts';
 import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
@@ -191,7 +191,7 @@ export default fp(
       const fallback: ServerErrorCode =
         status >= 500 ? 'UnknownError' : status === 401 ? 'NotAuthenticated' : status === 403 ? 'Forbidden' : status === 404 ? 'NotFound' : 'BadRequest.Validation';
       const code = error ? error.publicCode : fallback;
-      const message = error ? app.t(error.key, error.values) : status >= 500 ? app.t('errors.generic.text') : app.t(serverErrors[fallback].key);
+      const message = error ? app.t(error.key, error.values) : status >= 500 ? app.t('errors.generic.text') : app.t(errorSpec(fallback).key);
       if (error && CHEAP_CODES.has(error.code)) {
         // Refusals under load (rate limits, busy password checks) and a database outage answer at once:
         // a small body, no page render and no database (the outage, or the flood, is not to be fed).

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { AppError, clientErrors, LOCKOUT_CODES, serverErrors } from '#src/core/errors.ts';
+import { allServerErrors, AppError, clientErrors, LOCKOUT_CODES, serverErrors } from '#src/core/errors.ts';
+import { AREAS } from '#src/features/areas.ts';
 import { loadMessages } from '#src/core/i18n.ts';
 
 const messages = loadMessages('en');
@@ -17,8 +18,10 @@ t.test('the catalogue holds every server code of spec section 8', async (t) => {
   t.same([...LOCKOUT_CODES].sort(), ['BadRequest.MaxAttempts', 'BadRequest.MaxSendAttempts', 'BadRequest.TooManyRequests', 'BadRequest.UnhandledError']);
 });
 
-t.test('every code has a message in the locale files', async (t) => {
-  for (const spec of [...Object.values(clientErrors), ...Object.values(serverErrors)]) t.ok(messages.has(spec.key), spec.key);
+t.test('every code has a message in the locale files, the areas\' codes too', async (t) => {
+  t.ok(AREAS.some((a) => a.errors), 'areas declare their codes');
+  for (const spec of [...Object.values(clientErrors), ...Object.values(allServerErrors())]) t.ok(messages.has(spec.key), spec.key);
+  t.ok('Forum.Locked' in allServerErrors(), 'an area\'s code is in the catalogue once its area is registered');
 });
 
 t.test('the spec wording is kept exactly', async (t) => {
