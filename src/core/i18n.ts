@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
@@ -8,6 +8,18 @@ type MessageFormatElement = ReturnType<IntlMessageFormat['getAst']>[number];
 const TYPE = { literal: 0, argument: 1, select: 5, plural: 6, pound: 7 } as const;
 
 export const LOCALES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../locales');
+/** Each area keeps its own messages beside its code, in `src/features/<area>/locales/<locale>/*.json`. */
+const FEATURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../features');
+
+/** The folders holding a locale's files: the platform's (errors, formats, the shell), then every area's. */
+export function localeDirs(locale: string): string[] {
+  const areas = readdirSync(FEATURES_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => path.join(FEATURES_DIR, d.name, 'locales', locale))
+    .filter((dir) => existsSync(dir))
+    .sort();
+  return [path.join(LOCALES_DIR, locale), ...areas];
+}
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 
@@ -21,10 +33,16 @@ function flatten(prefix: string, value: unknown, into: Map<string, string>) {
 
 /** Reads locales/<locale>/*.json once; each file's name is the first segment of its keys. */
 export function loadMessages(locale = 'en'): Map<string, string> {
-  const dir = path.join(LOCALES_DIR, locale);
   const messages = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    flatten(path.basename(file, '.json'), JSON.parse(readFileSync(path.join(dir, file), 'utf8')), messages);
+  const seen = new Map<string, string>();
+  for (const dir of localeDirs(locale)) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+      const namespace = path.basename(file, '.json');
+      // A namespace belongs to one folder: two areas may not both say `forum.*`.
+      if (seen.has(namespace)) throw new Error(`locale namespace ${namespace} is in ${seen.get(namespace)} and ${dir}`);
+      seen.set(namespace, dir);
+      flatten(namespace, JSON.parse(readFileSync(path.join(dir, file), 'utf8')), messages);
+    }
   }
   return messages;
 }

@@ -163,7 +163,7 @@ export function readHostedReturn(app: FastifyInstance, request: FastifyRequest):
   return { token, state };
 }
 
-/** The message for a refused card, member or admin wording (locales/en/payments.json). */
+/** The message for a refused card, member or admin wording (src/features/payments/locales/en/payments.json). */
 export function cardErrorMessage(t: Translate, code: DeclineCode, mode: 'member' | 'admin'): string {
   switch (code) {
     case 'declined':
