@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '#src/config.ts';
 import { migrateToLatest, openDatabase } from '#src/db/index.ts';
-import { SeedRefusedError, seedDemo } from '#src/db/seed.ts';
+import { SeedRefusedError, seedDemo } from '#src/features/seed.ts';
 
 try {
   const config = loadConfig();

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
-import { seedDemo } from './db/seed.ts';
+import { seedDemo } from './features/seed.ts';
 
 let config: Config;
 try {

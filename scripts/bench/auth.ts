@@ -1,5 +1,5 @@
 // Sign-in throughput with the right password. (The wrong-password flood is its own module: flood.ts.)
-import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
+import { DEMO_MEMBER_PASSWORD } from '#src/features/seed.ts';
 import {
   DEMO_MEMBER_EMAIL,
   HOST,

@@ -1,7 +1,7 @@
 // GraphQL `{ me { id } }` as a client that is not one of our pages calls it (docs/api.md): signed in
 // with JSON at POST /rest/login, then `Authorization: Bearer <authToken>` and no cookie (so no CSRF
 // token either). Requests per second and latency, on the load app.
-import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
+import { DEMO_MEMBER_PASSWORD } from '#src/features/seed.ts';
 import { DEMO_MEMBER_EMAIL, HOST, LOAD, latencyOf, post, serverOf, startCannon, statusCounts, type BenchModule, type Latency } from './lib.ts';
 
 const QUERY = JSON.stringify({ query: '{ me { id } }' });

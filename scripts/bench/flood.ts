@@ -61,7 +61,7 @@ async function serve(target: string): Promise<void> {
     import('#src/app.ts'),
     import('#src/config.ts'),
     import('#src/db/index.ts'),
-    import('#src/db/seed.ts'),
+    import('#src/features/seed.ts'),
     import('#src/features/auth/sessions.ts'),
   ]);
   const pgliteDir = target === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'bench-flood-')) : undefined;

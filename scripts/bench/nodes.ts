@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer } from 'node:net';
 import pg from 'pg';
-import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
+import { DEMO_MEMBER_PASSWORD } from '#src/features/seed.ts';
 import {
   DEMO_COMMUNITY,
   DEMO_MEMBER_EMAIL,
@@ -117,7 +117,7 @@ async function measure(log: (line: string) => void): Promise<NodesResult> {
   try {
     await admin.query(`create database ${name}`);
     // Migrate and seed here, as an operator would once before starting the nodes.
-    const [{ createDatabase, migrateToLatest }, { seedDemo }] = await Promise.all([import('#src/db/index.ts'), import('#src/db/seed.ts')]);
+    const [{ createDatabase, migrateToLatest }, { seedDemo }] = await Promise.all([import('#src/db/index.ts'), import('#src/features/seed.ts')]);
     const { db } = await createDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
     try {
       await migrateToLatest(db);

@@ -42,7 +42,7 @@ async function measure(): Promise<StepWeight[]> {
     import('#src/app.ts'),
     import('#src/config.ts'),
     import('#src/db/index.ts'),
-    import('#src/db/seed.ts'),
+    import('#src/features/seed.ts'),
     import('#src/features/payments/seed.ts'),
   ]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-onboarding-'));

@@ -1,7 +1,7 @@
 // argon2id: the cost of hashPassword and verifyPassword in the bench process, before any server starts,
 // and the parameters against OWASP's minimum.
 import { ARGON2_OPTIONS, hashPassword, verifyPassword } from '#src/core/passwords.ts';
-import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
+import { DEMO_MEMBER_PASSWORD } from '#src/features/seed.ts';
 import { availableCores, percentile, round1, type BenchModule } from './lib.ts';
 
 /** OWASP's minimum for argon2id (Password Storage Cheat Sheet), which the issue requires. */

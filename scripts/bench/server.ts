@@ -24,7 +24,7 @@ export async function serve(target: string): Promise<void> {
   const [{ buildApp }, { loadConfig }, { seedDemo, DEMO_ADMIN }, { AUTH_COOKIE, startSession }, { acceptProductAgreement }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
-    import('#src/db/seed.ts'),
+    import('#src/features/seed.ts'),
     import('#src/features/auth/sessions.ts'),
     import('#src/features/articles/byline-terms.ts'),
   ]);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { sql } from 'kysely';
 import { migrateToLatest } from '#src/db/index.ts';
-import { DEMO_ADMIN, seedDemo, SeedRefusedError } from '#src/db/seed.ts';
+import { DEMO_ADMIN, seedDemo, SeedRefusedError } from '#src/features/seed.ts';
 import { verifyPassword } from '#src/core/passwords.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { usingPostgres } from '#test/helpers/db.ts';

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import t from 'tap';
 import { sha256 } from '#src/core/ids.ts';
-import { DEMO_MEMBER_PASSWORD } from '#src/db/seed.ts';
+import { DEMO_MEMBER_PASSWORD } from '#src/features/seed.ts';
 import { usingPostgres } from '#test/helpers/db.ts';
 import { startServerProcess } from '#test/helpers/server-process.ts';
 

@@ -64,7 +64,7 @@ async function prepare(db: Db, flavour: Flavour) {
     await migrateToLatest(db);
     await installQueue(db);
   } else {
-    const { seedDemo } = await import('#src/db/seed.ts');
+    const { seedDemo } = await import('#src/features/seed.ts');
     if (!(await seedDemo(db, { production: false }))) throw new Error('the demo seed did not run on the migrated template');
   }
 }

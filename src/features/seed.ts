@@ -1,7 +1,7 @@
 import { hashPassword } from '#src/core/passwords.ts';
-import type { Db } from './index.ts';
-import { crossCommunity } from './tenancy.ts';
-import type { NewCommunity, Role } from './types.ts';
+import type { Db } from '#src/db/index.ts';
+import { crossCommunity } from '#src/db/tenancy.ts';
+import type { NewCommunity, Role } from '#src/db/types.ts';
 import { seedSites } from '#src/features/members/seed-sites.ts';
 import { seedIntroductions } from '#src/features/members/seed-introductions.ts';
 import { seedAvatars } from '#src/features/members/seed-avatars.ts';
