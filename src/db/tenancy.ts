@@ -23,7 +23,8 @@ import type { Database } from './types.ts';
  *   `insertInCommunity` below, each of which takes the tenant. Joins and correlated subqueries
  *   (`eb.selectFrom(...).whereRef(...)`) follow their driving row, which the helper already scoped.
  * - `crossCommunity(db)` is the named way out, for the few queries that cross communities on purpose
- *   (docs/architecture.md lists them; test/db/tenancy.test.ts fails on a use outside that list).
+ *   (docs/architecture.md lists them; test/db/cross-community.test.ts fails on a use outside that list,
+ *   and test/db/tenancy-compile.ts proves the guard to the type check).
  */
 
 /** Tables whose rows belong to one community (they have `community_id`). */
