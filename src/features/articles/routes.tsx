@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
-import { scanForRequest } from './copy-scan.ts';
+import { scanForRequest } from './copy-scan/stored.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, type BlackoutWindow } from './rules.ts';
 import { countWords } from '#src/lib/plain-text.ts';
@@ -15,7 +15,7 @@ import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { offersAmplification } from '#src/features/payments/amplify.ts';
+import { offersAmplification } from '#src/features/payments/index.ts';
 
 /** Web addresses in escaped plain text become links (the byline field without JavaScript). */
 export function linkify(escaped: string): string {
