@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { canEditorEditText } from './guardian.ts';
-import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
+import { ArticlesBoard } from '#views/admin/articles/board.tsx';
+import { ArticleDetail, type FeedbackView, type TextForm } from '#views/admin/articles/detail.tsx';
+import { BlackoutWindows, ProgramSettingsPage } from '#views/admin/articles/settings.tsx';
 import { scanForRequest } from './copy-scan/stored.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
@@ -57,7 +59,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
       title: t('admin.articles.title'),
       status: errors.q ? 400 : 200,
       body: (
-        <ArticlesBoard rows={board.rows} query={query} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} errors={errors} />
+        <ArticlesBoard rows={board.rows} query={query} statuses={ARTICLE_STATUSES} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} errors={errors} />
       ),
     });
   });

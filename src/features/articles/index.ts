@@ -10,4 +10,4 @@ export type { CopyScanner } from './copy-scan/scanner.ts';
 export type { DiffPart, RevisionDiff } from './diff.ts';
 export type { listFeedback } from './feedback.ts';
 export { publishedArticleOf, type ArticleRow, type PublishedArticleFacts } from './queries.ts';
-export { ARTICLE_STATUSES, AUTHOR_EDITABLE, EDITORS_AT_WORK, IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED, type ArticleStatus } from './rules.ts';
+export { ARTICLE_STATUSES, AUTHOR_EDITABLE, EDITORS_AT_WORK, IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED, type ArticleStatus, type EditorLink } from './rules.ts';

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
+import { AgreementGate, AgreementPage, Dashboard, GuidelinesPage, PublishedPage } from '#views/articles/dashboard.tsx';
+import { EditorForm, EditorReadOnly, type EditorState } from '#views/articles/editor.tsx';
+import { SettingsPage } from '#views/articles/settings.tsx';
 import { scanForRequest } from './copy-scan/stored.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, type BlackoutWindow } from './rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, editorLinkOf, type BlackoutWindow } from './rules.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { acceptProductAgreement, bylineField, getByline, productAgreementStatus, saveByline } from './byline-terms.ts';
 import { approveForPublishing, autosaveRevision, submitForReview } from './writing.ts';
@@ -95,7 +97,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     const amplify = amplifies ? published.slice(0, 5).map((a) => ({ id: a.id, title: a.title })) : [];
     return reply.page({
       title: t('articles.pages.dashboardTitle'),
-      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} amplify={amplify} />,
+      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} editorLink={inFlight ? editorLinkOf(inFlight.status) : null} amplify={amplify} />,
     });
   });
 
