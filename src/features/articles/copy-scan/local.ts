@@ -2,7 +2,7 @@
  * The local copy scanner: the words of a text, the corpus index, and the comparison in windows of
  * 8 words (see `LocalCopyScanner`).
  */
-import { oneDecimal, type CopyScanner, type ScanInput, type ScanReport } from './scanner.ts';
+import { oneDecimal, type CopyScanner, type CorpusDocument, type ScanInput, type ScanReport } from './scanner.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Words
