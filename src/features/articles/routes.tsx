@@ -15,7 +15,7 @@ import { findArticleInFlight, type ArticleDeps, type Person } from './queries.ts
 import { listPendingPublication, listPublished } from './publishing.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { offersAmplification } from '#src/features/payments/index.ts';
 
@@ -268,8 +268,7 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/approve', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const articleId = parseId(body.articleId);
-    if (articleId === null) throw new AppError('NotFound');
+    const articleId = requireId(body.articleId);
     try {
       await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: parseId(body.revisionId) });
       return reply.redirectTo(withAlert('/articles', 'article-approved'));
@@ -286,8 +285,7 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/feedback', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const articleId = parseId(body.articleId);
-    if (articleId === null) throw new AppError('NotFound');
+    const articleId = requireId(body.articleId);
     try {
       await createFeedback(articleDeps(request), personOf(request), { articleId, feedback: body.feedback });
       return reply.redirectTo('/articles/edit#feedback');
