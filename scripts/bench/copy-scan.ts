@@ -1,5 +1,5 @@
 // The local copy scanner (LocalCopyScanner) in the bench process, against communities of growing size.
-import { LocalCopyScanner } from '#src/features/articles/copy-scan.ts';
+import { LocalCopyScanner } from '#src/features/articles/index.ts';
 import { percentile, type BenchModule } from './lib.ts';
 
 const COPY_SCAN = { corpusSizes: [100, 1000, 3000], corpusWords: 700, submissionWords: 800, copiedWords: 120, samples: 3 };

@@ -36,4 +36,5 @@ export type Identity =
 
 export const PUBLIC_IDENTITY: Identity = Object.freeze({ kind: 'PUBLIC', loggedIn: false, user: null, sessionId: null });
 
-export const displayName = (u: Pick<SignedInUser, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
+/** The name as shown: its one home is the view kit (views/kit/format.ts). */
+export { displayName } from '#views/kit/format.ts';

@@ -88,8 +88,5 @@ export class Assets {
   }
 }
 
-/** Community-configured images: absolute URLs as they are, anything else relative to /static/. */
-export function assetUrl(basePath: string, value: string): string {
-  if (/^https?:\/\//.test(value) || value.startsWith('data:')) return value;
-  return `${basePath}/static/${value.replace(/^\/+/, '')}`;
-}
+/** Community-configured images (absolute URLs as they are, anything else under /static/): one home, the view kit. */
+export { assetUrl } from '#views/kit/asset-url.ts';

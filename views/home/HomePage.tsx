@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { displayName } from '#src/core/identity.ts';
-import { formatDate, formatRelative } from '#src/core/format.ts';
-import type { HomeMember, OpenItem, WhatsNew } from '#src/features/home/types.ts';
+import { displayName, formatDate, formatRelative } from '#views/kit/format.ts';
+import type { HomeMember, OpenItem, WhatsNew } from '#src/features/home/index.ts';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/members/avatar.ts';
 

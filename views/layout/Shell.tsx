@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import { relativeTimeLabels } from '#src/core/format.ts';
-import { displayName } from '#src/core/identity.ts';
+import { displayName, relativeTimeLabels } from '#views/kit/format.ts';
 import type { Ad } from '#src/db/types.ts';
-import { assetUrl } from '#src/lib/assets.ts';
+import { assetUrl } from '#views/kit/asset-url.ts';
 import { avatarAt, initialsOf } from '#views/members/avatar.ts';
 import { Island } from './Island.tsx';
 import { useHref, usePage } from './page-context.tsx';

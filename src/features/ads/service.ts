@@ -1,13 +1,13 @@
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
-import type { Ad, Community } from '#src/db/types.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import type { Ad } from '#src/db/types.ts';
 
 const TTL_MS = 30_000;
 const cache = new WeakMap<Db, Map<number, { ads: Ad[]; at: number }>>();
 
 /** The community's active ads, read at most every 30 seconds per process. */
-export async function listActiveAds(db: Db, community: Community, clock: Clock): Promise<Ad[]> {
+export async function listActiveAds(db: Db, community: Tenant, clock: Clock): Promise<Ad[]> {
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const now = clock.now().getTime();
@@ -19,7 +19,7 @@ export async function listActiveAds(db: Db, community: Community, clock: Clock):
 }
 
 /** One masthead (700x50) and one medium square (240x240), rotating between page views. */
-export async function pickAds(db: Db, community: Community, clock: Clock) {
+export async function pickAds(db: Db, community: Tenant, clock: Clock) {
   const ads = await listActiveAds(db, community, clock);
   const pick = (shape: Ad['shape']) => {
     const options = ads.filter((a) => a.shape === shape);

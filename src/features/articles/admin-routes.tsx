@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { canEditorEditText } from './guardian.ts';
-import { ProgramSettingsPage, ArticleDetail, ArticlesBoard, BlackoutWindows, type FeedbackView, type TextForm } from '#views/admin/articles.tsx';
-import { scanForRequest } from './copy-scan.ts';
+import { ArticlesBoard } from '#views/admin/articles/board.tsx';
+import { ArticleDetail, type FeedbackView, type TextForm } from '#views/admin/articles/detail.tsx';
+import { BlackoutWindows, ProgramSettingsPage } from '#views/admin/articles/settings.tsx';
+import { scanForRequest } from './copy-scan/stored.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
@@ -18,20 +20,31 @@ import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
 import { parseId, requireId } from '#src/core/ids.ts';
+import { z } from 'zod';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
-/** The board's filters from the query string (the board, its next pages and the CSV export share them). */
-function boardQueryOf(q: Record<string, string | undefined>): BoardQuery {
-  return {
-    status: isStatus(q.status) ? q.status : null,
-    editor: q.editor === 'none' ? 'none' : parseId(q.editor),
-    author: parseId(q.author),
-    q: typeof q.q === 'string' ? q.q.slice(0, 200) : null,
-    sort: q.sort === 'oldest' ? 'oldest' : 'newest',
-    after: typeof q.after === 'string' ? q.after : null,
-    before: typeof q.before === 'string' ? q.before : null,
-  };
+/**
+ * The board's filters from the query string (the board, its next pages and the CSV export share
+ * them): one schema at the edge. A filter that is not one of its kind is no filter (null), as links
+ * from older pages may carry anything.
+ */
+const BoardQueryString = z.object({
+  status: z.enum(ARTICLE_STATUSES).nullable().catch(null),
+  editor: z.union([z.literal('none'), z.string().transform(parseId)]).nullable().catch(null),
+  author: z.string().transform(parseId).nullable().catch(null),
+  q: z
+    .string()
+    .transform((q) => q.slice(0, 200))
+    .nullable()
+    .catch(null),
+  sort: z.enum(['newest', 'oldest']).catch('newest'),
+  after: z.string().nullable().catch(null),
+  before: z.string().nullable().catch(null),
+});
+
+function boardQueryOf(q: unknown): BoardQuery {
+  return BoardQueryString.parse(q ?? {});
 }
 
 /** The editors' side of articles in the admin area (ADMIN only). */
@@ -41,7 +54,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   const fieldErrors = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key)]));
 
   app.get('/admin/articles', admin, async (request, reply) => {
-    const query = boardQueryOf(request.query as Record<string, string | undefined>);
+    const query = boardQueryOf(request.query);
     const deps = articleDeps(request);
     const person = personOf(request);
     // Words that cannot be searched for (a control character) come back in the search field with the
@@ -57,14 +70,14 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
       title: t('admin.articles.title'),
       status: errors.q ? 400 : 200,
       body: (
-        <ArticlesBoard rows={board.rows} query={query} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} errors={errors} />
+        <ArticlesBoard rows={board.rows} query={query} statuses={ARTICLE_STATUSES} editors={editors} tooMany={board.tooMany} next={board.next} previous={board.previous} total={board.total} errors={errors} />
       ),
     });
   });
 
   // Static paths before /admin/articles/:id (find-my-way prefers them anyway; ids are digits only).
   app.get('/admin/articles/export.csv', admin, async (request, reply) => {
-    const query = { ...boardQueryOf(request.query as Record<string, string | undefined>), after: null, before: null };
+    const query = { ...boardQueryOf(request.query), after: null, before: null };
     const { rows, truncated } = await exportBoard(articleDeps(request), personOf(request), query);
     const name = (first: string | null, last: string | null) => (first === null ? '' : `${first} ${last ?? ''}`.trim());
     const csv = toCsv(
@@ -154,8 +167,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/blackouts/:id/delete', admin, async (request, reply) => {
-    const id = parseId((request.params as { id: string }).id);
-    if (!id) throw new AppError('NotFound');
+    const id = requireId((request.params as { id: string }).id);
     await deleteBlackout(articleDeps(request), personOf(request), id);
     return reply.redirectTo('/admin/articles/blackouts?done=deleted');
   });

@@ -1,6 +1,6 @@
 import { AppError, fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { deleteInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import { activeBlackout, type BlackoutWindow } from './rules.ts';
 import type { ArticleDeps, Person } from './queries.ts';
 import { ensureEditor } from './shared.ts';
@@ -15,7 +15,7 @@ export async function addBlackout(deps: ArticleDeps, person: Person, window: Bla
   if (!/^\d{4}-\d{2}-\d{2}$/.test(window.startsOn) || !/^\d{4}-\d{2}-\d{2}$/.test(window.endsBefore) || window.startsOn >= window.endsBefore) {
     throw new AppError(140, { fields: { startsOn: { code: 140, key: 'errors.client.invalidDate' } } });
   }
-  await deps.db.insertInto('blackout_windows').values({ community_id: deps.community.id, starts_on: window.startsOn, ends_before: window.endsBefore }).execute();
+  await insertInCommunity(deps.db, 'blackout_windows', deps.community, { starts_on: window.startsOn, ends_before: window.endsBefore }).execute();
 }
 
 export async function blackoutNow(deps: ArticleDeps): Promise<BlackoutWindow | null> {

@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { fieldsError, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import { checkByline } from './rules.ts';
 import { plainText } from '#src/lib/plain-text.ts';
 import type { ArticleDeps, Person } from './queries.ts';
@@ -57,7 +57,7 @@ export async function acceptProductAgreement(deps: ArticleDeps, userId: number):
   const existing = await productAgreementStatus(deps, userId);
   if (existing) return existing;
   const now = deps.clock.now();
-  await deps.db.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'PRODUCT', created_at: now }).execute();
+  await insertInCommunity(deps.db, 'article_agreements', deps.community, { user_id: userId, kind: 'PRODUCT', created_at: now }).execute();
   return { createdAt: now };
 }
 
@@ -72,9 +72,7 @@ export async function saveByline(deps: ArticleDeps, userId: number, input: unkno
   const verdict = checkByline(byline);
   if (!verdict.ok) throw invalid('byline', `articles.errors.byline${verdict.reason[0]!.toUpperCase()}${verdict.reason.slice(1)}`);
   const now = deps.clock.now();
-  return deps.db
-    .insertInto('article_user_settings')
-    .values({ community_id: deps.community.id, user_id: userId, byline, updated_at: now })
+  return insertInCommunity(deps.db, 'article_user_settings', deps.community, { user_id: userId, byline, updated_at: now })
     .onConflict((oc) => oc.columns(['community_id', 'user_id']).doUpdateSet({ byline, updated_at: now }))
     .returning(['id', 'byline'])
     .executeTakeFirstOrThrow();

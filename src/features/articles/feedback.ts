@@ -1,8 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { canJoinFeedback } from './guardian.ts';
 import { ensureText } from '#src/core/fields.ts';
-import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { getArticle, type ArticleDeps, type Person } from './queries.ts';
 import { invalid, notifyAuthor } from './shared.ts';
 
@@ -55,12 +54,10 @@ export async function createFeedback(deps: ArticleDeps, person: Person, input: {
   if (!remark) throw invalid('feedback', 'articles.errors.feedbackEmpty');
   if (remark.length > FEEDBACK_MAX_CHARS) throw invalid('feedback', 'articles.errors.feedbackTooLong');
   const row = await deps.db.transaction().execute(async (trx) => {
-    const written = await trx
-      .insertInto('article_feedback')
-      .values({ community_id: deps.community.id, article_id: article.id, author_id: person.userId, remark, created_at: deps.clock.now() })
+    const written = await insertInCommunity(trx, 'article_feedback', deps.community, { article_id: article.id, author_id: person.userId, remark, created_at: deps.clock.now() })
       .returning(['id', 'created_at'])
       .executeTakeFirstOrThrow();
-    if (person.userId !== article.author_id) await notifyAuthor(trx as unknown as Db, deps, article, 'feedback');
+    if (person.userId !== article.author_id) await notifyAuthor(trx, deps, article, 'feedback');
     return written;
   });
   return { id: row.id, remark, createdAt: row.created_at };
@@ -75,10 +72,8 @@ export async function markFeedbackRead(deps: ArticleDeps, person: Person, articl
   const article = await getArticle(deps, person, articleId);
   if (!canJoinFeedback(person, article)) throw new AppError('NotFound');
   const isAuthor = article.author_id === person.userId;
-  await deps.db
-    .updateTable('article_feedback')
+  await updateInCommunity(deps.db, 'article_feedback', deps.community)
     .set({ read_at: deps.clock.now() })
-    .where('community_id', '=', deps.community.id)
     .where('article_id', '=', article.id)
     .where('author_id', isAuthor ? '!=' : '=', article.author_id)
     .where('read_at', 'is', null)

@@ -3,7 +3,8 @@ import { ensureText } from '#src/core/fields.ts';
 import { canScanArticle } from './guardian.ts';
 import { displayName } from '#src/core/identity.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
-import { copyScanView, scanForRequest } from './copy-scan.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
+import { copyScanView, scanForRequest } from './copy-scan/stored.ts';
 import { ARTICLE_STATUSES, type ArticleStatus } from './rules.ts';
 import { acceptProductAgreement, getByline, productAgreementStatus, saveByline } from './byline-terms.ts';
 import { approveForPublishing, autosaveRevision, createArticle, submitForReview } from './writing.ts';
@@ -67,7 +68,7 @@ const sharedTypeDefs = /* GraphQL */ `
 `;
 
 /** Merged into the member schema (src/features/areas.ts). */
-export const articleMemberTypeDefs = /* GraphQL */ `
+const articleMemberTypeDefs = /* GraphQL */ `
   ${sharedTypeDefs}
   type ArticleUserSetting { id: ID!, byline: String! }
   type ArticleProductTerms { terms: String }
@@ -104,7 +105,7 @@ export const articleMemberTypeDefs = /* GraphQL */ `
 `;
 
 /** Merged into the admin schema (which has no mutations of its own). */
-export const articleAdminTypeDefs = /* GraphQL */ `
+const articleAdminTypeDefs = /* GraphQL */ `
   ${sharedTypeDefs}
   type ArticleRevision { id: ID!, title: String!, content: String!, wordCount: Int!, author: ArticlePersonRef!, createdAt: String!, updatedAt: String! }
 
@@ -234,7 +235,7 @@ const personName = (first: string | null, last: string | null) => `${first ?? ''
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
 
-export const articleMemberResolvers = {
+const articleMemberResolvers = {
   Query: {
     articleFeedback: (_root: unknown, args: Args, ctx: GraphQLContext) => feedbackConnection(ctx, member(ctx), args),
     articleInFlight: async (_root: unknown, _args: Args, ctx: GraphQLContext) => {
@@ -307,7 +308,7 @@ export const articleMemberResolvers = {
 
 export const ADMIN_LIST_MAX = 100;
 
-export const articleAdminResolvers = {
+const articleAdminResolvers = {
   Query: {
     articles: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       const person = staff(ctx);
@@ -411,3 +412,8 @@ export const articleAdminResolvers = {
     },
   },
 };
+
+/** The member's articles operations (/graphql). */
+export const articleMemberGraphQL: GraphQLPart = { typeDefs: articleMemberTypeDefs, resolvers: articleMemberResolvers };
+/** The editors' articles operations (/graphqlAdmin). */
+export const articleAdminGraphQL: GraphQLPart = { typeDefs: articleAdminTypeDefs, resolvers: articleAdminResolvers };

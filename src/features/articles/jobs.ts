@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
-import { refreshPendingScans } from './copy-scan.ts';
+import { refreshPendingScans } from './copy-scan/stored.ts';
 import { publishDueArticles } from './publishing.ts';
 
 export const PUBLISH_DUE_JOB = 'articles.publish-due';

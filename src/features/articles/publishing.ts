@@ -2,8 +2,9 @@ import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Notifier } from '#src/features/notifications/notifier.ts';
-import type { ArticleStatusValue, Community } from '#src/db/types.ts';
+import { crossCommunity, type Tenant } from '#src/db/tenancy.ts';
+import type { Notifier } from '#src/features/notifications/index.ts';
+import type { ArticleStatusValue } from '#src/db/types.ts';
 import { PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
 import { articlesQuery, type ArticleDeps, type ArticleRow } from './queries.ts';
 import { moveInTransaction, notifyAuthor } from './shared.ts';
@@ -29,7 +30,8 @@ export async function listPublished(deps: ArticleDeps, userId: number): Promise<
  * community. Run by the job runner, never by a page load. Returns the ids it published.
  */
 export async function publishDueArticles(db: Db, clock: Clock, t: Translate, notifier: Notifier): Promise<number[]> {
-  const due = await db
+  // Named cross-community query: a scheduled job scanning the due rows of every community (each then moves in its own).
+  const due = await crossCommunity(db)
     .selectFrom('articles')
     .innerJoin('communities', 'communities.id', 'articles.community_id')
     .leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
@@ -41,11 +43,11 @@ export async function publishDueArticles(db: Db, clock: Clock, t: Translate, not
     .execute();
   const published: number[] = [];
   for (const article of due) {
-    const community = { id: article.community_id } as Community;
+    const community: Tenant = { id: article.community_id };
     try {
       await db.transaction().execute(async (trx) => {
-        await moveInTransaction(trx as unknown as Db, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() });
-        await notifyAuthor(trx as unknown as Db, { clock, community, t, notifier }, article, 'PUBLISHED');
+        await moveInTransaction(trx, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() });
+        await notifyAuthor(trx, { clock, community, t, notifier }, article, 'PUBLISHED');
       });
     } catch (e) {
       if (e instanceof AppError && e.code === 'Articles.TransitionRefused') continue; // moved meanwhile

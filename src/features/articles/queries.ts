@@ -3,10 +3,10 @@ import { AppError } from '#src/core/errors.ts';
 import { canViewArticle, type ArticlePerson } from './guardian.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Notifier } from '#src/features/notifications/notifier.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import type { Notifier } from '#src/features/notifications/index.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
-import { IN_FLIGHT } from './rules.ts';
+import { IN_FLIGHT, PUBLISHED, type ArticleStatus } from './rules.ts';
 
 export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier };
 /** Who acts: the member, and whether they are staff (ADMIN) of the community. */
@@ -81,4 +81,37 @@ export async function findArticleInFlight(deps: ArticleDeps, userId: number): Pr
     .where('articles.status', 'in', IN_FLIGHT as ArticleStatusValue[])
     .orderBy('articles.id', 'desc')
     .executeTakeFirst();
+}
+
+/** An article as other areas see it (amplification): who wrote it, where it stands, whether it is live. */
+export type PublishedArticleFacts = {
+  id: number;
+  /** The current revision's title, trimmed ('' when it has none). */
+  title: string;
+  status: ArticleStatus;
+  authorId: number;
+  /** Live: one of the PUBLISHED statuses. */
+  published: boolean;
+  publishedDate: Date | null;
+  articleUrl: string | null;
+};
+
+/** The community's article with this id (any status; `published` says whether it is live), or null. */
+export async function publishedArticleOf(db: Db, community: Tenant, articleId: number): Promise<PublishedArticleFacts | null> {
+  const row = await selectInCommunity(db, 'articles', community)
+    .leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+    .select(['articles.id', 'articles.status', 'articles.author_id', 'articles.published_date', 'articles.article_url', 'article_revisions.title'])
+    .where('articles.id', '=', articleId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const status = row.status as ArticleStatus;
+  return {
+    id: row.id,
+    title: row.title?.trim() ?? '',
+    status,
+    authorId: row.author_id,
+    published: PUBLISHED.includes(status),
+    publishedDate: row.published_date,
+    articleUrl: row.article_url,
+  };
 }

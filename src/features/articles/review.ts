@@ -3,7 +3,7 @@ import { canEditorEditText } from './guardian.ts';
 import { formatDate } from '#src/core/format.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { canMove, nextStatuses, TITLE_MAX, type ArticleStatus } from './rules.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
@@ -38,9 +38,9 @@ export async function moveArticle(
   if (input.to === 'PUBLISHED') extra.publishedDate = now;
   try {
     await deps.db.transaction().execute(async (trx) => {
-      await moveInTransaction(trx as unknown as Db, deps, article, input.to, person.userId, extra);
+      await moveInTransaction(trx, deps, article, input.to, person.userId, extra);
       if (NOTIFY_AUTHOR_ON.includes(input.to)) {
-        await notifyAuthor(trx as unknown as Db, deps, article, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});
+        await notifyAuthor(trx, deps, article, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});
       }
     });
   } catch (e) {
@@ -77,7 +77,7 @@ export async function assignEditor(deps: ArticleDeps, person: Person, input: { a
     const editor = await selectInCommunity(deps.db, 'memberships', deps.community).select('roles').where('user_id', '=', input.editorId).where('is_active', '=', true).executeTakeFirst();
     if (!editor?.roles.includes('ADMIN')) throw invalid('editorId', 'articles.errors.editorNotStaff');
   }
-  await deps.db.updateTable('articles').set({ editor_id: input.editorId, updated_at: deps.clock.now() }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
+  await updateInCommunity(deps.db, 'articles', deps.community).set({ editor_id: input.editorId, updated_at: deps.clock.now() }).where('id', '=', article.id).execute();
   return loadArticle(deps, article.id);
 }
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { AgreementGate, AgreementPage, Dashboard, EditorForm, EditorReadOnly, GuidelinesPage, PublishedPage, SettingsPage, type EditorState } from '#views/articles/pages.tsx';
-import { scanForRequest } from './copy-scan.ts';
+import { AgreementGate, AgreementPage, Dashboard, GuidelinesPage, PublishedPage } from '#views/articles/dashboard.tsx';
+import { EditorForm, EditorReadOnly, type EditorState } from '#views/articles/editor.tsx';
+import { SettingsPage } from '#views/articles/settings.tsx';
+import { scanForRequest } from './copy-scan/stored.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
-import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, type BlackoutWindow } from './rules.ts';
+import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, editorLinkOf, type BlackoutWindow } from './rules.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { acceptProductAgreement, bylineField, getByline, productAgreementStatus, saveByline } from './byline-terms.ts';
 import { approveForPublishing, autosaveRevision, submitForReview } from './writing.ts';
@@ -13,9 +15,9 @@ import { findArticleInFlight, type ArticleDeps, type Person } from './queries.ts
 import { listPendingPublication, listPublished } from './publishing.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { offersAmplification } from '#src/features/payments/amplify.ts';
+import { offersAmplification } from '#src/features/payments/index.ts';
 
 /** Web addresses in escaped plain text become links (the byline field without JavaScript). */
 export function linkify(escaped: string): string {
@@ -95,7 +97,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     const amplify = amplifies ? published.slice(0, 5).map((a) => ({ id: a.id, title: a.title })) : [];
     return reply.page({
       title: t('articles.pages.dashboardTitle'),
-      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} amplify={amplify} />,
+      body: <Dashboard inFlight={inFlight} pending={pending} published={published.length} guidelinesOpen={query.guidelines === 'true'} editorLink={inFlight ? editorLinkOf(inFlight.status) : null} amplify={amplify} />,
     });
   });
 
@@ -266,8 +268,7 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/approve', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const articleId = parseId(body.articleId);
-    if (articleId === null) throw new AppError('NotFound');
+    const articleId = requireId(body.articleId);
     try {
       await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: parseId(body.revisionId) });
       return reply.redirectTo(withAlert('/articles', 'article-approved'));
@@ -284,8 +285,7 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.post('/articles/feedback', member, async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const articleId = parseId(body.articleId);
-    if (articleId === null) throw new AppError('NotFound');
+    const articleId = requireId(body.articleId);
     try {
       await createFeedback(articleDeps(request), personOf(request), { articleId, feedback: body.feedback });
       return reply.redirectTo('/articles/edit#feedback');

@@ -51,6 +51,20 @@ export const IN_FLIGHT: readonly ArticleStatus[] = [
 export const PENDING_PUBLICATION: readonly ArticleStatus[] = ['READY_TO_PUBLISH', 'SCHEDULED'];
 export const PUBLISHED: readonly ArticleStatus[] = ['PUBLISHED', 'MANUALLY_PUBLISHED'];
 
+/** The key of the dashboard's link to the editor: continue writing, open (the editors at work), review and approve. */
+export type EditorLink = 'continue' | 'open' | 'reviewApprove';
+
+/**
+ * The dashboard's link to the editor, only where the editor page opens for this status (otherwise it
+ * sends the member back to the dashboard): the key of its label, or null.
+ */
+export function editorLinkOf(status: ArticleStatus): EditorLink | null {
+  if (AUTHOR_EDITABLE.includes(status)) return 'continue';
+  if (EDITORS_AT_WORK.includes(status)) return 'open';
+  if (status === 'READY_TO_APPROVE') return 'reviewApprove';
+  return null;
+}
+
 export type Actor = 'author' | 'editor' | 'system';
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 /**
  * The articles' demo (README "Articles", "Home"): Amara Okafor's byline, the agreements her published
@@ -25,7 +25,7 @@ const IN_REVIEW_PARAGRAPHS = [
   'A forecast is not a promise. It is a way to agree, before the year surprises you, on what you will do when it does. Planning in ranges made our board meetings shorter, our decisions faster, and our team a great deal calmer.',
 ];
 
-export async function seedArticles(trx: Db, ctx: { byCode: Record<string, number>; now?: Date }): Promise<void> {
+export async function seedArticles(trx: RawDb, ctx: { byCode: Record<string, number>; now?: Date }): Promise<void> {
   const now = ctx.now ?? new Date();
   const at = (days: number) => new Date(now.getTime() - days * DAY);
   const summit = ctx.byCode.summit;
@@ -122,4 +122,17 @@ export async function seedArticles(trx: Db, ctx: { byCode: Record<string, number
       .values(authors.map((a) => ({ community_id: a.community_id, user_id: a.author_id, kind: 'PRODUCT' as const, article_id: null, created_at: new Date(new Date(a.first as Date | string).getTime() - DAY) })))
       .execute();
   }
+}
+
+/** The spec's blackout window, and this year's (an admin adds one each year), in every demo community. */
+export async function seedBlackoutWindows(trx: RawDb, communityIds: readonly number[]): Promise<void> {
+  await trx
+    .insertInto('blackout_windows')
+    .values(
+      communityIds.flatMap((id) => [
+        { community_id: id, starts_on: '2024-12-23', ends_before: '2025-01-02' },
+        { community_id: id, starts_on: '2026-12-23', ends_before: '2027-01-02' },
+      ]),
+    )
+    .execute();
 }

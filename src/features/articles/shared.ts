@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import { canActAsEditor } from './guardian.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { TITLE_MAX, type ArticleStatus } from './rules.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
@@ -32,7 +32,7 @@ const NOTIFICATION_URL: Partial<Record<string, string>> = { NEEDS_REVISION: '/ar
  * The author's notification record for a step that concerns them (spec section 3's Notification:
  * url, message, hasRead, createdAt). Written with the step itself where a transaction is given.
  */
-export async function notifyAuthor(db: Db, deps: Omit<ArticleDeps, 'db'>, article: Pick<ArticleRow, 'author_id' | 'title'>, key: string, values: Record<string, unknown> = {}) {
+export async function notifyAuthor(db: Db, deps: Pick<ArticleDeps, 'clock' | 't' | 'notifier'> & { community: Tenant }, article: Pick<ArticleRow, 'author_id' | 'title'>, key: string, values: Record<string, unknown> = {}) {
   const title = article.title?.trim() || deps.t('articles.notifications.untitled');
   await deps.notifier.notify(db, {
     communityId: deps.community.id,
@@ -53,7 +53,7 @@ export const isUniqueViolation = (e: unknown) => (e as { code?: unknown } | null
  * revision starts, so every round is kept.
  */
 export async function writeRevision(deps: ArticleDeps, article: ArticleRow, authorId: number, draft: { title: string; content: string; wordCount: number }) {
-  await deps.db.transaction().execute((trx) => writeRevisionIn(trx as unknown as Db, deps, article, authorId, draft));
+  await deps.db.transaction().execute((trx) => writeRevisionIn(trx, deps, article, authorId, draft));
 }
 
 /** writeRevision inside the caller's transaction (submitting writes the text and moves it in one). */
@@ -70,34 +70,36 @@ export async function writeRevisionIn(trx: Db, deps: ArticleDeps, article: Artic
   // Still in the status it was read in: a save that lands just after a move (the editors took the
   // article, or gave it back) must not change the text that was handed over. The row stays locked
   // until the transaction ends, so a concurrent save waits and then finds the new status.
-  const still = await trx
-    .updateTable('articles')
+  const still = await updateInCommunity(trx, 'articles', deps.community)
     .set({ updated_at: now })
     .where('id', '=', article.id)
-    .where('community_id', '=', deps.community.id)
     .where('status', '=', article.status)
     .executeTakeFirst();
   if (Number(still.numUpdatedRows) !== 1) throw new AppError('Articles.NotEditable');
   if (continuing) {
-    await trx
-      .updateTable('article_revisions')
+    await updateInCommunity(trx, 'article_revisions', deps.community)
       .set({ title: draft.title, content: draft.content, word_count: draft.wordCount, updated_at: now })
       .where('id', '=', article.current_revision_id!)
-      .where('community_id', '=', deps.community.id)
       .execute();
   } else {
-    const revision = await trx
-      .insertInto('article_revisions')
-      .values({ community_id: deps.community.id, article_id: article.id, author_id: authorId, title: draft.title, content: draft.content, word_count: draft.wordCount, created_at: now, updated_at: now })
+    const revision = await insertInCommunity(trx, 'article_revisions', deps.community, {
+      article_id: article.id,
+      author_id: authorId,
+      title: draft.title,
+      content: draft.content,
+      word_count: draft.wordCount,
+      created_at: now,
+      updated_at: now,
+    })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
+    await updateInCommunity(trx, 'articles', deps.community).set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
   }
 }
 
 export async function moveInTransaction(
   trx: Db,
-  deps: Pick<ArticleDeps, 'community' | 'clock'>,
+  deps: Pick<ArticleDeps, 'clock'> & { community: Tenant },
   article: Pick<ArticleRow, 'id' | 'status' | 'current_revision_id'>,
   to: ArticleStatus,
   actorId: number | null,
@@ -105,8 +107,7 @@ export async function moveInTransaction(
 ) {
   const now = deps.clock.now();
   // Only the request that still sees the status it read wins a race.
-  const moved = await trx
-    .updateTable('articles')
+  const moved = await updateInCommunity(trx, 'articles', deps.community)
     .set({
       status: to,
       status_updated_at: now,
@@ -116,16 +117,12 @@ export async function moveInTransaction(
       ...(extra.publishedDate !== undefined ? { published_date: extra.publishedDate } : {}),
     })
     .where('id', '=', article.id)
-    .where('community_id', '=', deps.community.id)
     .where('status', '=', article.status)
     // ...and the text it read: the event names the revision that was handed over.
     .where((eb) => (article.current_revision_id === null ? eb('current_revision_id', 'is', null) : eb('current_revision_id', '=', article.current_revision_id)))
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) throw new AppError('Articles.TransitionRefused');
-  await trx
-    .insertInto('article_status_events')
-    .values({
-      community_id: deps.community.id,
+  await insertInCommunity(trx, 'article_status_events', deps.community, {
       article_id: article.id,
       from_status: article.status,
       to_status: to,
@@ -133,6 +130,5 @@ export async function moveInTransaction(
       revision_id: article.current_revision_id,
       note: extra.note ?? null,
       created_at: now,
-    })
-    .execute();
+    }).execute();
 }

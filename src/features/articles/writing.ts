@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import { canApproveArticle, canEditArticle } from './guardian.ts';
-import type { Db } from '#src/db/index.ts';
+import { insertInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { AUTHOR_EDITABLE, blackoutDays, canMove, checkBody, checkTitle } from './rules.ts';
 import { findArticleInFlight, loadArticle, type ArticleDeps, type ArticleRow } from './queries.ts';
 import { cleanDraft, isUniqueViolation, moveInTransaction, notifyAuthor, writeRevision, writeRevisionIn } from './shared.ts';
@@ -34,17 +34,13 @@ export async function createArticle(deps: ArticleDeps, userId: number): Promise<
 
 async function insertDraft(deps: ArticleDeps, userId: number, now: Date): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
-    const article = await trx
-      .insertInto('articles')
-      .values({ community_id: deps.community.id, author_id: userId, status: 'DRAFT', status_updated_at: now, created_at: now, updated_at: now })
+    const article = await insertInCommunity(trx, 'articles', deps.community, { author_id: userId, status: 'DRAFT', status_updated_at: now, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const revision = await trx
-      .insertInto('article_revisions')
-      .values({ community_id: deps.community.id, article_id: article.id, author_id: userId, title: '', content: '', word_count: 0, created_at: now, updated_at: now })
+    const revision = await insertInCommunity(trx, 'article_revisions', deps.community, { article_id: article.id, author_id: userId, title: '', content: '', word_count: 0, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('articles').set({ current_revision_id: revision.id }).where('id', '=', article.id).where('community_id', '=', deps.community.id).execute();
+    await updateInCommunity(trx, 'articles', deps.community).set({ current_revision_id: revision.id }).where('id', '=', article.id).execute();
     return article.id;
   });
 }
@@ -97,12 +93,11 @@ export async function submitForReview(
   // One transaction: the text submitted is the text handed over (a save from another tab waits for
   // it, then finds the article submitted), and the event names the revision it was written to.
   await deps.db.transaction().execute(async (trx) => {
-    const tx = trx as unknown as Db;
-    await writeRevisionIn(tx, deps, article, userId, draft);
-    const written = await loadArticle({ db: tx, community: deps.community }, article.id);
-    await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'SUBMISSION', article_id: article.id, created_at: now }).execute();
-    await moveInTransaction(tx, deps, written, 'SUBMITTED_FOR_REVIEW', userId, {});
-    await notifyAuthor(tx, deps, written, 'SUBMITTED_FOR_REVIEW');
+    await writeRevisionIn(trx, deps, article, userId, draft);
+    const written = await loadArticle({ db: trx, community: deps.community }, article.id);
+    await insertInCommunity(trx, 'article_agreements', deps.community, { user_id: userId, kind: 'SUBMISSION', article_id: article.id, created_at: now }).execute();
+    await moveInTransaction(trx, deps, written, 'SUBMITTED_FOR_REVIEW', userId, {});
+    await notifyAuthor(trx, deps, written, 'SUBMITTED_FOR_REVIEW');
   });
   const submitted = await loadArticle(deps, article.id);
   if (afterCommit) await afterCommit(submitted);
@@ -127,10 +122,10 @@ export async function approveForPublishing(
   if (input.agreed !== true) throw new AppError('Articles.AgreementRequired', { fields: { agreed: { code: 'Articles.AgreementRequired', key: 'articles.errors.agreementRequired' } } });
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await trx.insertInto('article_agreements').values({ community_id: deps.community.id, user_id: userId, kind: 'APPROVAL', article_id: article.id, created_at: now }).execute();
+    await insertInCommunity(trx, 'article_agreements', deps.community, { user_id: userId, kind: 'APPROVAL', article_id: article.id, created_at: now }).execute();
     // The guarded move also pins the revision: a text edit needs a status the move has just left.
-    await moveInTransaction(trx as unknown as Db, deps, article, 'READY_TO_PUBLISH', userId, {});
-    await notifyAuthor(trx as unknown as Db, deps, article, 'READY_TO_PUBLISH');
+    await moveInTransaction(trx, deps, article, 'READY_TO_PUBLISH', userId, {});
+    await notifyAuthor(trx, deps, article, 'READY_TO_PUBLISH');
   });
   return loadArticle(deps, article.id);
 }

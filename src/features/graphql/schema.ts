@@ -1,9 +1,9 @@
 import type { IResolvers } from 'mercurius';
-import { adClientData, listActiveAds } from '#src/features/ads/service.ts';
+import { adClientData, listActiveAds } from '#src/features/ads/index.ts';
 import { AREAS } from '#src/features/areas.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
-import { availableCommunities } from '#src/features/auth/service.ts';
-import { communityClientData } from '#src/features/communities/service.ts';
+import { availableCommunities } from '#src/features/auth/index.ts';
+import { communityClientData } from '#src/features/communities/index.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { me } from './me.ts';
 

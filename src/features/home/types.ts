@@ -1,5 +1,5 @@
 /** What the signed-in home page shows (types only: the view imports these, never the service). */
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 
 /** A new forum post: links to `/forum/post/{id}`. */
 export type HomePost = { id: number; title: string; authorName: string; replyCount: number; createdAt: Date };

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
+import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
-import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from '#src/features/articles/rules.ts';
-import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from '#src/features/articles/index.ts';
+import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import type { HomeArticle, HomeMember, HomePost, OpenItem, WhatsNew } from './types.ts';
 
 /**
@@ -42,11 +43,9 @@ export async function whatsNew(deps: HomeDeps, userId: number): Promise<WhatsNew
 
 /** The newest published posts (not deleted), newest first. */
 async function newForumPosts({ db, community }: HomeDeps): Promise<HomePost[]> {
-  const rows = await db
-    .selectFrom('forum_posts')
+  const rows = await selectInCommunity(db, 'forum_posts', community)
     .innerJoin('users', 'users.id', 'forum_posts.author_id')
     .select(['forum_posts.id', 'forum_posts.title', 'forum_posts.reply_count', 'forum_posts.created_at', 'users.first_name', 'users.last_name'])
-    .where('forum_posts.community_id', '=', community.id)
     .where('forum_posts.status', '=', 'published')
     .where('forum_posts.deleted_at', 'is', null)
     .orderBy('forum_posts.created_at', 'desc')

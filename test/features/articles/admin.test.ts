@@ -1,5 +1,5 @@
 import t from 'tap';
-import { runCopyScan } from '#src/features/articles/copy-scan.ts';
+import { runCopyScan } from '#src/features/articles/copy-scan/stored.ts';
 import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
 import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';

@@ -3,18 +3,10 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
-import {
-  copyScanView,
-  CopyScanError,
-  HostedCopyScanner,
-  LocalCopyScanner,
-  refreshPendingScans,
-  runCopyScan,
-  stem,
-  type CopyScanner,
-  type ScanInput,
-  type ScanReport,
-} from '#src/features/articles/copy-scan.ts';
+import { copyScanView, refreshPendingScans, runCopyScan } from '#src/features/articles/copy-scan/stored.ts';
+import { CopyScanError, type CopyScanner, type ScanInput, type ScanReport } from '#src/features/articles/copy-scan/scanner.ts';
+import { LocalCopyScanner, stem } from '#src/features/articles/copy-scan/local.ts';
+import { HostedCopyScanner } from '#src/features/articles/copy-scan/hosted.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { setupDatabase } from '#test/helpers/app.ts';
 import { createCommunity, createMember } from '#test/helpers/factories.ts';
