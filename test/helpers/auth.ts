@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '#src/core/passwords.ts';
 import type { RawDb as Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
-import type { AuthContext } from '#src/features/auth/service.ts';
+import type { AuthContext } from '#src/features/auth/account.ts';
 
 export const GOOD_PASSWORD = 'Correct-Horse-9';
 

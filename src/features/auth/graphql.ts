@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { authContext } from './http.ts';
-import { changePassword } from '#src/features/settings/security.ts';
-import { authStrategies, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
+import { changePassword } from '#src/features/settings/index.ts';
+import { sendOneTimeCode } from './codes.ts';
+import { passwordTokenIsValid, requestPasswordReset, resetPassword } from './passwords.ts';
+import { authStrategies } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
 import { str } from '#src/lib/form.ts';
 
@@ -108,3 +111,6 @@ export const authResolvers = {
     },
   },
 };
+
+/** The sign-in area's part of the member schema. */
+export const authMemberGraphQL: GraphQLPart = { typeDefs: authTypeDefs, resolvers: authResolvers };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Community } from '#src/db/types.ts';
-import type { AuthContext, LoginResult } from './service.ts';
+import type { AuthContext, LoginResult } from './account.ts';
 import { AUTH_COOKIE, cleanUserAgent, REFRESH_COOKIE, revokeSession } from './sessions.ts';
 
 /** What every sign-in transport (forms, REST, GraphQL) needs from HTTP: the service context and the cookies. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { authContextFor } from './http.ts';
-import { deliverPasswordReset, PASSWORD_RESET_JOB } from './service.ts';
+import { deliverPasswordReset, PASSWORD_RESET_JOB } from './passwords.ts';
 
 /** The sign-in area's jobs: a reset request's look-up, token and mail, after the answer. */
 export function authJobs(app: FastifyInstance): JobDefinition[] {

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY, textField } from '#src/core/fields.ts';
 import { authContext } from './http.ts';
-import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
+import { sendOneTimeCode } from './codes.ts';
+import { passwordTokenIsValid, requestPasswordReset, resetPassword } from './passwords.ts';
+import { authStrategies, availableCommunities } from './service.ts';
 import { loginResultView, refreshSignIn, signInWithCode, signInWithPassword, signOut } from './transport.ts';
 
 /** Caps that only keep absurd payloads out; the services apply the real rules (spec section 5). */

@@ -5,7 +5,9 @@ import { authContext, clearSessionCookies, REMEMBER_COOKIE, safeRedirect } from 
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { isDatabaseUnavailable } from '#src/db/faults.ts';
-import { authStrategies, availableCommunities, passwordTokenIsValid, requestPasswordReset, resetPassword, sendOneTimeCode } from './service.ts';
+import { sendOneTimeCode } from './codes.ts';
+import { passwordTokenIsValid, requestPasswordReset, resetPassword } from './passwords.ts';
+import { authStrategies, availableCommunities } from './service.ts';
 import { signInWithCode, signInWithPassword, signOut } from './transport.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 

@@ -1,12 +1,14 @@
-import { createHmac } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { sql } from 'kysely';
 import type { Clock } from '#src/core/clock.ts';
 import { randomToken, sha256 } from '#src/core/ids.ts';
-import type { Identity, IdentityKind } from '#src/core/identity.ts';
+import type { Identity } from '#src/core/identity.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import type { Community, Gate, Role } from '#src/db/types.ts';
+import { audiencePaths, type SessionTokens } from './session-tokens.ts';
+
+/** Server-side sessions: starting, refreshing and ending them, and the identity a request's cookie gives. */
 
 export const AUTH_COOKIE = 'auth';
 /** The refresh token, exchanged for a new auth cookie on the same session (rotated each time). */
@@ -19,115 +21,6 @@ export const SHORT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
  * racing with one token (two tabs, a retry after a lost answer) must not end the session.
  */
 export const REFRESH_GRACE_MS = 30 * 1000;
-
-/** The audience paths of spec section 6: the member GraphQL path, and for admins the admin one too. */
-export function audiencePaths(basePath: string) {
-  return { member: `${basePath}/graphql`, admin: `${basePath}/graphqlAdmin` };
-}
-
-/** How many verified tokens SessionTokens remembers, and how long one may be to be remembered. */
-const VERIFIED_MAX = 10_000;
-const VERIFIED_TOKEN_MAX_LENGTH = 2_048;
-
-export type AuthClaims = {
-  aud: string[];
-  sub: string; // 'u:<id>'
-  brand: string; // the community's code
-  community: string; // the community's id
-  location: string; // the path prefix the cookie was issued for
-  gate: Gate;
-  sid: string; // server-side session id (stored hashed)
-};
-
-export class SessionTokens {
-  private readonly key: Uint8Array;
-  /** The HMAC key imported once: jose would otherwise import the raw secret again on every verify. */
-  private cryptoKey: Promise<CryptoKey> | undefined;
-
-  constructor(
-    secret: string,
-    private readonly basePath: string,
-    private readonly clock: Clock,
-  ) {
-    this.key = new TextEncoder().encode(secret);
-  }
-
-  private hmacKey(): Promise<CryptoKey> {
-    this.cryptoKey ??= globalThis.crypto.subtle.importKey('raw', this.key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-    return this.cryptoKey;
-  }
-
-  /** Signs the claims; with the same claims and times the token is the same (HS256 is deterministic). */
-  async sign(claims: AuthClaims, expiresAt: Date, issuedAt: Date = this.clock.now()): Promise<string> {
-    const { aud, sub, ...rest } = claims;
-    return new SignJWT(rest)
-      .setProtectedHeader({ alg: 'HS256' })
-      .setAudience(aud)
-      .setSubject(sub)
-      .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
-      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(await this.hmacKey());
-  }
-
-  /**
-   * Tokens already verified, with their time limits: a member's every request carries the same cookie,
-   * and the signature of the same string need not be checked again. Only the times are (the exact
-   * checks jose makes); at most VERIFIED_MAX entries, the oldest dropped first.
-   */
-  private readonly verified = new Map<string, { claims: AuthClaims; exp: number | undefined; nbf: number | undefined }>();
-
-  /** Verifies signature and expiry; any failure yields null (a public, logged-out identity). */
-  async verify(token: string): Promise<AuthClaims | null> {
-    const known = this.verified.get(token);
-    if (known) {
-      const now = Math.floor(this.clock.now().getTime() / 1000);
-      if ((known.exp === undefined || known.exp > now) && (known.nbf === undefined || known.nbf <= now)) return { ...known.claims, aud: [...known.claims.aud] };
-      this.verified.delete(token);
-    }
-    try {
-      const { payload } = await jwtVerify(token, await this.hmacKey(), {
-        algorithms: ['HS256'],
-        currentDate: this.clock.now(),
-      });
-      const aud = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      const claims: AuthClaims = {
-        aud,
-        sub: payload.sub,
-        brand: String(payload.brand ?? ''),
-        community: String(payload.community ?? ''),
-        location: String(payload.location ?? ''),
-        gate: payload.gate === 'onboarding' ? 'onboarding' : 'app',
-        sid: payload.sid,
-      };
-      if (token.length <= VERIFIED_TOKEN_MAX_LENGTH) {
-        if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
-        this.verified.set(token, { claims: { ...claims, aud: [...aud] }, exp: payload.exp, nbf: payload.nbf });
-      }
-      return claims;
-    } catch (e) {
-      if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null;
-      throw e;
-    }
-  }
-
-  /**
-   * The refresh token and session id that replace a refresh token when it is rotated, derived from it
-   * with a keyed hash: a refresh that lost a race can compute the same pair again, and nothing but
-   * hashes is stored. Without the secret, an old token tells nothing of its successor.
-   */
-  rotationOf(refreshToken: string): { refreshToken: string; sessionId: string } {
-    const derive = (purpose: string) => createHmac('sha256', this.key).update(`${purpose}\0${refreshToken}`).digest('base64url');
-    return { refreshToken: derive('refresh-token'), sessionId: derive('session-id') };
-  }
-
-  /** The identity kind the audience grants (spec section 6), before the server-side checks. */
-  kindFromAudience(aud: string[]): IdentityKind {
-    const paths = audiencePaths(this.basePath);
-    if (!aud.includes(paths.member)) return 'PUBLIC';
-    return aud.includes(paths.admin) ? 'ADMIN' : 'MEMBER';
-  }
-}
 
 export const USER_AGENT_MAX = 512;
 
@@ -150,18 +43,14 @@ export async function startSession(
   const refreshToken = randomToken();
   const ttl = input.remember === false ? SHORT_SESSION_TTL_MS : SESSION_TTL_MS;
   const expiresAt = new Date(clock.now().getTime() + ttl);
-  await db
-    .insertInto('sessions')
-    .values({
-      id: sha256(sessionId),
-      community_id: input.community.id,
-      user_id: input.userId,
-      expires_at: expiresAt,
-      refresh_token_hash: sha256(refreshToken),
-      created_at: clock.now(),
-      user_agent: cleanUserAgent(input.userAgent),
-    })
-    .execute();
+  await insertInCommunity(db, 'sessions', input.community, {
+    id: sha256(sessionId),
+    user_id: input.userId,
+    expires_at: expiresAt,
+    refresh_token_hash: sha256(refreshToken),
+    created_at: clock.now(),
+    user_agent: cleanUserAgent(input.userAgent),
+  }).execute();
   const token = await signSessionCookie(tokens, { ...input, sessionId, expiresAt });
   return { token, sessionId, refreshToken, expiresAt };
 }
@@ -208,8 +97,7 @@ export async function refreshSession(
   const presented = sha256(input.refreshToken);
   const next = tokens.rotationOf(input.refreshToken);
   const live = (column: 'sessions.refresh_token_hash' | 'sessions.previous_refresh_token_hash') =>
-    db
-      .selectFrom('sessions')
+    selectInCommunity(db, 'sessions', input.community)
       .innerJoin('memberships', (j) =>
         j.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.community_id', '=', 'sessions.community_id'),
       )
@@ -225,7 +113,6 @@ export async function refreshSession(
         'memberships.gate',
       ])
       .where(column, '=', presented)
-      .where('sessions.community_id', '=', input.community.id)
       .where('sessions.revoked_at', 'is', null)
       .where('sessions.expires_at', '>', now)
       .where('users.is_active', '=', true)
@@ -243,8 +130,7 @@ export async function refreshSession(
     const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime() > SHORT_SESSION_TTL_MS ? SESSION_TTL_MS : SHORT_SESSION_TTL_MS;
     const expiresAt = new Date(now.getTime() + ttl);
     // A new session id too: the old auth token stops working once refreshed.
-    const updated = await db
-      .updateTable('sessions')
+    const updated = await updateInCommunity(db, 'sessions', input.community)
       .set({
         id: sha256(next.sessionId),
         refresh_token_hash: sha256(next.refreshToken),
@@ -269,7 +155,7 @@ export async function refreshSession(
   }
   // A refresh token that was rotated away is replayed after the grace: someone holds a copy. End
   // that session, so neither the thief nor the owner keeps it (the owner signs in again).
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', rotated.id).where('revoked_at', 'is', null).execute();
+  await updateInCommunity(db, 'sessions', input.community).set({ revoked_at: now }).where('id', '=', rotated.id).where('revoked_at', 'is', null).execute();
   return null;
 }
 
@@ -354,8 +240,7 @@ export async function deriveIdentity(
   const kind = tokens.kindFromAudience(claims.aud);
   if (kind === 'PUBLIC') return PUBLIC_IDENTITY;
 
-  const row = await db
-    .selectFrom('sessions')
+  const row = await selectInCommunity(db, 'sessions', community)
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('memberships', (j) =>
       j.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.community_id', '=', 'sessions.community_id'),
@@ -392,7 +277,6 @@ export async function deriveIdentity(
     ])
     .where('sessions.id', '=', sha256(claims.sid))
     .where('sessions.user_id', '=', userId)
-    .where('sessions.community_id', '=', community.id)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', clock.now())
     .where('users.is_active', '=', true)

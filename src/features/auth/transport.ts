@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { displayName } from '#src/core/identity.ts';
 import { authContext, clearSessionCookies, COMMUNITY_COOKIE, cookieOptions, endCurrentSession, rememberEmail, REFRESH_COOKIE, setSessionCookies } from './http.ts';
-import { loginAsAdmin, loginWithPassword, verifyOneTimeCode, type LoginResult } from './service.ts';
+import type { LoginResult } from './account.ts';
+import { verifyOneTimeCode } from './codes.ts';
+import { loginAsAdmin, loginWithPassword } from './service.ts';
 import { deriveIdentity, refreshSession, SHORT_SESSION_TTL_MS } from './sessions.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '#src/db/index.ts';
+import { deleteInCommunity, insertInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { DeliveryStatus } from '#src/db/types.ts';
 import type { Delivery } from './types.ts';
 
@@ -16,15 +17,13 @@ export async function claimDelivery(
   now: Date,
 ): Promise<boolean> {
   const n = d.notification;
-  const row = await db
-    .insertInto('notification_deliveries')
-    .values({ notification_id: n.id, channel, target, community_id: n.community_id, user_id: n.user_id, status, created_at: now, sent_at: status === 'sent' ? now : null })
+  const row = await insertInCommunity(db, 'notification_deliveries', { id: n.community_id }, { notification_id: n.id, channel, target, user_id: n.user_id, status, created_at: now, sent_at: status === 'sent' ? now : null })
     .onConflict((oc) => oc.columns(['notification_id', 'channel', 'target']).doNothing())
     .returning('notification_id')
     .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function releaseDelivery(db: Db, notificationId: number, channel: string, target: string): Promise<void> {
-  await db.deleteFrom('notification_deliveries').where('notification_id', '=', notificationId).where('channel', '=', channel).where('target', '=', target).execute();
+export async function releaseDelivery(db: Db, community: Tenant, notificationId: number, channel: string, target: string): Promise<void> {
+  await deleteInCommunity(db, 'notification_deliveries', community).where('notification_id', '=', notificationId).where('channel', '=', channel).where('target', '=', target).execute();
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
-import type { CommunityResolver } from '#src/features/communities/service.ts';
+import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
+import type { CommunityResolver } from '#src/features/communities/index.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { DELIVER_JOB } from './notifier.ts';
 import { choicesOf } from './queries.ts';
@@ -17,9 +18,8 @@ const SENDERS: ((app: FastifyInstance) => ChannelSender)[] = [emailSender, pushS
  * kind and their email rhythm); undefined when the notification or its member is gone or deactivated
  * (nothing to send).
  */
-export async function loadDelivery(db: Db, id: number, communities: CommunityResolver): Promise<Delivery | undefined> {
-  const row = await db
-    .selectFrom('notifications as n')
+export async function loadDelivery(db: Db, community: Tenant, id: number, communities: CommunityResolver): Promise<Delivery | undefined> {
+  const row = await selectInCommunityAs(db, 'notifications', 'n', community)
     .innerJoin('users as u', 'u.id', 'n.user_id')
     .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'n.user_id').onRef('m.community_id', '=', 'n.community_id'))
     .selectAll('n')
@@ -40,11 +40,11 @@ export async function loadDelivery(db: Db, id: number, communities: CommunityRes
     .where('n.id', '=', id)
     .executeTakeFirst();
   if (!row || !row.user_active || !row.member_active) return undefined;
-  const community = await communities.resolveId(row.community_id);
-  if (!community) return undefined;
+  const resolved = await communities.resolveId(row.community_id);
+  if (!resolved) return undefined;
   const member = { communityId: row.community_id, userId: row.user_id, email: row.email, firstName: row.first_name };
   const { email: _e, first_name: _f, user_active: _u, member_active: _m, email_digest, stored, ...notification } = row;
-  return { notification, member, community, choices: choicesOf(row.kind, stored ?? []), emailDigest: email_digest ?? false };
+  return { notification, member, community: resolved, choices: choicesOf(row.kind, stored ?? []), emailDigest: email_digest ?? false };
 }
 
 /** The delivery job: each channel the member keeps on for the notification's kind, once each. */
@@ -56,8 +56,8 @@ export function deliveryJobs(app: FastifyInstance): JobDefinition[] {
       retry: { limit: 6, delaySeconds: 10, backoff: true },
       batchSize: 20,
       pollingIntervalSeconds: 0.5,
-      handler: async ({ id }: { id: number }) => {
-        const delivery = await loadDelivery(app.db, id, app.communities);
+      handler: async ({ id, communityId }: { id: number; communityId: number }) => {
+        const delivery = await loadDelivery(app.db, { id: communityId }, id, app.communities);
         if (!delivery) return;
         for (const sender of senders) if (delivery.choices[sender.channel]) await sender.send(delivery);
       },

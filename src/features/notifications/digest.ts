@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#src/db/index.ts';
+import { crossCommunity, deleteInCommunity, insertInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { kindOf } from './kinds.ts';
 import { digestMail, mailContext, type DigestItem, type MailContext } from './email-delivery.ts';
@@ -34,7 +35,9 @@ export async function sendDigests(
   let after: { community_id: number; user_id: number } | undefined;
   for (;;) {
     const from = after;
-    const members = await db
+    // Named cross-community query: a scheduled job scanning the due rows of every community (each
+    // member's digest is then sent within that member's community).
+    const members = await crossCommunity(db)
       .selectFrom('notification_deliveries as d')
       .innerJoin('users as u', 'u.id', 'd.user_id')
       .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'd.user_id').onRef('m.community_id', '=', 'd.community_id'))
@@ -51,7 +54,7 @@ export async function sendDigests(
       .orderBy('d.user_id')
       .limit(batchSize)
       .execute();
-    for (const m of members) if (await sendDigest(db, ctx, enqueue, now, due, m.community_id, m.user_id)) sent += 1;
+    for (const m of members) if (await sendDigest(db, ctx, enqueue, now, due, { id: m.community_id }, m.user_id)) sent += 1;
     if (members.length < batchSize) return sent;
     after = members[members.length - 1]!;
   }
@@ -64,23 +67,19 @@ async function sendDigest(
   enqueue: (trx: Db, mail: Awaited<ReturnType<typeof digestMail>>) => Promise<void>,
   now: Date,
   due: Date,
-  communityId: number,
+  community: Tenant,
   userId: number,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     // The row to lock exists (a member with waiting digest rows chose the digest once, but be sure).
-    await trx
-      .insertInto('notification_settings')
-      .values({ community_id: communityId, user_id: userId, updated_at: now })
+    await insertInCommunity(trx, 'notification_settings', community, { user_id: userId, updated_at: now })
       .onConflict((oc) => oc.columns(['community_id', 'user_id']).doNothing())
       .execute();
-    const member = await trx
-      .selectFrom('notification_settings as s')
+    const member = await selectInCommunityAs(trx, 'notification_settings', 's', community)
       .innerJoin('users as u', 'u.id', 's.user_id')
       .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.community_id', '=', 's.community_id'))
       .innerJoin('communities as c', 'c.id', 's.community_id')
       .select(['s.digest_sent_at', 'u.email', 'u.first_name', 'u.is_active as user_active', 'm.is_active as member_active', 'c.name as community_name'])
-      .where('s.community_id', '=', communityId)
       .where('s.user_id', '=', userId)
       .forUpdate('s')
       .executeTakeFirst();
@@ -96,7 +95,7 @@ async function sendDigest(
           .set({ status: 'sent', sent_at: now })
           .where('channel', '=', 'email')
           .where('status', '=', 'digest')
-          .where('community_id', '=', communityId)
+          .where('community_id', '=', community.id)
           .where('user_id', '=', userId)
           .returning('notification_id'),
       )
@@ -119,11 +118,11 @@ async function sendDigest(
     // Email turned off for a kind since its row began to wait (an unsubscribe link, the settings): that
     // row is dropped, not sent.
     if (unwanted.length) {
-      await trx.deleteFrom('notification_deliveries').where('channel', '=', 'email').where('community_id', '=', communityId).where('user_id', '=', userId).where('notification_id', 'in', unwanted).execute();
+      await deleteInCommunity(trx, 'notification_deliveries', community).where('channel', '=', 'email').where('user_id', '=', userId).where('notification_id', 'in', unwanted).execute();
     }
     if (items.length === 0) return false;
-    await trx.updateTable('notification_settings').set({ digest_sent_at: now }).where('community_id', '=', communityId).where('user_id', '=', userId).execute();
-    const mail = await digestMail(ctx, { communityId, userId, email: member.email, firstName: member.first_name, communityName: member.community_name }, items);
+    await updateInCommunity(trx, 'notification_settings', community).set({ digest_sent_at: now }).where('user_id', '=', userId).execute();
+    const mail = await digestMail(ctx, { communityId: community.id, userId, email: member.email, firstName: member.first_name, communityName: member.community_name }, items);
     await enqueue(trx as unknown as Db, mail);
     return true;
   });

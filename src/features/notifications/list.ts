@@ -2,6 +2,7 @@ import type { Clock } from '#src/core/clock.ts';
 import { AppError, notFound } from '#src/core/errors.ts';
 import { parseId, requireId } from '#src/core/ids.ts';
 import type { Db } from '#src/db/index.ts';
+import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import type { Community } from '#src/db/types.ts';
 import { isNotificationKind, type NotificationKind } from './kinds.ts';
 import { hasUnviewed as probeUnviewed } from './queries.ts';
@@ -97,9 +98,7 @@ export function safeAppPath(url: string): string {
 }
 
 function mine(deps: Pick<ListDeps, 'db' | 'community'>, userId: number, kind?: string) {
-  let q = deps.db
-    .selectFrom('notifications')
-    .where('community_id', '=', deps.community.id)
+  let q = selectInCommunity(deps.db, 'notifications', deps.community)
     .where('user_id', '=', userId)
     .where('shown', '=', true);
   if (kind) q = q.where('kind', '=', kind);
@@ -145,10 +144,8 @@ export async function listNotifications(deps: ListDeps, userId: number, request:
   // backwards instead, skipping every other member's newer rows (15,000 skipped rows, 4 ms, for a
   // member with 10,000 notifications among 10,000 members); the range keeps user_id in the ordering,
   // which only notifications_list (community_id, user_id, id desc) gives.
-  let q = deps.db
-    .selectFrom('notifications')
+  let q = selectInCommunity(deps.db, 'notifications', deps.community)
     .select(['id', 'kind', 'url', 'message', 'read_at', 'viewed_at', 'created_at'])
-    .where('community_id', '=', deps.community.id)
     .where('user_id', '>=', userId)
     .where('user_id', '<=', userId)
     .where('shown', '=', true);
@@ -194,10 +191,8 @@ export async function markRead(deps: ListDeps, userId: number, ids: unknown): Pr
   const wanted = [...new Set(ids.map(notificationIdOf))];
   if (wanted.length === 0) return [];
   const now = deps.clock.now();
-  await deps.db
-    .updateTable('notifications')
+  await updateInCommunity(deps.db, 'notifications', deps.community)
     .set((eb) => ({ read_at: now, viewed_at: eb.fn.coalesce('viewed_at', eb.val(now)) }))
-    .where('community_id', '=', deps.community.id)
     .where('user_id', '=', userId)
     .where('shown', '=', true)
     .where('id', 'in', wanted)
@@ -214,10 +209,8 @@ export async function markRead(deps: ListDeps, userId: number, ids: unknown): Pr
 /** Marks every unread notification of the member read (and viewed); returns how many changed. */
 export async function markAllRead(deps: ListDeps, userId: number, kind?: NotificationKind): Promise<number> {
   const now = deps.clock.now();
-  let q = deps.db
-    .updateTable('notifications')
+  let q = updateInCommunity(deps.db, 'notifications', deps.community)
     .set((eb) => ({ read_at: now, viewed_at: eb.fn.coalesce('viewed_at', eb.val(now)) }))
-    .where('community_id', '=', deps.community.id)
     .where('user_id', '=', userId)
     .where('shown', '=', true)
     .where('read_at', 'is', null);
@@ -232,10 +225,8 @@ export async function markAllRead(deps: ListDeps, userId: number, kind?: Notific
  */
 export async function markViewed(deps: ListDeps, userId: number, upTo?: unknown): Promise<number> {
   const limit = parseCursor(upTo);
-  let q = deps.db
-    .updateTable('notifications')
+  let q = updateInCommunity(deps.db, 'notifications', deps.community)
     .set({ viewed_at: deps.clock.now() })
-    .where('community_id', '=', deps.community.id)
     .where('user_id', '=', userId)
     .where('shown', '=', true)
     .where('viewed_at', 'is', null);

@@ -1,4 +1,5 @@
 import type { Db } from '#src/db/index.ts';
+import { insertInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import type { NotificationKind } from './kinds.ts';
 import { choicesFor } from './queries.ts';
@@ -27,21 +28,19 @@ export class Notifier {
 
   async notify(trx: Db, input: NotifyInput): Promise<number> {
     const choices = await choicesFor(trx, input, input.kind);
-    const row = await trx
-      .insertInto('notifications')
-      .values({
-        community_id: input.communityId,
-        user_id: input.userId,
-        kind: input.kind,
-        // Only a path of this application: email, push and the list all lead there.
-        url: safeAppPath(input.url),
-        message: input.message,
-        created_at: input.createdAt,
-        shown: choices.web,
-      })
+    const community: Tenant = { id: input.communityId };
+    const row = await insertInCommunity(trx, 'notifications', community, {
+      user_id: input.userId,
+      kind: input.kind,
+      // Only a path of this application: email, push and the list all lead there.
+      url: safeAppPath(input.url),
+      message: input.message,
+      created_at: input.createdAt,
+      shown: choices.web,
+    })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (choices.email || choices.push) await this.jobs.enqueue(trx, DELIVER_JOB, { id: row.id });
+    if (choices.email || choices.push) await this.jobs.enqueue(trx, DELIVER_JOB, { id: row.id, communityId: input.communityId });
     return row.id;
   }
 }

@@ -1,3 +1,4 @@
+import { selectInCommunityAs } from '#src/db/tenancy.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
@@ -35,11 +36,9 @@ export default async function preferenceRoutes(app: FastifyInstance) {
     try {
       const claims = await mailContext(app).tokens.verify(token);
       // The member still belongs to the token's community (a link outlives a membership).
-      const row = await app.db
-        .selectFrom('memberships as m')
+      const row = await selectInCommunityAs(app.db, 'memberships', 'm', { id: claims.communityId })
         .innerJoin('communities as c', 'c.id', 'm.community_id')
         .select('c.name')
-        .where('m.community_id', '=', claims.communityId)
         .where('m.user_id', '=', claims.userId)
         .executeTakeFirst();
       if (!row) throw new AppError('Notifications.InvalidUnsubscribeLink');

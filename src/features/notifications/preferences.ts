@@ -1,10 +1,11 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
+import { insertInCommunity } from '#src/db/tenancy.ts';
 import type { NotificationChannel } from '#src/db/types.ts';
 import { CHANNELS, kindGroups, kindOf, offers, type NotificationKindDef } from './kinds.ts';
 import { storedChoices, wantsDigest } from './queries.ts';
-import type { Choices, MemberRef } from './types.ts';
+import { tenantOf, type Choices, type MemberRef } from './types.ts';
 
 /**
  * A member's notification preferences (spec section 3, "Notification preference group"): the
@@ -68,9 +69,12 @@ type Change = { option: string; channel: NotificationChannel; selected: boolean 
 
 async function storeChoices(db: Db, member: MemberRef, changes: Change[], now: Date): Promise<void> {
   if (changes.length === 0) return;
-  await db
-    .insertInto('notification_preferences')
-    .values(changes.map((c) => ({ community_id: member.communityId, user_id: member.userId, option: c.option, channel: c.channel, selected: c.selected, updated_at: now })))
+  await insertInCommunity(
+    db,
+    'notification_preferences',
+    tenantOf(member),
+    changes.map((c) => ({ user_id: member.userId, option: c.option, channel: c.channel, selected: c.selected, updated_at: now })),
+  )
     .onConflict((oc) => oc.columns(['community_id', 'user_id', 'option', 'channel']).doUpdateSet((eb) => ({ selected: eb.ref('excluded.selected'), updated_at: eb.ref('excluded.updated_at') })))
     .execute();
 }
@@ -86,9 +90,7 @@ export async function selectPreference(db: Db, member: MemberRef, id: unknown, s
 /** The email rhythm: true gathers notification email into one daily digest, false sends each at once. */
 export async function setEmailDigest(db: Db, member: MemberRef, enabled: unknown, now: Date): Promise<boolean> {
   if (typeof enabled !== 'boolean') throw new AppError('BadRequest.Validation');
-  await db
-    .insertInto('notification_settings')
-    .values({ community_id: member.communityId, user_id: member.userId, email_digest: enabled, updated_at: now })
+  await insertInCommunity(db, 'notification_settings', tenantOf(member), { user_id: member.userId, email_digest: enabled, updated_at: now })
     .onConflict((oc) => oc.columns(['community_id', 'user_id']).doUpdateSet({ email_digest: enabled, updated_at: now }))
     .execute();
   return enabled;

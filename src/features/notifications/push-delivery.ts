@@ -1,3 +1,4 @@
+import { deleteInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { FastifyInstance } from 'fastify';
 import { claimDelivery, releaseDelivery } from './claims.ts';
 import { endpointAllowed } from './push/tokens.ts';
@@ -30,10 +31,9 @@ export async function sendPushes(
   production: boolean,
 ): Promise<void> {
   const n = delivery.notification;
-  const tokens = await db
-    .selectFrom('push_tokens')
+  const community: Tenant = delivery.community;
+  const tokens = await selectInCommunity(db, 'push_tokens', community)
     .select(['id', 'token', 'platform', 'keys'])
-    .where('community_id', '=', n.community_id)
     .where('user_id', '=', n.user_id)
     .orderBy('id')
     .execute();
@@ -46,7 +46,7 @@ export async function sendPushes(
   for (const t of tokens) {
     if (t.platform === 'web' && !push.web) continue; // Web Push is off: nothing to claim
     if (t.platform === 'web' && !endpointAllowed(t.token, production)) {
-      await db.deleteFrom('push_tokens').where('id', '=', t.id).execute(); // stored before the rule: never POSTed to
+      await deleteInCommunity(db, 'push_tokens', community).where('id', '=', t.id).execute(); // stored before the rule: never POSTed to
       continue;
     }
     if (!(await claimDelivery(db, delivery, 'push', t.token, 'sent', now()))) continue;
@@ -59,12 +59,12 @@ export async function sendPushes(
             : 'gone'
           : await push.mobile.send({ ...content, token: t.token, platform: t.platform });
     } catch (e) {
-      await releaseDelivery(db, n.id, 'push', t.token);
+      await releaseDelivery(db, community, n.id, 'push', t.token);
       failure ??= e;
       continue;
     }
-    if (result === 'gone') await db.deleteFrom('push_tokens').where('id', '=', t.id).execute();
-    else await db.updateTable('push_tokens').set({ last_used_at: now() }).where('id', '=', t.id).execute();
+    if (result === 'gone') await deleteInCommunity(db, 'push_tokens', community).where('id', '=', t.id).execute();
+    else await updateInCommunity(db, 'push_tokens', community).set({ last_used_at: now() }).where('id', '=', t.id).execute();
   }
   if (failure) throw failure;
 }

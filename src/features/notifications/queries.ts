@@ -1,7 +1,8 @@
 import type { Db } from '#src/db/index.ts';
+import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { NotificationChannel } from '#src/db/types.ts';
 import { CHANNELS, kindOf, offers } from './kinds.ts';
-import type { Choices, MemberRef } from './types.ts';
+import { tenantOf, type Choices, type MemberRef } from './types.ts';
 
 /**
  * A member's choices for one kind: the catalogue's defaults, overridden by what they changed
@@ -20,10 +21,8 @@ export function choicesOf(kind: string, stored: readonly { channel: string; sele
 /** choicesOf with the member's stored changes for that kind read from the database. */
 export async function choicesFor(db: Db, member: MemberRef, kind: string): Promise<Choices> {
   if (!kindOf(kind)) return choicesOf(kind, []);
-  const rows = await db
-    .selectFrom('notification_preferences')
+  const rows = await selectInCommunity(db, 'notification_preferences', tenantOf(member))
     .select(['channel', 'selected'])
-    .where('community_id', '=', member.communityId)
     .where('user_id', '=', member.userId)
     .where('option', '=', kind)
     .execute();
@@ -32,10 +31,8 @@ export async function choicesFor(db: Db, member: MemberRef, kind: string): Promi
 
 /** Every stored choice of a member (the preferences page fills the rest from the catalogue). */
 export async function storedChoices(db: Db, member: MemberRef): Promise<Map<string, Partial<Choices>>> {
-  const rows = await db
-    .selectFrom('notification_preferences')
+  const rows = await selectInCommunity(db, 'notification_preferences', tenantOf(member))
     .select(['option', 'channel', 'selected'])
-    .where('community_id', '=', member.communityId)
     .where('user_id', '=', member.userId)
     .execute();
   const map = new Map<string, Partial<Choices>>();
@@ -45,10 +42,8 @@ export async function storedChoices(db: Db, member: MemberRef): Promise<Map<stri
 
 /** Whether the member gathers their notification email into a daily digest. */
 export async function wantsDigest(db: Db, member: MemberRef): Promise<boolean> {
-  const row = await db
-    .selectFrom('notification_settings')
+  const row = await selectInCommunity(db, 'notification_settings', tenantOf(member))
     .select('email_digest')
-    .where('community_id', '=', member.communityId)
     .where('user_id', '=', member.userId)
     .executeTakeFirst();
   return row?.email_digest ?? false;
@@ -59,10 +54,8 @@ export async function wantsDigest(db: Db, member: MemberRef): Promise<boolean> {
  * probe of the partial index notifications_unviewed.
  */
 export async function hasUnviewed(db: Db, member: MemberRef): Promise<boolean> {
-  const row = await db
-    .selectFrom('notifications')
+  const row = await selectInCommunity(db, 'notifications', tenantOf(member))
     .select('id')
-    .where('community_id', '=', member.communityId)
     .where('user_id', '=', member.userId)
     .where('shown', '=', true)
     .where('viewed_at', 'is', null)

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 import type { NotificationsTable } from '#src/db/types.ts';
 import type { NotificationKind } from './kinds.ts';
 
@@ -53,7 +53,7 @@ function randomFor(seed: number) {
 }
 
 /** Called from seedDemo inside its transaction, after the members' seeds. */
-export async function seedNotifications(trx: Db, ctx: { communityIds: number[]; now?: Date }): Promise<void> {
+export async function seedNotifications(trx: RawDb, ctx: { communityIds: number[]; now?: Date }): Promise<void> {
   if (ctx.communityIds.length === 0) return;
   const now = (ctx.now ?? new Date()).getTime();
   const members = await trx

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 type Choice = { username: string; option: string; channel: 'email' | 'web' | 'push'; selected: boolean };
 
@@ -17,7 +17,7 @@ const CHOICES: Choice[] = [
 ];
 const DIGEST = ['priya.raman'];
 
-export async function seedPreferences(trx: Db, { communityId }: { communityId: number }): Promise<void> {
+export async function seedPreferences(trx: RawDb, { communityId }: { communityId: number }): Promise<void> {
   const names = [...new Set([...CHOICES.map((c) => c.username), ...DIGEST])];
   const users = await trx
     .selectFrom('users')

@@ -1,8 +1,12 @@
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { Selectable } from 'kysely';
 import type { Community, NotificationChannel, NotificationsTable } from '#src/db/types.ts';
 
 export type Choices = Record<NotificationChannel, boolean>;
 export type MemberRef = { communityId: number; userId: number };
+
+/** The community a member reference points into, as the one tenant value. */
+export const tenantOf = (member: MemberRef): Tenant => ({ id: member.communityId });
 
 export type NotificationRow = Selectable<NotificationsTable>;
 

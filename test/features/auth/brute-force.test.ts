@@ -1,6 +1,7 @@
 import t from 'tap';
 import { AppError } from '#src/core/errors.ts';
-import { loginWithPassword, verifyOneTimeCode, sendOneTimeCode } from '#src/features/auth/service.ts';
+import { sendOneTimeCode, verifyOneTimeCode } from '#src/features/auth/codes.ts';
+import { loginWithPassword } from '#src/features/auth/service.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { codeFrom, ctxFor, GOOD_PASSWORD, setPassword } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor } from '#test/helpers/factories.ts';

@@ -1,17 +1,9 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { AppError } from '#src/core/errors.ts';
-import {
-  authStrategies,
-  loginAsAdmin,
-  loginWithPassword,
-  passwordTokenIsValid,
-  requestPasswordReset,
-  resetPassword,
-  sendOneTimeCode,
-  updatePassword,
-  verifyOneTimeCode,
-} from '#src/features/auth/service.ts';
+import { sendOneTimeCode, verifyOneTimeCode } from '#src/features/auth/codes.ts';
+import { passwordTokenIsValid, requestPasswordReset, resetPassword, updatePassword } from '#src/features/auth/passwords.ts';
+import { authStrategies, loginAsAdmin, loginWithPassword } from '#src/features/auth/service.ts';
 import { deriveIdentity, REFRESH_GRACE_MS, refreshSession } from '#src/features/auth/sessions.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { codeFrom, ctxFor, GOOD_PASSWORD, linkFrom, setPassword, setPhone } from '#test/helpers/auth.ts';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { SignJWT } from 'jose';
 import { fixedClock } from '#src/core/clock.ts';
-import { SessionTokens, type AuthClaims } from '#src/features/auth/sessions.ts';
+import { SessionTokens, type AuthClaims } from '#src/features/auth/session-tokens.ts';
 
 const SECRET = 'a-session-secret-of-enough-length-for-hs256';
 const claims: AuthClaims = { aud: ['/graphql'], sub: 'u:7', brand: 'alpha', community: '1', location: '/', gate: 'app', sid: 'session-1' };

@@ -85,8 +85,8 @@ t.test('email delivery', async (t) => {
   await t.test('a retried deliver job mails once', async (t) => {
     const id = await notify(app, alpha, ada, 'account_security', 'Your password was changed.');
     const handler = deliveryJobs(app)[0]!.handler;
-    await handler({ id });
-    await handler({ id });
+    await handler({ id, communityId: alpha.id });
+    await handler({ id, communityId: alpha.id });
     await app.jobs.drain(); // the queued job runs a third time
     t.equal(mailsTo(ada).filter((m) => m.text.includes('Your password was changed.')).length, 1, 'one mail');
   });

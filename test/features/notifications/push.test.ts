@@ -178,23 +178,23 @@ t.test('push', async (t) => {
     t.ok(left.every((r) => r.last_used_at?.getTime() === clock.now().getTime()), 'last used now');
 
     // The job again (a retry after a crash): nothing is sent twice.
-    const handler = deliveryJobs(app)[0]!.handler as (data: { id: number }) => Promise<void>;
+    const handler = deliveryJobs(app)[0]!.handler as (data: { id: number; communityId: number }) => Promise<void>;
     const sentBefore = mobile.sent.length;
     const webBefore = service.received.length;
-    await handler({ id });
+    await handler({ id, communityId: alpha.id });
     t.equal(mobile.sent.length, sentBefore, 'no mobile push twice');
     t.equal(service.received.length, webBefore, 'no Web Push twice');
 
     // A provider down for one device: the others are sent, the job fails, the retry sends only that one.
     const id2 = await app.notifications.notify(db, { communityId: alpha.id, userId: cy.id, kind: 'introductions', url: '/members/introductions', message: 'Second', createdAt: clock.now() });
     mobile.answers.set('cy-ios', 'fail');
-    await t.rejects(handler({ id: id2 }), /provider down/, 'the job fails (and is retried)');
+    await t.rejects(handler({ id: id2, communityId: alpha.id }), /provider down/, 'the job fails (and is retried)');
     t.same(mobile.sent.filter((m) => m.body === 'Second').map((m) => m.token), ['cy-android'], 'the others were sent');
     t.equal(service.received.length, webBefore + 1, 'the browser too');
     const claims = await db.selectFrom('notification_deliveries').select('target').where('notification_id', '=', id2).orderBy('target').execute();
     t.notOk(claims.some((c) => c.target === 'cy-ios'), 'the failed push’s claim was released');
     mobile.answers.delete('cy-ios');
-    await handler({ id: id2 });
+    await handler({ id: id2, communityId: alpha.id });
     t.same(mobile.sent.filter((m) => m.body === 'Second').map((m) => m.token), ['cy-android', 'cy-ios'], 'the retry sent only the failed one');
     t.equal(service.received.length, webBefore + 1, 'the browser not again');
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '#src/core/errors.ts';
 import { STATIC_DIR } from '#src/lib/assets.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { parseId } from '#src/core/ids.ts';
+import { requireId } from '#src/core/ids.ts';
 import { PushDevices } from '#views/settings/PushDevices.tsx';
 import type { MemberRef } from '../types.ts';
 import { addSubscription, devicesPage, removeDevice, removeSubscription } from './tokens.ts';
@@ -45,8 +45,8 @@ export default async function pushRoutes(app: FastifyInstance) {
   });
 
   app.post(`${DEVICES}/:id/remove`, member, async (request, reply) => {
-    const id = parseId((request.params as { id?: string }).id);
-    if (id === null || !(await removeDevice(app.db, memberOf(request), id))) throw notFound();
+    const id = requireId((request.params as { id?: string }).id, notFound);
+    if (!(await removeDevice(app.db, memberOf(request), id))) throw notFound();
     return reply.redirectTo(withAlert(DEVICES, 'push-device-removed'), 303);
   });
 }

@@ -1,11 +1,11 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 /**
  * The demo's devices: one member of summit has an iPhone and an Android phone registered (made-up
  * tokens), so the devices page lists something and, in development, their pushes land in the local
  * outbox (/dev/outbox).
  */
-export async function seedPush(trx: Db, ctx: { communityId: number; now?: Date }): Promise<void> {
+export async function seedPush(trx: RawDb, ctx: { communityId: number; now?: Date }): Promise<void> {
   const now = ctx.now ?? new Date();
   const member = await trx.selectFrom('users').select('id').where('username', '=', 'amara.okafor').executeTakeFirst();
   if (!member) return;

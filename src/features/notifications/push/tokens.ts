@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import type { PushPlatform } from '#src/db/types.ts';
 import { AppError } from '#src/core/errors.ts';
 import { sha256 } from '#src/core/ids.ts';
-import type { MemberRef } from '../types.ts';
+import { tenantOf, type MemberRef } from '../types.ts';
 import type { WebPushSubscription } from './types.ts';
 
 /**
@@ -105,9 +106,7 @@ export function checkSubscription(value: unknown, production: boolean): WebPushS
  */
 async function upsert(db: Db, member: MemberRef, token: string, platform: PushPlatform, keys: WebPushSubscription['keys'] | null, now: Date, sessionId: string | null = null): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('push_tokens')
-      .values({ community_id: member.communityId, user_id: member.userId, token, platform, keys: keys ? JSON.stringify(keys) : null, created_at: now, session_id: sessionId })
+    await insertInCommunity(trx, 'push_tokens', tenantOf(member), { user_id: member.userId, token, platform, keys: keys ? JSON.stringify(keys) : null, created_at: now, session_id: sessionId })
       .onConflict((oc) =>
         oc.columns(['community_id', 'token']).doUpdateSet((eb) => ({
           user_id: eb.ref('excluded.user_id'),
@@ -118,10 +117,8 @@ async function upsert(db: Db, member: MemberRef, token: string, platform: PushPl
         })),
       )
       .execute();
-    const evicted = await trx
-      .selectFrom('push_tokens')
+    const evicted = await selectInCommunity(trx, 'push_tokens', tenantOf(member))
       .select('id')
-      .where('community_id', '=', member.communityId)
       .where('user_id', '=', member.userId)
       .where('platform', '=', platform)
       .where('token', '!=', token)
@@ -130,7 +127,7 @@ async function upsert(db: Db, member: MemberRef, token: string, platform: PushPl
       .orderBy('id', 'desc')
       .offset(DEVICES_MAX - 1)
       .execute();
-    if (evicted.length) await trx.deleteFrom('push_tokens').where('id', 'in', evicted.map((r) => r.id)).execute();
+    if (evicted.length) await deleteInCommunity(trx, 'push_tokens', tenantOf(member)).where('id', 'in', evicted.map((r) => r.id)).execute();
   });
 }
 
@@ -143,7 +140,7 @@ export async function addPushToken(db: Db, member: MemberRef, input: { token: un
 /** notificationsPushTokenRemove: the member's own token, in this community only (the same tokens add takes). */
 export async function removePushToken(db: Db, member: MemberRef, tokenValue: unknown): Promise<void> {
   const token = checkToken(tokenValue);
-  await db.deleteFrom('push_tokens').where('community_id', '=', member.communityId).where('user_id', '=', member.userId).where('token', '=', token).execute();
+  await deleteInCommunity(db, 'push_tokens', tenantOf(member)).where('user_id', '=', member.userId).where('token', '=', token).execute();
 }
 
 /**
@@ -160,7 +157,7 @@ export async function addSubscription(db: Db, member: MemberRef, body: unknown, 
 export async function removeSubscription(db: Db, member: MemberRef, body: unknown): Promise<void> {
   const endpoint = (body as { endpoint?: unknown } | null)?.endpoint;
   if (typeof endpoint !== 'string' || !endpoint || endpoint.length > ENDPOINT_MAX) throw new AppError('Push.InvalidSubscription');
-  await db.deleteFrom('push_tokens').where('community_id', '=', member.communityId).where('user_id', '=', member.userId).where('platform', '=', 'web').where('token', '=', endpoint).execute();
+  await deleteInCommunity(db, 'push_tokens', tenantOf(member)).where('user_id', '=', member.userId).where('platform', '=', 'web').where('token', '=', endpoint).execute();
 }
 
 /**
@@ -169,10 +166,8 @@ export async function removeSubscription(db: Db, member: MemberRef, body: unknow
  * browser is one of them).
  */
 export async function devicesPage(db: Db, member: MemberRef): Promise<{ devices: PushDeviceView[]; knownEndpoints: string[] }> {
-  const rows = await db
-    .selectFrom('push_tokens')
+  const rows = await selectInCommunity(db, 'push_tokens', tenantOf(member))
     .select(['id', 'platform', 'token', 'created_at', 'last_used_at'])
-    .where('community_id', '=', member.communityId)
     .where('user_id', '=', member.userId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -196,6 +191,6 @@ export async function listDevices(db: Db, member: MemberRef): Promise<PushDevice
 
 /** The devices page's Remove button: true if the member had that device here. */
 export async function removeDevice(db: Db, member: MemberRef, id: number): Promise<boolean> {
-  const res = await db.deleteFrom('push_tokens').where('id', '=', id).where('community_id', '=', member.communityId).where('user_id', '=', member.userId).executeTakeFirst();
+  const res = await deleteInCommunity(db, 'push_tokens', tenantOf(member)).where('id', '=', id).where('user_id', '=', member.userId).executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
