@@ -4,8 +4,6 @@ import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { MemberTab } from './rules.ts';
 import type { RoundupLink } from './types.ts';
 
-export { decodeActivityCursor as decodeSentCursor, encodeCursor, pageSize } from '#src/features/forum/queries.ts';
-
 /**
  * The member side's shared reads (questions.ts, answers.ts, the invitation page): a member's answer
  * rows with their question, batch and panel, tenant-scoped on both the answer and the question; the

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { PANEL_NAME_MAX, PANEL_TOPIC_MAX, WORDS_CEILING, WORDS_FLOOR } from '../rules.ts';
 import type { PanelDetail, PanelMemberRow, PanelRow } from './admin-types.ts';

@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
-import { LocalCopyScanner } from '#src/features/articles/copy-scan.ts';
+import { LocalCopyScanner } from '#src/features/articles/index.ts';
 import { plainText } from '#src/lib/plain-text.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type MemberSnapshot, type SnapshotRow } from '#src/features/members/index.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { ANSWER_HTML_MAX, countWords, DECISION_NOTE_MAX, isAnswerStatus, PAGE_SIZE, WORDS_CEILING } from '../rules.ts';
 import { ANSWER_SORTS, type AnswerDetail, type AnswerFilters, type AnswerPage, type AnswerRow, type AnswerScan, type AnswerSort, type RevisionRow } from './admin-types.ts';

@@ -4,7 +4,7 @@ import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { RoundupStatus } from '#src/db/types.ts';
-import { snapshotsOf } from '#src/features/members/queries.ts';
+import { snapshotsOf } from '#src/features/members/index.ts';
 import { parseId } from '#src/core/ids.ts';
 import { ensureEditor, type EpDeps, type EpViewer } from '../deps.ts';
 import { PAGE_SIZE, roundupMovesFrom } from '../rules.ts';
