@@ -13,7 +13,7 @@ export async function serveExpertPanels(target: string): Promise<void> {
     import('#src/app.ts'),
     import('#src/config.ts'),
     import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
+    import('../sessions.ts'),
     import('kysely'),
     import('smtp-server'),
     import('#src/features/expert-panels/admin/batches.ts'),
