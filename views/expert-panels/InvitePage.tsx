@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { InvitationFields, InviteFormState, InviteQuestionView } from '#src/features/expert-panels/invite/types.ts';
+import type { InvitationFields, InviteFormState, InviteQuestionView } from '#src/features/expert-panels/index.ts';
 import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

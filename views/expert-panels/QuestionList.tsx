@@ -1,4 +1,4 @@
-import type { MemberQuestionRow, MemberTab } from '#src/features/expert-panels/types.ts';
+import type { MemberQuestionRow, MemberTab } from '#src/features/expert-panels/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { DateText, StateBadges } from './parts.tsx';

@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { MemberQuestionView } from '#src/features/expert-panels/types.ts';
+import type { MemberQuestionView } from '#src/features/expert-panels/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

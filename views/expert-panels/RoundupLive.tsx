@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { PublishedRoundup } from '#src/features/expert-panels/roundups/types.ts';
+import type { PublishedRoundup } from '#src/features/expert-panels/index.ts';
 import { ForumAvatar } from '#views/forum/parts.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 

@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { EpAnswerStatus } from '#src/features/expert-panels/types.ts';
+import type { EpAnswerStatus } from '#src/features/expert-panels/index.ts';
 import { Island } from '#views/layout/Island.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 

@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { plainText } from '#src/lib/plain-text.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { epTransaction, type EpDeps, type EpViewer } from './deps.ts';
@@ -36,15 +37,13 @@ type Locked = { id: number; status: EpAnswerStatus; review_started_at: Date | st
 
 /** Inside the write's transaction: the answer row locked, and the question still open; else the right refusal. */
 async function lockAnswer(trx: EpDeps['db'], deps: EpDeps, answerId: number, questionId: number): Promise<Locked> {
-  const row = await trx
-    .selectFrom('ep_answers')
+  const row = await selectInCommunity(trx, 'ep_answers', deps.community)
     .select(['id', 'status', 'review_started_at', 'submitted_at'])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', answerId)
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.QuestionNotFound');
-  const question = await trx.selectFrom('ep_questions').select('closed_at').where('community_id', '=', deps.community.id).where('id', '=', questionId).executeTakeFirst();
+  const question = await selectInCommunity(trx, 'ep_questions', deps.community).select('closed_at').where('id', '=', questionId).executeTakeFirst();
   if (!question) throw new AppError('ExpertPanels.QuestionNotFound');
   if (question.closed_at != null) throw new AppError('ExpertPanels.Closed');
   return row;
@@ -84,8 +83,7 @@ export async function submitAnswer(deps: EpDeps, viewer: EpViewer, questionId: u
     if (!writable(row)) throw new AppError('ExpertPanels.InReview');
     const now = deps.clock.now();
     const again = row.status === 'submitted';
-    await trx
-      .updateTable('ep_answers')
+    await updateInCommunity(trx, 'ep_answers', deps.community)
       .set({
         status: 'submitted',
         body_html: html,
@@ -95,10 +93,9 @@ export async function submitAnswer(deps: EpDeps, viewer: EpViewer, questionId: u
         edited_at: again ? now : null,
         ...(again ? {} : { status_at: now }),
       })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', row.id)
       .execute();
-    await trx.insertInto('ep_answer_revisions').values({ community_id: deps.community.id, answer_id: row.id, editor_id: null, body_html: html, word_count: verdict.words, created_at: now }).execute();
+    await insertInCommunity(trx, 'ep_answer_revisions', deps.community, { answer_id: row.id, editor_id: null, body_html: html, word_count: verdict.words, created_at: now }).execute();
   });
   return getQuestion(deps, viewer, id);
 }
@@ -119,7 +116,7 @@ export async function markAnswer(deps: EpDeps, viewer: EpViewer, questionId: unk
     const row = await lockAnswer(trx, deps, state.id, id);
     if (row.status !== 'open' && row.status !== 'cant_answer' && row.status !== 'ignored') throw new AppError('ExpertPanels.InReview');
     if (row.status === mark) return;
-    await trx.updateTable('ep_answers').set({ status: mark, status_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', row.id).execute();
+    await updateInCommunity(trx, 'ep_answers', deps.community).set({ status: mark, status_at: deps.clock.now() }).where('id', '=', row.id).execute();
   });
   return getQuestion(deps, viewer, id);
 }

@@ -1,20 +1,16 @@
 import type { FastifyRequest } from 'fastify';
-import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
-import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import { isRetryableConflict } from '#src/db/faults.ts';
-import type { Community } from '#src/db/types.ts';
-import type { Notifier } from '#src/features/notifications/notifier.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 
 /**
- * What every expert-panels service gets (issue 15): the database, the clock, the request's community,
- * translations (notification messages), the notifier, where links point, and the job queue
- * (invitations, reminders, notices).
+ * What every expert-panels service gets (issue 15): the request's deps (the database, the clock, the
+ * community, translations, the notifier, where links point) and the job queue (invitations,
+ * reminders, notices).
  */
-export type EpDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; publicUrl: string; jobs: JobQueue };
+export type EpDeps = ReturnType<typeof requestDeps> & { jobs: JobQueue };
 
 /** The signed-in member acting; editors are the community's staff (admins). */
 export type EpViewer = { userId: number; isStaff: boolean };
@@ -25,9 +21,8 @@ export function epDeps(request: FastifyRequest): EpDeps {
 
 /** The signed-in member (else NotAuthenticated). */
 export function epViewer(request: FastifyRequest): EpViewer {
-  const guardian = request.guardian;
-  guardian.ensureSignedIn();
-  return { userId: guardian.userId!, isStaff: guardian.isAdmin };
+  request.guardian.ensureSignedIn();
+  return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
 }
 
 /** An editor's action: staff only (else Forbidden). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import { epTransaction, type EpDeps } from './deps.ts';
 import { INVITE_JOB, type InviteJob } from './invite/invitations.ts';
 import { getQuestion } from './questions.ts';
@@ -45,11 +45,9 @@ export function panelIdsOf(value: unknown): number[] {
 
 /** The community's active panels, by name, each with whether this member is on it. */
 export async function listJoinablePanels(deps: Pick<EpDeps, 'db' | 'community'>, userId: number): Promise<JoinablePanel[]> {
-  const rows = await deps.db
-    .selectFrom('ep_panels as p')
+  const rows = await selectInCommunityAs(deps.db, 'ep_panels', 'p', deps.community)
     .leftJoin('ep_panel_members as pm', (j) => j.onRef('pm.panel_id', '=', 'p.id').on('pm.community_id', '=', deps.community.id).on('pm.user_id', '=', userId))
     .select(['p.id', 'p.name', 'p.topic', 'pm.user_id as member'])
-    .where('p.community_id', '=', deps.community.id)
     .where('p.archived_at', 'is', null)
     .orderBy(sql`lower(p.name)`)
     .orderBy('p.id')
@@ -71,55 +69,44 @@ export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'
   const c = deps.community;
   const now = deps.clock.now();
   return epTransaction(deps.db, async (trx) => {
-    const found = await trx.selectFrom('ep_panels').select('id').where('community_id', '=', c.id).where('archived_at', 'is', null).where('id', 'in', ids).forShare().execute();
+    const found = await selectInCommunity(trx, 'ep_panels', c).select('id').where('archived_at', 'is', null).where('id', 'in', ids).forShare().execute();
     if (found.length !== ids.length) throw invalidPanels();
     // Only an active member of the community joins (the onboarding's member is one; this keeps the rule in one place).
-    const active = await trx
-      .selectFrom('memberships')
+    const active = await selectInCommunity(trx, 'memberships', c)
       .innerJoin('users', 'users.id', 'memberships.user_id')
       .select('users.id')
-      .where('memberships.community_id', '=', c.id)
       .where('memberships.user_id', '=', userId)
       .where('memberships.is_active', '=', true)
       .where('users.is_active', '=', true)
       .executeTakeFirst();
     if (!active) throw new AppError('Forbidden');
-    await trx
-      .insertInto('ep_panel_members')
-      .values(ids.map((panelId) => ({ panel_id: panelId, user_id: userId, community_id: c.id, added_by: userId, added_at: now })))
+    await insertInCommunity(trx, 'ep_panel_members', c, ids.map((panelId) => ({ panel_id: panelId, user_id: userId, added_by: userId, added_at: now })))
       .onConflict((oc) => oc.columns(['panel_id', 'user_id']).doNothing())
       .execute();
-    // One statement: an open answer for each question of these panels' sent batches that still takes answers.
-    const made = await trx
-      .insertInto('ep_answers')
-      .columns(['community_id', 'question_id', 'user_id', 'status', 'sent_at', 'status_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('ep_questions as q')
-          .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
-          .select([
-            sql.lit(c.id).as('community_id'),
-            'q.id as question_id',
-            sql.lit(userId).as('user_id'),
-            sql.lit('open').as('status'),
-            sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('sent_at'),
-            sql<Date>`cast(${now.toISOString()} as timestamptz)`.as('status_at'),
-          ])
-          .where('q.community_id', '=', c.id)
-          .where('q.panel_id', 'in', ids)
-          .where('q.closed_at', 'is', null)
-          .where('b.status', '=', 'sent')
-          .where('b.deadline_at', '>', now),
-      )
-      .onConflict((oc) => oc.columns(['question_id', 'user_id']).doNothing())
-      .returning('question_id')
+    // An open answer for each question of these panels' sent batches that still takes answers.
+    const open = await selectInCommunityAs(trx, 'ep_questions', 'q', c)
+      .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
+      .select('q.id')
+      .where('q.panel_id', 'in', ids)
+      .where('q.closed_at', 'is', null)
+      .where('b.status', '=', 'sent')
+      .where('b.deadline_at', '>', now)
       .execute();
+    const made = open.length
+      ? await insertInCommunity(
+          trx,
+          'ep_answers',
+          c,
+          open.map((q) => ({ question_id: q.id, user_id: userId, status: 'open' as const, sent_at: now, status_at: now })),
+        )
+          .onConflict((oc) => oc.columns(['question_id', 'user_id']).doNothing())
+          .returning('question_id')
+          .execute()
+      : [];
     if (made.length > 0) {
-      const batches = await trx
-        .selectFrom('ep_questions')
+      const batches = await selectInCommunity(trx, 'ep_questions', c)
         .select('batch_id')
         .distinct()
-        .where('community_id', '=', c.id)
         .where('id', 'in', made.map((r) => r.question_id))
         .orderBy('batch_id')
         .execute();
@@ -134,11 +121,9 @@ export async function joinPanels(deps: Pick<EpDeps, 'db' | 'clock' | 'community'
 
 /** The member's open questions: sent to them, not answered nor marked, not closed, deadline ahead. */
 function openQuestions(db: Db, community: Tenant, userId: number, now: Date) {
-  return db
-    .selectFrom('ep_answers as a')
+  return selectInCommunityAs(db, 'ep_answers', 'a', community)
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'a.question_id').onRef('q.community_id', '=', 'a.community_id'))
     .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
-    .where('a.community_id', '=', community.id)
     .where('a.user_id', '=', userId)
     .where('a.status', '=', 'open')
     .where('q.closed_at', 'is', null)

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { MemberTab } from './rules.ts';
 import type { RoundupLink } from './types.ts';
-
-export { decodeActivityCursor as decodeSentCursor, encodeCursor, pageSize } from '#src/features/forum/queries.ts';
 
 /**
  * The member side's shared reads (questions.ts, answers.ts, the invitation page): a member's answer
@@ -21,12 +19,10 @@ export const questionPath = (questionId: number) => `/expert-panels/${questionId
 
 /** A member's answers (`a`) with their question (`q`), batch (`b`) and panel (`p`), in one community. */
 export function memberAnswers(db: Db, community: Tenant, userId: number) {
-  return db
-    .selectFrom('ep_answers as a')
+  return selectInCommunityAs(db, 'ep_answers', 'a', community)
     .innerJoin('ep_questions as q', 'q.id', 'a.question_id')
     .innerJoin('ep_batches as b', 'b.id', 'q.batch_id')
     .innerJoin('ep_panels as p', 'p.id', 'q.panel_id')
-    .where('a.community_id', '=', community.id)
     .where('q.community_id', '=', community.id)
     .where('a.user_id', '=', userId);
 }
@@ -75,10 +71,8 @@ export function tabCondition(tab: MemberTab, community: Tenant) {
  * closed mark only (a question's batch and panel always exist, so counting needs no more joins).
  */
 export async function tabCounts(db: Db, community: Tenant, userId: number): Promise<Record<MemberTab, number>> {
-  const row = await db
-    .selectFrom('ep_answers as a')
+  const row = await selectInCommunityAs(db, 'ep_answers', 'a', community)
     .innerJoin('ep_questions as q', 'q.id', 'a.question_id')
-    .where('a.community_id', '=', community.id)
     .where('q.community_id', '=', community.id)
     .where('a.user_id', '=', userId)
     .select([

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
+import { decodeActivityCursor as decodeSentCursor, encodeCursor, pageSize } from '#src/features/forum/index.ts';
 import type { EpDeps, EpViewer } from './deps.ts';
-import { decodeSentCursor, encodeCursor, memberAnswers, pageSize, roundupFromJson, roundupJsonColumn, sentKeyColumn, tabCondition, tabCounts } from './queries.ts';
+import { memberAnswers, roundupFromJson, roundupJsonColumn, sentKeyColumn, tabCondition, tabCounts } from './queries.ts';
 import { MEMBER_TABS, MEMBER_WRITABLE, PAGE_SIZE, type MemberTab } from './rules.ts';
 import type { EditorRevision, MemberQuestionRow, MemberQuestionsPage, MemberQuestionView } from './types.ts';
 import { requireId } from '#src/core/ids.ts';

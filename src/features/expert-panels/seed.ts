@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { formatDate } from '#src/core/format.ts';
 import { createTranslator } from '#src/core/i18n.ts';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 import type { Database, RoundupStatus } from '#src/db/types.ts';
 import { countWords, plainText } from '#src/lib/plain-text.ts';
 import { roundupPath } from './queries.ts';
@@ -28,7 +28,7 @@ type Row<T extends keyof Database> = Insertable<Database[T]>;
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const paragraphs = (ps: string[]) => ps.map((p) => `<p>${escapeHtml(p)}</p>`).join('');
 
-export async function seedExpertPanels(trx: Db, ctx: { byCode: Record<string, number>; adminId: number; now?: Date }): Promise<void> {
+export async function seedExpertPanels(trx: RawDb, ctx: { byCode: Record<string, number>; adminId: number; now?: Date }): Promise<void> {
   const summit = ctx.byCode.summit;
   if (summit === undefined) return;
   const now = (ctx.now ?? new Date()).getTime();

@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/roundups/types.ts';
+import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { Pager } from '#views/admin/tab-frame.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

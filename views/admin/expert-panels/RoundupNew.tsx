@@ -1,4 +1,4 @@
-import type { RoundupQuestionChoice } from '#src/features/expert-panels/roundups/types.ts';
+import type { RoundupQuestionChoice } from '#src/features/expert-panels/index.ts';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { TextArea } from '#views/forum/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

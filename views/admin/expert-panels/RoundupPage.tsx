@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { RoundupDetail } from '#src/features/expert-panels/roundups/types.ts';
+import type { RoundupDetail } from '#src/features/expert-panels/index.ts';
 import { ActionForm, dateTime } from '#views/admin/tab-frame.tsx';
 import { CsrfField, Field } from '#views/kit/form.tsx';
 import { TextArea } from '#views/forum/parts.tsx';

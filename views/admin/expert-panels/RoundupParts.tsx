@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { RoundupAnswerView } from '#src/features/expert-panels/roundups/types.ts';
+import type { RoundupAnswerView } from '#src/features/expert-panels/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
 import { ForumAvatar } from '#views/forum/parts.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,4 +1,4 @@
-import type { AnswerDetail, AnswerFilters, AnswerRow, PanelRow } from '#src/features/expert-panels/admin/admin-types.ts';
+import type { AnswerDetail, AnswerFilters, AnswerRow, PanelRow } from '#src/features/expert-panels/index.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
 import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,4 +1,4 @@
-import type { BatchBoardRow, BatchDetail, BatchFilters, PanelRow, QuestionRow } from '#src/features/expert-panels/admin/admin-types.ts';
+import type { BatchBoardRow, BatchDetail, BatchFilters, PanelRow, QuestionRow } from '#src/features/expert-panels/index.ts';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, FormError, Pager, TextArea, dateTime, typed, type EpForm } from './frame.tsx';

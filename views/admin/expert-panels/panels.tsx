@@ -1,4 +1,4 @@
-import type { PanelDetail, PanelRow } from '#src/features/expert-panels/admin/admin-types.ts';
+import type { PanelDetail, PanelRow } from '#src/features/expert-panels/index.ts';
 import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, FormError, dateTime, typed, type EpForm } from './frame.tsx';

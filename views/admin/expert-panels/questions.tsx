@@ -1,4 +1,4 @@
-import type { BatchFilters, PanelRow, QuestionBoardRow, QuestionFilters } from '#src/features/expert-panels/admin/admin-types.ts';
+import type { BatchFilters, PanelRow, QuestionBoardRow, QuestionFilters } from '#src/features/expert-panels/index.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
 import { Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

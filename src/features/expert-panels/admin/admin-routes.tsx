@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { staffAction } from '#src/lib/admin/act.ts';
+import { withDone } from '#src/lib/admin/act.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
@@ -14,6 +14,7 @@ import type { AnswerFilters } from './admin-types.ts';
 import { addQuestion, closeQuestion, createBatch, getBatch, questionSummary, removeQuestion, reopenQuestion, sendBatch, updateQuestion } from './batches.ts';
 import { batchBoard, batchQueryOf } from './question-board.ts';
 import { addPanelMember, createPanel, getPanel, listPanels, removePanelMember, setPanelArchived, updatePanel } from './panels.ts';
+import { editorPosts } from './form-post.ts';
 import { answerBoard, answerFiltersOf, answersForExport, decideAnswer, decisionOf, editAnswer, getAnswer, startReview } from './review.ts';
 import { requireId } from '#src/core/ids.ts';
 
@@ -40,7 +41,6 @@ const DONE = [
 type Done = (typeof DONE)[number];
 
 const idParam = (request: FastifyRequest, name = 'id'): number => requireId((request.params as Record<string, string | undefined>)[name]);
-const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
 /** What was typed, kept for the form that comes back (strings only, cut to a sane length). */
 const keep = (body: Body, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, str(body[n]).slice(0, 120_000)]));
 
@@ -68,13 +68,9 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
     return reply.page({ title, body: await body(), status });
   }
 
-  /** Runs an action: done, back to its path with its notice; a refusal the form can show comes back on its page. */
-  const act = staffAction<Done>(t, ['ExpertPanels.BatchSent', 'ExpertPanels.NotInReview', 'ExpertPanels.RoundupPublished', 'ExpertPanels.Busy']);
-
   /**
-   * One form POST of this area. `action` reads the request (ids and fields: a malformed one is refused
-   * before anything runs) and says which form it is, which of its fields to keep, the page it comes
-   * back on when refused, and what it does: the notice and the way back.
+   * One form POST of this area: which form it is (`key`), which of its fields to keep, the page it
+   * comes back on when refused, and what it does (the notice and the way back); see ./form-post.ts.
    */
   type Action = {
     key: string;
@@ -82,16 +78,11 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
     page: (form: EpForm, status: number) => Promise<unknown>;
     run: (deps: EpDeps, viewer: EpViewer) => Promise<readonly [Done, string]>;
   };
+  const editorPost = editorPosts<Done>(app, { formLevel: ['ExpertPanels.BatchSent', 'ExpertPanels.NotInReview', 'ExpertPanels.RoundupPublished', 'ExpertPanels.Busy'], back: withDone });
   const post = (url: string, action: (request: FastifyRequest, reply: FastifyReply, body: Body) => Action | Promise<Action>) =>
-    app.post(url, admin, async (request, reply) => {
-      const body = bodyOf(request);
+    editorPost(url, async (request, reply, body) => {
       const a = await action(request, reply, body);
-      const run = async () => {
-        const { deps, viewer } = call(request);
-        const [done, path] = await a.run(deps, viewer);
-        return { done, path };
-      };
-      return act(request, reply, run, { key: a.key, values: a.keep ? keep(body, a.keep) : {}, render: a.page });
+      return { values: a.keep ? keep(body, a.keep) : {}, page: (refused, status) => a.page({ key: a.key, values: refused.values ?? {}, errors: refused.errors }, status), run: a.run };
     });
 
   // ---- Panels ----

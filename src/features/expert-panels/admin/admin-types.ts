@@ -1,5 +1,5 @@
 import type { EpAnswerStatus, EpBatchStatus } from '#src/db/types.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 
 /** What the editors' pages and the admin GraphQL show (types only: views import them). */
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { BATCH_TITLE_MAX, BRIEF_MAX, QUESTION_TITLE_MAX, QUESTIONS_PER_BATCH_MAX } from '../rules.ts';
 import type { BatchDetail, BatchRow, QuestionRow } from './admin-types.ts';
@@ -23,8 +24,7 @@ export type BatchInput = { panelId?: unknown; title?: unknown; deadline?: unknow
 export type QuestionInput = { title?: unknown; brief?: unknown; guidelines?: unknown };
 
 function batchRows(deps: EpDeps) {
-  return deps.db
-    .selectFrom('ep_batches as b')
+  return selectInCommunityAs(deps.db, 'ep_batches', 'b', deps.community)
     .innerJoin('ep_panels as p', 'p.id', 'b.panel_id')
     .select((eb) => [
       'b.id',
@@ -36,8 +36,7 @@ function batchRows(deps: EpDeps) {
       'b.sent_at',
       'b.created_at',
       eb.selectFrom('ep_questions as q').select(eb.fn.countAll<string>().as('n')).whereRef('q.batch_id', '=', 'b.id').as('question_count'),
-    ])
-    .where('b.community_id', '=', deps.community.id);
+    ]);
 }
 
 type BatchRecord = Awaited<ReturnType<ReturnType<typeof batchRows>['executeTakeFirstOrThrow']>>;
@@ -66,19 +65,15 @@ export async function getBatch(deps: EpDeps, viewer: EpViewer, id: number): Prom
   editorOnly(viewer);
   const row = await batchRows(deps).where('b.id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.NotFound');
-  const questions = await deps.db
-    .selectFrom('ep_questions')
+  const questions = await selectInCommunity(deps.db, 'ep_questions', deps.community)
     .selectAll()
-    .where('community_id', '=', deps.community.id)
     .where('batch_id', '=', id)
     .orderBy('position')
     .orderBy('id')
     .execute();
   const counts = questions.length
-    ? await deps.db
-        .selectFrom('ep_answers')
+    ? await selectInCommunity(deps.db, 'ep_answers', deps.community)
         .select(['question_id', 'status', sql<string>`count(*)`.as('n')])
-        .where('community_id', '=', deps.community.id)
         .where(
           'question_id',
           'in',
@@ -118,17 +113,13 @@ export async function createBatch(deps: EpDeps, viewer: EpViewer, input: BatchIn
   const title = oneLine('title', input.title, BATCH_TITLE_MAX);
   const now = deps.clock.now();
   const deadline = dateTimeField('deadline', input.deadline, now);
-  const panel = await deps.db
-    .selectFrom('ep_panels')
+  const panel = await selectInCommunity(deps.db, 'ep_panels', deps.community)
     .select('id')
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', panelId)
     .where('archived_at', 'is', null)
     .executeTakeFirst();
   if (!panel) throw fieldError('panelId', 'panelRequired');
-  const row = await deps.db
-    .insertInto('ep_batches')
-    .values({ community_id: deps.community.id, panel_id: panelId, title, deadline_at: deadline, status: 'draft', created_by: viewer.userId, created_at: now })
+  const row = await insertInCommunity(deps.db, 'ep_batches', deps.community, { panel_id: panelId, title, deadline_at: deadline, status: 'draft', created_by: viewer.userId, created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -136,7 +127,7 @@ export async function createBatch(deps: EpDeps, viewer: EpViewer, input: BatchIn
 
 /** A batch of this community, or NotFound; with `draft`, a sent one is 'ExpertPanels.BatchSent'. */
 async function ownBatch(db: EpDeps['db'], deps: EpDeps, id: number, { draft = false, lock = false } = {}) {
-  let q = db.selectFrom('ep_batches').select(['id', 'panel_id', 'status', 'deadline_at']).where('community_id', '=', deps.community.id).where('id', '=', id);
+  let q = selectInCommunity(db, 'ep_batches', deps.community).select(['id', 'panel_id', 'status', 'deadline_at']).where('id', '=', id);
   if (lock) q = q.forUpdate();
   const row = await q.executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.NotFound');
@@ -157,15 +148,12 @@ export async function addQuestion(deps: EpDeps, viewer: EpViewer, batchId: numbe
   const clean = checkQuestion(input);
   return epTransaction(deps.db, async (trx) => {
     const batch = await ownBatch(trx, deps, batchId, { draft: true, lock: true });
-    const { n, top } = await trx
-      .selectFrom('ep_questions')
+    const { n, top } = await selectInCommunity(trx, 'ep_questions', deps.community)
       .select([sql<string>`count(*)`.as('n'), sql<number | null>`max(position)`.as('top')])
       .where('batch_id', '=', batchId)
       .executeTakeFirstOrThrow();
     if (Number(n) >= QUESTIONS_PER_BATCH_MAX) throw fieldError('title', 'tooManyQuestions', { max: QUESTIONS_PER_BATCH_MAX });
-    const row = await trx
-      .insertInto('ep_questions')
-      .values({ community_id: deps.community.id, batch_id: batchId, panel_id: batch.panel_id, ...clean, position: Number(top ?? -1) + 1, created_at: deps.clock.now() })
+    const row = await insertInCommunity(trx, 'ep_questions', deps.community, { batch_id: batchId, panel_id: batch.panel_id, ...clean, position: Number(top ?? -1) + 1, created_at: deps.clock.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -174,11 +162,9 @@ export async function addQuestion(deps: EpDeps, viewer: EpViewer, batchId: numbe
 
 /** A question of this community with its batch's status, or NotFound. */
 async function ownQuestion(deps: EpDeps, id: number) {
-  const row = await deps.db
-    .selectFrom('ep_questions as q')
+  const row = await selectInCommunityAs(deps.db, 'ep_questions', 'q', deps.community)
     .innerJoin('ep_batches as b', 'b.id', 'q.batch_id')
     .select(['q.id', 'q.batch_id', 'b.status', 'q.closed_at'])
-    .where('q.community_id', '=', deps.community.id)
     .where('q.id', '=', id)
     .executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.NotFound');
@@ -192,7 +178,7 @@ export async function updateQuestion(deps: EpDeps, viewer: EpViewer, questionId:
   const q = await ownQuestion(deps, questionId);
   return epTransaction(deps.db, async (trx) => {
     await ownBatch(trx, deps, q.batch_id, { draft: true, lock: true });
-    await trx.updateTable('ep_questions').set(clean).where('community_id', '=', deps.community.id).where('id', '=', questionId).execute();
+    await updateInCommunity(trx, 'ep_questions', deps.community).set(clean).where('id', '=', questionId).execute();
     return q.batch_id;
   });
 }
@@ -203,7 +189,7 @@ export async function removeQuestion(deps: EpDeps, viewer: EpViewer, questionId:
   const q = await ownQuestion(deps, questionId);
   return epTransaction(deps.db, async (trx) => {
     await ownBatch(trx, deps, q.batch_id, { draft: true, lock: true });
-    await trx.deleteFrom('ep_questions').where('community_id', '=', deps.community.id).where('id', '=', questionId).execute();
+    await deleteInCommunity(trx, 'ep_questions', deps.community).where('id', '=', questionId).execute();
     return q.batch_id;
   });
 }
@@ -224,27 +210,23 @@ export async function sendBatch(deps: EpDeps, viewer: EpViewer, batchId: number)
     if (new Date(batch.deadline_at).getTime() <= now.getTime()) throw fieldError('form', 'deadlinePast');
     // The panel FOR UPDATE: a member joining it by themselves (join.ts holds it FOR SHARE) commits
     // before the members are read here, or joins after this commits and finds the batch sent.
-    await trx.selectFrom('ep_panels').select('id').where('community_id', '=', c.id).where('id', '=', batch.panel_id).forUpdate().execute();
-    const questions = await trx.selectFrom('ep_questions').select('id').where('community_id', '=', c.id).where('batch_id', '=', batchId).execute();
+    await selectInCommunity(trx, 'ep_panels', c).select('id').where('id', '=', batch.panel_id).forUpdate().execute();
+    const questions = await selectInCommunity(trx, 'ep_questions', c).select('id').where('batch_id', '=', batchId).execute();
     if (questions.length === 0) throw fieldError('form', 'noQuestions');
-    const members = await trx
-      .selectFrom('ep_panel_members as pm')
+    const members = await selectInCommunityAs(trx, 'ep_panel_members', 'pm', c)
       .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'pm.user_id').onRef('m.community_id', '=', 'pm.community_id'))
       .innerJoin('users as u', 'u.id', 'pm.user_id')
       .select('pm.user_id')
-      .where('pm.community_id', '=', c.id)
       .where('pm.panel_id', '=', batch.panel_id)
       .where('m.is_active', '=', true)
       .where('u.is_active', '=', true)
       .execute();
     if (members.length === 0) throw fieldError('form', 'noMembers');
-    await trx.updateTable('ep_batches').set({ status: 'sent', sent_at: now }).where('community_id', '=', c.id).where('id', '=', batchId).execute();
-    const values = questions.flatMap((q) => members.map((m) => ({ community_id: c.id, question_id: q.id, user_id: m.user_id, status: 'open' as const, sent_at: now, status_at: now })));
+    await updateInCommunity(trx, 'ep_batches', c).set({ status: 'sent', sent_at: now }).where('id', '=', batchId).execute();
+    const values = questions.flatMap((q) => members.map((m) => ({ question_id: q.id, user_id: m.user_id, status: 'open' as const, sent_at: now, status_at: now })));
     let made = 0;
     for (let i = 0; i < values.length; i += 1000) {
-      const rows = await trx
-        .insertInto('ep_answers')
-        .values(values.slice(i, i + 1000))
+      const rows = await insertInCommunity(trx, 'ep_answers', c, values.slice(i, i + 1000))
         .onConflict((oc) => oc.columns(['question_id', 'user_id']).doNothing())
         .returning('id')
         .execute();
@@ -260,10 +242,8 @@ export async function sendBatch(deps: EpDeps, viewer: EpViewer, batchId: number)
 export async function closeQuestion(deps: EpDeps, viewer: EpViewer, questionId: number): Promise<number> {
   editorOnly(viewer);
   const q = await ownQuestion(deps, questionId);
-  await deps.db
-    .updateTable('ep_questions')
+  await updateInCommunity(deps.db, 'ep_questions', deps.community)
     .set({ closed_at: deps.clock.now(), closed_by: viewer.userId })
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', questionId)
     .where('closed_at', 'is', null)
     .execute();
@@ -274,14 +254,14 @@ export async function closeQuestion(deps: EpDeps, viewer: EpViewer, questionId: 
 export async function reopenQuestion(deps: EpDeps, viewer: EpViewer, questionId: number): Promise<number> {
   editorOnly(viewer);
   const q = await ownQuestion(deps, questionId);
-  await deps.db.updateTable('ep_questions').set({ closed_at: null, closed_by: null }).where('community_id', '=', deps.community.id).where('id', '=', questionId).execute();
+  await updateInCommunity(deps.db, 'ep_questions', deps.community).set({ closed_at: null, closed_by: null }).where('id', '=', questionId).execute();
   return q.batch_id;
 }
 
 /** A question's title and state, for the answers' pages (NotFound when not this community's). */
 export async function questionSummary(deps: EpDeps, viewer: EpViewer, questionId: number): Promise<{ id: number; title: string; batchId: number; closed: boolean }> {
   editorOnly(viewer);
-  const row = await deps.db.selectFrom('ep_questions').select(['id', 'title', 'batch_id', 'closed_at']).where('community_id', '=', deps.community.id).where('id', '=', questionId).executeTakeFirst();
+  const row = await selectInCommunity(deps.db, 'ep_questions', deps.community).select(['id', 'title', 'batch_id', 'closed_at']).where('id', '=', questionId).executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.NotFound');
   return { id: row.id, title: row.title, batchId: row.batch_id, closed: row.closed_at !== null };
 }

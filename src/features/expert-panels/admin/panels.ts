@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { PANEL_NAME_MAX, PANEL_TOPIC_MAX, WORDS_CEILING, WORDS_FLOOR } from '../rules.ts';
 import type { PanelDetail, PanelMemberRow, PanelRow } from './admin-types.ts';
@@ -29,8 +30,7 @@ export function checkPanel(input: PanelInput): CleanPanel {
 const nameTaken = (name: string) => fieldError('name', 'nameTaken', { name });
 
 function panelRows(deps: EpDeps) {
-  return deps.db
-    .selectFrom('ep_panels as p')
+  return selectInCommunityAs(deps.db, 'ep_panels', 'p', deps.community)
     .select((eb) => [
       'p.id',
       'p.name',
@@ -46,8 +46,7 @@ function panelRows(deps: EpDeps) {
         .whereRef('pm.panel_id', '=', 'p.id')
         .where('m.is_active', '=', true)
         .as('member_count'),
-    ])
-    .where('p.community_id', '=', deps.community.id);
+    ]);
 }
 
 type PanelRecord = Awaited<ReturnType<ReturnType<typeof panelRows>['executeTakeFirstOrThrow']>>;
@@ -75,13 +74,11 @@ export async function getPanel(deps: EpDeps, viewer: EpViewer, id: number): Prom
   editorOnly(viewer);
   const row = await panelRows(deps).where('p.id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.NotFound');
-  const members = await deps.db
-    .selectFrom('ep_panel_members as pm')
+  const members = await selectInCommunityAs(deps.db, 'ep_panel_members', 'pm', deps.community)
     .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'pm.user_id').onRef('memberships.community_id', '=', 'pm.community_id'))
     .innerJoin('users', 'users.id', 'pm.user_id')
     .select([...SNAPSHOT_COLUMNS, 'users.email', 'pm.added_at'])
     .where('pm.panel_id', '=', id)
-    .where('pm.community_id', '=', deps.community.id)
     .orderBy('users.last_name')
     .orderBy('users.first_name')
     .orderBy('users.id')
@@ -95,7 +92,7 @@ export async function getPanel(deps: EpDeps, viewer: EpViewer, id: number): Prom
 
 /** A panel of this community (for update), locked; else NotFound. */
 async function ownPanel(deps: EpDeps, id: number) {
-  const row = await deps.db.selectFrom('ep_panels').select(['id', 'archived_at']).where('community_id', '=', deps.community.id).where('id', '=', id).executeTakeFirst();
+  const row = await selectInCommunity(deps.db, 'ep_panels', deps.community).select(['id', 'archived_at']).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('ExpertPanels.NotFound');
   return row;
 }
@@ -104,9 +101,7 @@ export async function createPanel(deps: EpDeps, viewer: EpViewer, input: PanelIn
   editorOnly(viewer);
   const clean = checkPanel(input);
   try {
-    const row = await deps.db
-      .insertInto('ep_panels')
-      .values({ community_id: deps.community.id, name: clean.name, topic: clean.topic, min_words: clean.minWords, max_words: clean.maxWords, created_by: viewer.userId, created_at: deps.clock.now() })
+    const row = await insertInCommunity(deps.db, 'ep_panels', deps.community, { name: clean.name, topic: clean.topic, min_words: clean.minWords, max_words: clean.maxWords, created_by: viewer.userId, created_at: deps.clock.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -121,10 +116,8 @@ export async function updatePanel(deps: EpDeps, viewer: EpViewer, id: number, in
   const clean = checkPanel(input);
   await ownPanel(deps, id);
   try {
-    await deps.db
-      .updateTable('ep_panels')
+    await updateInCommunity(deps.db, 'ep_panels', deps.community)
       .set({ name: clean.name, topic: clean.topic, min_words: clean.minWords, max_words: clean.maxWords })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', id)
       .execute();
   } catch (e) {
@@ -136,10 +129,8 @@ export async function updatePanel(deps: EpDeps, viewer: EpViewer, id: number, in
 export async function setPanelArchived(deps: EpDeps, viewer: EpViewer, id: number, archived: boolean): Promise<void> {
   editorOnly(viewer);
   await ownPanel(deps, id);
-  await deps.db
-    .updateTable('ep_panels')
+  await updateInCommunity(deps.db, 'ep_panels', deps.community)
     .set({ archived_at: archived ? deps.clock.now() : null })
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', id)
     .execute();
 }
@@ -154,11 +145,9 @@ export async function addPanelMember(deps: EpDeps, viewer: EpViewer, panelId: nu
   editorOnly(viewer);
   const typed = oneLine('who', who, WHO_MAX).replace(/^@/, '');
   await ownPanel(deps, panelId);
-  const found = await deps.db
-    .selectFrom('memberships')
+  const found = await selectInCommunity(deps.db, 'memberships', deps.community)
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select('users.id')
-    .where('memberships.community_id', '=', deps.community.id)
     .where('memberships.is_active', '=', true)
     .where('users.is_active', '=', true)
     .where((eb) => eb.or([eb(sql`lower(users.email)`, '=', typed.toLowerCase()), eb(sql`lower(users.username)`, '=', typed.toLowerCase())]))
@@ -166,9 +155,7 @@ export async function addPanelMember(deps: EpDeps, viewer: EpViewer, panelId: nu
     .executeTakeFirst();
   if (!found) throw fieldError('who', 'notMember', { who: typed });
   await epTransaction(deps.db, (trx) =>
-    trx
-      .insertInto('ep_panel_members')
-      .values({ panel_id: panelId, user_id: found.id, community_id: deps.community.id, added_by: viewer.userId, added_at: deps.clock.now() })
+    insertInCommunity(trx, 'ep_panel_members', deps.community, { panel_id: panelId, user_id: found.id, added_by: viewer.userId, added_at: deps.clock.now() })
       .onConflict((oc) => oc.columns(['panel_id', 'user_id']).doNothing())
       .execute(),
   );
@@ -179,9 +166,7 @@ export async function addPanelMember(deps: EpDeps, viewer: EpViewer, panelId: nu
 export async function removePanelMember(deps: EpDeps, viewer: EpViewer, panelId: number, userId: number): Promise<void> {
   editorOnly(viewer);
   await ownPanel(deps, panelId);
-  const res = await deps.db
-    .deleteFrom('ep_panel_members')
-    .where('community_id', '=', deps.community.id)
+  const res = await deleteInCommunity(deps.db, 'ep_panel_members', deps.community)
     .where('panel_id', '=', panelId)
     .where('user_id', '=', userId)
     .executeTakeFirst();

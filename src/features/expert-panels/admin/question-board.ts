@@ -21,6 +21,7 @@ import {
 import { editorOnly, likePattern, oneLine } from './checks.ts';
 import { CSV_MAX_ROWS, SEARCH_MAX } from './review.ts';
 import { parseId } from '#src/core/ids.ts';
+import { selectInCommunity, selectInCommunityAs } from '#src/db/tenancy.ts';
 
 /**
  * The editors' boards of questions and batches (issue 15: "board views with filters, search, sort,
@@ -81,8 +82,7 @@ function cursorOf(after: unknown, countKey: boolean): { key: string; id: number 
 
 function questionRows(deps: EpDeps) {
   const c = deps.community.id;
-  return deps.db
-    .selectFrom('ep_questions as q')
+  return selectInCommunityAs(deps.db, 'ep_questions', 'q', { id: c })
     .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
     .innerJoin('ep_panels as p', (j) => j.onRef('p.id', '=', 'q.panel_id').onRef('p.community_id', '=', 'q.community_id'))
     .leftJoinLateral(
@@ -124,8 +124,7 @@ function questionRows(deps: EpDeps) {
       'n.answered',
       sql<string>`extract(epoch from q.created_at)::text`.as('created_epoch'),
       sql<string>`extract(epoch from b.deadline_at)::text`.as('deadline_epoch'),
-    ])
-    .where('q.community_id', '=', c);
+    ]);
 }
 
 type QuestionRecord = Awaited<ReturnType<ReturnType<typeof questionRows>['executeTakeFirstOrThrow']>>;
@@ -216,14 +215,13 @@ export async function questionsForExport(deps: EpDeps, viewer: EpViewer, f: Ques
 /** A batch's title for the board narrowed to it (null when it is not this community's). */
 export async function batchTitle(deps: EpDeps, viewer: EpViewer, id: number): Promise<{ id: number; title: string } | null> {
   editorOnly(viewer);
-  const row = await deps.db.selectFrom('ep_batches').select(['id', 'title']).where('community_id', '=', deps.community.id).where('id', '=', id).executeTakeFirst();
+  const row = await selectInCommunity(deps.db, 'ep_batches', deps.community).select(['id', 'title']).where('id', '=', id).executeTakeFirst();
   return row ?? null;
 }
 
 function batchRows(deps: EpDeps) {
   const c = deps.community.id;
-  return deps.db
-    .selectFrom('ep_batches as b')
+  return selectInCommunityAs(deps.db, 'ep_batches', 'b', { id: c })
     .innerJoin('ep_panels as p', (j) => j.onRef('p.id', '=', 'b.panel_id').onRef('p.community_id', '=', 'b.community_id'))
     .leftJoinLateral(
       (eb) =>
@@ -235,8 +233,7 @@ function batchRows(deps: EpDeps) {
           .as('n'),
       (j) => j.onTrue(),
     )
-    .select(['b.id', 'b.panel_id', 'p.name as panel_name', 'b.title', 'b.deadline_at', 'b.status', 'b.sent_at', 'b.created_at', 'n.questions', 'n.closed', sql<string>`extract(epoch from b.created_at)::text`.as('created_epoch')])
-    .where('b.community_id', '=', c);
+    .select(['b.id', 'b.panel_id', 'p.name as panel_name', 'b.title', 'b.deadline_at', 'b.status', 'b.sent_at', 'b.created_at', 'n.questions', 'n.closed', sql<string>`extract(epoch from b.created_at)::text`.as('created_epoch')]);
 }
 
 /** Closed: sent, with questions, every one of them closed. */

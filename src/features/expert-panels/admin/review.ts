@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
-import { LocalCopyScanner } from '#src/features/articles/copy-scan.ts';
+import { LocalCopyScanner } from '#src/features/articles/index.ts';
 import { plainText } from '#src/lib/plain-text.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type MemberSnapshot, type SnapshotRow } from '#src/features/members/index.ts';
 import { epTransaction, type EpDeps, type EpViewer } from '../deps.ts';
 import { ANSWER_HTML_MAX, countWords, DECISION_NOTE_MAX, isAnswerStatus, PAGE_SIZE, WORDS_CEILING } from '../rules.ts';
 import { ANSWER_SORTS, type AnswerDetail, type AnswerFilters, type AnswerPage, type AnswerRow, type AnswerScan, type AnswerSort, type RevisionRow } from './admin-types.ts';
 import { editorOnly, fieldError, likePattern, note, oneLine, richText } from './checks.ts';
 import { parseId } from '#src/core/ids.ts';
+import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 
 /**
  * The editors' review of answers (issue 15): the board of every answer (filters by status, panel and
@@ -38,8 +38,7 @@ export function answerFiltersOf(input: { status?: unknown; panelId?: unknown; qu
 }
 
 function answerRows(deps: EpDeps) {
-  return deps.db
-    .selectFrom('ep_answers as a')
+  return selectInCommunityAs(deps.db, 'ep_answers', 'a', deps.community)
     .innerJoin('ep_questions as q', 'q.id', 'a.question_id')
     .innerJoin('ep_panels as p', 'p.id', 'q.panel_id')
     .innerJoin('users', 'users.id', 'a.user_id')
@@ -70,8 +69,7 @@ function answerRows(deps: EpDeps) {
       sql<string>`extract(epoch from coalesce(a.submitted_at, a.sent_at))::text`.as('sort_epoch'),
       ...SNAPSHOT_COLUMNS,
       'users.email',
-    ])
-    .where('a.community_id', '=', deps.community.id);
+    ]);
 }
 
 type AnswerRecord = Awaited<ReturnType<ReturnType<typeof answerRows>['executeTakeFirstOrThrow']>>;
@@ -159,11 +157,9 @@ export async function getAnswer(deps: EpDeps, viewer: EpViewer, id: number): Pro
   editorOnly(viewer);
   const r = await answerRows(deps).where('a.id', '=', id).executeTakeFirst();
   if (!r) throw new AppError('ExpertPanels.NotFound');
-  const revisions = await deps.db
-    .selectFrom('ep_answer_revisions as v')
+  const revisions = await selectInCommunityAs(deps.db, 'ep_answer_revisions', 'v', deps.community)
     .leftJoin('users as e', 'e.id', 'v.editor_id')
     .select(['v.id', 'v.editor_id', 'v.body_html', 'v.word_count', 'v.created_at', sql<string | null>`e.first_name || ' ' || e.last_name`.as('editor_name')])
-    .where('v.community_id', '=', deps.community.id)
     .where('v.answer_id', '=', id)
     .orderBy('v.id', 'desc')
     .limit(100)
@@ -182,10 +178,8 @@ export async function getAnswer(deps: EpDeps, viewer: EpViewer, id: number): Pro
 
 /** An answer of this community, locked for the change; NotFound otherwise. */
 async function lockAnswer(trx: EpDeps['db'], deps: EpDeps, id: number) {
-  const row = await trx
-    .selectFrom('ep_answers')
+  const row = await selectInCommunity(trx, 'ep_answers', deps.community)
     .select(['id', 'question_id', 'user_id', 'status', 'body_text', 'review_started_at'])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
@@ -198,10 +192,8 @@ const REVIEWABLE: readonly EpAnswerStatus[] = ['submitted', 'accepted', 'decline
 
 /** The copy scan's figures of `text` against the other answers to the question. */
 async function scanAnswer(trx: EpDeps['db'], deps: EpDeps, answer: { id: number; question_id: number; body_text: string }, at: Date): Promise<AnswerScan> {
-  const others = await trx
-    .selectFrom('ep_answers')
+  const others = await selectInCommunity(trx, 'ep_answers', deps.community)
     .select(['id', 'body_text'])
-    .where('community_id', '=', deps.community.id)
     .where('question_id', '=', answer.question_id)
     .where('id', '!=', answer.id)
     .where('body_text', '!=', '')
@@ -231,10 +223,8 @@ export async function startReview(deps: EpDeps, viewer: EpViewer, id: number): P
     if (!REVIEWABLE.includes(a.status)) throw new AppError('ExpertPanels.NotInReview');
     if (a.review_started_at) return;
     const scan = await scanAnswer(trx, deps, a, now);
-    await trx
-      .updateTable('ep_answers')
+    await updateInCommunity(trx, 'ep_answers', deps.community)
       .set({ review_started_at: now, reviewer_id: viewer.userId, scan: JSON.stringify(scan) })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', id)
       .execute();
   });
@@ -257,18 +247,15 @@ export async function editAnswer(deps: EpDeps, viewer: EpViewer, id: number, inp
     const a = await lockAnswer(trx, deps, id);
     if (!REVIEWABLE.includes(a.status)) throw new AppError('ExpertPanels.NotInReview');
     // A published roundup shows its answers' text as it is now: once live, that text is final.
-    const published = await trx
-      .selectFrom('ep_roundup_answers as ra')
+    const published = await selectInCommunityAs(trx, 'ep_roundup_answers', 'ra', deps.community)
       .innerJoin('ep_roundups as r', (j) => j.onRef('r.id', '=', 'ra.roundup_id').onRef('r.community_id', '=', 'ra.community_id'))
       .select('r.id')
-      .where('ra.community_id', '=', deps.community.id)
       .where('ra.answer_id', '=', id)
       .where('r.status', '=', 'FINAL')
       .executeTakeFirst();
     if (published) throw new AppError('ExpertPanels.RoundupPublished');
-    await trx.insertInto('ep_answer_revisions').values({ community_id: deps.community.id, answer_id: id, editor_id: viewer.userId, body_html: clean.html, word_count: words, created_at: now }).execute();
-    await trx
-      .updateTable('ep_answers')
+    await insertInCommunity(trx, 'ep_answer_revisions', deps.community, { answer_id: id, editor_id: viewer.userId, body_html: clean.html, word_count: words, created_at: now }).execute();
+    await updateInCommunity(trx, 'ep_answers', deps.community)
       .set({
         body_html: clean.html,
         body_text: plainText(clean.html).trim(),
@@ -277,7 +264,6 @@ export async function editAnswer(deps: EpDeps, viewer: EpViewer, id: number, inp
         review_started_at: sql<Date>`coalesce(review_started_at, ${now})`,
         reviewer_id: sql<number>`coalesce(reviewer_id, ${viewer.userId})`,
       })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', id)
       .execute();
   });
@@ -306,8 +292,7 @@ export async function decideAnswer(deps: EpDeps, viewer: EpViewer, id: number, d
   return epTransaction(deps.db, async (trx) => {
     const a = await lockAnswer(trx, deps, id);
     if (a.status !== 'submitted') throw new AppError('ExpertPanels.NotInReview');
-    await trx
-      .updateTable('ep_answers')
+    await updateInCommunity(trx, 'ep_answers', deps.community)
       .set({
         status,
         status_at: now,
@@ -316,10 +301,9 @@ export async function decideAnswer(deps: EpDeps, viewer: EpViewer, id: number, d
         reviewer_id: viewer.userId,
         review_started_at: sql<Date>`coalesce(review_started_at, ${now})`,
       })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', id)
       .execute();
-    const q = await trx.selectFrom('ep_questions').select('title').where('id', '=', a.question_id).executeTakeFirstOrThrow();
+    const q = await selectInCommunity(trx, 'ep_questions', deps.community).select('title').where('id', '=', a.question_id).executeTakeFirstOrThrow();
     await deps.notifier.notify(trx, {
       communityId: deps.community.id,
       userId: a.user_id,

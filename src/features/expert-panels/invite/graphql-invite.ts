@@ -45,7 +45,7 @@ export const inviteMemberGraphQL: GraphQLPart = {
         const access = resolveInvitation(app.config.cookieSecret, ctx.community.id, input, app.clock.now(), signedIn);
         if (!access.ok) throw access.error;
         if (access.link.questionIds.length === 0) throw new AppError('ExpertPanels.InviteMissingIds');
-        return (await ensureOpenQuestions(ctx.db, ctx.community.id, access.link.userId, access.link.questionIds)).map(out);
+        return (await ensureOpenQuestions(ctx.db, ctx.community, access.link.userId, access.link.questionIds)).map(out);
       },
     },
   },

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { formatDate } from '#src/core/format.ts';
 import type { Db } from '#src/db/index.ts';
+import { crossCommunity, selectInCommunityAs, type Tenant, updateInCommunity } from '#src/db/tenancy.ts';
 import type { EpDeps } from '../deps.ts';
 import { REMINDER_BEFORE_MS } from '../rules.ts';
 import { invitationExpiry, invitationPath } from './links.ts';
@@ -25,16 +26,14 @@ export type InviteDeps = Pick<EpDeps, 'db' | 'clock' | 'community' | 't' | 'noti
 const MEMBERS_PER_ROUND = 500;
 
 /** Claims members' open, not yet claimed answers to the questions of a batch that are not closed; answers each member's question ids. */
-async function claim(trx: Db, communityId: number, batchId: number, userIds: number[], column: 'invited_at' | 'reminded_at', at: Date): Promise<Map<number, number[]>> {
-  const rows = await trx
-    .updateTable('ep_answers')
+async function claim(trx: Db, community: Tenant, batchId: number, userIds: number[], column: 'invited_at' | 'reminded_at', at: Date): Promise<Map<number, number[]>> {
+  const rows = await updateInCommunity(trx, 'ep_answers', community)
     .set(column === 'invited_at' ? { invited_at: at } : { reminded_at: at })
-    .where('community_id', '=', communityId)
     .where('user_id', 'in', userIds)
     .where('status', '=', 'open')
     .where(column, 'is', null)
     .where('question_id', 'in', (eb) =>
-      eb.selectFrom('ep_questions').select('id').where('community_id', '=', communityId).where('batch_id', '=', batchId).where('closed_at', 'is', null),
+      eb.selectFrom('ep_questions').select('id').where('community_id', '=', community.id).where('batch_id', '=', batchId).where('closed_at', 'is', null),
     )
     .returning(['user_id', 'question_id'])
     .execute();
@@ -53,12 +52,11 @@ const MEMBERS_PER_TRANSACTION = 50;
  * signed invitation link for those questions. Answers how many members were told now.
  */
 export async function sendInvitations(deps: InviteDeps, batchId: number): Promise<number> {
-  const communityId = deps.community.id;
-  const batch = await deps.db
-    .selectFrom('ep_batches as b')
+  const community = deps.community;
+  const communityId = community.id;
+  const batch = await selectInCommunityAs(deps.db, 'ep_batches', 'b', community)
     .innerJoin('ep_panels as p', (j) => j.onRef('p.id', '=', 'b.panel_id').onRef('p.community_id', '=', 'b.community_id'))
     .select(['b.id', 'b.deadline_at', 'p.name as panel_name'])
-    .where('b.community_id', '=', communityId)
     .where('b.id', '=', batchId)
     .where('b.status', '=', 'sent')
     .executeTakeFirst();
@@ -66,14 +64,12 @@ export async function sendInvitations(deps: InviteDeps, batchId: number): Promis
   let told = 0;
   let after = 0;
   for (;;) {
-    const members = await deps.db
-      .selectFrom('ep_answers as a')
+    const members = await selectInCommunityAs(deps.db, 'ep_answers', 'a', community)
       .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'a.question_id').onRef('q.community_id', '=', 'a.community_id'))
       .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'a.user_id').onRef('m.community_id', '=', 'a.community_id'))
       .innerJoin('users as u', 'u.id', 'a.user_id')
       .select('a.user_id')
       .distinct()
-      .where('a.community_id', '=', communityId)
       .where('q.batch_id', '=', batch.id)
       .where('q.closed_at', 'is', null)
       .where('a.status', '=', 'open')
@@ -89,7 +85,7 @@ export async function sendInvitations(deps: InviteDeps, batchId: number): Promis
       const now = deps.clock.now();
       told += await deps.db.transaction().execute(async (trx) => {
         // A member whose answers another run claimed meanwhile is not in the map: told once, by it.
-        const claimed = await claim(trx, communityId, batch.id, group, 'invited_at', now);
+        const claimed = await claim(trx, community, batch.id, group, 'invited_at', now);
         for (const userId of group) {
           const questionIds = claimed.get(userId);
           if (!questionIds) continue;
@@ -125,7 +121,8 @@ export async function sendReminders(deps: ReminderDeps, now: Date): Promise<numb
   const seconds = Math.floor(REMINDER_BEFORE_MS / 1000);
   let told = 0;
   for (;;) {
-    const due = await deps.db
+    // Cross-community (named): a scheduled job scanning due rows of every community; each reminder is then written within its row's community.
+    const due = await crossCommunity(deps.db)
       .selectFrom('ep_answers as a')
       .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'a.question_id').onRef('q.community_id', '=', 'a.community_id'))
       .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
@@ -149,7 +146,7 @@ export async function sendReminders(deps: ReminderDeps, now: Date): Promise<numb
       .execute();
     for (const row of due) {
       const sent = await deps.db.transaction().execute(async (trx) => {
-        const questionIds = (await claim(trx, row.community_id, row.batch_id, [row.user_id], 'reminded_at', now)).get(row.user_id) ?? [];
+        const questionIds = (await claim(trx, { id: row.community_id }, row.batch_id, [row.user_id], 'reminded_at', now)).get(row.user_id) ?? [];
         if (questionIds.length === 0) return false;
         await deps.notifier.notify(trx, {
           communityId: row.community_id,

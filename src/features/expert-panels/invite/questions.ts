@@ -1,5 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
+import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { InviteQuestionView } from './types.ts';
 
 /**
@@ -7,17 +8,15 @@ import type { InviteQuestionView } from './types.ts';
  * (sent, not yet acted on), the question is not closed, its batch was sent; and the member is an
  * active member of the community. One statement, scoped to the community on every table.
  */
-export async function openInvitationQuestions(db: Db, communityId: number, userId: number, questionIds: readonly number[]): Promise<InviteQuestionView[]> {
+export async function openInvitationQuestions(db: Db, community: Tenant, userId: number, questionIds: readonly number[]): Promise<InviteQuestionView[]> {
   if (questionIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('ep_answers as a')
+  const rows = await selectInCommunityAs(db, 'ep_answers', 'a', community)
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'a.question_id').onRef('q.community_id', '=', 'a.community_id'))
     .innerJoin('ep_batches as b', (j) => j.onRef('b.id', '=', 'q.batch_id').onRef('b.community_id', '=', 'q.community_id'))
     .innerJoin('ep_panels as p', (j) => j.onRef('p.id', '=', 'q.panel_id').onRef('p.community_id', '=', 'q.community_id'))
     .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'a.user_id').onRef('m.community_id', '=', 'a.community_id'))
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select(['q.id', 'q.title', 'q.brief_html', 'q.guidelines_html', 'p.name as panel_name', 'p.min_words', 'p.max_words', 'b.deadline_at'])
-    .where('a.community_id', '=', communityId)
     .where('a.user_id', '=', userId)
     .where('a.question_id', 'in', [...questionIds])
     .where('a.status', '=', 'open')
@@ -46,13 +45,11 @@ export async function openInvitationQuestions(db: Db, communityId: number, userI
  * submitted, marked or decided) and its member an active member. A closed question passes here, so
  * that the answer service refuses it with its own message ('ExpertPanels.Closed').
  */
-export async function linkMayAnswer(db: Db, communityId: number, userId: number, questionId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('ep_answers as a')
+export async function linkMayAnswer(db: Db, community: Tenant, userId: number, questionId: number): Promise<boolean> {
+  const row = await selectInCommunityAs(db, 'ep_answers', 'a', community)
     .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'a.user_id').onRef('m.community_id', '=', 'a.community_id'))
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select('a.id')
-    .where('a.community_id', '=', communityId)
     .where('a.user_id', '=', userId)
     .where('a.question_id', '=', questionId)
     .where('a.status', '=', 'open')
@@ -63,8 +60,8 @@ export async function linkMayAnswer(db: Db, communityId: number, userId: number,
 }
 
 /** The open questions of a link, or ExpertPanels.InviteNoneUnanswered (spec: no unanswered questions found). */
-export async function ensureOpenQuestions(db: Db, communityId: number, userId: number, questionIds: readonly number[]): Promise<InviteQuestionView[]> {
-  const questions = await openInvitationQuestions(db, communityId, userId, questionIds);
+export async function ensureOpenQuestions(db: Db, community: Tenant, userId: number, questionIds: readonly number[]): Promise<InviteQuestionView[]> {
+  const questions = await openInvitationQuestions(db, community, userId, questionIds);
   if (questions.length === 0) throw new AppError('ExpertPanels.InviteNoneUnanswered');
   return questions;
 }

@@ -82,7 +82,7 @@ export default async function inviteRoutes(app: FastifyInstance) {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const access = resolveInvitation(secret, request.community.id, query, app.clock.now(), signedInId(request));
     if (!access.ok) return refused(request, reply, access.error, access.link);
-    const questions = await openInvitationQuestions(app.db, request.community.id, access.link.userId, access.link.questionIds);
+    const questions = await openInvitationQuestions(app.db, request.community, access.link.userId, access.link.questionIds);
     const notice = NOTICES.includes(query.notice as Notice) ? t(`expertPanelsInvite.notices.${query.notice as Notice}`) : null;
     if (questions.length === 0) {
       // Just answered the last one: say so, not that there is nothing to answer.
@@ -104,7 +104,7 @@ export default async function inviteRoutes(app: FastifyInstance) {
       // Expired (signed out) or another member signed in: the question again with the text typed,
       // and the way to sign in as the link's member (in a new tab: this page keeps the text).
       const link = access.link;
-      const questions = questionId !== null && link.questionIds.includes(questionId) ? await openInvitationQuestions(app.db, communityId, link.userId, [questionId]) : [];
+      const questions = questionId !== null && link.questionIds.includes(questionId) ? await openInvitationQuestions(app.db, request.community, link.userId, [questionId]) : [];
       const signedIn = signedInId(request) !== null;
       const problem: InviteProblem = signedIn
         ? { message: `${t(access.error.key)} ${t('expertPanelsInvite.otherMemberKeep')}` }
@@ -115,7 +115,7 @@ export default async function inviteRoutes(app: FastifyInstance) {
     if (questionId === null || !link.questionIds.includes(questionId)) return refused(request, reply, new AppError('ExpertPanels.InviteLoadFailed'), null);
     // The link alone (signed out) authorises only what its page offers: a question whose answer is still
     // open, for an active member. A submitted or marked one is for the member's own page, signed in.
-    if (access.via === 'link' && !(await linkMayAnswer(app.db, communityId, link.userId, questionId))) {
+    if (access.via === 'link' && !(await linkMayAnswer(app.db, request.community, link.userId, questionId))) {
       return refused(request, reply, new AppError('ExpertPanels.InviteNoneUnanswered'), link);
     }
     const viewer = { userId: link.userId, isStaff: false };
@@ -124,7 +124,7 @@ export default async function inviteRoutes(app: FastifyInstance) {
       else await markAnswer(epDeps(request), viewer, questionId, action);
     } catch (e) {
       if (!isAppError(e) || e.status >= 500) throw e;
-      const questions = await openInvitationQuestions(app.db, communityId, link.userId, link.questionIds);
+      const questions = await openInvitationQuestions(app.db, request.community, link.userId, link.questionIds);
       const field = e.fields?.body;
       const form: InviteFormState =
         field || FIELD_CODES.has(e.code) ? { value: typed, error: field ? t(field.key, field.values) : t(e.key, e.values) } : { value: typed, formError: t(e.key, e.values) };

@@ -1,22 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, notFound } from '#src/core/errors.ts';
+import { AppError, isAppError, type ErrorCode } from '#src/core/errors.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { str } from '#src/lib/form.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 import { RoundupBoard } from '#views/admin/expert-panels/RoundupBoard.tsx';
 import { RoundupNew } from '#views/admin/expert-panels/RoundupNew.tsx';
 import { RoundupPage } from '#views/admin/expert-panels/RoundupPage.tsx';
 import type { RoundupFormState } from '#views/admin/expert-panels/RoundupParts.tsx';
-import { epDeps, epViewer } from '../deps.ts';
+import { editorPosts, type FormAction } from '../admin/form-post.ts';
+import { epDeps, epViewer, type EpDeps, type EpViewer } from '../deps.ts';
 import { isRoundupStatus } from '../rules.ts';
 import { exportRoundups, getRoundup, listRoundups, livePathOf, roundupQuestionChoices, searchWords } from './read.ts';
 import { addRoundupAnswer, createRoundup, moveRoundup, moveRoundupAnswer, orderRoundupAnswers, removeRoundupAnswer, updateRoundup } from './service.ts';
 import type { RoundupQuery } from './types.ts';
 
 /** Refusals a form shows as its own message (above it), not as an error page. */
-const FORM_LEVEL = new Set(['ExpertPanels.MoveNotAllowed', 'ExpertPanels.RoundupPublished', 'ExpertPanels.RoundupEmpty', 'ExpertPanels.Busy']);
+const FORM_LEVEL: readonly ErrorCode[] = ['ExpertPanels.MoveNotAllowed', 'ExpertPanels.RoundupPublished', 'ExpertPanels.RoundupEmpty', 'ExpertPanels.Busy'];
+
+type Alert = Parameters<typeof withAlert>[1];
 
 const PATH = '/admin/expert-panels/roundups';
 
@@ -31,20 +34,10 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
   const t = app.t;
   const admin = { config: { access: 'admin' as const } };
 
-  const idParam = (request: FastifyRequest, name = 'id'): number => {
-    const id = parseId((request.params as Record<string, string | undefined>)[name]);
-    if (id === null) throw notFound();
-    return id;
-  };
-  const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
+  const idParam = (request: FastifyRequest, name = 'id'): number => requireId((request.params as Record<string, string | undefined>)[name]);
 
-  /** A refusal as the form shows it: the fields' messages, else the form's own (or rethrown). */
-  const refusal = (e: unknown): { errors: Record<string, string>; status: number } => {
-    if (!isAppError(e)) throw e;
-    if (e.fields && Object.keys(e.fields).length) return { errors: Object.fromEntries(Object.entries(e.fields).map(([f, v]) => [f, t(v.key, v.values)])), status: e.status };
-    if (FORM_LEVEL.has(e.code as string)) return { errors: { form: t(e.key, e.values) }, status: e.status };
-    throw e;
-  };
+  /** Every form POST here: done, a 303 back with its alert; refused, its page with the messages (../admin/form-post.ts). */
+  const post = editorPosts<Alert>(app, { formLevel: FORM_LEVEL, back: withAlert });
 
   function queryOf(raw: Record<string, unknown>): RoundupQuery {
     return {
@@ -64,7 +57,8 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
     try {
       query = { ...query, q: searchWords(query.q) };
     } catch (e) {
-      errors = refusal(e).errors;
+      if (!isAppError(e) || !e.fields || Object.keys(e.fields).length === 0) throw e;
+      errors = Object.fromEntries(Object.entries(e.fields).map(([f, v]) => [f, t(v.key, v.values)]));
       query = { status: query.status, q: null, after: null };
     }
     const page = await listRoundups(deps, viewer, query);
@@ -111,16 +105,16 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
     return newPage(request, reply, { values: { questionId: questionId ? String(questionId) : '' }, errors: {} });
   });
 
-  app.post(PATH, admin, async (request, reply) => {
-    const body = bodyOf(request);
+  post(PATH, (request, reply, body) => {
     const values = { questionId: str(body.questionId), title: str(body.title), intro: str(body.intro) };
-    try {
-      const { id } = await createRoundup(epDeps(request), epViewer(request), { questionId: parseId(values.questionId) ?? undefined, title: values.title, intro: textToHtml(values.intro) });
-      return reply.redirectTo(withAlert(`${PATH}/${id}`, 'ep-roundup-created'));
-    } catch (e) {
-      const { errors, status } = refusal(e);
-      return newPage(request, reply, { values, errors }, status);
-    }
+    return {
+      values,
+      page: (refused, status) => newPage(request, reply, { values, errors: refused.errors }, status),
+      run: async (deps, viewer) => {
+        const { id } = await createRoundup(deps, viewer, { questionId: parseId(values.questionId) ?? undefined, title: values.title, intro: textToHtml(values.intro) });
+        return ['ep-roundup-created', `${PATH}/${id}`];
+      },
+    };
   });
 
   // ---- One roundup ----
@@ -137,114 +131,55 @@ export default async function roundupAdminRoutes(app: FastifyInstance) {
 
   app.get(`${PATH}/:id`, admin, async (request, reply) => detailPage(request, reply, idParam(request)));
 
-  /** Runs an action of the roundup's page: done, back to the page (at `hash`) with the alert; refused, the page with the message. */
-  async function act(request: FastifyRequest, reply: FastifyReply, id: number, run: () => Promise<Parameters<typeof withAlert>[1]>, hash: string, values?: Record<string, string>) {
-    try {
-      const alert = await run();
-      return reply.redirectTo(withAlert(`${PATH}/${id}#${hash}`, alert));
-    } catch (e) {
-      return detailPage(request, reply, id, { ...refusal(e), values });
-    }
-  }
-
-  app.post(`${PATH}/:id`, admin, async (request, reply) => {
+  /** An action of the roundup's page: done, back to the page (at `hash`) with the alert; refused, the page with the message (and `values` typed, if any). */
+  const onRoundup = (request: FastifyRequest, reply: FastifyReply, hash: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Alert>, values?: Record<string, string>): FormAction<Alert> => {
     const id = idParam(request);
-    const body = bodyOf(request);
-    const values = { title: str(body.title), intro: str(body.intro) };
-    return act(
-      request,
-      reply,
-      id,
-      async () => {
-        await updateRoundup(epDeps(request), epViewer(request), id, { title: values.title, intro: textToHtml(values.intro) });
-        return 'ep-roundup-saved';
-      },
-      'compose',
+    return {
       values,
-    );
+      page: (refused, status) => detailPage(request, reply, id, { ...refused, status }),
+      run: async (deps, viewer) => [await run(deps, viewer, id), `${PATH}/${id}#${hash}`],
+    };
+  };
+
+  post(`${PATH}/:id`, (request, reply, body) => {
+    const values = { title: str(body.title), intro: str(body.intro) };
+    return onRoundup(request, reply, 'compose', async (deps, viewer, id) => (await updateRoundup(deps, viewer, id, { title: values.title, intro: textToHtml(values.intro) }), 'ep-roundup-saved'), values);
   });
 
-  app.post(`${PATH}/:id/answers`, admin, async (request, reply) => {
+  post(`${PATH}/:id/answers`, (request, reply, body) => {
     const id = idParam(request);
-    const answerId = parseId(bodyOf(request).answerId);
-    return act(
-      request,
-      reply,
-      id,
-      async () => {
-        if (answerId === null) throw new AppError('ExpertPanels.Invalid', { fields: { answerIds: { code: 'ExpertPanels.Invalid', key: 'expertPanelsRoundups.errors.notAccepted' } } });
-        await addRoundupAnswer(epDeps(request), epViewer(request), id, answerId);
-        return 'ep-roundup-answers';
-      },
-      'answers',
-    );
+    const answerId = parseId(body.answerId);
+    return onRoundup(request, reply, 'answers', async (deps, viewer) => {
+      if (answerId === null) throw new AppError('ExpertPanels.Invalid', { fields: { answerIds: { code: 'ExpertPanels.Invalid', key: 'expertPanelsRoundups.errors.notAccepted' } } });
+      await addRoundupAnswer(deps, viewer, id, answerId);
+      return 'ep-roundup-answers';
+    });
   });
 
-  app.post(`${PATH}/:id/answers/:answerId/remove`, admin, async (request, reply) => {
+  post(`${PATH}/:id/answers/:answerId/remove`, (request, reply) => {
+    const answerId = idParam(request, 'answerId');
+    return onRoundup(request, reply, 'answers', async (deps, viewer, id) => (await removeRoundupAnswer(deps, viewer, id, answerId), 'ep-roundup-answers'));
+  });
+
+  post(`${PATH}/:id/answers/:answerId/move`, (request, reply, body) => {
     const id = idParam(request);
     const answerId = idParam(request, 'answerId');
-    return act(
-      request,
-      reply,
-      id,
-      async () => {
-        await removeRoundupAnswer(epDeps(request), epViewer(request), id, answerId);
-        return 'ep-roundup-answers';
-      },
-      'answers',
-    );
-  });
-
-  app.post(`${PATH}/:id/answers/:answerId/move`, admin, async (request, reply) => {
-    const id = idParam(request);
-    const answerId = idParam(request, 'answerId');
-    const direction = bodyOf(request).direction;
+    const direction = body.direction;
     if (direction !== 'up' && direction !== 'down') throw new AppError('BadRequest.Validation');
-    return act(
-      request,
-      reply,
-      id,
-      async () => {
-        await moveRoundupAnswer(epDeps(request), epViewer(request), id, answerId, direction);
-        return 'ep-roundup-answers';
-      },
-      `answer-${answerId}`,
-    );
+    return onRoundup(request, reply, `answer-${answerId}`, async (deps, viewer) => (await moveRoundupAnswer(deps, viewer, id, answerId, direction), 'ep-roundup-answers'));
   });
 
   // Explicit places: `position-<answerId>` fields, 1 first.
-  app.post(`${PATH}/:id/order`, admin, async (request, reply) => {
-    const id = idParam(request);
-    const body = bodyOf(request);
+  post(`${PATH}/:id/order`, (request, reply, body) => {
     const places: Record<number, string> = {};
     for (const [name, value] of Object.entries(body)) {
       const answerId = parseId(/^position-(\d+)$/.exec(name)?.[1]);
       if (answerId !== null && typeof value === 'string') places[answerId] = value;
     }
-    return act(
-      request,
-      reply,
-      id,
-      async () => {
-        await orderRoundupAnswers(epDeps(request), epViewer(request), id, places);
-        return 'ep-roundup-answers';
-      },
-      'answers',
-    );
+    return onRoundup(request, reply, 'answers', async (deps, viewer, id) => (await orderRoundupAnswers(deps, viewer, id, places), 'ep-roundup-answers'));
   });
 
-  app.post(`${PATH}/:id/move`, admin, async (request, reply) => {
-    const id = idParam(request);
-    const to = bodyOf(request).to;
-    return act(
-      request,
-      reply,
-      id,
-      async () => {
-        const moved = await moveRoundup(epDeps(request), epViewer(request), id, to);
-        return moved.status === 'FINAL' ? 'ep-roundup-published' : 'ep-roundup-moved';
-      },
-      'moves',
-    );
-  });
+  post(`${PATH}/:id/move`, (request, reply, body) =>
+    onRoundup(request, reply, 'moves', async (deps, viewer, id) => ((await moveRoundup(deps, viewer, id, body.to)).status === 'FINAL' ? 'ep-roundup-published' : 'ep-roundup-moved')),
+  );
 }

@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { epDeps, type EpDeps, type EpViewer } from '../deps.ts';
 import { isRoundupStatus } from '../rules.ts';
 import { getRoundup, listRoundups, livePathOf, publishedRoundup, searchWords } from './read.ts';

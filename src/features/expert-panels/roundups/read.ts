@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { RoundupStatus } from '#src/db/types.ts';
-import { snapshotsOf } from '#src/features/members/queries.ts';
+import { snapshotsOf } from '#src/features/members/index.ts';
 import { parseId } from '#src/core/ids.ts';
 import { ensureEditor, type EpDeps, type EpViewer } from '../deps.ts';
 import { PAGE_SIZE, roundupMovesFrom } from '../rules.ts';
@@ -35,10 +35,8 @@ export function searchWords(value: unknown): string | null {
 }
 
 function boardBase(db: Db, community: Tenant, query: Pick<RoundupQuery, 'status' | 'q'>) {
-  let q = db
-    .selectFrom('ep_roundups as r')
+  let q = selectInCommunityAs(db, 'ep_roundups', 'r', community)
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'r.question_id').onRef('q.community_id', '=', 'r.community_id'))
-    .where('r.community_id', '=', community.id)
     .select([
       'r.id',
       'r.title',
@@ -121,11 +119,9 @@ async function answerViews(db: Db, community: Tenant, rows: { id: number; user_i
 
 /** A roundup's answers in order. */
 async function roundupAnswers(db: Db, community: Tenant, roundupId: number) {
-  return db
-    .selectFrom('ep_roundup_answers as ra')
+  return selectInCommunityAs(db, 'ep_roundup_answers', 'ra', community)
     .innerJoin('ep_answers as a', (j) => j.onRef('a.id', '=', 'ra.answer_id').onRef('a.community_id', '=', 'ra.community_id'))
     .select(['a.id', 'a.user_id', 'a.body_html', 'a.word_count', 'ra.position'])
-    .where('ra.community_id', '=', community.id)
     .where('ra.roundup_id', '=', roundupId)
     .orderBy('ra.position')
     .orderBy('a.id')
@@ -143,10 +139,8 @@ export async function getRoundup(deps: RoundupReadDeps, viewer: EpViewer, id: nu
   if (!row) throw new AppError('ExpertPanels.NotFound');
   const [inRoundup, accepted, moves] = await Promise.all([
     roundupAnswers(db, community, id),
-    db
-      .selectFrom('ep_answers as a')
+    selectInCommunityAs(db, 'ep_answers', 'a', community)
       .select(['a.id', 'a.user_id', 'a.body_html', 'a.word_count', sql<number>`0`.as('position')])
-      .where('a.community_id', '=', community.id)
       .where('a.question_id', '=', row.question_id)
       .where('a.status', '=', 'accepted')
       .where((eb) => eb.not(eb.exists(eb.selectFrom('ep_roundup_answers as ra').select('ra.answer_id').whereRef('ra.answer_id', '=', 'a.id').where('ra.roundup_id', '=', id))))
@@ -154,11 +148,9 @@ export async function getRoundup(deps: RoundupReadDeps, viewer: EpViewer, id: nu
       .orderBy('a.id')
       .limit(500)
       .execute(),
-    db
-      .selectFrom('ep_roundup_moves as m')
+    selectInCommunityAs(db, 'ep_roundup_moves', 'm', community)
       .leftJoin('users as u', 'u.id', 'm.actor_id')
       .select(['m.id', 'm.from_status', 'm.to_status', 'm.created_at', 'u.first_name', 'u.last_name'])
-      .where('m.community_id', '=', community.id)
       .where('m.roundup_id', '=', id)
       .orderBy('m.id', 'desc')
       .limit(200)
@@ -186,12 +178,10 @@ export async function getRoundup(deps: RoundupReadDeps, viewer: EpViewer, id: nu
 /** The questions a roundup can be made of: those with accepted answers, newest first. */
 export async function roundupQuestionChoices(deps: RoundupReadDeps, viewer: EpViewer): Promise<RoundupQuestionChoice[]> {
   ensureEditor(viewer);
-  const rows = await deps.db
-    .selectFrom('ep_questions as q')
+  const rows = await selectInCommunityAs(deps.db, 'ep_questions', 'q', deps.community)
     .innerJoin('ep_panels as p', (j) => j.onRef('p.id', '=', 'q.panel_id').onRef('p.community_id', '=', 'q.community_id'))
     .innerJoin('ep_answers as a', (j) => j.onRef('a.question_id', '=', 'q.id').onRef('a.community_id', '=', 'q.community_id'))
     .select(['q.id', 'q.title', 'p.name as panel_name', sql<number>`count(*)::int`.as('n')])
-    .where('q.community_id', '=', deps.community.id)
     .where('a.status', '=', 'accepted')
     .groupBy(['q.id', 'q.title', 'p.name'])
     .orderBy('q.id', 'desc')
@@ -207,11 +197,9 @@ const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export async function publishedRoundup(deps: RoundupReadDeps, slug: unknown): Promise<PublishedRoundup | null> {
   if (typeof slug !== 'string' || slug.length > 120 || !SLUG_RE.test(slug)) return null;
   const { db, community } = deps;
-  const row = await db
-    .selectFrom('ep_roundups as r')
+  const row = await selectInCommunityAs(db, 'ep_roundups', 'r', community)
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'r.question_id').onRef('q.community_id', '=', 'r.community_id'))
     .select(['r.id', 'r.title', 'r.slug', 'r.intro_html', 'r.published_at', 'q.title as question_title', 'q.brief_html'])
-    .where('r.community_id', '=', community.id)
     .where('r.slug', '=', slug)
     .where('r.status', '=', 'FINAL')
     .executeTakeFirst();

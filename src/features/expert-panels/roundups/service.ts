@@ -10,6 +10,7 @@ import { ANSWER_HTML_MAX, BRIEF_MAX, canMoveRoundup, isRoundupStatus } from '../
 import { livePathOf } from './read.ts';
 import { slugify } from './slug.ts';
 import { parseId } from '#src/core/ids.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 
 /**
  * Composing and moving roundups (issue 15; spec section 4): an editor makes a roundup of one
@@ -50,10 +51,8 @@ type Locked = { id: number; question_id: number; status: RoundupStatus; title: s
 
 /** The roundup, locked for this transaction (else NotFound); `editable`: refused once FINAL. */
 async function lockRoundup(trx: Db, deps: EpDeps, id: number, editable: boolean): Promise<Locked> {
-  const row = await trx
-    .selectFrom('ep_roundups')
+  const row = await selectInCommunity(trx, 'ep_roundups', deps.community)
     .select(['id', 'question_id', 'status', 'title'])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
@@ -76,12 +75,10 @@ export async function createRoundup(deps: EpDeps, viewer: EpViewer, input: { que
   }
   if (questionId === null) fields.questionId = field('expertPanelsRoundups.errors.questionRequired');
   if (Object.keys(fields).length || !text || questionId === null) throw invalid(fields);
-  const question = await deps.db.selectFrom('ep_questions').select('id').where('community_id', '=', deps.community.id).where('id', '=', questionId).executeTakeFirst();
+  const question = await selectInCommunity(deps.db, 'ep_questions', deps.community).select('id').where('id', '=', questionId).executeTakeFirst();
   if (!question) throw invalid({ questionId: field('expertPanelsRoundups.errors.questionRequired') });
   const now = deps.clock.now();
-  const row = await deps.db
-    .insertInto('ep_roundups')
-    .values({ community_id: deps.community.id, question_id: question.id, title: text.title, intro_html: text.introHtml, created_by: viewer.userId, created_at: now, updated_at: now })
+  const row = await insertInCommunity(deps.db, 'ep_roundups', deps.community, { question_id: question.id, title: text.title, intro_html: text.introHtml, created_by: viewer.userId, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id };
@@ -94,7 +91,7 @@ export async function updateRoundup(deps: EpDeps, viewer: EpViewer, id: number, 
   const changes = input.intro === undefined ? { title: text.title } : { title: text.title, intro_html: text.introHtml };
   await epTransaction(deps.db, async (trx) => {
     await lockRoundup(trx, deps, id, true);
-    await trx.updateTable('ep_roundups').set({ ...changes, updated_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', id).execute();
+    await updateInCommunity(trx, 'ep_roundups', deps.community).set({ ...changes, updated_at: deps.clock.now() }).where('id', '=', id).execute();
   });
 }
 
@@ -115,31 +112,25 @@ export function answerIdsOf(value: unknown): number[] {
 /** Within a locked roundup's transaction: its answers become `ids`, in that order (each an accepted answer of its question). */
 async function writeAnswers(trx: Db, deps: EpDeps, roundup: Locked, ids: number[]): Promise<void> {
   if (ids.length > 0) {
-    const found = await trx
-      .selectFrom('ep_answers')
+    const found = await selectInCommunity(trx, 'ep_answers', deps.community)
       .select('id')
-      .where('community_id', '=', deps.community.id)
       .where('question_id', '=', roundup.question_id)
       .where('status', '=', 'accepted')
       .where('id', 'in', ids)
       .execute();
     if (found.length !== ids.length) throw invalid({ answerIds: field('expertPanelsRoundups.errors.notAccepted') });
   }
-  await trx.deleteFrom('ep_roundup_answers').where('community_id', '=', deps.community.id).where('roundup_id', '=', roundup.id).execute();
+  await deleteInCommunity(trx, 'ep_roundup_answers', deps.community).where('roundup_id', '=', roundup.id).execute();
   if (ids.length > 0) {
-    await trx
-      .insertInto('ep_roundup_answers')
-      .values(ids.map((answerId, i) => ({ roundup_id: roundup.id, answer_id: answerId, community_id: deps.community.id, position: i + 1 })))
+    await insertInCommunity(trx, 'ep_roundup_answers', deps.community, ids.map((answerId, i) => ({ roundup_id: roundup.id, answer_id: answerId, position: i + 1 })))
       .execute();
   }
-  await trx.updateTable('ep_roundups').set({ updated_at: deps.clock.now() }).where('community_id', '=', deps.community.id).where('id', '=', roundup.id).execute();
+  await updateInCommunity(trx, 'ep_roundups', deps.community).set({ updated_at: deps.clock.now() }).where('id', '=', roundup.id).execute();
 }
 
 async function currentIds(trx: Db, deps: EpDeps, roundupId: number): Promise<number[]> {
-  const rows = await trx
-    .selectFrom('ep_roundup_answers')
+  const rows = await selectInCommunity(trx, 'ep_roundup_answers', deps.community)
     .select('answer_id')
-    .where('community_id', '=', deps.community.id)
     .where('roundup_id', '=', roundupId)
     .orderBy('position')
     .orderBy('answer_id')
@@ -211,10 +202,8 @@ export const orderRoundupAnswers = (deps: EpDeps, viewer: EpViewer, id: number, 
 
 /** The first of `base`, `base-2`, `base-3`… that no roundup of the community has. */
 async function freeSlug(trx: Db, deps: EpDeps, base: string): Promise<string> {
-  const taken = await trx
-    .selectFrom('ep_roundups')
+  const taken = await selectInCommunity(trx, 'ep_roundups', deps.community)
     .select('slug')
-    .where('community_id', '=', deps.community.id)
     .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
     .execute();
   const used = new Set(taken.map((r) => r.slug));
@@ -246,16 +235,14 @@ export async function moveRoundup(deps: EpDeps, viewer: EpViewer, id: number, to
       let slug: string | null = null;
       if (to === 'FINAL') {
         slug = await freeSlug(trx, deps, slugify(roundup.title));
-        await trx.updateTable('ep_roundups').set({ status: to, slug, published_at: now, updated_at: now }).where('community_id', '=', deps.community.id).where('id', '=', id).execute();
+        await updateInCommunity(trx, 'ep_roundups', deps.community).set({ status: to, slug, published_at: now, updated_at: now }).where('id', '=', id).execute();
       } else {
-        await trx.updateTable('ep_roundups').set({ status: to, updated_at: now }).where('community_id', '=', deps.community.id).where('id', '=', id).execute();
+        await updateInCommunity(trx, 'ep_roundups', deps.community).set({ status: to, updated_at: now }).where('id', '=', id).execute();
       }
-      await trx.insertInto('ep_roundup_moves').values({ community_id: deps.community.id, roundup_id: id, from_status: roundup.status, to_status: to, actor_id: viewer.userId, created_at: now }).execute();
+      await insertInCommunity(trx, 'ep_roundup_moves', deps.community, { roundup_id: id, from_status: roundup.status, to_status: to, actor_id: viewer.userId, created_at: now }).execute();
       if (slug !== null && ids.length > 0) {
-        const contributors = await trx
-          .selectFrom('ep_answers')
+        const contributors = await selectInCommunity(trx, 'ep_answers', deps.community)
           .select(sql<number>`distinct user_id`.as('user_id'))
-          .where('community_id', '=', deps.community.id)
           .where('id', 'in', ids)
           .execute();
         const message = deps.t('expertPanelsRoundups.notify.published', { title: roundup.title });

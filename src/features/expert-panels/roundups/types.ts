@@ -1,6 +1,6 @@
 /** What the roundups' services hand to pages, GraphQL and views (types only: views import nothing else). */
 import type { RoundupStatus } from '#src/db/types.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 
 export type { RoundupStatus };
 
