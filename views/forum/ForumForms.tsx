@@ -1,4 +1,4 @@
-import type { ForumTargetKind, ReportReason, TopicView } from '#src/features/forum/types.ts';
+import type { ForumTargetKind, ReportReason, TopicView } from '#src/features/forum/index.ts';
 import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';

@@ -1,4 +1,4 @@
-import type { PostSummary, TopicView } from '#src/features/forum/types.ts';
+import type { PostSummary, TopicView } from '#src/features/forum/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ForumAvatar, StatusBadges, TopicLinks, When } from './parts.tsx';

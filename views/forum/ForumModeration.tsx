@@ -1,4 +1,4 @@
-import type { QueueItem, ReportView } from '#src/features/forum/types.ts';
+import type { QueueItem, ReportView } from '#src/features/forum/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -9,8 +9,8 @@
 // did before).
 import { formatRelative } from '#src/core/format.ts';
 import type { Translate } from '#src/core/i18n.ts';
-import type { ForumAbilities, ForumStatus, ForumTargetKind, ReactionCount, ReplyView } from '#src/features/forum/types.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { ForumAbilities, ForumStatus, ForumTargetKind, ReactionCount, ReplyView } from '#src/features/forum/index.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { avatarAt } from '#views/members/avatar.ts';
 
 /** What the strings need of the page: messages, links under the base path, the clock, the CSRF token. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { QueueItem } from '#src/features/forum/types.ts';
+import type { QueueItem } from '#src/features/forum/index.ts';
 import { CsrfField, FieldNotes, Hidden, describedBy } from '#views/kit/form.tsx';
 import { useHref } from '#views/layout/page-context.tsx';
 

@@ -1,5 +1,5 @@
-import type { ForumStatus, ForumTargetKind, ReactionCount, TopicView } from '#src/features/forum/types.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { ForumStatus, ForumTargetKind, ReactionCount, TopicView } from '#src/features/forum/index.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import {

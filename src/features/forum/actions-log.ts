@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { cursorId, ensureStaff } from './targets.ts';
 import type { ForumActionView } from './types.ts';
@@ -43,18 +43,14 @@ export type ForumActionEntry = {
 
 /** Appends one entry; `trx` is the transaction of the action. */
 export async function logAction(trx: Db, community: Tenant, entry: ForumActionEntry): Promise<void> {
-  await trx
-    .insertInto('forum_actions')
-    .values({
-      community_id: community.id,
-      actor_id: entry.actorId,
-      action: entry.action,
-      target_kind: entry.targetKind,
-      target_id: entry.targetId,
-      note: entry.note ?? null,
-      created_at: entry.at,
-    })
-    .execute();
+  await insertInCommunity(trx, 'forum_actions', community, {
+    actor_id: entry.actorId,
+    action: entry.action,
+    target_kind: entry.targetKind,
+    target_id: entry.targetId,
+    note: entry.note ?? null,
+    created_at: entry.at,
+  }).execute();
 }
 
 export const ACTIONS_PAGE_SIZE = 50;
@@ -65,11 +61,9 @@ export async function listActions(deps: ForumDeps, viewer: ForumViewer, { after,
   ensureStaff(viewer);
   const before = cursorId(after);
   const size = Math.min(Math.max(Math.trunc(first ?? ACTIONS_PAGE_SIZE) || ACTIONS_PAGE_SIZE, 1), 100);
-  let q = deps.db
-    .selectFrom('forum_actions as a')
+  let q = selectInCommunityAs(deps.db, 'forum_actions', 'a', deps.community)
     .leftJoin('users as u', 'u.id', 'a.actor_id')
     .select(['a.id', 'a.actor_id', 'u.first_name', 'u.last_name', 'a.action', 'a.target_kind', 'a.target_id', 'a.note', 'a.created_at'])
-    .where('a.community_id', '=', deps.community.id)
     .orderBy('a.id', 'desc')
     .limit(size + 1);
   if (before != null) q = q.where('a.id', '<', before);

@@ -1,7 +1,7 @@
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { plainText } from '#src/lib/plain-text.ts';
 import { HTML_MAX, TITLE_MAX, TOPICS_MAX } from './rules.ts';
@@ -70,10 +70,8 @@ export async function checkTopics(db: Db, community: Tenant, value: unknown): Pr
   if (ids === null) return { error: field('forum.errors.topicUnknown') };
   if (ids.length === 0) return { error: field('forum.errors.topicsRequired') };
   if (ids.length > TOPICS_MAX) return { error: field('forum.errors.topicsLimit', { limit: TOPICS_MAX }) };
-  const found = await db
-    .selectFrom('forum_topics')
+  const found = await selectInCommunity(db, 'forum_topics', community)
     .select('id')
-    .where('community_id', '=', community.id)
     .where('archived_at', 'is', null)
     .where('id', 'in', ids)
     .execute();

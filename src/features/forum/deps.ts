@@ -5,7 +5,8 @@ import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import { isRetryableConflict } from '#src/db/faults.ts';
 import type { Community } from '#src/db/types.ts';
-import type { Notifier } from '#src/features/notifications/notifier.ts';
+import { selectInCommunity } from '#src/db/tenancy.ts';
+import type { Notifier } from '#src/features/notifications/index.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 
@@ -41,10 +42,8 @@ export function ensureForumOn(community: Pick<Community, 'forum_enabled'>): void
 /** Staff, or an active member whose membership carries the moderator flag (read from the database). */
 export async function isModerator(deps: Pick<ForumDeps, 'db' | 'community'>, viewer: ForumViewer): Promise<boolean> {
   if (viewer.isStaff) return true;
-  const row = await deps.db
-    .selectFrom('memberships')
+  const row = await selectInCommunity(deps.db, 'memberships', deps.community)
     .select('is_moderator')
-    .where('community_id', '=', deps.community.id)
     .where('user_id', '=', viewer.userId)
     .where('is_active', '=', true)
     .executeTakeFirst();

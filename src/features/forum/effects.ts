@@ -1,6 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumDeps, ForumViewer } from './deps.ts';
 import { notifyMentions } from './mentions.ts';
 import { REPLY_NOTICES_JOB, type ReplyNoticesJob } from './notices.ts';
@@ -25,11 +26,9 @@ export type Author = { id: number; name: string; waits: boolean };
  * (decision 0031); staff and moderators never wait.
  */
 export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind): Promise<Author> {
-  const row = await deps.db
-    .selectFrom('memberships')
+  const row = await selectInCommunity(deps.db, 'memberships', deps.community)
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(['users.first_name', 'users.last_name', 'memberships.joined_at', 'memberships.is_moderator'])
-    .where('memberships.community_id', '=', deps.community.id)
     .where('memberships.user_id', '=', viewer.userId)
     .where('memberships.is_active', '=', true)
     .where('users.is_active', '=', true)
@@ -53,11 +52,9 @@ export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: Forum
 export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTargetKind, id: number): Promise<void> {
   const community = deps.community;
   if (kind === 'post') {
-    const post = await trx
-      .selectFrom('forum_posts')
+    const post = await selectInCommunity(trx, 'forum_posts', community)
       .innerJoin('users', 'users.id', 'forum_posts.author_id')
       .select(['forum_posts.id', 'forum_posts.author_id', 'forum_posts.title', 'forum_posts.body_text', 'users.first_name', 'users.last_name'])
-      .where('forum_posts.community_id', '=', community.id)
       .where('forum_posts.id', '=', id)
       .executeTakeFirst();
     if (!post) throw new AppError('Forum.PostNotFound');
@@ -70,17 +67,13 @@ export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTarget
     });
     return;
   }
-  const reply = await trx
-    .selectFrom('forum_replies')
+  const reply = await selectInCommunity(trx, 'forum_replies', community)
     .select(['forum_replies.id', 'forum_replies.post_id'])
-    .where('forum_replies.community_id', '=', community.id)
     .where('forum_replies.id', '=', id)
     .executeTakeFirst();
   if (!reply) throw new AppError('Forum.ReplyNotFound');
-  const post = await trx
-    .updateTable('forum_posts')
+  const post = await updateInCommunity(trx, 'forum_posts', community)
     .set({ last_activity_at: deps.clock.now() })
-    .where('community_id', '=', community.id)
     .where('id', '=', reply.post_id)
     .returning(['id'])
     .executeTakeFirst();
@@ -92,10 +85,8 @@ export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTarget
 }
 
 /** The author follows what they write or reply to (idempotent). */
-export async function follow(trx: Db, communityId: number, postId: number, userId: number, now: Date): Promise<void> {
-  await trx
-    .insertInto('forum_follows')
-    .values({ community_id: communityId, post_id: postId, user_id: userId, created_at: now })
+export async function follow(trx: Db, community: Tenant, postId: number, userId: number, now: Date): Promise<void> {
+  await insertInCommunity(trx, 'forum_follows', community, { post_id: postId, user_id: userId, created_at: now })
     .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
     .execute();
 }

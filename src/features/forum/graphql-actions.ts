@@ -1,7 +1,7 @@
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { listActions } from './actions-log.ts';
 import { bodyHtmlUnderBase } from './graphql.ts';
 import { ensureForumOn, forumDeps, forumViewer, type ForumDeps, type ForumViewer } from './deps.ts';

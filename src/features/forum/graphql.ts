@@ -2,7 +2,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import { requireId } from '#src/core/ids.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
-import { userOut } from '#src/features/members/directory-graphql.ts';
+import { userOut } from '#src/features/members/index.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';
 import { mentionLinksUnder } from './mentions.ts';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import type { Tenant } from '#src/db/tenancy.ts';
-import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/queries.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import type { ForumDeps } from './deps.ts';
 import { MENTIONS_MAX } from './rules.ts';
 

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { COMMUNITIES_CHANNEL } from '#src/features/communities/admin.ts';
+import { selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import { COMMUNITIES_CHANNEL } from '#src/features/communities/index.ts';
 import { logAction, type ForumActionName } from './actions-log.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE } from './rules.ts';
@@ -27,20 +28,16 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
   await ensureModerator(deps, viewer);
   const c = deps.community;
   const [posts, replies] = await Promise.all([
-    deps.db
-      .selectFrom('forum_posts')
+    selectInCommunity(deps.db, 'forum_posts', c)
       .select(['id', 'id as post_id', 'title', 'body_html', 'author_id', 'created_at', 'report_count'])
-      .where('community_id', '=', c.id)
       .where('status', '=', 'pending')
       .where('deleted_at', 'is', null)
       .orderBy('id', 'asc')
       .limit(QUEUE_MAX)
       .execute(),
-    deps.db
-      .selectFrom('forum_replies as r')
+    selectInCommunityAs(deps.db, 'forum_replies', 'r', c)
       .innerJoin('forum_posts as p', 'p.id', 'r.post_id')
       .select(['r.id', 'r.post_id', 'p.title', 'r.body_html', 'r.author_id', 'r.created_at', 'r.report_count'])
-      .where('r.community_id', '=', c.id)
       .where('r.status', '=', 'pending')
       .where('r.deleted_at', 'is', null)
       .where('p.deleted_at', 'is', null)
@@ -56,10 +53,8 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
   // Sent back by reports: the log says so (the open-report count may since have dropped by a dismissal).
   const reported = new Set<string>();
   if (rows.length > 0) {
-    const queued = await deps.db
-      .selectFrom('forum_actions')
+    const queued = await selectInCommunity(deps.db, 'forum_actions', c)
       .select(['target_kind', 'target_id'])
-      .where('community_id', '=', c.id)
       .where('action', '=', 'queue_reported')
       .where((eb) =>
         eb.or([
@@ -99,11 +94,9 @@ type Decision = {
  * says so). Approving it again only puts it back; approving what never was public also runs its
  * deferred effects (CORE's publishEffects: counts, activity, followers, mentions).
  */
-async function wasQueuedByReports(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<boolean> {
-  const row = await trx
-    .selectFrom('forum_actions')
+async function wasQueuedByReports(trx: Db, community: Tenant, kind: ForumTargetKind, id: number): Promise<boolean> {
+  const row = await selectInCommunity(trx, 'forum_actions', community)
     .select('id')
-    .where('community_id', '=', communityId)
     .where('action', '=', 'queue_reported')
     .where('target_kind', '=', kind)
     .where('target_id', '=', id)
@@ -116,11 +109,9 @@ async function wasQueuedByReports(trx: Db, communityId: number, kind: ForumTarge
  * How a removed item was last removed: 'remove_waiting' when it was taken down while waiting for its
  * first approval (never public), so that a restore puts it back in the queue, not on the forum.
  */
-async function lastRemoval(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<ForumActionName | null> {
-  const row = await trx
-    .selectFrom('forum_actions')
+async function lastRemoval(trx: Db, community: Tenant, kind: ForumTargetKind, id: number): Promise<ForumActionName | null> {
+  const row = await selectInCommunity(trx, 'forum_actions', community)
     .select('action')
-    .where('community_id', '=', communityId)
     .where('action', 'in', ['remove', 'remove_waiting'])
     .where('target_kind', '=', kind)
     .where('target_id', '=', id)
@@ -143,18 +134,18 @@ async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKin
     let to = d.to;
     let action = d.action;
     // What was removed while waiting for its first approval goes back to the queue, not on the forum.
-    if (d.action === 'restore' && (await lastRemoval(trx, c.id, kind, id)) === 'remove_waiting') to = 'pending';
+    if (d.action === 'restore' && (await lastRemoval(trx, c, kind, id)) === 'remove_waiting') to = 'pending';
     // A first publication's counts are publishEffects' to change; every other move keeps them here.
-    const firstPublication = d.action === 'approve' && !(await wasQueuedByReports(trx, c.id, kind, id));
+    const firstPublication = d.action === 'approve' && !(await wasQueuedByReports(trx, c, kind, id));
     const moved = await moveStatus(trx, c, kind, id, { from: d.from, to, moderation: { note: d.note, by: viewer.userId, at: now }, counts: !firstPublication });
     if (!moved) throw new AppError('Forum.AlreadyModerated');
     // A reply goes public only under a public post (checked under the post's lock, which moveStatus took).
     if (kind === 'reply' && to === 'published') {
-      const post = await trx.selectFrom('forum_posts').select(['status', 'deleted_at']).where('community_id', '=', c.id).where('id', '=', moved.postId).executeTakeFirst();
+      const post = await selectInCommunity(trx, 'forum_posts', c).select(['status', 'deleted_at']).where('id', '=', moved.postId).executeTakeFirst();
       if (!post || post.status !== 'published' || post.deleted_at != null) throw new AppError('Forum.PostNotFound');
     }
     // Waiting and not sent back by reports: it never was public (a restore puts it back in the queue).
-    if (d.action === 'remove' && moved.previous === 'pending' && !(await wasQueuedByReports(trx, c.id, kind, id))) action = 'remove_waiting';
+    if (d.action === 'remove' && moved.previous === 'pending' && !(await wasQueuedByReports(trx, c, kind, id))) action = 'remove_waiting';
     if (d.reports) await resolveReportsOf(trx, c, kind, id, viewer.userId, d.reports, now);
     await logAction(trx, c, { actorId: viewer.userId, action, targetKind: kind, targetId: id, note: d.note, at: now });
     if (firstPublication) await publishEffects(trx, deps, kind, id);
@@ -210,10 +201,8 @@ async function setPostFlag(deps: ForumDeps, viewer: ForumViewer, postId: number,
   const now = deps.clock.now();
   const at = on ? now : null;
   await forumTransaction(deps.db, async (trx) => {
-    const changed = await trx
-      .updateTable('forum_posts')
+    const changed = await updateInCommunity(trx, 'forum_posts', deps.community)
       .set(column === 'locked_at' ? { locked_at: at } : { pinned_at: at })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', postId)
       .where(column, on ? 'is' : 'is not', null)
       .returning('id')

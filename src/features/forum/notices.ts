@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumDeps } from './deps.ts';
 import { replyPath } from './paths.ts';
 import { resolveMentions } from './mentions.ts';
@@ -26,23 +26,19 @@ export type NoticeDeps = Pick<ForumDeps, 'db' | 'clock' | 'community' | 't' | 'n
 export async function deliverReplyNotices(deps: NoticeDeps, replyId: number): Promise<number[]> {
   const community = deps.community;
   return deps.db.transaction().execute(async (trx) => {
-    const reply = await trx
-      .selectFrom('forum_replies')
+    const reply = await selectInCommunity(trx, 'forum_replies', community)
       .innerJoin('users', 'users.id', 'forum_replies.author_id')
       .innerJoin('forum_posts', (j) => j.onRef('forum_posts.id', '=', 'forum_replies.post_id').onRef('forum_posts.community_id', '=', 'forum_replies.community_id'))
       .select(['forum_replies.id', 'forum_replies.post_id', 'forum_replies.author_id', 'forum_replies.body_text', 'forum_posts.title', 'users.first_name', 'users.last_name'])
-      .where('forum_replies.community_id', '=', community.id)
       .where('forum_replies.id', '=', replyId)
       .where('forum_replies.status', '=', 'published')
       .where('forum_replies.deleted_at', 'is', null)
       .where('forum_posts.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!reply) return []; // gone, removed or rejected since: nobody is told
-    const followers = await trx
-      .selectFrom('forum_follows')
+    const followers = await selectInCommunity(trx, 'forum_follows', community)
       .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_follows.user_id').onRef('memberships.community_id', '=', 'forum_follows.community_id'))
       .select('forum_follows.user_id')
-      .where('forum_follows.community_id', '=', community.id)
       .where('forum_follows.post_id', '=', reply.post_id)
       .where('forum_follows.user_id', '!=', reply.author_id)
       .where('memberships.is_active', '=', true)
@@ -55,9 +51,12 @@ export async function deliverReplyNotices(deps: NoticeDeps, replyId: number): Pr
     for (const m of mentioned.values()) if (m.id !== reply.author_id && !targets.has(m.id)) targets.set(m.id, 'forum.notify.mentioned');
     if (targets.size === 0) return [];
     const now = deps.clock.now();
-    const fresh = await trx
-      .insertInto('forum_reply_notices')
-      .values([...targets.keys()].map((userId) => ({ community_id: community.id, reply_id: reply.id, user_id: userId, created_at: now })))
+    const fresh = await insertInCommunity(
+      trx,
+      'forum_reply_notices',
+      community,
+      [...targets.keys()].map((userId) => ({ reply_id: reply.id, user_id: userId, created_at: now })),
+    )
       .onConflict((oc) => oc.columns(['reply_id', 'user_id']).doNothing())
       .returning('user_id')
       .execute();
@@ -80,9 +79,12 @@ export async function deliverReplyNotices(deps: NoticeDeps, replyId: number): Pr
  */
 export async function markNoticed(trx: Db, community: Tenant, replyId: number, userIds: readonly number[], at: Date): Promise<void> {
   if (userIds.length === 0) return;
-  await trx
-    .insertInto('forum_reply_notices')
-    .values(userIds.map((userId) => ({ community_id: community.id, reply_id: replyId, user_id: userId, created_at: at })))
+  await insertInCommunity(
+    trx,
+    'forum_reply_notices',
+    community,
+    userIds.map((userId) => ({ reply_id: replyId, user_id: userId, created_at: at })),
+  )
     .onConflict((oc) => oc.columns(['reply_id', 'user_id']).doNothing())
     .execute();
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import { str, type FormBody } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 import { REACTIONS } from './rules.ts';
 import type { ForumTargetKind, ReactionCount } from './types.ts';
 
@@ -11,9 +11,7 @@ import type { ForumTargetKind, ReactionCount } from './types.ts';
 export const KINDS: readonly ForumTargetKind[] = ['post', 'reply'];
 
 export function idParam(request: FastifyRequest, name = 'id'): number {
-  const id = parseId((request.params as Record<string, string | undefined>)[name]);
-  if (id === null) throw notFound();
-  return id;
+  return requireId((request.params as Record<string, string | undefined>)[name]);
 }
 
 export function kindParam(request: FastifyRequest): ForumTargetKind {

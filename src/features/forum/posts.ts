@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
@@ -59,10 +60,8 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
 
   // The pinned posts shown apart: the PINNED_MAX most recently pinned, published and not deleted.
   const shownPinned = () =>
-    deps.db
-      .selectFrom('forum_posts as pp')
+    selectInCommunityAs(deps.db, 'forum_posts', 'pp', deps.community)
       .select('pp.id')
-      .where('pp.community_id', '=', deps.community.id)
       .where('pp.pinned_at', 'is not', null)
       .where('pp.status', '=', 'published')
       .where('pp.deleted_at', 'is', null)
@@ -203,25 +202,24 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   const now = deps.clock.now();
   const id = await forumTransaction(deps.db, async (trx) => {
-    const post = await trx
-      .insertInto('forum_posts')
-      .values({
-        community_id: deps.community.id,
-        author_id: author.id,
-        title,
-        body_html: linkMentions(body.html, mentioned),
-        body_text: body.text,
-        status: author.waits ? 'pending' : 'published',
-        last_activity_at: now,
-        created_at: now,
-      })
+    const post = await insertInCommunity(trx, 'forum_posts', deps.community, {
+      author_id: author.id,
+      title,
+      body_html: linkMentions(body.html, mentioned),
+      body_text: body.text,
+      status: author.waits ? 'pending' : 'published',
+      last_activity_at: now,
+      created_at: now,
+    })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('forum_post_topics')
-      .values(topicIds!.map((topic_id) => ({ post_id: post.id, topic_id, community_id: deps.community.id })))
-      .execute();
-    await follow(trx, deps.community.id, post.id, author.id, now);
+    await insertInCommunity(
+      trx,
+      'forum_post_topics',
+      deps.community,
+      topicIds!.map((topic_id) => ({ post_id: post.id, topic_id })),
+    ).execute();
+    await follow(trx, deps.community, post.id, author.id, now);
     if (!author.waits) await publishEffects(trx, deps, 'post', post.id);
     return post.id;
   });
@@ -234,10 +232,8 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
  * else's post is sent to remove-with-reason (moderation.ts: logged, the author told, restorable).
  */
 async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, purpose: 'edit' | 'delete') {
-  const row = await trx
-    .selectFrom('forum_posts')
+  const row = await selectInCommunity(trx, 'forum_posts', deps.community)
     .select(['id', 'author_id', 'status', 'created_at'])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', postId)
     .where('deleted_at', 'is', null)
     .forUpdate()
@@ -262,19 +258,19 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
   const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
   await forumTransaction(deps.db, async (trx) => {
     const row = await ownPostForChange(trx, deps, viewer, postId, 'edit');
-    const old = await trx.selectFrom('forum_posts').select(['title', 'body_text']).where('community_id', '=', deps.community.id).where('id', '=', postId).executeTakeFirstOrThrow();
-    await trx
-      .updateTable('forum_posts')
+    const old = await selectInCommunity(trx, 'forum_posts', deps.community).select(['title', 'body_text']).where('id', '=', postId).executeTakeFirstOrThrow();
+    await updateInCommunity(trx, 'forum_posts', deps.community)
       .set({ title, body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', postId)
       .execute();
     if (topicIds) {
-      await trx.deleteFrom('forum_post_topics').where('community_id', '=', deps.community.id).where('post_id', '=', postId).execute();
-      await trx
-        .insertInto('forum_post_topics')
-        .values(topicIds.map((topic_id) => ({ post_id: postId, topic_id, community_id: deps.community.id })))
-        .execute();
+      await deleteInCommunity(trx, 'forum_post_topics', deps.community).where('post_id', '=', postId).execute();
+      await insertInCommunity(
+        trx,
+        'forum_post_topics',
+        deps.community,
+        topicIds.map((topic_id) => ({ post_id: postId, topic_id })),
+      ).execute();
     }
     // Members the edit newly mentions hear of it now (a waiting post's mentions wait for its approval).
     if (row.status === 'published') {
@@ -293,12 +289,10 @@ export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: n
   await forumTransaction(deps.db, async (trx) => {
     await ownPostForChange(trx, deps, viewer, postId, 'delete');
     const now = deps.clock.now();
-    await trx.updateTable('forum_posts').set({ deleted_at: now }).where('community_id', '=', deps.community.id).where('id', '=', postId).execute();
+    await updateInCommunity(trx, 'forum_posts', deps.community).set({ deleted_at: now }).where('id', '=', postId).execute();
     // Gone with its text: the open reports on it and on its replies are settled ('deleted').
-    await trx
-      .updateTable('forum_reports')
+    await updateInCommunity(trx, 'forum_reports', deps.community)
       .set({ resolved_at: now, resolved_by: viewer.userId, resolution: 'deleted' })
-      .where('community_id', '=', deps.community.id)
       .where('post_id', '=', postId)
       .where('resolved_at', 'is', null)
       .execute();

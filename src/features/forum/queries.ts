@@ -1,10 +1,8 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type SnapshotRow } from '#src/features/members/queries.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type MemberSnapshot, type SnapshotRow } from '#src/features/members/index.ts';
 import { EDIT_WINDOW_MS, REACTIONS } from './rules.ts';
 import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts';
 
@@ -16,65 +14,12 @@ import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts
  */
 
 // ---------------------------------------------------------------------------------------------------
-// Cursors: opaque base64url of a JSON array; anything else is a bad request (a 400, never a 500).
+// Cursors: the shared keyset cursors (src/lib/cursor.ts), re-exported for the forum's modules and face.
 
-export function encodeCursor(parts: readonly (string | number)[]): string {
-  return Buffer.from(JSON.stringify(parts)).toString('base64url');
-}
-
-const badCursor = () => new AppError('BadRequest.Validation', { fields: { after: { code: 'BadRequest.Validation', key: 'errors.server.validation' } } });
-
-/**
- * The list's cursor: (last_activity_at, id), the time in microseconds as PostgreSQL keeps it (a
- * millisecond Date would skip rows written by `now()` within the same millisecond).
- */
-export function decodeActivityCursor(cursor: unknown): { at: string; id: number } | null {
-  if (cursor == null || cursor === '') return null;
-  if (typeof cursor !== 'string' || cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parts) || parts.length !== 2) throw badCursor();
-  const [at, id] = parts as [unknown, unknown];
-  if (typeof at !== 'string' || !ACTIVITY_KEY.test(at) || !isDbId(id)) throw badCursor();
-  // A real instant (no 31 February): the millisecond part must read back as written.
-  const ms = new Date(`${at.slice(0, 23)}Z`);
-  if (Number.isNaN(ms.getTime()) || ms.toISOString().slice(0, 23) !== at.slice(0, 23)) throw badCursor();
-  // PostgreSQL has no year 0 (and the forum no post before 1970): such a date is a bad cursor, not a 500.
-  const year = Number(at.slice(0, 4));
-  if (year < 1970 || year > 9999) throw badCursor();
-  return { at, id };
-}
-
-const ACTIVITY_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+export { decodeActivityCursor, decodeIdCursor, encodeCursor, pageSize } from '#src/lib/cursor.ts';
 
 /** last_activity_at in UTC with microseconds, for the list's cursor. */
 export const activityKeyColumn = () => sql<string>`to_char(forum_posts.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('activity_key');
-
-/** A thread's cursor: the last reply's id. */
-export function decodeIdCursor(cursor: unknown): number | null {
-  if (cursor == null || cursor === '') return null;
-  if (typeof cursor !== 'string' || cursor.length > 100 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parts) || parts.length !== 1 || !isDbId(parts[0])) throw badCursor();
-  return parts[0] as number;
-}
-
-const isDbId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2_147_483_647;
-
-/** A page size: the default when absent, else 1..max (a hostile value is clamped, not trusted). */
-export function pageSize(first: unknown, fallback: number, max = 100): number {
-  const n = typeof first === 'number' && Number.isFinite(first) ? Math.trunc(first) : fallback;
-  return Math.min(Math.max(n, 1), max);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Posts with their authors.
@@ -87,11 +32,9 @@ type Eb = ExpressionBuilder<Database, 'forum_posts' | 'users' | 'memberships'>;
  * read as a former member (authorSnapshot).
  */
 export function postsWithAuthors(db: Db, community: Tenant) {
-  return db
-    .selectFrom('forum_posts')
+  return selectInCommunity(db, 'forum_posts', community)
     .innerJoin('users', 'users.id', 'forum_posts.author_id')
-    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_posts.author_id').onRef('memberships.community_id', '=', 'forum_posts.community_id'))
-    .where('forum_posts.community_id', '=', community.id);
+    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_posts.author_id').onRef('memberships.community_id', '=', 'forum_posts.community_id'));
 }
 
 /** The columns of a list row: no HTML, an excerpt of the text. */
@@ -182,11 +125,9 @@ export const toTopicView = (r: { id: number; name: string; position: number; arc
 export async function topicsOfPosts(db: Db, community: Tenant, postIds: readonly number[]): Promise<Map<number, TopicView[]>> {
   const out = new Map<number, TopicView[]>();
   if (postIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('forum_post_topics')
+  const rows = await selectInCommunity(db, 'forum_post_topics', community)
     .innerJoin('forum_topics', 'forum_topics.id', 'forum_post_topics.topic_id')
     .select(['forum_post_topics.post_id', 'forum_topics.id', 'forum_topics.name', 'forum_topics.position', 'forum_topics.archived_at'])
-    .where('forum_post_topics.community_id', '=', community.id)
     .where('forum_topics.community_id', '=', community.id)
     .where('forum_post_topics.post_id', 'in', [...new Set(postIds)])
     .orderBy('forum_topics.position')
@@ -200,15 +141,13 @@ export async function topicsOfPosts(db: Db, community: Tenant, postIds: readonly
 export async function reactionsOf(db: Db, community: Tenant, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Map<number, ReactionCount[]>> {
   const out = new Map<number, ReactionCount[]>();
   if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('forum_reactions')
+  const rows = await selectInCommunity(db, 'forum_reactions', community)
     .select((eb) => [
       'target_id',
       'reaction',
       eb.fn.countAll<string>().as('n'),
       sql<boolean>`bool_or(${eb.ref('user_id')} = ${userId})`.as('mine'),
     ])
-    .where('community_id', '=', community.id)
     .where('target_kind', '=', kind)
     .where('target_id', 'in', [...new Set(ids)])
     .groupBy(['target_id', 'reaction'])
@@ -223,10 +162,8 @@ export async function reactionsOf(db: Db, community: Tenant, kind: ForumTargetKi
 /** Which of these items the viewer liked (one query). */
 export async function likedByMe(db: Db, community: Tenant, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('forum_likes')
+  const rows = await selectInCommunity(db, 'forum_likes', community)
     .select('target_id')
-    .where('community_id', '=', community.id)
     .where('target_kind', '=', kind)
     .where('user_id', '=', userId)
     .where('target_id', 'in', [...new Set(ids)])
@@ -237,10 +174,8 @@ export async function likedByMe(db: Db, community: Tenant, kind: ForumTargetKind
 /** Which of these items the viewer reported (one query). */
 export async function reportedByMe(db: Db, community: Tenant, kind: ForumTargetKind, ids: readonly number[], userId: number): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('forum_reports')
+  const rows = await selectInCommunity(db, 'forum_reports', community)
     .select('target_id')
-    .where('community_id', '=', community.id)
     .where('target_kind', '=', kind)
     .where('reporter_id', '=', userId)
     .where('target_id', 'in', [...new Set(ids)])
@@ -251,10 +186,8 @@ export async function reportedByMe(db: Db, community: Tenant, kind: ForumTargetK
 /** Which of these posts the viewer follows (one query). */
 export async function followedByMe(db: Db, community: Tenant, postIds: readonly number[], userId: number): Promise<Set<number>> {
   if (postIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('forum_follows')
+  const rows = await selectInCommunity(db, 'forum_follows', community)
     .select('post_id')
-    .where('community_id', '=', community.id)
     .where('user_id', '=', userId)
     .where('post_id', 'in', [...new Set(postIds)])
     .execute();
@@ -263,10 +196,8 @@ export async function followedByMe(db: Db, community: Tenant, postIds: readonly 
 
 /** Whether the viewer moderates, as a column of another query (read from the membership, never the session). */
 export function moderatorColumn(db: Db, community: Tenant, userId: number) {
-  return db
-    .selectFrom('memberships as viewer_membership')
+  return selectInCommunityAs(db, 'memberships', 'viewer_membership', community)
     .select('viewer_membership.is_moderator')
-    .where('viewer_membership.community_id', '=', community.id)
     .where('viewer_membership.user_id', '=', userId)
     .where('viewer_membership.is_active', '=', true);
 }
@@ -288,8 +219,7 @@ export const withinEditWindow = (createdAt: Date, now: Date) => now.getTime() - 
  * transaction that changed the replies, after locking the post row.
  */
 export async function recountReplies(trx: Db, community: Tenant, postId: number): Promise<number> {
-  const row = await trx
-    .updateTable('forum_posts')
+  const row = await updateInCommunity(trx, 'forum_posts', community)
     .set((eb) => ({
       reply_count: eb
         .selectFrom('forum_replies')
@@ -299,7 +229,6 @@ export async function recountReplies(trx: Db, community: Tenant, postId: number)
         .where('forum_replies.status', '=', 'published')
         .where('forum_replies.deleted_at', 'is', null),
     }))
-    .where('community_id', '=', community.id)
     .where('id', '=', postId)
     .returning('reply_count')
     .executeTakeFirst();

@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { reactionsOf } from './queries.ts';
 import { isReaction } from './rules.ts';
@@ -16,8 +17,8 @@ import type { ReactionCount } from './types.ts';
 
 export type LikeResult = { likeCount: number; likedByMe: boolean };
 
-async function likeCountOf(trx: Db, communityId: number, kind: ForumTargetKind, id: number): Promise<number> {
-  const row = await trx.selectFrom(tableOf(kind)).select('like_count').where('community_id', '=', communityId).where('id', '=', id).executeTakeFirstOrThrow();
+async function likeCountOf(trx: Db, community: Tenant, kind: ForumTargetKind, id: number): Promise<number> {
+  const row = await selectInCommunity(trx, tableOf(kind), community).select('like_count').where('id', '=', id).executeTakeFirstOrThrow();
   return row.like_count;
 }
 
@@ -28,35 +29,27 @@ async function setLike(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKi
   try {
     return await forumTransaction(deps.db, async (trx) => {
       if (on) {
-        const inserted = await trx
-          .insertInto('forum_likes')
-          .values({ community_id: c.id, target_kind: kind, target_id: id, user_id: viewer.userId, created_at: deps.clock.now() })
+        const inserted = await insertInCommunity(trx, 'forum_likes', c, { target_kind: kind, target_id: id, user_id: viewer.userId, created_at: deps.clock.now() })
           .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'user_id']).doNothing())
           .returning('user_id')
           .executeTakeFirst();
-        if (!inserted) return { likeCount: await likeCountOf(trx, c.id, kind, id), likedByMe: true };
-        const row = await trx
-          .updateTable(tableOf(kind))
+        if (!inserted) return { likeCount: await likeCountOf(trx, c, kind, id), likedByMe: true };
+        const row = await updateInCommunity(trx, tableOf(kind), c)
           .set((eb) => ({ like_count: eb('like_count', '+', 1) }))
-          .where('community_id', '=', c.id)
           .where('id', '=', id)
           .returning('like_count')
           .executeTakeFirstOrThrow();
         return { likeCount: row.like_count, likedByMe: true };
       }
-      const deleted = await trx
-        .deleteFrom('forum_likes')
-        .where('community_id', '=', c.id)
+      const deleted = await deleteInCommunity(trx, 'forum_likes', c)
         .where('target_kind', '=', kind)
         .where('target_id', '=', id)
         .where('user_id', '=', viewer.userId)
         .returning('user_id')
         .executeTakeFirst();
-      if (!deleted) return { likeCount: await likeCountOf(trx, c.id, kind, id), likedByMe: false };
-      const row = await trx
-        .updateTable(tableOf(kind))
+      if (!deleted) return { likeCount: await likeCountOf(trx, c, kind, id), likedByMe: false };
+      const row = await updateInCommunity(trx, tableOf(kind), c)
         .set((eb) => ({ like_count: eb.fn('greatest', [eb('like_count', '-', 1), eb.lit(0)]) }))
-        .where('community_id', '=', c.id)
         .where('id', '=', id)
         .returning('like_count')
         .executeTakeFirstOrThrow();
@@ -82,15 +75,11 @@ export async function react(deps: ForumDeps, viewer: ForumViewer, kind: ForumTar
   if (!isReaction(reaction)) throw forumFieldError('reaction', 'forumAdmin.errors.unknownReaction');
   await loadPublicTarget(deps.db, c, kind, id);
   if (on) {
-    await deps.db
-      .insertInto('forum_reactions')
-      .values({ community_id: c.id, target_kind: kind, target_id: id, user_id: viewer.userId, reaction, created_at: deps.clock.now() })
+    await insertInCommunity(deps.db, 'forum_reactions', c, { target_kind: kind, target_id: id, user_id: viewer.userId, reaction, created_at: deps.clock.now() })
       .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'user_id', 'reaction']).doNothing())
       .execute();
   } else {
-    await deps.db
-      .deleteFrom('forum_reactions')
-      .where('community_id', '=', c.id)
+    await deleteInCommunity(deps.db, 'forum_reactions', c)
       .where('target_kind', '=', kind)
       .where('target_id', '=', id)
       .where('user_id', '=', viewer.userId)
@@ -108,13 +97,11 @@ export async function followPost(deps: ForumDeps, viewer: ForumViewer, postId: n
   if (on) await loadPublicTarget(deps.db, c, 'post', postId);
   else await loadTarget(deps.db, c, 'post', postId);
   if (on) {
-    await deps.db
-      .insertInto('forum_follows')
-      .values({ community_id: c.id, post_id: postId, user_id: viewer.userId, created_at: deps.clock.now() })
+    await insertInCommunity(deps.db, 'forum_follows', c, { post_id: postId, user_id: viewer.userId, created_at: deps.clock.now() })
       .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
       .execute();
   } else {
-    await deps.db.deleteFrom('forum_follows').where('community_id', '=', c.id).where('post_id', '=', postId).where('user_id', '=', viewer.userId).execute();
+    await deleteInCommunity(deps.db, 'forum_follows', c).where('post_id', '=', postId).where('user_id', '=', viewer.userId).execute();
   }
   return { followedByMe: on };
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { SNAPSHOT_COLUMNS } from '#src/features/members/queries.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import { SNAPSHOT_COLUMNS } from '#src/features/members/index.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { checkRichText, ensureClean, invalid } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
@@ -21,10 +22,8 @@ import type { PostView, RepliesPage, ReplyView } from './types.ts';
 
 /** The post a thread belongs to, as the viewer may see it, with whether the viewer moderates. */
 async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId: number) {
-  const row = await db
-    .selectFrom('forum_posts')
+  const row = await selectInCommunity(db, 'forum_posts', deps.community)
     .select((eb) => ['id', 'title', 'author_id', 'status', 'locked_at', moderatorColumn(db, deps.community, viewer.userId).as('viewer_is_moderator')])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', postId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -37,8 +36,7 @@ async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId:
 
 function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
   const me = viewer.userId;
-  return db
-    .selectFrom('forum_replies')
+  return selectInCommunity(db, 'forum_replies', deps.community)
     .innerJoin('users', 'users.id', 'forum_replies.author_id')
     // A left join: a reply whose author's membership row is gone stays, by a former member.
     .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_replies.author_id').onRef('memberships.community_id', '=', 'forum_replies.community_id'))
@@ -61,7 +59,6 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
         .as('reported'),
       reactionsJsonColumn(deps.community, 'reply', 'forum_replies.id', me).as('reactions_json'),
     ])
-    .where('forum_replies.community_id', '=', deps.community.id)
     .where('forum_replies.deleted_at', 'is', null);
 }
 
@@ -163,30 +160,25 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   const now = deps.clock.now();
   const id = await forumTransaction(deps.db, async (trx) => {
-    const post = await trx
-      .selectFrom('forum_posts')
+    const post = await selectInCommunity(trx, 'forum_posts', deps.community)
       .select(['id', 'status', 'locked_at'])
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', postId)
       .where('deleted_at', 'is', null)
       .forUpdate()
       .executeTakeFirst();
     if (!post || post.status !== 'published') throw new AppError('Forum.PostNotFound');
     if (post.locked_at) throw new AppError('Forum.Locked');
-    const reply = await trx
-      .insertInto('forum_replies')
-      .values({
-        community_id: deps.community.id,
-        post_id: postId,
-        author_id: author.id,
-        body_html: linkMentions(body.html, mentioned),
-        body_text: body.text,
-        status: author.waits ? 'pending' : 'published',
-        created_at: now,
-      })
+    const reply = await insertInCommunity(trx, 'forum_replies', deps.community, {
+      post_id: postId,
+      author_id: author.id,
+      body_html: linkMentions(body.html, mentioned),
+      body_text: body.text,
+      status: author.waits ? 'pending' : 'published',
+      created_at: now,
+    })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await follow(trx, deps.community.id, postId, author.id, now);
+    await follow(trx, deps.community, postId, author.id, now);
     if (!author.waits) await publishEffects(trx, deps, 'reply', reply.id);
     return reply.id;
   });
@@ -196,19 +188,15 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
 /** The reply locked for a change, its post row locked first (counts change under that lock). */
 /** The viewer's own reply, to edit or delete; a moderator deleting someone else's is sent to remove-with-reason. */
 async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, replyId: number, purpose: 'edit' | 'delete') {
-  const found = await trx
-    .selectFrom('forum_replies')
+  const found = await selectInCommunity(trx, 'forum_replies', deps.community)
     .select(['post_id'])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', replyId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!found) throw new AppError('Forum.ReplyNotFound');
-  await trx.selectFrom('forum_posts').select('id').where('community_id', '=', deps.community.id).where('id', '=', found.post_id).forUpdate().executeTakeFirst();
-  const row = await trx
-    .selectFrom('forum_replies')
+  await selectInCommunity(trx, 'forum_posts', deps.community).select('id').where('id', '=', found.post_id).forUpdate().executeTakeFirst();
+  const row = await selectInCommunity(trx, 'forum_replies', deps.community)
     .select(['id', 'post_id', 'author_id', 'status', 'created_at'])
-    .where('community_id', '=', deps.community.id)
     .where('id', '=', replyId)
     .where('deleted_at', 'is', null)
     .forUpdate()
@@ -232,15 +220,13 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
   const mentioned = await resolveMentions(deps.db, deps.community, body.text);
   await forumTransaction(deps.db, async (trx) => {
     const row = await replyForChange(trx, deps, viewer, replyId, 'edit');
-    const old = await trx.selectFrom('forum_replies').select('body_text').where('community_id', '=', deps.community.id).where('id', '=', replyId).executeTakeFirstOrThrow();
-    await trx
-      .updateTable('forum_replies')
+    const old = await selectInCommunity(trx, 'forum_replies', deps.community).select('body_text').where('id', '=', replyId).executeTakeFirstOrThrow();
+    await updateInCommunity(trx, 'forum_replies', deps.community)
       .set({ body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
-      .where('community_id', '=', deps.community.id)
       .where('id', '=', replyId)
       .execute();
     // Members the edit newly mentions hear of it now, when the reply and its post are public.
-    const post = await trx.selectFrom('forum_posts').select(['title', 'status', 'deleted_at']).where('community_id', '=', deps.community.id).where('id', '=', row.post_id).executeTakeFirst();
+    const post = await selectInCommunity(trx, 'forum_posts', deps.community).select(['title', 'status', 'deleted_at']).where('id', '=', row.post_id).executeTakeFirst();
     if (row.status === 'published' && post?.status === 'published' && post.deleted_at == null) {
       const told = await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
       // Its notices job, if still queued, reads the new text: it must not tell them again.
@@ -260,21 +246,17 @@ export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId:
   await forumTransaction(deps.db, async (trx) => {
     const row = await replyForChange(trx, deps, viewer, replyId, 'delete');
     const now = deps.clock.now();
-    await trx.updateTable('forum_replies').set({ deleted_at: now, report_count: 0 }).where('community_id', '=', deps.community.id).where('id', '=', replyId).execute();
+    await updateInCommunity(trx, 'forum_replies', deps.community).set({ deleted_at: now, report_count: 0 }).where('id', '=', replyId).execute();
     // Gone with its text: the open reports on it are settled ('deleted').
-    await trx
-      .updateTable('forum_reports')
+    await updateInCommunity(trx, 'forum_reports', deps.community)
       .set({ resolved_at: now, resolved_by: viewer.userId, resolution: 'deleted' })
-      .where('community_id', '=', deps.community.id)
       .where('target_kind', '=', 'reply')
       .where('target_id', '=', replyId)
       .where('resolved_at', 'is', null)
       .execute();
     if (row.status === 'published') {
-      await trx
-        .updateTable('forum_posts')
+      await updateInCommunity(trx, 'forum_posts', deps.community)
         .set((eb) => ({ reply_count: sql<number>`greatest(${eb.ref('reply_count')} - 1, 0)` }))
-        .where('community_id', '=', deps.community.id)
         .where('id', '=', row.post_id)
         .execute();
     }

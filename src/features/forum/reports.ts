@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { logAction } from './actions-log.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
@@ -49,18 +49,14 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
   const now = deps.clock.now();
   await forumTransaction(deps.db, async (trx) => {
     if (kind === 'reply') await lockPost(trx, c, target.postId);
-    const inserted = await trx
-      .insertInto('forum_reports')
-      .values({ community_id: c.id, target_kind: kind, target_id: id, post_id: target.postId, reporter_id: viewer.userId, reason, description, created_at: now })
+    const inserted = await insertInCommunity(trx, 'forum_reports', c, { target_kind: kind, target_id: id, post_id: target.postId, reporter_id: viewer.userId, reason, description, created_at: now })
       .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'reporter_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (!inserted) throw new AppError('Forum.AlreadyReported');
     // The row lock of this update orders concurrent reports: the last of them sees every count.
-    const row = await trx
-      .updateTable(tableOf(kind))
+    const row = await updateInCommunity(trx, tableOf(kind), c)
       .set((eb) => ({ report_count: eb('report_count', '+', 1) }))
-      .where('community_id', '=', c.id)
       .where('id', '=', id)
       .returning(['report_count', 'status'])
       .executeTakeFirstOrThrow();
@@ -71,8 +67,7 @@ export async function reportContent(deps: ForumDeps, viewer: ForumViewer, kind: 
 }
 
 function reportsQuery(db: Db, community: Tenant) {
-  return db
-    .selectFrom('forum_reports as fr')
+  return selectInCommunityAs(db, 'forum_reports', 'fr', community)
     .innerJoin('forum_posts as p', 'p.id', 'fr.post_id')
     .leftJoin('forum_replies as r', (j) => j.onRef('r.id', '=', 'fr.target_id').on('fr.target_kind', '=', 'reply'))
     .select([
@@ -92,7 +87,6 @@ function reportsQuery(db: Db, community: Tenant) {
       'r.author_id as reply_author_id',
       'r.body_text as reply_text',
     ])
-    .where('fr.community_id', '=', community.id)
     // What its author deleted is no one's to judge any more (and its text is not shown).
     .where('p.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('fr.target_kind', '=', 'post'), eb('r.deleted_at', 'is', null)]));
@@ -140,10 +134,8 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
   await ensureModerator(deps, viewer);
   if (resolution !== 'dismissed' && resolution !== 'removed') throw forumFieldError('resolution', 'forumAdmin.errors.resolution');
   const c = deps.community;
-  const report = await deps.db
-    .selectFrom('forum_reports')
+  const report = await selectInCommunity(deps.db, 'forum_reports', c)
     .select(['id', 'target_kind', 'target_id', 'post_id', 'reason', 'resolved_at'])
-    .where('community_id', '=', c.id)
     .where('id', '=', reportId)
     .executeTakeFirst();
   if (!report) throw new AppError('NotFound');
@@ -163,19 +155,15 @@ export async function resolveReport(deps: ForumDeps, viewer: ForumViewer, report
     // a removal of the same item at once cannot deadlock.
     await lockPost(trx, c, report.post_id);
     if (report.target_kind === 'reply') await lockReplyRow(trx, c, report.target_id);
-    const done = await trx
-      .updateTable('forum_reports')
+    const done = await updateInCommunity(trx, 'forum_reports', c)
       .set({ resolved_at: now, resolved_by: viewer.userId, resolution })
-      .where('community_id', '=', c.id)
       .where('id', '=', reportId)
       .where('resolved_at', 'is', null)
       .returning('id')
       .executeTakeFirst();
     if (!done) throw new AppError('Forum.AlreadyModerated');
-    await trx
-      .updateTable(tableOf(report.target_kind))
+    await updateInCommunity(trx, tableOf(report.target_kind), c)
       .set((eb) => ({ report_count: eb.fn('greatest', [eb('report_count', '-', 1), eb.lit(0)]) }))
-      .where('community_id', '=', c.id)
       .where('id', '=', report.target_id)
       .execute();
     await logAction(trx, c, { actorId: viewer.userId, action: resolution === 'dismissed' ? 'report_dismissed' : 'report_removed', targetKind: 'report', targetId: reportId, note: null, at: now });

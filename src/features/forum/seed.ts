@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 import type { Insertable } from 'kysely';
 import type { Database } from '#src/db/types.ts';
 import { plainText } from '#src/lib/plain-text.ts';
@@ -46,7 +46,7 @@ const SPECIAL_REPLIES: Record<string, { author: string; text: string; index: num
   },
 };
 
-export async function seedForum(trx: Db, ctx: { byCode: Record<string, number>; adminId: number; now?: Date }): Promise<void> {
+export async function seedForum(trx: RawDb, ctx: { byCode: Record<string, number>; adminId: number; now?: Date }): Promise<void> {
   const summit = ctx.byCode.summit;
   if (summit === undefined) return;
   const now = (ctx.now ?? new Date()).getTime();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumStatus } from '#src/db/types.ts';
 import { cursorId } from './targets.ts';
 
@@ -14,7 +14,7 @@ import { cursorId } from './targets.ts';
  * appointing a moderator is the members area's setModerator (recorded in staff_actions).
  */
 
-export type StaffForumDeps = { db: Db; community: { id: number } };
+export type StaffForumDeps = { db: Db; community: Tenant };
 
 export type ForumCounts = { pendingPosts: number; pendingReplies: number; openReports: number; posts: number; topics: number; moderators: number; allPostsWait: boolean };
 
@@ -157,7 +157,7 @@ export async function staffPosts(deps: StaffForumDeps, query: StaffPostQuery): P
   };
 }
 
-function memberRows(db: Db, community: { id: number }) {
+function memberRows(db: Db, community: Tenant) {
   return selectInCommunity(db, 'memberships', community)
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(['memberships.user_id', 'memberships.is_active', 'memberships.is_moderator', 'users.first_name', 'users.last_name', 'users.email'])

@@ -1,7 +1,8 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
+import { parseId } from '#src/core/ids.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunity, selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { MODERATION_NOTE_MAX } from './rules.ts';
@@ -49,8 +50,7 @@ export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKin
   // A post is its own post: its columns stand for the post's too (post_id, post_status, post_deleted_at).
   const row =
     kind === 'post'
-      ? await db
-          .selectFrom('forum_posts')
+      ? await selectInCommunity(db, 'forum_posts', community)
           .select([
             'id',
             'id as post_id',
@@ -66,11 +66,9 @@ export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKin
             'deleted_at as post_deleted_at',
             'locked_at',
           ])
-          .where('community_id', '=', community.id)
           .where('id', '=', id)
           .executeTakeFirst()
-      : await db
-          .selectFrom('forum_replies as r')
+      : await selectInCommunityAs(db, 'forum_replies', 'r', community)
           .innerJoin('forum_posts as p', 'p.id', 'r.post_id')
           .select([
             'r.id',
@@ -87,7 +85,6 @@ export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKin
             'p.deleted_at as post_deleted_at',
             'p.locked_at',
           ])
-          .where('r.community_id', '=', community.id)
           .where('p.community_id', '=', community.id)
           .where('r.id', '=', id)
           .executeTakeFirst();
@@ -148,10 +145,10 @@ export function checkModerationNote(value: unknown, { required, field = 'reason'
 }
 
 /** The snapshots of members by id in one query (the members area's, shared with introductions). */
-export { snapshotsOf } from '#src/features/members/queries.ts';
+export { snapshotsOf } from '#src/features/members/index.ts';
 
 /** Whether a value is an id cursor: a database id (1..2147483647) as text, no leading zero. */
-export const isIdCursor = (after: unknown): after is string => typeof after === 'string' && /^[1-9]\d{0,9}$/.test(after) && Number(after) <= 2_147_483_647;
+export const isIdCursor = (after: unknown): after is string => typeof after === 'string' && parseId(after) !== null;
 
 /** A keyset cursor of these lists: the last id of the page, as text. Anything else is a 400. */
 export function cursorId(after: unknown): number | null {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
+import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { logAction } from './actions-log.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { TOPIC_NAME_MAX } from './rules.ts';
@@ -34,8 +35,7 @@ const nameTaken = (name: string) => forumFieldError('name', 'forumAdmin.errors.t
 export async function listTopicsForStaff(deps: ForumDeps, viewer: ForumViewer, { includeArchived = true }: { includeArchived?: boolean } = {}): Promise<TopicView[]> {
   ensureForumOn(deps.community);
   ensureStaff(viewer);
-  let q = deps.db
-    .selectFrom('forum_topics as t')
+  let q = selectInCommunityAs(deps.db, 'forum_topics', 't', deps.community)
     .select((eb) => [
       't.id',
       't.name',
@@ -51,7 +51,6 @@ export async function listTopicsForStaff(deps: ForumDeps, viewer: ForumViewer, {
         .where('p.deleted_at', 'is', null)
         .as('post_count'),
     ])
-    .where('t.community_id', '=', deps.community.id)
     .orderBy('t.position')
     .orderBy('t.name')
     .orderBy('t.id');
@@ -60,8 +59,8 @@ export async function listTopicsForStaff(deps: ForumDeps, viewer: ForumViewer, {
   return rows.map((r) => ({ id: r.id, name: r.name, position: r.position, archived: r.archived_at != null, postCount: Number(r.post_count ?? 0) }));
 }
 
-async function topicView(db: Db, communityId: number, id: number): Promise<TopicView> {
-  const r = await db.selectFrom('forum_topics').select(['id', 'name', 'position', 'archived_at']).where('community_id', '=', communityId).where('id', '=', id).executeTakeFirst();
+async function topicView(db: Db, community: Tenant, id: number): Promise<TopicView> {
+  const r = await selectInCommunity(db, 'forum_topics', community).select(['id', 'name', 'position', 'archived_at']).where('id', '=', id).executeTakeFirst();
   if (!r) throw new AppError('Forum.TopicNotFound');
   return { id: r.id, name: r.name, position: r.position, archived: r.archived_at != null };
 }
@@ -87,35 +86,29 @@ export async function createTopic(deps: ForumDeps, viewer: ForumViewer, name: un
   const c = deps.community;
   const id = await withTopicName(deps, viewer, name, (clean, now) =>
     forumTransaction(deps.db, async (trx) => {
-      const row = await trx
-        .insertInto('forum_topics')
-        .values((eb) => ({
-          community_id: c.id,
-          name: clean,
-          position: eb.selectFrom('forum_topics').select(sql<number>`coalesce(max(position) + 1, 0)`.as('p')).where('community_id', '=', c.id),
-          created_at: now,
-        }))
+      const last = await selectInCommunity(trx, 'forum_topics', c).select(sql<number>`coalesce(max(position) + 1, 0)`.as('p')).executeTakeFirstOrThrow();
+      const row = await insertInCommunity(trx, 'forum_topics', c, { name: clean, position: Number(last.p), created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       await logAction(trx, c, { actorId: viewer.userId, action: 'topic_create', targetKind: 'topic', targetId: row.id, note: clean, at: now });
       return row.id;
     }),
   );
-  return topicView(deps.db, c.id, id);
+  return topicView(deps.db, c, id);
 }
 
 export async function renameTopic(deps: ForumDeps, viewer: ForumViewer, id: number, name: unknown): Promise<TopicView> {
   const c = deps.community;
   await withTopicName(deps, viewer, name, (clean, now) =>
     forumTransaction(deps.db, async (trx) => {
-      const before = await trx.selectFrom('forum_topics').select('name').where('community_id', '=', c.id).where('id', '=', id).forUpdate().executeTakeFirst();
+      const before = await selectInCommunity(trx, 'forum_topics', c).select('name').where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('Forum.TopicNotFound');
       if (before.name === clean) return;
-      await trx.updateTable('forum_topics').set({ name: clean }).where('community_id', '=', c.id).where('id', '=', id).execute();
+      await updateInCommunity(trx, 'forum_topics', c).set({ name: clean }).where('id', '=', id).execute();
       await logAction(trx, c, { actorId: viewer.userId, action: 'topic_rename', targetKind: 'topic', targetId: id, note: `${before.name} → ${clean}`, at: now });
     }),
   );
-  return topicView(deps.db, c.id, id);
+  return topicView(deps.db, c, id);
 }
 
 /** Moves a topic one place up or down the order (at either end: nothing moves); the positions are renumbered 0..n-1. */
@@ -126,10 +119,8 @@ export async function moveTopic(deps: ForumDeps, viewer: ForumViewer, id: number
   const c = deps.community;
   const now = deps.clock.now();
   await forumTransaction(deps.db, async (trx) => {
-    const topics = await trx
-      .selectFrom('forum_topics')
+    const topics = await selectInCommunity(trx, 'forum_topics', c)
       .select(['id', 'position'])
-      .where('community_id', '=', c.id)
       .orderBy('position')
       .orderBy('name')
       .orderBy('id')
@@ -143,12 +134,12 @@ export async function moveTopic(deps: ForumDeps, viewer: ForumViewer, id: number
     [order[at], order[to]] = [order[to]!, order[at]!];
     for (const [position, topicId] of order.entries()) {
       if (topics.find((t) => t.id === topicId)!.position !== position) {
-        await trx.updateTable('forum_topics').set({ position }).where('community_id', '=', c.id).where('id', '=', topicId).execute();
+        await updateInCommunity(trx, 'forum_topics', c).set({ position }).where('id', '=', topicId).execute();
       }
     }
     await logAction(trx, c, { actorId: viewer.userId, action: 'topic_move', targetKind: 'topic', targetId: id, note: direction, at: now });
   });
-  return topicView(deps.db, c.id, id);
+  return topicView(deps.db, c, id);
 }
 
 /** Archives a topic (its posts stay; no new post may choose it) or brings it back. */
@@ -158,16 +149,14 @@ export async function setTopicArchived(deps: ForumDeps, viewer: ForumViewer, id:
   const c = deps.community;
   const now = deps.clock.now();
   await forumTransaction(deps.db, async (trx) => {
-    await topicView(trx, c.id, id);
-    const changed = await trx
-      .updateTable('forum_topics')
+    await topicView(trx, c, id);
+    const changed = await updateInCommunity(trx, 'forum_topics', c)
       .set({ archived_at: archived ? now : null })
-      .where('community_id', '=', c.id)
       .where('id', '=', id)
       .where('archived_at', archived ? 'is' : 'is not', null)
       .returning('id')
       .executeTakeFirst();
     if (changed) await logAction(trx, c, { actorId: viewer.userId, action: archived ? 'topic_archive' : 'topic_unarchive', targetKind: 'topic', targetId: id, at: now });
   });
-  return topicView(deps.db, c.id, id);
+  return topicView(deps.db, c, id);
 }

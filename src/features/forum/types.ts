@@ -4,7 +4,7 @@
  * views get them as plain data (HTML already sanitised, decisions already made).
  */
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 
 export type { ForumStatus, ForumTargetKind };
 

@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { tableOf } from './targets.ts';
 
@@ -22,10 +22,8 @@ export async function moveStatus(
 ): Promise<Moved | null> {
   const current =
     kind === 'post'
-      ? await trx
-          .selectFrom('forum_posts')
+      ? await selectInCommunity(trx, 'forum_posts', community)
           .select(['id', 'id as post_id', 'author_id', 'status'])
-          .where('community_id', '=', community.id)
           .where('id', '=', id)
           .where('deleted_at', 'is', null)
           .forUpdate()
@@ -33,19 +31,15 @@ export async function moveStatus(
       : await lockReply(trx, community, id);
   if (!current || !change.from.includes(current.status)) return null;
   const m = change.moderation;
-  await trx
-    .updateTable(tableOf(kind))
+  await updateInCommunity(trx, tableOf(kind), community)
     .set({ status: change.to, ...(m ? { moderation_note: m.note, moderated_by: m.by, moderated_at: m.at } : {}) })
-    .where('community_id', '=', community.id)
     .where('id', '=', id)
     .execute();
   if (kind === 'reply' && change.counts !== false) {
     const delta = (change.to === 'published' ? 1 : 0) - (current.status === 'published' ? 1 : 0);
     if (delta !== 0) {
-      await trx
-        .updateTable('forum_posts')
+      await updateInCommunity(trx, 'forum_posts', community)
         .set((eb) => ({ reply_count: eb.fn('greatest', [eb('reply_count', '+', delta), eb.lit(0)]) }))
-        .where('community_id', '=', community.id)
         .where('id', '=', current.post_id)
         .execute();
     }
@@ -55,30 +49,26 @@ export async function moveStatus(
 
 /** Resolves the open reports of one item (in the transaction of the decision on it); its open-report count goes back to zero. */
 export async function resolveReportsOf(trx: Db, community: Tenant, kind: ForumTargetKind, id: number, by: number, resolution: 'dismissed' | 'removed', at: Date): Promise<number> {
-  const resolved = await trx
-    .updateTable('forum_reports')
+  const resolved = await updateInCommunity(trx, 'forum_reports', community)
     .set({ resolved_at: at, resolved_by: by, resolution })
-    .where('community_id', '=', community.id)
     .where('target_kind', '=', kind)
     .where('target_id', '=', id)
     .where('resolved_at', 'is', null)
     .returning('id')
     .execute();
   if (resolved.length > 0) {
-    await trx.updateTable(tableOf(kind)).set({ report_count: 0 }).where('community_id', '=', community.id).where('id', '=', id).execute();
+    await updateInCommunity(trx, tableOf(kind), community).set({ report_count: 0 }).where('id', '=', id).execute();
   }
   return resolved.length;
 }
 
 /** A reply's row locked for a change, its post's row locked first (the order every forum write keeps). */
 async function lockReply(trx: Db, community: Tenant, id: number) {
-  const found = await trx.selectFrom('forum_replies').select('post_id').where('community_id', '=', community.id).where('id', '=', id).executeTakeFirst();
+  const found = await selectInCommunity(trx, 'forum_replies', community).select('post_id').where('id', '=', id).executeTakeFirst();
   if (!found) return undefined;
   await lockPost(trx, community, found.post_id);
-  return trx
-    .selectFrom('forum_replies')
+  return selectInCommunity(trx, 'forum_replies', community)
     .select(['id', 'post_id', 'author_id', 'status'])
-    .where('community_id', '=', community.id)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .forUpdate()
@@ -87,10 +77,10 @@ async function lockReply(trx: Db, community: Tenant, id: number) {
 
 /** Locks a reply's row alone; the caller has locked its post's row first. */
 export async function lockReplyRow(trx: Db, community: Tenant, id: number): Promise<void> {
-  await trx.selectFrom('forum_replies').select('id').where('community_id', '=', community.id).where('id', '=', id).forUpdate().executeTakeFirst();
+  await selectInCommunity(trx, 'forum_replies', community).select('id').where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** Locks a post's row (before any of its replies': the order every forum write keeps, so none deadlock). */
 export async function lockPost(trx: Db, community: Tenant, postId: number): Promise<void> {
-  await trx.selectFrom('forum_posts').select('id').where('community_id', '=', community.id).where('id', '=', postId).forUpdate().executeTakeFirst();
+  await selectInCommunity(trx, 'forum_posts', community).select('id').where('id', '=', postId).forUpdate().executeTakeFirst();
 }

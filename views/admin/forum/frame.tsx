@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ForumCounts } from '#src/features/forum/staff.ts';
+import type { ForumCounts } from '#src/features/forum/index.ts';
 import { AdminTable, AdminTabFrame, AdminTabs, type TabForm } from '#views/admin/tab-frame.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 

@@ -1,5 +1,5 @@
-import type { ForumActionView } from '#src/features/forum/types.ts';
-import type { ModeratorRow } from '#src/features/forum/staff.ts';
+import type { ForumActionView } from '#src/features/forum/index.ts';
+import type { ModeratorRow } from '#src/features/forum/index.ts';
 import { CsrfField, Field, Hidden } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ForumStaffPage, Pager, StaffTable, dateTime } from './frame.tsx';

@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/forum/staff.ts';
+import type { StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/forum/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ReasonForm } from '#views/forum/moderation-parts.tsx';

@@ -1,4 +1,4 @@
-import type { QueueItem, ReportView } from '#src/features/forum/types.ts';
+import type { QueueItem, ReportView } from '#src/features/forum/index.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { QueueItemCard, queueKey, ReasonForm } from '#views/forum/moderation-parts.tsx';
 import { ForumStaffPage, ActionForm, FormError, Pager, dateTime, type StaffForm, typedIn } from './frame.tsx';

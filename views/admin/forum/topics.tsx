@@ -1,4 +1,4 @@
-import type { TopicView } from '#src/features/forum/types.ts';
+import type { TopicView } from '#src/features/forum/index.ts';
 import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ForumStaffPage, ActionForm, FormError, StaffTable, type StaffForm } from './frame.tsx';
