@@ -4,20 +4,9 @@ import { toCsv } from '#src/lib/csv.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { MemberDetail, MembersTable, memberPath } from '#views/admin/members.tsx';
-import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type AdminMembersDeps, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
+import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
+import { adminMembersDeps, staffOf } from './admin-request.ts';
 import { addNote, listNotes, listStaffActions, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';
-
-/** The services' plain dependencies for a request. */
-export function adminMembersDeps(request: FastifyRequest): AdminMembersDeps {
-  const app = request.server;
-  return { db: app.db, clock: app.clock, jobs: app.jobs };
-}
-
-/** The signed-in admin (the route's access is 'admin'; the services check each community). */
-export function staffOf(request: FastifyRequest): Staff {
-  request.guardian.ensureAdmin();
-  return { userId: request.guardian.userId! };
-}
 
 const oneOf = <T extends string>(list: readonly T[], value: unknown, fallback: T): T => (typeof value === 'string' && (list as readonly string[]).includes(value) ? (value as T) : fallback);
 const text = (value: unknown, max: number) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
