@@ -13,7 +13,7 @@ import { addNote, listNotes, listStaffActions, sendPasswordReset, setActive, set
 export { adminMembersDeps, staffOf } from './admin-request.ts';
 
 /** A free-text filter: trimmed and cut to its longest, or null when blank or not text. */
-const text = (max: number) => z.unknown().transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null));
+const text = (max: number) => z.unknown().optional().transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null));
 
 /** The search's query string (the table, its next pages and the CSV export share it): anything unknown is its default. */
 const memberSearchQuery = z.object({
@@ -21,10 +21,10 @@ const memberSearchQuery = z.object({
   community: text(100),
   standing: text(200),
   tier: text(200),
-  founding: z.unknown().transform((v) => (v === 'yes' ? true : v === 'no' ? false : null)),
+  founding: z.unknown().optional().transform((v) => (v === 'yes' ? true : v === 'no' ? false : null)),
   active: z.enum(ACTIVE_STATES).catch('all'),
   sort: z.enum(MEMBER_SORTS).catch('name'),
-  after: z.unknown().transform((v) => (typeof v === 'string' ? v.slice(0, 1000) : null)),
+  after: z.unknown().optional().transform((v) => (typeof v === 'string' ? v.slice(0, 1000) : null)),
 });
 
 /** The search from the query string. */
