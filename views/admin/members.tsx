@@ -1,7 +1,7 @@
 import { formatDate } from '#src/core/format.ts';
-import type { MemberRow, MemberSearch, StaffCommunity } from '#src/features/members/admin.ts';
-import type { MemberNote, StaffActionEntry } from '#src/features/members/admin-actions.ts';
-import type { MemberAdminView } from '#src/features/members/types.ts';
+import type { MemberRow, MemberSearch, StaffCommunity } from '#src/features/members/index.ts';
+import type { MemberNote, StaffActionEntry } from '#src/features/members/index.ts';
+import type { MemberAdminView } from '#src/features/members/index.ts';
 import { CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { DashboardLink, SiteForm, SiteRow, SiteTextField } from '#src/features/communities/admin.ts';
+import type { DashboardLink, SiteForm, SiteRow, SiteTextField } from '#src/features/communities/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

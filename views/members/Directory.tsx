@@ -1,5 +1,5 @@
-import type { DirectoryPage, FilterOptions, Suggestion } from '#src/features/members/directory.ts';
-import type { MemberSnapshot } from '#src/features/members/types.ts';
+import type { DirectoryPage, FilterOptions, Suggestion } from '#src/features/members/index.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

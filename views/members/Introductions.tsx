@@ -1,6 +1,6 @@
 import { formatDate } from '#src/core/format.ts';
-import type { IntroductionView } from '#src/features/members/introductions.ts';
-import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/types.ts';
+import type { IntroductionView } from '#src/features/members/index.ts';
+import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';

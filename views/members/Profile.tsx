@@ -1,11 +1,13 @@
 import { formatDate } from '#src/core/format.ts';
-import { AVATAR_SIZES, SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle } from '#src/features/members/types.ts';
+import type { AVATAR_SIZES as AvatarSizes, MemberProfile, ProfileArticle, SOCIAL_NETWORKS as SocialNetworks } from '#src/features/members/index.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/members/avatar.ts';
 import { IntroduceLink } from '#views/members/Introductions.tsx';
 
+/** The service's presets and networks (their types hold these values to the service's). */
+const AVATAR_SIZES: typeof AvatarSizes = { xs: 24, mini: 35, tiny: 80, small: 150, default: 200, medium: 300, large: 450 };
+export const SOCIAL_NETWORKS: typeof SocialNetworks = ['linkedin', 'twitter', 'facebook', 'instagram', 'crunchbase', 'angellist', 'website'];
 const AVATAR_PIXELS = [...new Set(Object.values(AVATAR_SIZES))].sort((a, b) => a - b);
-
 
 /** A member's photo at a size, or their initials; decorative (the name is next to it). */
 export function ProfileAvatar({ name, url, size }: { name: string; url: string | null; size: number }) {

@@ -1,9 +1,8 @@
-import type { ProfileDraft } from '#src/features/members/profile.ts';
-import { INDUSTRIES, SOCIAL_NETWORKS, type MemberProfile, type SocialNetwork } from '#src/features/members/types.ts';
+import type { MemberProfile, ProfileDraft, SocialNetwork } from '#src/features/members/index.ts';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
-import { ProfileAvatar } from './Profile.tsx';
+import { ProfileAvatar, SOCIAL_NETWORKS } from './Profile.tsx';
 
 export type ProfileEditState = {
   profile: MemberProfile;
@@ -14,6 +13,8 @@ export type ProfileEditState = {
   avatarError?: string;
   notice?: string;
   limits: { companyDescription: number; maxUploadMb: number; maxSide: number };
+  /** The industries a member picks from (the service's list). */
+  industries: readonly string[];
 };
 
 const LINK_EXAMPLES: Record<SocialNetwork, string> = {
@@ -44,7 +45,7 @@ export function ProfileEditPage({ state }: { state: ProfileEditState }) {
       autoComplete={options.autoComplete}
     />
   );
-  const industries: string[] = [...INDUSTRIES];
+  const industries: string[] = [...state.industries];
   if (draft.industry && !industries.includes(draft.industry)) industries.unshift(draft.industry);
   const hasErrors = Object.keys(errors).length > 0;
   return (

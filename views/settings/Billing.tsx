@@ -1,4 +1,4 @@
-import type { StatementRow } from '#src/features/payments/view-models.ts';
+import type { StatementRow } from '#src/features/payments/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { SettingsLayout } from './SettingsPage.tsx';

@@ -1,4 +1,4 @@
-import type { PreferenceEntry, PreferencesView } from '#src/features/notifications/preferences.ts';
+import type { PreferenceEntry, PreferencesView } from '#src/features/notifications/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,5 +1,5 @@
 import { formatDate } from '#src/core/format.ts';
-import type { PushDeviceView } from '#src/features/notifications/push/tokens.ts';
+import type { PushDeviceView } from '#src/features/notifications/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,5 +1,9 @@
-import type { CountryOption, OfficePhone, ContactPhone, SupportContact, Team, TeamDraft, TeamType } from '#src/features/settings/team-types.ts';
-import { TEAM_LIMITS, TEAM_TYPES } from '#src/features/settings/team-types.ts';
+import type { CountryOption, OfficePhone, ContactPhone, SupportContact, Team, TeamDraft, TeamType } from '#src/features/settings/index.ts';
+import type { TEAM_LIMITS as TeamLimits, TEAM_TYPES as TeamTypes } from '#src/features/settings/index.ts';
+
+/** The service's contact types and longest values (their types hold these to the service's). */
+const TEAM_TYPES: typeof TeamTypes = ['ea', 'pr'];
+const TEAM_LIMITS: typeof TeamLimits = { name: 120, email: 254, phone: 30, extension: 10 };
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,7 +1,10 @@
 import { AppError } from '#src/core/errors.ts';
 import type { Community } from '#src/db/types.ts';
+import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
-import { createSite, getSite, listSites, SITE_TEXT_FIELDS, siteFormOf, updateSite, type SiteActor, type SiteForm } from './admin.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
+import { createSite, getSite, listSites, updateSite, type SiteActor } from './admin.ts';
+import { SITE_TEXT_FIELDS, siteFormOf, type SiteForm } from './site-form.ts';
 
 /**
  * Sites on the staff schema (/graphqlAdmin): the same service as the forms. Cookie clients send the
@@ -109,10 +112,8 @@ function formOf(code: unknown, input: unknown): SiteForm {
 
 async function siteOut(ctx: GraphQLContext, actor: SiteActor, code: string) {
   const { community, hosts } = await getSite(siteDepsOf(ctx), actor, code);
-  const count = await ctx.db
-    .selectFrom('memberships')
+  const count = await selectInCommunity(ctx.db, 'memberships', community)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('community_id', '=', community.id)
     .where('is_active', '=', true)
     .executeTakeFirstOrThrow();
   return toSite(community, hosts, Number(count.n));
@@ -179,3 +180,5 @@ export const siteAdminResolvers = {
     },
   },
 };
+
+export const siteAdminGraphQL: GraphQLPart = { typeDefs: siteAdminTypeDefs, resolvers: siteAdminResolvers };

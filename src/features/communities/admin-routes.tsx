@@ -1,25 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { DashboardsPage, SiteFormPage, SitesList, type Contrast } from '#views/admin/sites.tsx';
-import {
-  blankSiteForm,
-  COLOR_PATTERN,
-  CONTRAST_MIN,
-  contrastWithWhite,
-  createSite,
-  dashboardLinks,
-  getSite,
-  listSites,
-  NAV_BLANK_ROWS,
-  NAV_MAX,
-  siteFormFromBody,
-  siteFormOf,
-  updateSite,
-  isPlatformStaff,
-  type SiteActor,
-  type SiteDeps,
-  type SiteForm,
-} from './admin.ts';
+import { createSite, dashboardLinks, getSite, listSites, updateSite, type SiteActor, type SiteDeps } from './admin.ts';
+import { blankSiteForm, COLOR_PATTERN, CONTRAST_MIN, contrastWithWhite, NAV_BLANK_ROWS, NAV_MAX, siteFormFromBody, siteFormOf, type SiteForm } from './site-form.ts';
+import { isPlatformStaff } from './site-staff.ts';
 
 export function siteDeps(request: FastifyRequest): SiteDeps {
   return { db: request.server.db, publicHost: new URL(request.server.config.publicUrl).hostname.toLowerCase() };

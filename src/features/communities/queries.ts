@@ -1,8 +1,10 @@
 import type { Db } from '#src/db/index.ts';
+import { crossCommunity } from '#src/db/tenancy.ts';
 import type { Community } from '#src/db/types.ts';
 
 export async function findCommunityByHost(db: Db, host: string): Promise<Community | undefined> {
-  return db
+  // The community of a request by host (named cross-community query).
+  return crossCommunity(db)
     .selectFrom('community_hosts')
     .innerJoin('communities', 'communities.id', 'community_hosts.community_id')
     .selectAll('communities')

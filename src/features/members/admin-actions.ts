@@ -4,9 +4,9 @@ import { ensureText } from '#src/core/fields.ts';
 import { isStrongPassword } from '#src/core/password-rules.ts';
 import { hashPassword } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
-import { PASSWORD_RESET_JOB } from '#src/features/auth/service.ts';
-import { DUNNING_DAYS } from '#src/features/payments/renewals/dunning.ts';
+import { crossCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import { PASSWORD_RESET_JOB } from '#src/features/auth/index.ts';
+import { DUNNING_DAYS } from '#src/features/payments/index.ts';
 import { staffCommunities, type AdminMembersDeps, type Staff, type StaffCommunity } from './admin.ts';
 
 /**
@@ -63,7 +63,7 @@ export const STAFF_ACTIONS = ['note_added', 'password_reset_sent', 'password_gen
 export type StaffAction = (typeof STAFF_ACTIONS)[number];
 
 async function record(db: Db, now: Date, community: StaffCommunity, staff: Staff, memberId: number, action: StaffAction, detail: string | null = null) {
-  await db.insertInto('staff_actions').values({ community_id: community.id, actor_id: staff.userId, member_id: memberId, action, detail, created_at: now }).execute();
+  await insertInCommunity(db, 'staff_actions', community, { actor_id: staff.userId, member_id: memberId, action, detail, created_at: now }).execute();
 }
 
 /** The member's membership in the community (any state), or NotFound. */
@@ -87,9 +87,7 @@ export async function addNote(deps: AdminMembersDeps, staff: Staff, community: S
   await membershipOf(deps.db, community, userId);
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const note = await trx
-      .insertInto('member_notes')
-      .values({ community_id: community.id, member_id: userId, author_id: staff.userId, body, created_at: now })
+    const note = await insertInCommunity(trx, 'member_notes', community, { member_id: userId, author_id: staff.userId, body, created_at: now })
       .returning(['id', 'body', 'created_at'])
       .executeTakeFirstOrThrow();
     await record(trx, now, community, staff, userId, 'note_added');
@@ -144,7 +142,8 @@ export async function setGeneratedPassword(deps: AdminMembersDeps, staff: Staff,
   // for those, the reset link (mailed to the member) is the way.
   if (userId !== staff.userId) {
     const [theirs, mine] = await Promise.all([
-      deps.db.selectFrom('memberships').select(['community_id', 'roles']).where('user_id', '=', userId).execute(),
+      // The staff members area's cross-brand check (named cross-community query): the member's places in every community.
+      crossCommunity(deps.db).selectFrom('memberships').select(['community_id', 'roles']).where('user_id', '=', userId).execute(),
       staffCommunities(deps, staff),
     ]);
     const administered = new Set(mine.map((c) => c.id));
@@ -157,8 +156,10 @@ export async function setGeneratedPassword(deps: AdminMembersDeps, staff: Staff,
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', userId).execute();
-    await trx.updateTable('password_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-    if (userId !== staff.userId) await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    // The password is one for every community, so its tokens and sessions end in every community: the
+    // staff members area's cross-brand action (named cross-community query).
+    await crossCommunity(trx).updateTable('password_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    if (userId !== staff.userId) await crossCommunity(trx).updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     await record(trx, now, community, staff, userId, 'password_generated');
   });
   return password;
@@ -175,23 +176,19 @@ export async function setActive(deps: AdminMembersDeps, staff: Staff, community:
   if (member.is_active === active) return;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('memberships').set({ is_active: active }).where('id', '=', member.id).execute();
+    await updateInCommunity(trx, 'memberships', community).set({ is_active: active }).where('id', '=', member.id).execute();
     if (!active) {
-      await trx
-        .updateTable('sessions')
+      await updateInCommunity(trx, 'sessions', community)
         .set({ revoked_at: now })
         .where('user_id', '=', userId)
-        .where('community_id', '=', community.id)
         .where('revoked_at', 'is', null)
         .execute();
       // No more dunning mail to a deactivated member; the subscription is otherwise left as it is.
-      await trx.updateTable('subscriptions').set({ next_dunning_at: null, updated_at: now }).where('community_id', '=', community.id).where('user_id', '=', userId).where('next_dunning_at', 'is not', null).execute();
+      await updateInCommunity(trx, 'subscriptions', community).set({ next_dunning_at: null, updated_at: now }).where('user_id', '=', userId).where('next_dunning_at', 'is not', null).execute();
     } else {
       // Reactivated: a past-due member whose dunning was stopped resumes at its next step (from now).
-      await trx
-        .updateTable('subscriptions')
+      await updateInCommunity(trx, 'subscriptions', community)
         .set({ next_dunning_at: now, updated_at: now })
-        .where('community_id', '=', community.id)
         .where('user_id', '=', userId)
         .where('status', '=', 'past_due')
         .where('next_dunning_at', 'is', null)
@@ -208,7 +205,7 @@ export async function setModerator(deps: AdminMembersDeps, staff: Staff, communi
   if (member.is_moderator === isModerator) return;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('memberships').set({ is_moderator: isModerator }).where('id', '=', member.id).execute();
+    await updateInCommunity(trx, 'memberships', community).set({ is_moderator: isModerator }).where('id', '=', member.id).execute();
     await record(trx, now, community, staff, userId, isModerator ? 'moderator_on' : 'moderator_off');
   });
 }

@@ -170,3 +170,5 @@ export const adminMembersResolvers: GraphQLPart['resolvers'] = {
     },
   },
 };
+
+export const adminMembersAdminGraphQL: GraphQLPart = { typeDefs: adminMembersTypeDefs, resolvers: adminMembersResolvers };

@@ -1,39 +1,35 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { MemberDetail, MembersTable, memberPath } from '#views/admin/members.tsx';
-import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type AdminMembersDeps, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
+import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
+import { adminMembersDeps, staffOf } from './admin-request.ts';
 import { addNote, listNotes, listStaffActions, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';
 
-/** The services' plain dependencies for a request. */
-export function adminMembersDeps(request: FastifyRequest): AdminMembersDeps {
-  const app = request.server;
-  return { db: app.db, clock: app.clock, jobs: app.jobs };
-}
+// Until the forum imports these from the members face (src/features/members/index.ts): remove then.
+export { adminMembersDeps, staffOf } from './admin-request.ts';
 
-/** The signed-in admin (the route's access is 'admin'; the services check each community). */
-export function staffOf(request: FastifyRequest): Staff {
-  request.guardian.ensureAdmin();
-  return { userId: request.guardian.userId! };
-}
+/** A free-text filter: trimmed and cut to its longest, or null when blank or not text. */
+const text = (max: number) => z.unknown().optional().transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null));
 
-const oneOf = <T extends string>(list: readonly T[], value: unknown, fallback: T): T => (typeof value === 'string' && (list as readonly string[]).includes(value) ? (value as T) : fallback);
-const text = (value: unknown, max: number) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
+/** The search's query string (the table, its next pages and the CSV export share it): anything unknown is its default. */
+const memberSearchQuery = z.object({
+  q: text(200),
+  community: text(100),
+  standing: text(200),
+  tier: text(200),
+  founding: z.unknown().optional().transform((v) => (v === 'yes' ? true : v === 'no' ? false : null)),
+  active: z.enum(ACTIVE_STATES).catch('all'),
+  sort: z.enum(MEMBER_SORTS).catch('name'),
+  after: z.unknown().optional().transform((v) => (typeof v === 'string' ? v.slice(0, 1000) : null)),
+});
 
-/** The search from the query string (the table, its next pages and the CSV export share it). */
+/** The search from the query string. */
 export function memberSearchOf(q: Record<string, unknown>): MemberSearch {
-  return {
-    q: text(q.q, 200),
-    community: text(q.community, 100),
-    standing: text(q.standing, 200),
-    tier: text(q.tier, 200),
-    founding: q.founding === 'yes' ? true : q.founding === 'no' ? false : null,
-    active: oneOf(ACTIVE_STATES, q.active, 'all'),
-    sort: oneOf(MEMBER_SORTS, q.sort, 'name'),
-    after: typeof q.after === 'string' ? q.after.slice(0, 1000) : null,
-  };
+  return memberSearchQuery.parse(q);
 }
 
 const NOTICES = ['reset', 'activated', 'deactivated', 'moderatorOn', 'moderatorOff', 'note'] as const;

@@ -3,7 +3,7 @@ import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { crossCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import { SNAPSHOT_COLUMNS, toSnapshot } from './queries.ts';
 import type { MemberAdminView } from './types.ts';
@@ -22,7 +22,8 @@ export type StaffCommunity = { id: number; code: string; name: string };
 
 /** Communities where the user holds ADMIN in an active membership, by name. */
 export async function staffCommunities(deps: Pick<AdminMembersDeps, 'db'>, staff: Staff): Promise<StaffCommunity[]> {
-  return deps.db
+  // The staff administering several communities (named cross-community query): their ADMIN places in every community.
+  return crossCommunity(deps.db)
     .selectFrom('memberships')
     .innerJoin('communities', 'communities.id', 'memberships.community_id')
     .select(['communities.id', 'communities.code', 'communities.name'])
@@ -130,7 +131,8 @@ async function filtered(deps: Pick<AdminMembersDeps, 'db'>, staff: Staff, query:
   const communities = await staffCommunities(deps, staff);
   let ids = communities.map((c) => c.id);
   if (query.community) ids = communities.filter((c) => c.code.toLowerCase() === query.community!.toLowerCase()).map((c) => c.id);
-  let q = deps.db
+  // The staff members area's cross-brand list (named cross-community query), limited to the admin's communities.
+  let q = crossCommunity(deps.db)
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .innerJoin('communities', 'communities.id', 'memberships.community_id')
@@ -265,7 +267,8 @@ export async function filterChoices(deps: Pick<AdminMembersDeps, 'db'>, staff: S
   const ids = communities.length > 0 ? communities.map((c) => c.id) : [-1];
   const distinct = async (column: 'standing' | 'membership_tier') =>
     (
-      await deps.db
+      // The staff members area's cross-brand list (named cross-community query): its filters' values.
+      await crossCommunity(deps.db)
         .selectFrom('memberships')
         .select(`memberships.${column} as value`)
         .distinct()

@@ -3,7 +3,7 @@ import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { AppError } from '#src/core/errors.ts';
 import { ConcurrencyGate } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
-import { deleteInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { avatarPath } from './queries.ts';
 import { AVATAR_SIZES } from './types.ts';
 
@@ -82,10 +82,12 @@ export async function storeAvatar(db: Db, community: Tenant, userId: number, ima
   const key = newAvatarKey();
   await db.transaction().execute(async (trx) => {
     await deleteInCommunity(trx, 'avatar_images', community).where('user_id', '=', userId).execute();
-    await trx
-      .insertInto('avatar_images')
-      .values([...images].map(([size, bytes]) => ({ key, size, community_id: community.id, user_id: userId, content_type: CONTENT_TYPE, bytes })))
-      .execute();
+    await insertInCommunity(
+      trx,
+      'avatar_images',
+      community,
+      [...images].map(([size, bytes]) => ({ key, size, user_id: userId, content_type: CONTENT_TYPE, bytes })),
+    ).execute();
     await updateInCommunity(trx, 'memberships', community).set({ avatar_key: key, avatar_url: avatarPath(key) }).where('user_id', '=', userId).execute();
   });
   return key;

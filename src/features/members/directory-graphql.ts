@@ -134,3 +134,5 @@ export const directoryMemberResolvers: GraphQLPart['resolvers'] = {
     },
   },
 };
+
+export const directoryMemberGraphQL: GraphQLPart = { typeDefs: directoryMemberTypeDefs, resolvers: directoryMemberResolvers };

@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { companySizeRange, listedMembersOf, SNAPSHOT_COLUMNS, toSnapshot, type SnapshotRow } from './queries.ts';
 import { COMPANY_SIZES, type CompanySize, type MemberSnapshot } from './types.ts';
 
@@ -235,9 +235,7 @@ async function searchPage(deps: DirectoryDeps, query: DirectoryQuery): Promise<D
  * page's rows to their users (pageRows), so its cost follows its matches, never the community's size.
  */
 function candidates({ db, community }: DirectoryDeps, query: DirectoryQuery) {
-  const q = db
-    .selectFrom('memberships')
-    .where('memberships.community_id', '=', community.id)
+  const q = selectInCommunity(db, 'memberships', community)
     .where('memberships.is_active', '=', true)
     .where('memberships.gate', '=', 'app')
     .where(sql<SqlBool>`(select users.is_active from users where users.id = memberships.user_id)`);
@@ -383,11 +381,7 @@ export const NEW_MEMBER_DAYS = 90;
  */
 export async function listSuggestions({ db, community, clock }: DirectoryDeps, userId: number): Promise<Suggestion[]> {
   const since = new Date(clock.now().getTime() - NEW_MEMBER_DAYS * 86_400_000);
-  const me = db
-    .selectFrom('memberships')
-    .select(['industry', 'location_name'])
-    .where('community_id', '=', community.id)
-    .where('user_id', '=', userId);
+  const me = selectInCommunity(db, 'memberships', community).select(['industry', 'location_name']).where('user_id', '=', userId);
   const reasoned = listedMembersOf(db, community)
     .leftJoin(me.as('me'), (join) => join.onTrue())
     .where('users.id', '<>', userId)

@@ -3,9 +3,10 @@ import { AppError, notFound, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
+import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import type { Community } from '#src/db/types.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
-import type { Notifier } from '#src/features/notifications/notifier.ts';
+import type { Notifier } from '#src/features/notifications/index.ts';
 import { findSnapshot, membersOf, snapshotsOf } from './queries.ts';
 import type { IntroductionStatus, MemberSnapshot } from './types.ts';
 
@@ -115,18 +116,14 @@ export async function requestIntroduction(deps: IntroDeps, requesterId: number, 
   try {
     const id = await deps.db.transaction().execute(async (trx) => {
       // One request at a time per requester: the cap is counted under the lock of their membership.
-      await trx
-        .selectFrom('memberships')
+      await selectInCommunity(trx, 'memberships', deps.community)
         .select('id')
-        .where('community_id', '=', deps.community.id)
         .where('user_id', '=', requesterId)
         .forUpdate()
         .executeTakeFirst();
       const since = new Date(now.getTime() - DAY_MS);
-      const recent = await trx
-        .selectFrom('introduction_requests')
+      const recent = await selectInCommunity(trx, 'introduction_requests', deps.community)
         .select(['created_at'])
-        .where('community_id', '=', deps.community.id)
         .where('requester_id', '=', requesterId)
         .where('created_at', '>', since)
         .orderBy('created_at', 'asc')
@@ -136,10 +133,8 @@ export async function requestIntroduction(deps: IntroDeps, requesterId: number, 
         const values = { cap: DAILY_CAP, when: `${when.toISOString().slice(0, 10)} ${when.toISOString().slice(11, 16)} UTC` };
         throw new AppError('Introductions.DailyCap', { values, fields: { reason: { code: 'Introductions.DailyCap', key: 'introductions.errors.dailyCap', values } } });
       }
-      const open = await trx
-        .selectFrom('introduction_requests')
+      const open = await selectInCommunity(trx, 'introduction_requests', deps.community)
         .select(['requester_id'])
-        .where('community_id', '=', deps.community.id)
         .where('status', '=', 'PENDING')
         .where((eb) =>
           eb.or([
@@ -149,9 +144,7 @@ export async function requestIntroduction(deps: IntroDeps, requesterId: number, 
         )
         .executeTakeFirst();
       if (open) throw openError(open.requester_id !== requesterId);
-      const row = await trx
-        .insertInto('introduction_requests')
-        .values({ community_id: deps.community.id, requester_id: requesterId, target_id: target.id, reason, status: 'PENDING', created_at: now })
+      const row = await insertInCommunity(trx, 'introduction_requests', deps.community, { requester_id: requesterId, target_id: target.id, reason, status: 'PENDING', created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
@@ -160,10 +153,8 @@ export async function requestIntroduction(deps: IntroDeps, requesterId: number, 
   } catch (e) {
     // Two requests of the pair at once: the partial unique index lets one in.
     if (isOpenPairViolation(e)) {
-      const other = await deps.db
-        .selectFrom('introduction_requests')
+      const other = await selectInCommunity(deps.db, 'introduction_requests', deps.community)
         .select('requester_id')
-        .where('community_id', '=', deps.community.id)
         .where('status', '=', 'PENDING')
         .where('requester_id', 'in', [requesterId, target.id])
         .where('target_id', 'in', [requesterId, target.id])
@@ -176,10 +167,8 @@ export async function requestIntroduction(deps: IntroDeps, requesterId: number, 
 
 /** Requests with both members' snapshots and the reviewer's name (tenant-scoped). */
 function introductionsQuery(deps: Pick<IntroDeps, 'db' | 'community'>) {
-  return deps.db
-    .selectFrom('introduction_requests as ir')
+  return selectInCommunityAs(deps.db, 'introduction_requests', 'ir', deps.community)
     .leftJoin('users as reviewer', 'reviewer.id', 'ir.reviewer_id')
-    .where('ir.community_id', '=', deps.community.id)
     .select([
       'ir.id',
       'ir.status',
@@ -227,10 +216,8 @@ export async function listMyIntroductions(deps: Pick<IntroDeps, 'db' | 'communit
 
 /** The ids of members with whom the member has an open request (either direction). */
 export async function openPartners(deps: Pick<IntroDeps, 'db' | 'community'>, userId: number): Promise<Set<number>> {
-  const rows = await deps.db
-    .selectFrom('introduction_requests')
+  const rows = await selectInCommunity(deps.db, 'introduction_requests', deps.community)
     .select(['requester_id', 'target_id'])
-    .where('community_id', '=', deps.community.id)
     .where('status', '=', 'PENDING')
     .where((eb) => eb.or([eb('requester_id', '=', userId), eb('target_id', '=', userId)]))
     .execute();
@@ -239,10 +226,8 @@ export async function openPartners(deps: Pick<IntroDeps, 'db' | 'community'>, us
 
 /** The open request between two members, either direction: who asked, or undefined. */
 export async function openRequestBetween(deps: Pick<IntroDeps, 'db' | 'community'>, a: number, b: number): Promise<{ requesterId: number } | undefined> {
-  const row = await deps.db
-    .selectFrom('introduction_requests')
+  const row = await selectInCommunity(deps.db, 'introduction_requests', deps.community)
     .select('requester_id')
-    .where('community_id', '=', deps.community.id)
     .where('status', '=', 'PENDING')
     .where('requester_id', 'in', [a, b])
     .where('target_id', 'in', [a, b])
@@ -284,10 +269,8 @@ async function review(
   const now = deps.clock.now();
   const c = deps.community;
   await deps.db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('introduction_requests')
+    const current = await selectInCommunity(trx, 'introduction_requests', c)
       .select(['id', 'status', 'requester_id', 'target_id', 'reason'])
-      .where('community_id', '=', c.id)
       .where('id', '=', id)
       .executeTakeFirst();
     if (!current) throw notFound();
@@ -296,26 +279,20 @@ async function review(
     const requester = contacts.get(current.requester_id);
     const target = contacts.get(current.target_id);
     if (decision.status === 'APPROVED' && (!requester?.active || !target?.active)) throw new AppError('Introductions.MemberInactive');
-    const updated = await trx
-      .updateTable('introduction_requests')
+    const updated = await updateInCommunity(trx, 'introduction_requests', c)
       .set({ status: decision.status, reviewer_id: reviewerId, review_note: note, reviewed_at: now })
-      .where('community_id', '=', c.id)
       .where('id', '=', id)
       .where('status', '=', 'PENDING')
       .returning('id')
       .executeTakeFirst();
     if (!updated) throw new AppError('Introductions.AlreadyReviewed');
-    await trx
-      .insertInto('staff_actions')
-      .values({
-        community_id: c.id,
-        actor_id: reviewerId,
-        member_id: current.requester_id,
-        action: decision.status === 'APPROVED' ? 'introduction.approve' : 'introduction.decline',
-        detail: JSON.stringify({ requestId: id, targetId: current.target_id, ...(note ? { note } : {}) }),
-        created_at: now,
-      })
-      .execute();
+    await insertInCommunity(trx, 'staff_actions', c, {
+      actor_id: reviewerId,
+      member_id: current.requester_id,
+      action: decision.status === 'APPROVED' ? 'introduction.approve' : 'introduction.decline',
+      detail: JSON.stringify({ requestId: id, targetId: current.target_id, ...(note ? { note } : {}) }),
+      created_at: now,
+    }).execute();
     const from = `"${c.name.replace(/"/g, '')}" <${deps.mailFrom}>`;
     const t = deps.t;
     const name = (p: Contact) => `${p.first_name} ${p.last_name}`.trim();

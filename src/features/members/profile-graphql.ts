@@ -1,6 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { findProfile, publishedArticles, updateProfile, type ProfileDeps } from './profile.ts';
 import { SOCIAL_NETWORKS, type MemberProfile } from './types.ts';
 
@@ -115,3 +116,5 @@ export const profileMemberResolvers = {
       (await publishedArticles(depsOf(ctx), Number(parent.id))).map((a) => ({ ...a, id: String(a.id), publishedDate: iso(a.publishedDate) })),
   },
 };
+
+export const profileMemberGraphQL: GraphQLPart = { typeDefs: profileMemberTypeDefs, resolvers: profileMemberResolvers };

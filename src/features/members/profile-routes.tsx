@@ -7,7 +7,7 @@ import { ProfilePage } from '#views/members/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#views/members/ProfileEdit.tsx';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
 import { draftOf, findProfile, PROFILE_LIMITS, publishedArticles, updateProfile, type ProfileDeps, type ProfileDraft } from './profile.ts';
-import { SOCIAL_NETWORKS } from './types.ts';
+import { INDUSTRIES, SOCIAL_NETWORKS } from './types.ts';
 
 export function profileDeps(request: FastifyRequest): ProfileDeps {
   return { db: request.server.db, clock: request.server.clock, community: request.community };
@@ -86,6 +86,7 @@ export default async function profileRoutes(app: FastifyInstance) {
       profile,
       draft: draftOf(profile),
       errors: {},
+      industries: INDUSTRIES,
       limits: { companyDescription: PROFILE_LIMITS.companyDescription, maxUploadMb: AVATAR_MAX_BYTES / 1024 / 1024, maxSide: AVATAR_MAX_SIDE },
       ...overrides,
     };

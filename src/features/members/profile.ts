@@ -4,7 +4,7 @@ import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue } from '#src/db/types.ts';
-import { PUBLISHED } from '#src/features/articles/rules.ts';
+import { PUBLISHED } from '#src/features/articles/index.ts';
 import { membersOf, activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from './queries.ts';
 import { INDUSTRIES, SOCIAL_NETWORKS, type MemberProfile, type ProfileArticle, type SocialLinks, type SocialNetwork } from './types.ts';
 

@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { AVATAR_SIZES, COMPANY_SIZES, type AvatarPreset, type CompanySize, type MemberSnapshot } from './types.ts';
 
 /** The address of a stored avatar at one preset (served by the profile area's avatar route). */
@@ -80,10 +80,7 @@ export function toSnapshot(row: SnapshotRow): MemberSnapshot {
 
 /** Members of one community joined to their users: the base of every member query (tenant-scoped). */
 export function membersOf(db: Db, community: Tenant) {
-  return db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.user_id')
-    .where('memberships.community_id', '=', community.id);
+  return selectInCommunity(db, 'memberships', community).innerJoin('users', 'users.id', 'memberships.user_id');
 }
 
 /** Only members others may see: active in the community and as a user. */

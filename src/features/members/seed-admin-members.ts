@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 /**
  * The staff's side of the demo members: varied health, standing, tier and vertical in every demo
@@ -8,7 +8,7 @@ import type { Db } from '#src/db/index.ts';
  * Jonah Whitaker, whose renewal failed, is overdue yet active, so that signing in as him shows the
  * overdue page. Runs inside seedDemo's transaction, after the members are inserted.
  */
-export async function seedAdminMembers(trx: Db, ctx: { byCode: Record<string, number>; adminId: number; now?: Date }): Promise<void> {
+export async function seedAdminMembers(trx: RawDb, ctx: { byCode: Record<string, number>; adminId: number; now?: Date }): Promise<void> {
   const now = ctx.now ?? new Date();
   const ago = (days: number, hours = 0) => new Date(now.getTime() - (days * 24 + hours) * 3_600_000);
   const HEALTH = ['Healthy', 'Engaged', 'Healthy', 'At risk', 'Quiet', 'Healthy', 'Champion'];

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 import { newAvatarKey, renderSquares } from './avatars.ts';
 import { avatarPath } from './queries.ts';
 
@@ -27,7 +27,7 @@ export function initialsSvg(first: string, last: string, colour: string, size = 
  * Gives every membership without an avatar one (in the seed's transaction, after the members are
  * inserted). `limit` caps how many, should the demo grow large.
  */
-export async function seedAvatars(trx: Db, { limit }: { limit?: number } = {}): Promise<number> {
+export async function seedAvatars(trx: RawDb, { limit }: { limit?: number } = {}): Promise<number> {
   let query = trx
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')

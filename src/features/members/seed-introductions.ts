@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 
 type Seed = {
   from: string;
@@ -70,7 +70,7 @@ const SEEDS: Seed[] = [
  * Demo introduction requests among Summit's members, in every state (amara.okafor has one of each),
  * with the staff actions of the reviewed ones. Called from seedDemo inside its transaction.
  */
-export async function seedIntroductions(trx: Db, ctx: { communityId: number; staffId: number; now?: Date }): Promise<void> {
+export async function seedIntroductions(trx: RawDb, ctx: { communityId: number; staffId: number; now?: Date }): Promise<void> {
   const now = ctx.now ?? new Date();
   const usernames = [...new Set(SEEDS.flatMap((s) => [s.from, s.to]))];
   const users = await trx

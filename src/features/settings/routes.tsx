@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { isAppError, type AppError } from '#src/core/errors.ts';
-import { signOut } from '#src/features/auth/transport.ts';
+import { signOut } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { passwordCriteria } from '#src/core/password-rules.ts';

@@ -5,9 +5,8 @@ import { AppError } from '#src/core/errors.ts';
 import { ensureText, phoneField } from '#src/core/fields.ts';
 import { sha256 } from '#src/core/ids.ts';
 import type { Db } from '#src/db/index.ts';
-import { authContext } from '#src/features/auth/http.ts';
-import { updatePassword } from '#src/features/auth/service.ts';
-import { revokeOtherSessions, revokeSession, revokeSessions } from '#src/features/auth/sessions.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import { authContext, revokeOtherSessions, revokeSession, revokeSessions, updatePassword } from '#src/features/auth/index.ts';
 import type { CountryOption, PhoneView, SecurityView, SessionView } from './types.ts';
 
 /**
@@ -85,15 +84,13 @@ export const SESSIONS_SHOWN = 5;
 export async function listSessions(
   db: Db,
   now: Date,
-  communityId: number,
+  community: Tenant,
   userId: number,
   currentSessionId: string,
 ): Promise<{ sessions: SessionView[]; otherCount: number }> {
   const current = sha256(currentSessionId);
-  const active = db
-    .selectFrom('sessions')
+  const active = selectInCommunity(db, 'sessions', community)
     .where('user_id', '=', userId)
-    .where('community_id', '=', communityId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now);
   const [rows, counted] = await Promise.all([
@@ -122,7 +119,7 @@ export async function securityView(request: FastifyRequest): Promise<SecurityVie
   const app = request.server;
   const { userId, sessionId } = memberOf(request);
   const user = await app.db.selectFrom('users').select(['username', 'email', 'mobile_country_code', 'mobile_number']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const { sessions, otherCount } = await listSessions(app.db, app.clock.now(), request.community.id, userId, sessionId);
+  const { sessions, otherCount } = await listSessions(app.db, app.clock.now(), request.community, userId, sessionId);
   return {
     username: user.username || user.email,
     concierge: { email: request.community.concierge_email, phone: request.community.concierge_phone },

@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 import type { SupportContactType } from '#src/db/types.ts';
 
 type Contact = {
@@ -32,7 +32,7 @@ const SEEDS: Record<string, Record<string, Contact[]>> = {
 };
 
 /** Adds the demo members' executive assistants and PR contacts. Called from seedDemo inside its transaction. */
-export async function seedTeam(trx: Db, ctx: { byCode: Record<string, number> }): Promise<void> {
+export async function seedTeam(trx: RawDb, ctx: { byCode: Record<string, number> }): Promise<void> {
   for (const [code, members] of Object.entries(SEEDS)) {
     const communityId = ctx.byCode[code];
     if (!communityId) continue;

@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
+import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { deleteContact, findTeam, saveContact, type ContactInput, type TeamDeps } from './team.ts';
 import type { SupportContact, TeamType } from './team-types.ts';
 
@@ -90,3 +91,5 @@ export const teamMemberResolvers = {
     publicRelations: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => out((await findTeam(depsOf(ctx), Number(parent.id))).pr),
   },
 };
+
+export const teamMemberGraphQL: GraphQLPart = { typeDefs: teamMemberTypeDefs, resolvers: teamMemberResolvers };

@@ -2,7 +2,7 @@ import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type C
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { emailField, hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
-import { deleteInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Clock } from '#src/core/clock.ts';
 import { TEAM_LIMITS, TEAM_TYPES, type ContactPhone, type CountryOption, type OfficePhone, type SupportContact, type Team, type TeamDraft, type TeamType } from './team-types.ts';
 
@@ -177,9 +177,7 @@ export async function saveContact(deps: TeamDeps, userId: number, type: TeamType
     office_extension: values.officePhone?.extension ?? null,
     updated_at: now,
   };
-  const row = await deps.db
-    .insertInto('support_contacts')
-    .values({ community_id: deps.community.id, user_id: userId, type, created_at: now, ...set })
+  const row = await insertInCommunity(deps.db, 'support_contacts', deps.community, { user_id: userId, type, created_at: now, ...set })
     .onConflict((oc) => oc.columns(['community_id', 'user_id', 'type']).doUpdateSet(set))
     .returning(['id', 'type', 'name', 'email', 'mobile_country_code', 'mobile_number', 'office_country_code', 'office_number', 'office_extension'])
     .executeTakeFirstOrThrow();
