@@ -2,19 +2,7 @@ import { hashPassword } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import { crossCommunity } from '#src/db/tenancy.ts';
 import type { NewCommunity, Role } from '#src/db/types.ts';
-import { seedSites } from '#src/features/members/seed-sites.ts';
-import { seedIntroductions } from '#src/features/members/seed-introductions.ts';
-import { seedAvatars } from '#src/features/members/seed-avatars.ts';
-import { seedAdminMembers } from '#src/features/members/seed-admin-members.ts';
-import { seedDirectory } from '#src/features/members/seed-directory.ts';
-import { seedPreferences } from '#src/features/notifications/seed-preferences.ts';
-import { seedPush } from '#src/features/notifications/push/seed.ts';
-import { seedNotifications } from '#src/features/notifications/seed-notifications.ts';
-import { seedTeam } from '#src/features/settings/seed-team.ts';
-import { seedPayments } from '#src/features/payments/seed.ts';
-import { seedArticles } from '#src/features/articles/seed.ts';
-import { seedForum } from '#src/features/forum/seed.ts';
-import { seedExpertPanels } from '#src/features/expert-panels/seed.ts';
+import { AREAS } from './areas.ts';
 
 /** Demo credentials, documented in the README. The seed refuses to run in production. */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'Demo-Admin-2026!' };
@@ -204,41 +192,10 @@ export async function seedDemo(db: Db, { production }: { production: boolean }):
     };
     await addMembers('summit', 'summit-demo.example.com', SUMMIT_MEMBERS, new Date('2024-03-01T00:00:00Z'));
     await addMembers('harbor', 'harbor-demo.example.com', HARBOR_MEMBERS, new Date('2025-01-15T00:00:00Z'));
-    // Each area's demo, in the order they build on each other; the avatars last (every member gets one).
-    await seedSites(trx, { adminId: admin.id });
-    await seedDirectory(trx, { communities: byCode, passwordHash: memberHash });
-    await seedAdminMembers(trx, { byCode, adminId: admin.id });
-    await seedIntroductions(trx, { communityId: byCode.summit!, staffId: admin.id });
-    await seedPreferences(trx, { communityId: byCode.summit! });
-    await seedPush(trx, { communityId: byCode.summit! });
-    await seedAvatars(trx);
-    await seedNotifications(trx, { communityIds: [byCode.summit!, byCode.harbor!] });
-    await seedTeam(trx, { byCode });
-    await seedPayments(trx, { byCode });
-    await seedArticles(trx, { byCode });
-    await seedForum(trx, { byCode, adminId: admin.id });
-    await seedExpertPanels(trx, { byCode, adminId: admin.id });
-
-    await trx
-      .insertInto('ads')
-      .values(
-        communities.flatMap((c) => [
-          { community_id: c.id, shape: 'MASTHEAD' as const, image_url: 'img/ads/masthead-partner.svg', link: 'https://example.com/partners/ledgerly', alt_text: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' },
-          { community_id: c.id, shape: 'MEDIUM_SQUARE' as const, image_url: 'img/ads/square-retreat.svg', link: 'https://example.com/partners/retreat', alt_text: 'Leadership Retreat 2027: reserve your seat.' },
-        ]),
-      )
-      .execute();
-
-    // The spec's blackout window, and this year's (an admin adds one each year).
-    await trx
-      .insertInto('blackout_windows')
-      .values(
-        communities.flatMap((c) => [
-          { community_id: c.id, starts_on: '2024-12-23', ends_before: '2025-01-02' },
-          { community_id: c.id, starts_on: '2026-12-23', ends_before: '2027-01-02' },
-        ]),
-      )
-      .execute();
+    // Each area's part of the demo, in the list's order (src/features/areas.ts): an area's demo may
+    // use the people and places of those before it.
+    const demo = { byCode, adminId: admin.id, passwordHash: memberHash };
+    for (const area of AREAS) if (area.seed) await area.seed(trx, demo);
   });
   return true;
 }

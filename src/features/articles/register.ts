@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { articleErrors } from './errors.ts';
 import articleRoutes from './routes.tsx';
 import articleAdminRoutes from './admin-routes.tsx';
 import { articleJobs } from './jobs.ts';
@@ -8,6 +9,7 @@ import { seedArticles, seedBlackoutWindows } from './seed.ts';
 /** The articles area: the member's writing, the editors' board, the scheduled publishing and copy scans. */
 export const area: Area = {
   name: 'articles',
+  errors: articleErrors,
   routes: [articleRoutes, articleAdminRoutes],
   jobs: articleJobs,
   graphql: { member: [articleMemberGraphQL], admin: [articleAdminGraphQL] },

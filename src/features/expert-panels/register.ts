@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { expertPanelErrors } from './errors.ts';
 import expertPanelsAdminRoutes from './admin/admin-routes.tsx';
 import expertPanelsBoardRoutes from './admin/board-routes.tsx';
 import { expertPanelsAdminGraphQL } from './admin/graphql-admin.ts';
@@ -15,6 +16,7 @@ import { seedExpertPanels } from './seed.ts';
 /** Expert panels as one area: panels, batches and answers (staff), invitations, members' questions, roundups. */
 export const area: Area = {
   name: 'expert-panels',
+  errors: expertPanelErrors,
   routes: [expertPanelsAdminRoutes, expertPanelsBoardRoutes, expertPanelsInviteRoutes, expertPanelRoutes, roundupPublicRoutes, roundupAdminRoutes],
   graphql: {
     member: [inviteMemberGraphQL, expertPanelsMemberGraphQL, roundupMemberGraphQL],

@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { forumErrors } from './errors.ts';
 import forumAdminRoutes from './admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './graphql-actions.ts';
 import { forumMemberGraphQL } from './graphql.ts';
@@ -9,6 +10,7 @@ import { seedForum } from './seed.ts';
 /** The forum: its pages and staff pages, its GraphQL (members' and staff's), its notices job, its demo threads. */
 export const area: Area = {
   name: 'forum',
+  errors: forumErrors,
   routes: [forumRoutes, forumAdminRoutes],
   graphql: { member: [forumActionsMemberGraphQL, forumMemberGraphQL], admin: [forumActionsAdminGraphQL] },
   jobs: forumJobs,

@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { memberErrors } from './errors.ts';
 import adminMembersRoutes from './admin-routes.tsx';
 import { adminMembersAdminGraphQL } from './admin-graphql.ts';
 import directoryRoutes from './directory-routes.tsx';
@@ -16,6 +17,7 @@ import { seedSites } from './seed-sites.ts';
 /** The members area: introductions, profiles, the staff's members area and the directory. */
 export const area: Area = {
   name: 'members',
+  errors: memberErrors,
   routes: [introductionRoutes, profileRoutes, adminMembersRoutes, directoryRoutes],
   graphql: {
     member: [introductionMemberGraphQL, profileMemberGraphQL, directoryMemberGraphQL],

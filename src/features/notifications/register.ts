@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { notificationErrors } from './errors.ts';
 import { deliveryJobs } from './delivery.ts';
 import { preferenceJobs } from './digest.ts';
 import { notificationMemberGraphQL } from './graphql.ts';
@@ -17,6 +18,7 @@ import { seedPreferences } from './seed-preferences.ts';
  */
 export const area: Area = {
   name: 'notifications',
+  errors: notificationErrors,
   routes: [preferenceRoutes, pushRoutes, notificationRoutes],
   graphql: { member: [preferenceMemberGraphQL, pushMemberGraphQL, notificationMemberGraphQL] },
   jobs: (app) => [...deliveryJobs(app), ...preferenceJobs(app)],
