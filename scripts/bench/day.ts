@@ -257,6 +257,7 @@ export class Member {
     private readonly cookie: string,
     private readonly info: ChildInfo,
     private readonly record: (s: Sample) => void,
+    private readonly began: (at: number, action: Action) => void = () => {},
   ) {}
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -409,7 +410,9 @@ export class Member {
     const think = () => THINK_MS[0] + Math.random() * (THINK_MS[1] - THINK_MS[0]);
     const loop = async () => {
       if (this.stopped) return;
-      await this.act(pick(WEIGHTED));
+      const action = pick(WEIGHTED);
+      this.began(performance.now(), action);
+      await this.act(action);
       if (!this.stopped) this.timers.push(setTimeout(loop, think()));
     };
     const bell = () => {
@@ -457,8 +460,10 @@ function statsOf(samples: Sample[], members: number, seconds: number): Stats {
   };
 }
 
-async function ramp(info: ChildInfo, log: (s: string) => void): Promise<{ steps: Step[]; prepareFailures: number }> {
+async function ramp(info: ChildInfo, log: (s: string) => void): Promise<{ steps: Step[]; prepareFailures: number; nominal: ReturnType<typeof nominalSql> }> {
   const samples: Sample[] = [];
+  const begun: { at: number; action: Action }[] = [];
+  const windows: [number, number][] = [];
   const members: Member[] = [];
   const steps: Step[] = [];
   let prepareFailures = 0;
@@ -467,7 +472,7 @@ async function ramp(info: ChildInfo, log: (s: string) => void): Promise<{ steps:
       if (n > info.cookies.length) break;
       // The new members: their first page and the product agreement (not measured), then their loops.
       const joining: Member[] = [];
-      for (let i = members.length; i < n; i++) joining.push(new Member(i + 1, info.cookies[i]!, info, (s) => samples.push(s)));
+      for (let i = members.length; i < n; i++) joining.push(new Member(i + 1, info.cookies[i]!, info, (s) => samples.push(s), (at, action) => begun.push({ at, action })));
       for (let i = 0; i < joining.length; i += 10) {
         const ok = await Promise.all(joining.slice(i, i + 10).map((m) => m.prepare().catch(() => false)));
         prepareFailures += ok.filter((x) => !x).length;
@@ -484,6 +489,7 @@ async function ramp(info: ChildInfo, log: (s: string) => void): Promise<{ steps:
       const load = os.loadavg().map((x) => Math.round(x * 100) / 100);
       // The window's requests: those started in it, every one answered (or failed, at most the HTTP timeout).
       while (members.some((m) => m.waitingSince(to))) await new Promise((r) => setTimeout(r, 50));
+      windows.push([from, to]);
       const window = samples.filter((s) => s.at >= from && s.at < to);
       const seconds = (to - from) / 1000;
       const all = statsOf(window, n, seconds);
@@ -498,7 +504,30 @@ async function ramp(info: ChildInfo, log: (s: string) => void): Promise<{ steps:
   } finally {
     await Promise.all(members.map((m) => m.stop()));
   }
-  return { steps, prepareFailures };
+  return { steps, prepareFailures, nominal: nominalSql(samples, begun, windows) };
+}
+
+/**
+ * SQL statements per member-minute at the nominal pace, whatever the machine's load: 60 / mean think
+ * time actions a minute in the proportions of MIX, plus the bell's 2 polls, each at the SQL per action
+ * measured over all the steps' windows (an action's requests, the redirect followed included).
+ * The measured figure per step falls when the server is slow (a member waits, so does fewer actions).
+ */
+function nominalSql(samples: Sample[], begun: { at: number; action: Action }[], windows: [number, number][]) {
+  const inWindow = (at: number) => windows.some(([a, b]) => at >= a && at < b);
+  const perAction: Partial<Record<Action | 'bell', number>> = {};
+  const counted = samples.filter((s) => inWindow(s.at));
+  const bells = counted.filter((s) => s.action === 'bell');
+  if (bells.length) perAction.bell = round1(bells.reduce((a, s) => a + s.sql, 0) / bells.length);
+  for (const action of Object.keys(MIX) as Action[]) {
+    const n = begun.filter((b) => b.action === action && inWindow(b.at)).length;
+    if (n) perAction[action] = round1(counted.filter((s) => s.action === action).reduce((a, s) => a + s.sql, 0) / n);
+  }
+  const actionsPerMinute = 60_000 / ((THINK_MS[0] + THINK_MS[1]) / 2);
+  const missing = (Object.keys(MIX) as Action[]).filter((a) => perAction[a] === undefined);
+  const total = Object.values(MIX).reduce((a, b) => a + b, 0);
+  const perMinute = (Object.keys(MIX) as Action[]).reduce((sum, a) => sum + (actionsPerMinute * MIX[a] * (perAction[a] ?? 0)) / total, 0) + (60_000 / BELL_MS) * (perAction.bell ?? 0);
+  return { perMemberMinute: round1(perMinute), actionsPerMinute, sqlPerAction: perAction, missing };
 }
 
 export const dayModule: BenchModule = {
@@ -517,7 +546,7 @@ export const dayModule: BenchModule = {
       } finally {
         await stopServer(child);
       }
-      const { steps, prepareFailures } = result;
+      const { steps, prepareFailures, nominal } = result;
       const passed = steps.filter((s) => s.pass);
       const best = passed.at(-1) ?? null;
       const warnings: string[] = [];
@@ -536,7 +565,9 @@ export const dayModule: BenchModule = {
           right: [true, true, true, true, true, true, true, true, true, false, false],
           notes: [
             `  Largest N passing: ${best ? best.members : 'none'}${best && best.members === STEPS.at(-1) ? ' (the last step: at least that many; BENCH_DAY_STEPS for more)' : ''} (steps ${STEPS.join(', ')}; the ramp stops at the first step over).`,
-            `  Server start (migrations, demo seed, ${MAX_MEMBERS} members, their sessions): ${(info.startupMs / 1000).toFixed(1)} s. Requests as a browser sends them (keep-alive, gzip/br). SQL/member-min: the requests' Server-Timing counts only (not the job workers').`,
+            `SQL per member-minute at the nominal pace (${nominal.actionsPerMinute} actions in the mix + ${60_000 / BELL_MS} bell polls a minute, the SQL per action measured): ${nominal.perMemberMinute}${nominal.missing.length ? ` (no ${nominal.missing.join(', ')} in the windows: counted as 0)` : ''}; per action: ${Object.entries(nominal.sqlPerAction).map(([a, n]) => `${a} ${n}`).join(', ')}.`,
+            `Server start (migrations, demo seed, ${MAX_MEMBERS} members, their sessions): ${(info.startupMs / 1000).toFixed(1)} s.`,
+            `  Requests as a browser sends them (keep-alive, gzip/br). SQL/member-min: the window's Server-Timing counts / (N × minutes), the requests only (not the job workers'); it falls when the server is slow, the nominal figure does not.`,
             `  Mix (weights of a member's actions): ${mixNote}; think time ${THINK_MS[0] / 1000}–${THINK_MS[1] / 1000} s uniform; the bell's poll every ${BELL_MS / 1000} s apart.`,
           ],
         },
@@ -550,7 +581,7 @@ export const dayModule: BenchModule = {
           right: [false, true, true, true, true, true, true],
         });
       }
-      return { sections, warnings, data: { mix: MIX, thinkMs: THINK_MS, bellMs: BELL_MS, stepSeconds: STEP_S, settleSeconds: SETTLE_S, p99Ms: P99_MS, largestPassing: best?.members ?? null, seedMs: info.seedMs, startupMs: info.startupMs, posts: info.postIds.length, profiles: info.profileIds.length, steps } };
+      return { sections, warnings, data: { nominalSql: nominal, mix: MIX, thinkMs: THINK_MS, bellMs: BELL_MS, stepSeconds: STEP_S, settleSeconds: SETTLE_S, p99Ms: P99_MS, largestPassing: best?.members ?? null, seedMs: info.seedMs, startupMs: info.startupMs, posts: info.postIds.length, profiles: info.profileIds.length, steps } };
     } finally {
       await drop();
     }
