@@ -91,7 +91,9 @@ async function demoSeed(): Promise<{ seedDemo: (db: unknown, options: { producti
     try {
       return (await import(place)) as Awaited<ReturnType<typeof demoSeed>>;
     } catch (e) {
-      if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' && (e as { code?: string }).code !== 'ERR_PACKAGE_IMPORT_NOT_DEFINED') throw e;
+      // Only the seed file itself missing moves on; a missing import inside it is that file's error.
+      const { code, url, message } = e as { code?: string; url?: string; message?: string };
+      if (code !== 'ERR_MODULE_NOT_FOUND' || !String(url ?? message).includes(place.slice('#'.length))) throw e;
     }
   }
   throw new Error(`no demo seed at ${places.join(' or ')}`);
