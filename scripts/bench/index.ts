@@ -20,6 +20,7 @@ import { floodModule } from './flood.ts';
 import { forumModule } from './forum.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
+import { dayModule } from './day.ts';
 import { jobsModule } from './jobs.ts';
 import { membersModule } from './members.ts';
 import { notificationsModule } from './notifications.ts';
@@ -49,6 +50,7 @@ const MODULES: BenchModule[] = [
   notificationsModule,
   forumModule,
   expertPanelsModule,
+  dayModule,
   bearerModule,
   signInModule,
   floodModule,
