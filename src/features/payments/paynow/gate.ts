@@ -39,7 +39,7 @@ export default fp(
       const seen = request.cookies[DUNNING_COOKIE];
       const unsigned = seen ? request.unsignCookie(seen) : null;
       if ((unsigned?.valid && unsigned.value === mark) || checked.has(mark)) return;
-      const sub = await memberSubscription(app.db, request.community.id, identity.user.id);
+      const sub = await memberSubscription(app.db, request.community, identity.user.id);
       if (checked.size >= MAX_CHECKED) checked.clear();
       checked.add(mark);
       reply.setCookie(DUNNING_COOKIE, mark, { path: base || '/', httpOnly: true, sameSite: 'lax', secure: app.config.isProduction, signed: true });

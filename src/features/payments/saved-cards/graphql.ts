@@ -141,7 +141,7 @@ export const savedCardsAdminGraphQL: GraphQLPart = {
       cardAuthLog: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         ctx.guardian.ensureAdmin();
         const paymentId = requireId(args.paymentId);
-        const owner = await ownerOfCard(appOf(ctx), ctx.community.id, paymentId);
+        const owner = await ownerOfCard(appOf(ctx), ctx.community, paymentId);
         return (await authLog(appOf(ctx), await theirs(ctx, owner), paymentId)).map(logOut);
       },
     },
