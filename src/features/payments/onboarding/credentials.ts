@@ -3,9 +3,7 @@ import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import { hashPassword } from '#src/core/passwords.ts';
 import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
-import { endCurrentSession } from '#src/features/auth/http.ts';
-import { ensureNewPassword, type LoginResult } from '#src/features/auth/service.ts';
-import { cleanUserAgent, startSession } from '#src/features/auth/sessions.ts';
+import { cleanUserAgent, endCurrentSession, ensureNewPassword, type LoginResult, startSession } from '#src/features/auth/index.ts';
 import { advance, hasCredentials, hasPaid, reload, type Onboarding } from './progress.ts';
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from './types.ts';
 

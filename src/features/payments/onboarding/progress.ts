@@ -5,7 +5,7 @@ import type { Identity } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Community, OnboardingStep } from '#src/db/types.ts';
-import { onboardingPanelState } from '#src/features/expert-panels/join.ts';
+import { onboardingPanelState } from '#src/features/expert-panels/index.ts';
 import { loadPaymentSite, type PaymentSite } from '../queries.ts';
 import type { InvitationLink, MembershipOffer, OnboardingData, StepName } from './types.ts';
 

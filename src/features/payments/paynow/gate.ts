@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '#src/features/auth/bearer.ts';
+import { bearerToken } from '#src/features/auth/index.ts';
 import { isPageNavigation } from '#src/lib/negotiation.ts';
 import { memberSubscription } from './service.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { formatDate } from '#src/core/format.ts';
-import { safeRedirect } from '#src/features/auth/http.ts';
+import { safeRedirect } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { str } from '#src/lib/form.ts';
 import { OverduePage } from '#views/paynow/Overdue.tsx';

@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
-import { staffCommunity } from '#src/features/members/admin.ts';
+import { staffCommunity } from '#src/features/members/index.ts';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, memberScope, ownerOfCard, paymentProcessorFor, type AuthLogEntry, type CardsScope, type SavedCard } from './service.ts';
 import { requireId } from '#src/core/ids.ts';
 

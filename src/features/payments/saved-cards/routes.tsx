@@ -5,7 +5,7 @@ import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { wantsJson, isHtmx } from '#src/lib/negotiation.ts';
-import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/admin.ts';
+import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/index.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
 import { cardFormLogos } from '../cards.ts';
 import { loadPaymentSite } from '../queries.ts';
