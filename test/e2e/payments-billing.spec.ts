@@ -35,10 +35,10 @@ t.test('billing and amplification in the browser', async (t) => {
     ])
     .execute();
   const amara = await createMember(db, alpha, { firstName: 'Amara', lastName: 'Okafor' });
-  const saved = await saveCard(app, { communityId: alpha.id, userId: amara.id, actorId: amara.id, token: await cardToken(app, alpha, CARDS.visa), idempotencyKey: 'e2e-billing-card' });
+  const saved = await saveCard(app, { community: alpha, userId: amara.id, actorId: amara.id, token: await cardToken(app, alpha, CARDS.visa), idempotencyKey: 'e2e-billing-card' });
   if (!saved.ok) throw new Error('card');
   const dues = await chargeOnce(app, {
-    communityId: alpha.id,
+    community: alpha,
     userId: amara.id,
     actorId: amara.id,
     idempotencyKey: 'e2e-billing-dues',

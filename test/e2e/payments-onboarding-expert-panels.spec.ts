@@ -44,7 +44,7 @@ t.test('onboarding through the expert-panel steps in the browser', async (t) => 
   }
 
   const other = await createMember(db, summit, { gate: 'onboarding', firstName: 'Elina', lastName: 'Vossberg' });
-  const otherUid = await createOnboarding(db, summit.id, other.id, plan.id);
+  const otherUid = await createOnboarding(db, summit, other.id, plan.id);
   const runs = [
     { javaScriptEnabled: false, uid: DEMO_INVITEE.uid, username: 'elena.voss', name: 'Elena' },
     { javaScriptEnabled: true, uid: otherUid, username: 'elina.vossberg', name: 'Elina' },

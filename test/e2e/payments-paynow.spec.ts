@@ -92,7 +92,7 @@ t.test('pay-now in the browser: an overdue member pays', async (t) => {
   for (const javaScriptEnabled of [false, true]) {
     await t.test(`the dunning page after sign-in at 320, JavaScript ${javaScriptEnabled ? 'on' : 'off'}: pay with the default card`, async (t) => {
       const { m, sub } = await overdue();
-      const saved = await saveCard(app, { communityId: alpha.id, userId: m.id, actorId: m.id, token: await cardToken(app, alpha), idempotencyKey: `e2e-save-${m.id}` });
+      const saved = await saveCard(app, { community: alpha, userId: m.id, actorId: m.id, token: await cardToken(app, alpha), idempotencyKey: `e2e-save-${m.id}` });
       t.ok(saved.ok);
       const context = await openContext(t, browser, baseUrl, { viewport: NARROW, javaScriptEnabled, token: (await signIn(app, m, alpha)).token });
       const page = await context.newPage();

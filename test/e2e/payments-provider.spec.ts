@@ -33,7 +33,7 @@ t.test('the card form and the sandbox provider in the browser', async (t) => {
     const app: FastifyInstance = await buildApp({ config: testConfig({ DEFAULT_COMMUNITY: 'alpha' }), db });
     const saved: string[] = [];
     const save = async (request: FastifyRequest, token: string, key: string) => {
-      const site = (await loadPaymentSite(app.db, request.community.id))!;
+      const site = (await loadPaymentSite(app.db, request.community))!;
       const outcome = await app.cardProcessor.createPaymentProfile({ site, customerRef: 'c-e2e', token, idempotencyKey: `e2e:${key}` });
       const text = outcome.ok ? `Saved card ending ${outcome.card.last4}` : `Refused: ${outcome.code}`;
       saved.push(text);
@@ -41,7 +41,7 @@ t.test('the card form and the sandbox provider in the browser', async (t) => {
     };
     await app.register(async (a) => {
       a.get('/test-card-form', { config: { access: 'public' } }, async (request, reply) => {
-        const site = (await loadPaymentSite(a.db, request.community.id))!;
+        const site = (await loadPaymentSite(a.db, request.community))!;
         const body = createElement(
           'section',
           null,
@@ -53,7 +53,7 @@ t.test('the card form and the sandbox provider in the browser', async (t) => {
       a.post('/test-card-form', { config: { access: 'public' } }, async (request, reply) => {
         const b = request.body as Record<string, string>;
         if (b.token) return reply.page({ title: 'Card', body: await save(request, b.token, b.idempotencyKey!) });
-        const site = (await loadPaymentSite(a.db, request.community.id))!;
+        const site = (await loadPaymentSite(a.db, request.community))!;
         const state: CheckoutState = { communityId: request.community.id, purpose: 'e2e', idempotencyKey: b.idempotencyKey!, returnPath: '/test-card-form/return', data: { plan: b.plan ?? '' } };
         return reply.redirect(hostedPageAddress(a, request, site, state), 303);
       });

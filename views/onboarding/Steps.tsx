@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { JoinablePanel, MemberQuestionView } from '#src/features/expert-panels/types.ts';
-import type { AddressDraft, StepName, StepView } from '#src/features/payments/onboarding/types.ts';
-import type { CountryOption } from '#src/features/settings/types.ts';
+import type { JoinablePanel, MemberQuestionView } from '#src/features/expert-panels/index.ts';
+import type { CountryOption } from '#src/features/settings/index.ts';
+import type { AddressDraft, StepName, StepView } from '#src/features/payments/index.ts';
 import { CsrfField, describedBy, Field, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { Island } from '#views/layout/Island.tsx';

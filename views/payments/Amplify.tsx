@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AmplifyPageModel } from '#src/features/payments/view-models.ts';
+import type { AmplifyPageModel } from '#src/features/payments/index.ts';
 import { CsrfField, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CardType } from '#src/db/types.ts';
-import type { CardFormLogos } from '#src/features/payments/cards.ts';
-import type { BrowserSettings } from '#src/features/payments/processor/types.ts';
+import type { BrowserSettings, CardFormLogos } from '#src/features/payments/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AuthLogRow, CardView } from '#src/features/payments/saved-cards/view-model.ts';
+import type { AuthLogRow, CardView } from '#src/features/payments/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { memberPath } from '#views/admin/members.tsx';

@@ -1,4 +1,4 @@
-import type { AuthLogRow } from '#src/features/payments/saved-cards/view-model.ts';
+import type { AuthLogRow } from '#src/features/payments/index.ts';
 import { usePage } from '#views/layout/page-context.tsx';
 
 /** Spec section 9: the auth log's skeleton shows 10 rows while it loads. */

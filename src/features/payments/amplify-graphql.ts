@@ -37,7 +37,7 @@ export const amplifyMemberResolvers = {
   Query: {
     amplificationPackages: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
-      return (await listActivePackages(ctx.db, ctx.community.id)).map(packageOut);
+      return (await listActivePackages(ctx.db, ctx.community)).map(packageOut);
     },
   },
   Mutation: {
@@ -53,7 +53,7 @@ export const amplifyMemberResolvers = {
       if (hasToken && (args.token!.length > 200 || !/^[\x21-\x7e]+$/.test(args.token!))) throw new AppError(900);
       const userId = ctx.guardian.userId!;
       const result = await buyAmplification(ctx.request.server, {
-        communityId: ctx.community.id,
+        community: ctx.community,
         userId,
         actorId: userId,
         articleId: requireId(args.articleId),

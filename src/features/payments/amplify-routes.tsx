@@ -14,7 +14,6 @@ import { loadPaymentSite } from './queries.ts';
 import { amplifyPageModel } from './view-models.ts';
 
 const appOf = (request: FastifyRequest) => request.server;
-const scopeOf = (request: FastifyRequest) => ({ communityId: request.community.id, userId: request.guardian.userId! });
 
 /** The article id of the address: a positive id, else 404 (hostile ids never reach a query). */
 function articleIdOf(request: FastifyRequest): number {
@@ -46,7 +45,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
   async function render(request: FastifyRequest, reply: FastifyReply, articleId: number, state: PageState = {}) {
     let view;
     try {
-      view = await loadAmplify(appOf(request), scopeOf(request), articleId);
+      view = await loadAmplify(appOf(request), request.community, request.guardian.userId!, articleId);
     } catch (e) {
       if (isAppError(e) && e.code === 'Amplify.NotPublished') return reply.page({ title: t('amplify.notPublished.heading'), body: <AmplifyNotPublished />, status: e.status });
       throw e;
@@ -76,7 +75,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
   }
 
   async function buy(request: FastifyRequest, reply: FastifyReply, articleId: number, packageId: number, idempotencyKey: string, source: PaymentSource, form: 'saved' | 'new') {
-    const result = await buyAmplification(appOf(request), { ...scopeOf(request), actorId: request.guardian.userId!, articleId, packageId, idempotencyKey, source });
+    const result = await buyAmplification(appOf(request), { community: request.community, userId: request.guardian.userId!, actorId: request.guardian.userId!, articleId, packageId, idempotencyKey, source });
     if (result.status === 'succeeded') return reply.redirectTo(withAlert(`/articles/amplify/${articleId}`, 'amplify-purchased'));
     // A refusal gets a new key (the next card is another payment); a processing failure keeps this one.
     const keepKey = result.status === 'failed' && result.code === 'processing' ? { form, key: idempotencyKey } : null;
@@ -89,7 +88,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
     if (chosen === undefined) return render(request, reply, articleId);
     const packageId = parseId(chosen);
     try {
-      const selected = packageId === null ? null : await findActivePackage(app.db, request.community.id, packageId);
+      const selected = packageId === null ? null : await findActivePackage(app.db, request.community, packageId);
       if (!selected) throw new AppError('Amplify.UnknownPackage');
       return render(request, reply, articleId, { selected });
     } catch (e) {
@@ -116,14 +115,13 @@ export default async function amplifyRoutes(app: FastifyInstance) {
       // No card and no token: the new card without JavaScript (or the island's card that needs the
       // 3-D-Secure-style step). Checked first, then off to the provider's page, which returns below.
       if (!isAmplifyKey(key)) throw new AppError(900);
-      const scope = scopeOf(request);
-      const site = await loadPaymentSite(app.db, scope.communityId);
+      const site = await loadPaymentSite(app.db, request.community);
       if (!site) throw new AppError('Payments.NotConfigured');
-      await findOwnPublishedArticle(app.db, scope, articleId);
-      await findActivePackage(app.db, scope.communityId, packageId);
+      await findOwnPublishedArticle(app.db, request.community, request.guardian.userId!, articleId);
+      await findActivePackage(app.db, request.community, packageId);
       const returnPath = `/articles/amplify/${articleId}/return`;
       return reply.redirect(
-        hostedPageAddress(app, request, site, { communityId: scope.communityId, purpose: 'amplify', idempotencyKey: key, returnPath, data: { articleId: String(articleId), packageId: String(packageId) } }),
+        hostedPageAddress(app, request, site, { communityId: request.community.id, purpose: 'amplify', idempotencyKey: key, returnPath, data: { articleId: String(articleId), packageId: String(packageId) } }),
         303,
       );
     } catch (e) {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import { authoredArticleOf } from '#src/features/articles/index.ts';
 import { chargeOnce, type PaymentSource } from './ledger.ts';
 import { findDefaultPayment, loadPaymentSite, type PaymentSite, type SavedPayment } from './queries.ts';
 import type { DeclineCode } from './processor/types.ts';
@@ -15,9 +16,6 @@ type App = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor'>;
  * GraphQL mutation. The charge goes through the ledger (chargeOnce): a double submit charges once, and
  * the order is written in the charge's settling transaction.
  */
-
-/** The article statuses that are live (articles/rules.ts PUBLISHED; repeated here to keep the areas apart). */
-const PUBLISHED_STATUSES = ['PUBLISHED', 'MANUALLY_PUBLISHED'] as const;
 
 export type AmplifyArticle = { id: number; title: string; publishedDate: Date | null; articleUrl: string | null };
 export type AmplificationPackage = { id: number; name: string; description: string; priceCents: number; currency: string };
@@ -33,8 +31,6 @@ export type AmplifyView = {
   site: PaymentSite;
 };
 
-type Scope = { communityId: number; userId: number };
-
 /** A client's idempotency key: url-safe, 16..100 characters (what newIdempotencyKey makes). */
 const KEY = /^[A-Za-z0-9_-]{16,100}$/;
 export const isAmplifyKey = (key: unknown): key is string => typeof key === 'string' && KEY.test(key);
@@ -44,24 +40,20 @@ export const isAmplifyKey = (key: unknown): key is string => typeof key === 'str
  * article at all: NotFound (nothing is revealed). One's own article that is not live yet:
  * Amplify.NotPublished, so the page can say why.
  */
-export async function findOwnPublishedArticle(db: Db, scope: Scope, articleId: number): Promise<AmplifyArticle> {
-  const row = await selectInCommunity(db, 'articles', { id: scope.communityId })
-    .leftJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
-    .select(['articles.id', 'articles.status', 'articles.published_date', 'articles.article_url', 'article_revisions.title'])
-    .where('articles.id', '=', articleId)
-    .where('articles.author_id', '=', scope.userId)
-    .executeTakeFirst();
-  if (!row) throw new AppError('NotFound');
-  if (!(PUBLISHED_STATUSES as readonly string[]).includes(row.status)) throw new AppError('Amplify.NotPublished');
-  return { id: row.id, title: row.title?.trim() || 'Untitled article', publishedDate: row.published_date, articleUrl: row.article_url };
+export async function findOwnPublishedArticle(db: Db, community: Tenant, userId: number, articleId: number): Promise<AmplifyArticle> {
+  // The articles area says what its article is and whether it is live (its statuses stay its own).
+  const article = await authoredArticleOf(db, community, userId, articleId);
+  if (!article) throw new AppError('NotFound');
+  if (!article.published) throw new AppError('Amplify.NotPublished');
+  return { id: article.id, title: article.title?.trim() || 'Untitled article', publishedDate: article.publishedDate, articleUrl: article.articleUrl };
 }
 
 /**
  * The community's active packages that can be bought: only those priced in the site's currency (the
  * charge is in the site's currency, so a package in another is neither listed nor sold).
  */
-export async function listActivePackages(db: Db, communityId: number): Promise<AmplificationPackage[]> {
-  const rows = await selectInCommunity(db, 'amplification_packages', { id: communityId })
+export async function listActivePackages(db: Db, community: Tenant): Promise<AmplificationPackage[]> {
+  const rows = await selectInCommunity(db, 'amplification_packages', community)
     .innerJoin('payment_settings', (j) =>
       j.onRef('payment_settings.community_id', '=', 'amplification_packages.community_id').onRef('payment_settings.currency', '=', 'amplification_packages.currency'),
     )
@@ -74,8 +66,8 @@ export async function listActivePackages(db: Db, communityId: number): Promise<A
 }
 
 /** Whether the community offers amplification at all (payments on and an active package in the site's currency): the dashboard's card. */
-export async function offersAmplification(db: Db, communityId: number): Promise<boolean> {
-  const row = await selectInCommunity(db, 'amplification_packages', { id: communityId })
+export async function offersAmplification(db: Db, community: Tenant): Promise<boolean> {
+  const row = await selectInCommunity(db, 'amplification_packages', community)
     .innerJoin('payment_settings', (j) =>
       j.onRef('payment_settings.community_id', '=', 'amplification_packages.community_id').onRef('payment_settings.currency', '=', 'amplification_packages.currency'),
     )
@@ -87,13 +79,13 @@ export async function offersAmplification(db: Db, communityId: number): Promise<
 }
 
 /** What was bought for an article, newest first. */
-export async function listOrders(db: Db, scope: Scope, articleId: number): Promise<AmplificationOrder[]> {
-  const rows = await selectInCommunity(db, 'amplification_orders', { id: scope.communityId })
+export async function listOrders(db: Db, community: Tenant, userId: number, articleId: number): Promise<AmplificationOrder[]> {
+  const rows = await selectInCommunity(db, 'amplification_orders', community)
     .innerJoin('amplification_packages', 'amplification_packages.id', 'amplification_orders.package_id')
     .innerJoin('payment_ledger', 'payment_ledger.id', 'amplification_orders.ledger_id')
     .select(['amplification_orders.id', 'amplification_orders.created_at', 'amplification_packages.name', 'payment_ledger.amount_cents', 'payment_ledger.currency'])
     .where('amplification_orders.article_id', '=', articleId)
-    .where('amplification_orders.user_id', '=', scope.userId)
+    .where('amplification_orders.user_id', '=', userId)
     .orderBy('amplification_orders.created_at', 'desc')
     .orderBy('amplification_orders.id', 'desc')
     .execute();
@@ -101,20 +93,22 @@ export async function listOrders(db: Db, scope: Scope, articleId: number): Promi
 }
 
 /** Everything the amplify page shows. Payments off for the community: Payments.NotConfigured (404). */
-export async function loadAmplify(app: App, scope: Scope, articleId: number): Promise<AmplifyView> {
-  const site = await loadPaymentSite(app.db, scope.communityId);
+export async function loadAmplify(app: App, community: Tenant, userId: number, articleId: number): Promise<AmplifyView> {
+  const site = await loadPaymentSite(app.db, community);
   if (!site) throw new AppError('Payments.NotConfigured');
-  const article = await findOwnPublishedArticle(app.db, scope, articleId);
+  const article = await findOwnPublishedArticle(app.db, community, userId, articleId);
   const [packages, orders, card] = await Promise.all([
-    listActivePackages(app.db, scope.communityId),
-    listOrders(app.db, scope, articleId),
-    findDefaultPayment(app.db, scope.communityId, scope.userId),
+    listActivePackages(app.db, community),
+    listOrders(app.db, community, userId, articleId),
+    findDefaultPayment(app.db, community, userId),
   ]);
   const usable = card && card.status !== 'EXPIRED' && card.status !== 'FAILED' ? card : null;
   return { article, packages, orders, defaultCard: usable, site };
 }
 
-export type BuyInput = Scope & {
+export type BuyInput = {
+  community: Tenant;
+  userId: number;
   actorId: number;
   articleId: number;
   packageId: number;
@@ -128,8 +122,8 @@ export type BuyResult =
   | { status: 'declined' | 'failed'; code: DeclineCode; package: AmplificationPackage; article: AmplifyArticle };
 
 /** An active package of the community, or a field error on `packageId`. */
-export async function findActivePackage(db: Db, communityId: number, packageId: number): Promise<AmplificationPackage> {
-  const pkg = (await listActivePackages(db, communityId)).find((p) => p.id === packageId);
+export async function findActivePackage(db: Db, community: Tenant, packageId: number): Promise<AmplificationPackage> {
+  const pkg = (await listActivePackages(db, community)).find((p) => p.id === packageId);
   if (!pkg) throw new AppError('Amplify.UnknownPackage', { fields: { packageId: { code: 'Amplify.UnknownPackage', key: 'amplify.errors.unknownPackage' } } });
   return pkg;
 }
@@ -141,12 +135,12 @@ export async function findActivePackage(db: Db, communityId: number, packageId: 
  */
 export async function buyAmplification(app: App, input: BuyInput): Promise<BuyResult> {
   if (!isAmplifyKey(input.idempotencyKey)) throw new AppError(900);
-  if (!(await loadPaymentSite(app.db, input.communityId))) throw new AppError('Payments.NotConfigured');
-  const article = await findOwnPublishedArticle(app.db, input, input.articleId);
-  const pkg = await findActivePackage(app.db, input.communityId, input.packageId);
+  if (!(await loadPaymentSite(app.db, input.community))) throw new AppError('Payments.NotConfigured');
+  const article = await findOwnPublishedArticle(app.db, input.community, input.userId, input.articleId);
+  const pkg = await findActivePackage(app.db, input.community, input.packageId);
   const name = `Amplification: ${pkg.name} for “${article.title}”`;
   const result = await chargeOnce(app, {
-    communityId: input.communityId,
+    community: input.community,
     userId: input.userId,
     actorId: input.actorId,
     idempotencyKey: `amp-${article.id}-${pkg.id}-${input.idempotencyKey}`,
@@ -157,14 +151,12 @@ export async function buyAmplification(app: App, input: BuyInput): Promise<BuyRe
     statement: { kind: 'amplification', name },
     source: input.source,
     onSettled: async (trx, settled) => {
-      await trx
-        .insertInto('amplification_orders')
-        .values({ community_id: input.communityId, user_id: input.userId, article_id: article.id, package_id: pkg.id, ledger_id: settled.ledgerId, created_at: app.clock.now() })
+      await insertInCommunity(trx, 'amplification_orders', input.community, { user_id: input.userId, article_id: article.id, package_id: pkg.id, ledger_id: settled.ledgerId, created_at: app.clock.now() })
         .execute();
     },
   });
   if (result.status !== 'succeeded') return { status: result.status, code: result.code, package: pkg, article };
-  const row = await selectInCommunity(app.db, 'amplification_orders', { id: input.communityId })
+  const row = await selectInCommunity(app.db, 'amplification_orders', input.community)
     .select(['id', 'created_at'])
     .where('ledger_id', '=', result.ledgerId)
     .executeTakeFirstOrThrow();

@@ -50,7 +50,7 @@ export const billingMemberResolvers = {
     statements: async (parent: { id: string }, args: { first?: number | null; after?: string | null }, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
       try {
-        const page = await listStatements({ db: ctx.db, communityId: ctx.community.id, userId: Number(parent.id) }, { first: args.first ?? undefined, after: args.after ?? null });
+        const page = await listStatements(ctx.db, ctx.community, Number(parent.id), { first: args.first ?? undefined, after: args.after ?? null });
         return page.statements.map(out(ctx.request.server.config.basePath));
       } catch (e) {
         if (isAppError(e)) throw e;

@@ -6,8 +6,6 @@ import { findStatement, listStatements, statementFileName, type StatementPage } 
 import { renderStatementPdf } from './statement-pdf.ts';
 import { statementRows } from './view-models.ts';
 
-const scopeOf = (request: FastifyRequest) => ({ db: request.server.db, communityId: request.community.id, userId: request.guardian.userId! });
-
 /**
  * Settings → Billing (/settings/billing): the member's statements, 20 a page, newest first, and each
  * statement's PDF (/settings/billing/statements/{id}.pdf for the page, /rest/statements/{id}.pdf for API
@@ -22,7 +20,7 @@ export default async function billingRoutes(app: FastifyInstance) {
     const after = (request.query as Record<string, unknown> | undefined)?.after;
     let page: StatementPage | null = null;
     try {
-      page = await listStatements(scopeOf(request), { after: typeof after === 'string' ? after : null });
+      page = await listStatements(request.server.db, request.community, request.guardian.userId!, { after: typeof after === 'string' ? after : null });
     } catch (e) {
       // A cursor that is not ours is the client's mistake: the first page, not an error.
       if (isAppError(e) && e.code === 900) return reply.redirectTo('/settings/billing');
@@ -40,7 +38,7 @@ export default async function billingRoutes(app: FastifyInstance) {
     const file = (request.params as { file?: string }).file ?? '';
     const id = parseId(/^(\d+)\.pdf$/.exec(file)?.[1]);
     if (id === null) throw notFound();
-    const statement = await findStatement(scopeOf(request), id);
+    const statement = await findStatement(request.server.db, request.community, request.guardian.userId!, id);
     const pdf = await renderStatementPdf(statement, t);
     return reply
       .header('content-type', 'application/pdf')

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { LineItem, StatementKind } from '#src/db/types.ts';
 
 /**
@@ -33,8 +33,6 @@ export type StatementDetail = StatementSummary & {
   member: { name: string; email: string };
 };
 
-type Scope = { db: Db; communityId: number; userId: number };
-
 /** A cursor is the last row's time and id, opaque to clients. */
 export function encodeCursor(purchasedAt: Date, id: number): string {
   return Buffer.from(`${purchasedAt.toISOString()}|${id}`, 'utf8').toString('base64url');
@@ -65,11 +63,11 @@ const toSummary = (r: { id: number; name: string; kind: StatementKind; purchased
  * One page of the member's statements, newest first. A malformed `after` is a client's mistake (900);
  * `first` is clamped to 1..100.
  */
-export async function listStatements(scope: Scope, options: { first?: number; after?: string | null } = {}): Promise<StatementPage> {
+export async function listStatements(db: Db, community: Tenant, userId: number, options: { first?: number; after?: string | null } = {}): Promise<StatementPage> {
   const first = Math.min(Math.max(Math.trunc(options.first ?? STATEMENTS_PAGE_SIZE) || STATEMENTS_PAGE_SIZE, 1), STATEMENTS_MAX_PAGE);
-  let query = selectInCommunity(scope.db, 'statements', { id: scope.communityId })
+  let query = selectInCommunity(db, 'statements', community)
     .select(['id', 'name', 'kind', 'purchased_at', 'amount_cents', 'currency'])
-    .where('user_id', '=', scope.userId);
+    .where('user_id', '=', userId);
   if (options.after !== undefined && options.after !== null && options.after !== '') {
     const after = decodeCursor(options.after);
     if (!after) throw new AppError(900);
@@ -81,8 +79,8 @@ export async function listStatements(scope: Scope, options: { first?: number; af
 }
 
 /** One of the member's own statements in this community, with what its PDF shows; NotFound otherwise. */
-export async function findStatement(scope: Scope, id: number): Promise<StatementDetail> {
-  const row = await selectInCommunity(scope.db, 'statements', { id: scope.communityId })
+export async function findStatement(db: Db, community: Tenant, userId: number, id: number): Promise<StatementDetail> {
+  const row = await selectInCommunity(db, 'statements', community)
     .innerJoin('users', 'users.id', 'statements.user_id')
     .innerJoin('communities', 'communities.id', 'statements.community_id')
     .select([
@@ -100,7 +98,7 @@ export async function findStatement(scope: Scope, id: number): Promise<Statement
       'communities.name as community_name',
       'communities.code as community_code',
     ])
-    .where('statements.user_id', '=', scope.userId)
+    .where('statements.user_id', '=', userId)
     .where('statements.id', '=', id)
     .executeTakeFirst();
   if (!row) throw new AppError('NotFound');

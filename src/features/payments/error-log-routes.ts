@@ -32,7 +32,7 @@ export default async function paymentErrorLogRoutes(app: FastifyInstance) {
     app.post(url, { config, bodyLimit: BODY_LIMIT }, async (request, reply) => {
       const input = read(request, source);
       const identity = request.identity;
-      await logClientPaymentError(app.db, request.community.id, identity?.loggedIn ? identity.user.id : null, input);
+      await logClientPaymentError(app.db, request.community, identity?.loggedIn ? identity.user.id : null, input);
       return reply.code(204).send();
     });
   }

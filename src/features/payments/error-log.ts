@@ -1,5 +1,5 @@
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 
 /** Each stored field is cut to this many characters: the log is for reading, not for payloads. */
 export const ERROR_LOG_FIELD_MAX = 500;
@@ -48,26 +48,22 @@ export type ClientPaymentError = {
  * in the request's community. The user is the signed-in one, else the claimed id only when it is a
  * member of this community (the call is public: it cannot name anyone else's account).
  */
-export async function logClientPaymentError(db: Db, communityId: number, signedInUserId: number | null, input: ClientPaymentError): Promise<void> {
+export async function logClientPaymentError(db: Db, community: Tenant, signedInUserId: number | null, input: ClientPaymentError): Promise<void> {
   let userId = signedInUserId;
   if (userId === null && typeof input.userId !== 'undefined' && input.userId !== null) {
     const claimed = Number(input.userId);
     if (Number.isSafeInteger(claimed) && claimed > 0 && claimed <= 2_147_483_647) {
-      const member = await selectInCommunity(db, 'memberships', { id: communityId }).select('user_id').where('user_id', '=', claimed).executeTakeFirst();
+      const member = await selectInCommunity(db, 'memberships', community).select('user_id').where('user_id', '=', claimed).executeTakeFirst();
       userId = member?.user_id ?? null;
     }
   }
-  await db
-    .insertInto('payment_error_logs')
-    .values({
-      community_id: communityId,
+  await insertInCommunity(db, 'payment_error_logs', community, {
       user_id: userId,
       source: input.source,
       category: boundedText(input.category, 100),
       message: boundedText(input.message) ?? '(no message)',
       email: boundedText(input.email, 254),
       value: boundedText(input.value),
-      uri: boundedText(input.uri, ERROR_LOG_FIELD_MAX),
-    })
-    .execute();
+    uri: boundedText(input.uri, ERROR_LOG_FIELD_MAX),
+  }).execute();
 }

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Transaction } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
-import type { CardType, Database, LedgerPurpose, LineItem, StatementKind } from '#src/db/types.ts';
-import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import type { Db } from '#src/db/index.ts';
+import type { CardType, LedgerPurpose, LineItem, StatementKind } from '#src/db/types.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { paymentMethodLabel, statusFromExpiry } from './cards.ts';
 import { findSavedPayment, loadPaymentSite, toSavedPayment, type PaymentSite, type SavedPayment } from './queries.ts';
 import type { Authorisation, DeclineCode } from './processor/types.ts';
 
 type App = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor'>;
-type Trx = Transaction<Database>;
+/** A transaction on the tenant-safe database (the same guard inside). */
+type Trx = Db;
 
 /**
  * The ledger: the one place money moves (issue 13). Every charge, refund and card change is a row of
@@ -32,7 +33,7 @@ type Trx = Transaction<Database>;
 export type PaymentSource = { savedPaymentId: number } | { token: string; asDefault?: boolean };
 
 export type ChargeRequest = {
-  communityId: number;
+  community: Tenant;
   /** Whose money, whose statement. */
   userId: number;
   /** Who pressed pay (the member, staff in admin mode), or null for a job. */
@@ -65,14 +66,14 @@ function checkKey(key: string): void {
   if (typeof key !== 'string' || key.length < 8 || key.length > MAX_KEY || !/^[\x21-\x7e]+$/.test(key)) throw new AppError(900);
 }
 
-async function siteOrThrow(app: App, communityId: number): Promise<PaymentSite> {
-  const site = await loadPaymentSite(app.db, communityId);
+async function siteOrThrow(app: App, community: Tenant): Promise<PaymentSite> {
+  const site = await loadPaymentSite(app.db, community);
   if (!site) throw new AppError('Payments.NotConfigured');
   return site;
 }
 
 /** The processor's customer for a member of a community. */
-const customerRef = (communityId: number, userId: number) => `c${communityId}-u${userId}`;
+const customerRef = (community: Tenant, userId: number) => `c${community.id}-u${userId}`;
 
 /** A short digest of a one-time token: part of a card's key, so one key and another token is another card. */
 const tokenDigest = (token: string) => createHash('sha256').update(token).digest('base64url').slice(0, 16);
@@ -81,8 +82,8 @@ const tokenDigest = (token: string) => createHash('sha256').update(token).digest
  * The keys the processor sees name the community and the member (and, for a card, the token): a key a
  * client reuses, by mistake or on purpose, can never replay another member's card or charge.
  */
-export const processorChargeKey = (communityId: number, userId: number, key: string) => `charge:${communityId}:${userId}:${key}`;
-const cardKey = (communityId: number, userId: number, key: string, token: string) => `card:${communityId}:${userId}:${key}:${tokenDigest(token)}`;
+export const processorChargeKey = (community: Tenant, userId: number, key: string) => `charge:${community.id}:${userId}:${key}`;
+const cardKey = (community: Tenant, userId: number, key: string, token: string) => `card:${community.id}:${userId}:${key}:${tokenDigest(token)}`;
 
 /**
  * Save a card from a one-time token as the member's new default (spec "Saved cards": adding a card
@@ -90,13 +91,13 @@ const cardKey = (communityId: number, userId: number, key: string, token: string
  */
 export async function saveCard(
   app: App,
-  input: { communityId: number; userId: number; actorId: number | null; token: string; idempotencyKey: string; asDefault?: boolean },
+  input: { community: Tenant; userId: number; actorId: number | null; token: string; idempotencyKey: string; asDefault?: boolean },
 ): Promise<SaveCardResult> {
   checkKey(input.idempotencyKey);
-  const site = await siteOrThrow(app, input.communityId);
+  const site = await siteOrThrow(app, input.community);
   // The ledger's card rows are keyed as the processor's call is (unique per community, like a charge's).
-  const key = cardKey(input.communityId, input.userId, input.idempotencyKey, input.token);
-  const outcome = await app.cardProcessor.createPaymentProfile({ site, customerRef: customerRef(input.communityId, input.userId), token: input.token, idempotencyKey: key });
+  const key = cardKey(input.community, input.userId, input.idempotencyKey, input.token);
+  const outcome = await app.cardProcessor.createPaymentProfile({ site, customerRef: customerRef(input.community, input.userId), token: input.token, idempotencyKey: key });
   const now = app.clock.now();
   // The processor could not be reached or failed: nothing is settled, the same key asks it again.
   if (!outcome.ok && outcome.code === 'processing') return { ok: false, code: 'processing' };
@@ -110,12 +111,10 @@ export async function saveCard(
     const card = outcome.card;
     // One card change at a time per member: two racing saves (a double click) queue here, and the
     // second then finds the card the first one saved.
-    await lockMember(trx, input.communityId, input.userId);
+    await lockMember(trx, input.community, input.userId);
     // A repeated key finds the card the first call saved.
-    const existing = await trx
-      .selectFrom('saved_payments')
+    const existing = await selectInCommunity(trx, 'saved_payments', input.community)
       .selectAll()
-      .where('community_id', '=', input.communityId)
       .where('processor_ref', '=', outcome.profileRef)
       .executeTakeFirst();
     if (existing) {
@@ -125,7 +124,7 @@ export async function saveCard(
     }
     let isDefault = true;
     if (input.asDefault === false) {
-      const current = await selectInCommunity(trx, 'saved_payments', { id: input.communityId })
+      const current = await selectInCommunity(trx, 'saved_payments', input.community)
         .select('id')
         .where('user_id', '=', input.userId)
         .where('is_default', '=', true)
@@ -133,16 +132,13 @@ export async function saveCard(
         .executeTakeFirst();
       isDefault = !current;
     } else {
-      await updateInCommunity(trx, 'saved_payments', { id: input.communityId })
+      await updateInCommunity(trx, 'saved_payments', input.community)
         .set({ is_default: false })
         .where('user_id', '=', input.userId)
         .where('is_default', '=', true)
         .execute();
     }
-    const row = await trx
-      .insertInto('saved_payments')
-      .values({
-        community_id: input.communityId,
+    const row = await insertInCommunity(trx, 'saved_payments', input.community, {
         user_id: input.userId,
         processor_ref: outcome.profileRef,
         first_name: card.firstName,
@@ -156,10 +152,7 @@ export async function saveCard(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('payment_ledger')
-      .values({
-        community_id: input.communityId,
+    await insertInCommunity(trx, 'payment_ledger', input.community, {
         user_id: input.userId,
         kind: 'card_added',
         status: 'succeeded',
@@ -172,7 +165,7 @@ export async function saveCard(
       })
       .onConflict((oc) => oc.doNothing())
       .execute();
-    if (outcome.authorisation) await logAuthorisation(trx, input.communityId, row.id, null, outcome.authorisation, site.currency);
+    if (outcome.authorisation) await logAuthorisation(trx, input.community, row.id, null, outcome.authorisation, site.currency);
     return { ok: true, savedPayment: toSavedPayment(row) } as const;
   });
 }
@@ -180,15 +173,12 @@ export async function saveCard(
 /** A card the processor (or the community's accepted types) refused: one declined row under the key. */
 async function refuseCard(
   app: App,
-  input: { communityId: number; userId: number; actorId: number | null },
+  input: { community: Tenant; userId: number; actorId: number | null },
   key: string,
   refusal: { code: DeclineCode; card: { cardType: CardType; last4: string } | null },
   now: Date,
 ): Promise<SaveCardResult> {
-  await app.db
-    .insertInto('payment_ledger')
-    .values({
-      community_id: input.communityId,
+  await insertInCommunity(app.db, 'payment_ledger', input.community, {
       user_id: input.userId,
       kind: 'card_added',
       status: 'declined',
@@ -204,15 +194,12 @@ async function refuseCard(
 }
 
 /** Serialises a member's card changes (saving, the default, removing): the membership row's lock. */
-export async function lockMember(trx: Trx, communityId: number, userId: number): Promise<void> {
-  await trx.selectFrom('memberships').select('id').where('community_id', '=', communityId).where('user_id', '=', userId).forUpdate().execute();
+export async function lockMember(trx: Trx, community: Tenant, userId: number): Promise<void> {
+  await selectInCommunity(trx, 'memberships', community).select('id').where('user_id', '=', userId).forUpdate().execute();
 }
 
-async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: number, ledgerId: number | null, a: Authorisation, currency: string): Promise<void> {
-  await trx
-    .insertInto('card_auth_log')
-    .values({
-      community_id: communityId,
+async function logAuthorisation(trx: Trx, community: Tenant, savedPaymentId: number, ledgerId: number | null, a: Authorisation, currency: string): Promise<void> {
+  await insertInCommunity(trx, 'card_auth_log', community, {
       saved_payment_id: savedPaymentId,
       ledger_id: ledgerId,
       attempt_amount_cents: a.amountCents,
@@ -226,18 +213,16 @@ async function logAuthorisation(trx: Trx, communityId: number, savedPaymentId: n
 
 type LedgerRow = { id: number; status: string; error_code: string | null; saved_payment_id: number | null; user_id: number; amount_cents: number };
 
-async function ledgerByKey(app: App, communityId: number, key: string): Promise<LedgerRow | undefined> {
-  return app.db
-    .selectFrom('payment_ledger')
+async function ledgerByKey(app: App, community: Tenant, key: string): Promise<LedgerRow | undefined> {
+  return selectInCommunity(app.db, 'payment_ledger', community)
     .select(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
-    .where('community_id', '=', communityId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
 }
 
-async function resultOf(app: App, communityId: number, row: LedgerRow): Promise<ChargeResult> {
+async function resultOf(app: App, community: Tenant, row: LedgerRow): Promise<ChargeResult> {
   if (row.status === 'succeeded') {
-    const statement = await app.db.selectFrom('statements').select('id').where('community_id', '=', communityId).where('ledger_id', '=', row.id).executeTakeFirst();
+    const statement = await selectInCommunity(app.db, 'statements', community).select('id').where('ledger_id', '=', row.id).executeTakeFirst();
     return { status: 'succeeded', ledgerId: row.id, statementId: statement?.id ?? null, savedPaymentId: row.saved_payment_id };
   }
   return { status: row.status === 'declined' ? 'declined' : 'failed', ledgerId: row.id, code: (row.error_code as DeclineCode | null) ?? 'processing' };
@@ -247,23 +232,20 @@ async function resultOf(app: App, communityId: number, row: LedgerRow): Promise<
 export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeResult> {
   checkKey(req.idempotencyKey);
   if (!Number.isSafeInteger(req.amountCents) || req.amountCents <= 0) throw new AppError(900);
-  const site = await siteOrThrow(app, req.communityId);
+  const site = await siteOrThrow(app, req.community);
   const key = `charge:${req.idempotencyKey}`;
 
   // 0. What can be checked is checked before any row is written: a saved card must be this member's,
   // in this community, and not removed (a refused request leaves nothing behind). A repeated key
   // keeps its first answer, so only a new key is checked here.
   let checkedCard: SavedPayment | undefined;
-  if ('savedPaymentId' in req.source && !(await ledgerByKey(app, req.communityId, key))) {
-    checkedCard = (await findSavedPayment(app.db, req.communityId, req.userId, req.source.savedPaymentId)) ?? undefined;
+  if ('savedPaymentId' in req.source && !(await ledgerByKey(app, req.community, key))) {
+    checkedCard = (await findSavedPayment(app.db, req.community, req.userId, req.source.savedPaymentId)) ?? undefined;
     if (!checkedCard) throw new AppError('NotFound');
   }
 
   // 1. The pending row, under the key. A second call with the key finds the first one's row.
-  const inserted = await app.db
-    .insertInto('payment_ledger')
-    .values({
-      community_id: req.communityId,
+  const inserted = await insertInCommunity(app.db, 'payment_ledger', req.community, {
       user_id: req.userId,
       kind: 'charge',
       purpose: req.purpose,
@@ -279,23 +261,23 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
     .onConflict((oc) => oc.doNothing())
     .returning(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
     .executeTakeFirst();
-  const row = inserted ?? (await ledgerByKey(app, req.communityId, key));
+  const row = inserted ?? (await ledgerByKey(app, req.community, key));
   if (!row) throw new AppError('UnknownError');
   // A key is one payment: reusing it for another member or amount is the client's mistake.
   if (row.user_id !== req.userId || row.amount_cents !== req.amountCents) throw new AppError('Payments.KeyReused');
-  if (row.status !== 'pending') return resultOf(app, req.communityId, row);
+  if (row.status !== 'pending') return resultOf(app, req.community, row);
   // Still pending: a first call in flight, crashed, or answered `processing`. The processor is asked
   // again under the same key and answers with the first charge if there was one.
 
   // 2. The card: a saved one of this member, or a new one from the token (the key makes it one card).
   let card: SavedPayment;
   if ('savedPaymentId' in req.source) {
-    const found = checkedCard ?? (await findSavedPayment(app.db, req.communityId, req.userId, req.source.savedPaymentId));
+    const found = checkedCard ?? (await findSavedPayment(app.db, req.community, req.userId, req.source.savedPaymentId));
     if (!found) throw new AppError('NotFound');
     card = found;
   } else {
     const saved = await saveCard(app, {
-      communityId: req.communityId,
+      community: req.community,
       userId: req.userId,
       actorId: req.actorId,
       token: req.source.token,
@@ -312,7 +294,7 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
     profileRef: card.processorRef,
     amountCents: req.amountCents,
     currency: site.currency,
-    idempotencyKey: processorChargeKey(req.communityId, req.userId, req.idempotencyKey),
+    idempotencyKey: processorChargeKey(req.community, req.userId, req.idempotencyKey),
     memo: req.description,
   });
   return settle(app, req, row.id, site, card, outcome.ok ? { ok: true, chargeRef: outcome.chargeRef, authorisation: outcome.authorisation } : outcome);
@@ -332,7 +314,7 @@ async function settle(
     // The processor could not be reached or failed (a timeout, a 5xx): the charge may have happened.
     // The row stays pending, so the next call with this key asks the processor again (it answers a
     // repeated key with the first charge). Nothing is settled and the card is not marked.
-    await updateInCommunity(app.db, 'payment_ledger', { id: req.communityId })
+    await updateInCommunity(app.db, 'payment_ledger', req.community)
       .set({ error_code: 'processing' })
       .where('id', '=', ledgerId)
       .where('status', '=', 'pending')
@@ -340,7 +322,7 @@ async function settle(
     return { status: 'failed', ledgerId, code: 'processing' };
   }
   const settled = await app.db.transaction().execute(async (trx): Promise<ChargeResult | null> => {
-    const updated = await updateInCommunity(trx, 'payment_ledger', { id: req.communityId })
+    const updated = await updateInCommunity(trx, 'payment_ledger', req.community)
       .set({
         status: outcome.ok ? 'succeeded' : 'declined',
         processor_ref: outcome.ok ? outcome.chargeRef : null,
@@ -352,19 +334,16 @@ async function settle(
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
-    if (card && outcome.authorisation) await logAuthorisation(trx, req.communityId, card.id, ledgerId, outcome.authorisation, site.currency);
+    if (card && outcome.authorisation) await logAuthorisation(trx, req.community, card.id, ledgerId, outcome.authorisation, site.currency);
     if (!outcome.ok) {
       // A refused charge on a saved card marks it FAILED (spec "Saved cards"), until it is replaced.
       if (card) {
-        await updateInCommunity(trx, 'saved_payments', { id: req.communityId }).set({ status: outcome.code === 'expired' ? 'EXPIRED' : 'FAILED' }).where('id', '=', card.id).execute();
+        await updateInCommunity(trx, 'saved_payments', req.community).set({ status: outcome.code === 'expired' ? 'EXPIRED' : 'FAILED' }).where('id', '=', card.id).execute();
       }
       await req.onRefused?.(trx, { ledgerId, code: outcome.code });
       return { status: 'declined', ledgerId, code: outcome.code };
     }
-    const statement = await trx
-      .insertInto('statements')
-      .values({
-        community_id: req.communityId,
+    const statement = await insertInCommunity(trx, 'statements', req.community, {
         user_id: req.userId,
         ledger_id: ledgerId,
         name: req.statement.name,
@@ -381,12 +360,11 @@ async function settle(
     return { status: 'succeeded', ledgerId, statementId: statement.id, savedPaymentId: card!.id };
   });
   if (settled) return settled;
-  const row = await app.db
-    .selectFrom('payment_ledger')
+  const row = await selectInCommunity(app.db, 'payment_ledger', req.community)
     .select(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
     .where('id', '=', ledgerId)
     .executeTakeFirstOrThrow();
-  return resultOf(app, req.communityId, row);
+  return resultOf(app, req.community, row);
 }
 
 /** A processor's refusal as the catalogue's error (a 400 but for an unreachable processor). */

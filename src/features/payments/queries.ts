@@ -1,16 +1,16 @@
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { CardType, SavedPaymentStatus } from '#src/db/types.ts';
 import type { ProcessorSite } from './processor/types.ts';
 
 /** A community's processor account and currency, or null when it takes no payments. */
 export type PaymentSite = ProcessorSite & { currency: string; acceptedCards: CardType[]; showAddressStep: boolean; onboardingDisabled: boolean };
 
-export async function loadPaymentSite(db: Db, communityId: number): Promise<PaymentSite | null> {
-  const row = await selectInCommunity(db, 'payment_settings', { id: communityId }).selectAll().executeTakeFirst();
+export async function loadPaymentSite(db: Db, community: Tenant): Promise<PaymentSite | null> {
+  const row = await selectInCommunity(db, 'payment_settings', community).selectAll().executeTakeFirst();
   if (!row) return null;
   return {
-    communityId,
+    communityId: community.id,
     publicKey: row.public_key,
     subDomain: row.sub_domain,
     currency: row.currency,
@@ -55,8 +55,8 @@ export const toSavedPayment = (r: SavedRow): SavedPayment => ({
 });
 
 /** A member's saved cards, the default first, then the newest. */
-export async function listSavedPayments(db: Db, communityId: number, userId: number): Promise<SavedPayment[]> {
-  const rows = await selectInCommunity(db, 'saved_payments', { id: communityId })
+export async function listSavedPayments(db: Db, community: Tenant, userId: number): Promise<SavedPayment[]> {
+  const rows = await selectInCommunity(db, 'saved_payments', community)
     .select(savedColumns)
     .where('user_id', '=', userId)
     .where('deleted_at', 'is', null)
@@ -66,8 +66,8 @@ export async function listSavedPayments(db: Db, communityId: number, userId: num
   return rows.map(toSavedPayment);
 }
 
-export async function findSavedPayment(db: Db, communityId: number, userId: number, id: number): Promise<SavedPayment | null> {
-  const row = await selectInCommunity(db, 'saved_payments', { id: communityId })
+export async function findSavedPayment(db: Db, community: Tenant, userId: number, id: number): Promise<SavedPayment | null> {
+  const row = await selectInCommunity(db, 'saved_payments', community)
     .select(savedColumns)
     .where('user_id', '=', userId)
     .where('id', '=', id)
@@ -76,8 +76,8 @@ export async function findSavedPayment(db: Db, communityId: number, userId: numb
   return row ? toSavedPayment(row) : null;
 }
 
-export async function findDefaultPayment(db: Db, communityId: number, userId: number): Promise<SavedPayment | null> {
-  const row = await selectInCommunity(db, 'saved_payments', { id: communityId })
+export async function findDefaultPayment(db: Db, community: Tenant, userId: number): Promise<SavedPayment | null> {
+  const row = await selectInCommunity(db, 'saved_payments', community)
     .select(savedColumns)
     .where('user_id', '=', userId)
     .where('is_default', '=', true)

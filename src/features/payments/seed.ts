@@ -1,4 +1,4 @@
-import type { Db } from '#src/db/index.ts';
+import type { RawDb } from '#src/db/index.ts';
 import type { CardType, LedgerPurpose, LineItem, SavedPaymentStatus, StatementKind } from '#src/db/types.ts';
 import { paymentMethodLabel } from './cards.ts';
 
@@ -44,7 +44,7 @@ const PACKAGES: Record<string, Array<{ name: string; description: string; price:
 
 type Card = { type: CardType; last4: string; month: number; year: number; status: SavedPaymentStatus; isDefault: boolean; behaviour: string };
 
-export async function seedPayments(trx: Db, ctx: { byCode: Record<string, number>; now?: Date }): Promise<void> {
+export async function seedPayments(trx: RawDb, ctx: { byCode: Record<string, number>; now?: Date }): Promise<void> {
   const now = ctx.now ?? new Date();
   const year = now.getUTCFullYear();
   let serial = 0;
@@ -242,7 +242,7 @@ export async function seedPayments(trx: Db, ctx: { byCode: Record<string, number
 }
 
 /** Elena has been invited and has not paid yet: her link opens onboarding at the payment step. */
-async function seedInvitee(trx: Db, ctx: { communityId: number; planId: number }): Promise<void> {
+async function seedInvitee(trx: RawDb, ctx: { communityId: number; planId: number }): Promise<void> {
   const user = await trx
     .insertInto('users')
     .values({ email: DEMO_INVITEE.email, username: 'elena.voss', password_hash: null, first_name: 'Elena', last_name: 'Voss' })
@@ -281,7 +281,7 @@ const ARTICLE_PARAGRAPHS = [
 ];
 
 async function seedAmplifiedArticle(
-  trx: Db,
+  trx: RawDb,
   ctx: { communityId: number; userId: number; now: Date; chargeWith: (name: string, items: LineItem[]) => Promise<number> },
 ): Promise<void> {
   const published = new Date(ctx.now.getTime() - 45 * DAY);

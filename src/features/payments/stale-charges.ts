@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { LineItem } from '#src/db/types.ts';
-import { updateInCommunity } from '#src/db/tenancy.ts';
+import { crossCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { paymentMethodLabel } from './cards.ts';
 import { processorChargeKey } from './ledger.ts';
 import { loadPaymentSite } from './queries.ts';
@@ -27,7 +27,9 @@ export type StaleRun = { paid: number; refused: number; voided: number; unknown:
  */
 export async function resolveStaleCharges(app: App, now: Date): Promise<StaleRun> {
   const run: StaleRun = { paid: 0, refused: 0, voided: 0, unknown: 0 };
-  const rows = await app.db
+  // Named cross-community query: a scheduled job scanning the due rows of every community (each row is
+  // then settled within its own community).
+  const rows = await crossCommunity(app.db)
     .selectFrom('payment_ledger')
     .select(['id', 'community_id', 'user_id', 'idempotency_key', 'amount_cents', 'currency', 'purpose', 'description', 'items'])
     .where('kind', '=', 'charge')
@@ -38,18 +40,19 @@ export async function resolveStaleCharges(app: App, now: Date): Promise<StaleRun
     .limit(STALE_BATCH)
     .execute();
   for (const row of rows) {
-    const site = await loadPaymentSite(app.db, row.community_id);
+    const community = { id: row.community_id };
+    const site = await loadPaymentSite(app.db, community);
     const key = row.idempotency_key?.startsWith('charge:') ? row.idempotency_key.slice('charge:'.length) : null;
     if (!site || !key) {
       run.unknown++;
       continue;
     }
-    const found = await app.cardProcessor.findCharge({ site, idempotencyKey: processorChargeKey(row.community_id, row.user_id, key) });
+    const found = await app.cardProcessor.findCharge({ site, idempotencyKey: processorChargeKey(community, row.user_id, key) });
     if (found.status === 'unknown') {
       run.unknown++;
       continue;
     }
-    const pending = () => updateInCommunity(app.db, 'payment_ledger', { id: row.community_id }).where('id', '=', row.id).where('status', '=', 'pending');
+    const pending = () => updateInCommunity(app.db, 'payment_ledger', community).where('id', '=', row.id).where('status', '=', 'pending');
     if (found.status === 'none') {
       const r = await pending().set({ status: 'failed', error_code: 'processing', settled_at: now }).executeTakeFirst();
       if (Number(r.numUpdatedRows) === 1) run.voided++;
@@ -61,25 +64,20 @@ export async function resolveStaleCharges(app: App, now: Date): Promise<StaleRun
       continue;
     }
     const card = found.profileRef
-      ? await app.db
-          .selectFrom('saved_payments')
+      ? await selectInCommunity(app.db, 'saved_payments', community)
           .select(['id', 'card_type', 'last4'])
-          .where('community_id', '=', row.community_id)
           .where('user_id', '=', row.user_id)
           .where('processor_ref', '=', found.profileRef)
           .executeTakeFirst()
       : undefined;
     const settled = await app.db.transaction().execute(async (trx) => {
-      const r = await updateInCommunity(trx, 'payment_ledger', { id: row.community_id })
+      const r = await updateInCommunity(trx, 'payment_ledger', community)
         .set({ status: 'succeeded', processor_ref: found.chargeRef, error_code: null, saved_payment_id: card?.id ?? null, settled_at: now })
         .where('id', '=', row.id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) return false;
-      await trx
-        .insertInto('statements')
-        .values({
-          community_id: row.community_id,
+      await insertInCommunity(trx, 'statements', community, {
           user_id: row.user_id,
           ledger_id: row.id,
           name: row.description,

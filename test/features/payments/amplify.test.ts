@@ -45,7 +45,7 @@ t.test('amplification', async (t) => {
   const gils = await createArticle(db, gamma, gil.id, 'Gamma Piece');
   await db.insertInto('article_agreements').values({ community_id: alpha.id, user_id: amara.id, kind: 'PRODUCT', article_id: null, created_at: clock.now() }).execute();
 
-  const saved = await saveCard(app, { communityId: alpha.id, userId: amara.id, actorId: amara.id, token: await cardToken(app, alpha, CARDS.visa), idempotencyKey: 'amplify-saved-card-1' });
+  const saved = await saveCard(app, { community: alpha, userId: amara.id, actorId: amara.id, token: await cardToken(app, alpha, CARDS.visa), idempotencyKey: 'amplify-saved-card-1' });
   if (!saved.ok) throw new Error('card');
 
   const session = async (user: { id: number }, community = alpha) => csrfFor(app, (await signIn(app, user, community)).cookie, '/settings/billing');
@@ -200,7 +200,7 @@ t.test('amplification', async (t) => {
       const res = await post(`/articles/amplify/${live}`, fields);
       t.ok(res.statusCode >= 400 && res.statusCode < 500, `${what}: 4xx (${res.statusCode})`);
     }
-    const bobsCard = await saveCard(app, { communityId: alpha.id, userId: bob.id, actorId: bob.id, token: await cardToken(app, alpha), idempotencyKey: 'bob-card-amplify' });
+    const bobsCard = await saveCard(app, { community: alpha, userId: bob.id, actorId: bob.id, token: await cardToken(app, alpha), idempotencyKey: 'bob-card-amplify' });
     if (!bobsCard.ok) throw new Error('card');
     const stolen = await post(`/articles/amplify/${live}`, { ...base, savedPaymentId: String(bobsCard.savedPayment.id), idempotencyKey: KEY('stolen') });
     t.equal(stolen.statusCode, 404, 'another member’s card');
@@ -254,22 +254,22 @@ t.test('amplification', async (t) => {
 
   await t.test('a package in another currency than the site’s cannot be bought', async (t) => {
     await t.rejects(
-      buyAmplification(app, { communityId: alpha.id, userId: amara.id, actorId: amara.id, articleId: live, packageId: euroPackage!.id, idempotencyKey: KEY('euro'), source: { savedPaymentId: saved.savedPayment.id } }),
+      buyAmplification(app, { community: alpha, userId: amara.id, actorId: amara.id, articleId: live, packageId: euroPackage!.id, idempotencyKey: KEY('euro'), source: { savedPaymentId: saved.savedPayment.id } }),
       { code: 'Amplify.UnknownPackage' },
     );
     const res = await post(`/articles/amplify/${live}`, { packageId: String(euroPackage!.id), savedPaymentId: String(saved.savedPayment.id), idempotencyKey: KEY('euro') });
     t.equal(res.statusCode, 400, 'the form says the package is unknown');
     t.equal((await charges(KEY('euro'))).length, 0, 'nothing charged');
-    t.same((await listActivePackages(db, alpha.id)).map((p) => p.name), ['Spotlight', 'Feature'], 'only the site’s currency is listed');
+    t.same((await listActivePackages(db, alpha)).map((p) => p.name), ['Spotlight', 'Feature'], 'only the site’s currency is listed');
     await db.updateTable('amplification_packages').set({ active: false }).where('community_id', '=', alpha.id).where('currency', '=', 'USD').execute();
-    t.equal(await offersAmplification(db, alpha.id), false, 'only packages in another currency: amplification is not offered');
+    t.equal(await offersAmplification(db, alpha), false, 'only packages in another currency: amplification is not offered');
     await db.updateTable('amplification_packages').set({ active: true }).where('id', 'in', [spotlight!.id, feature!.id]).execute();
-    t.equal(await offersAmplification(db, alpha.id), true);
+    t.equal(await offersAmplification(db, alpha), true);
   });
 
   await t.test('the service refuses a key replayed for another package', async (t) => {
     const before = (await orders()).filter((o) => o.package_id === spotlight!.id).length;
-    const result = await buyAmplification(app, { communityId: alpha.id, userId: amara.id, actorId: amara.id, articleId: live, packageId: spotlight!.id, idempotencyKey: KEY('saved'), source: { savedPaymentId: saved.savedPayment.id } });
+    const result = await buyAmplification(app, { community: alpha, userId: amara.id, actorId: amara.id, articleId: live, packageId: spotlight!.id, idempotencyKey: KEY('saved'), source: { savedPaymentId: saved.savedPayment.id } });
     t.equal(result.status, 'succeeded', 'the same key and package: the first purchase');
     t.equal((await orders()).filter((o) => o.package_id === spotlight!.id).length, before, 'no new order');
   });

@@ -21,7 +21,7 @@ t.test('billing: statements and their PDFs', async (t) => {
   async function buy(community: typeof alpha, user: { id: number }, name: string, items: { label: string; amountCents: number }[], number: string = CARDS.visa) {
     const amountCents = items.reduce((s, i) => s + i.amountCents, 0);
     const result = await chargeOnce(app, {
-      communityId: community.id,
+      community: community,
       userId: user.id,
       actorId: user.id,
       idempotencyKey: `billing-test-${++n}`,

@@ -19,7 +19,7 @@ t.test('the ledger', async (t) => {
   const member = await createMember(db, community);
 
   const request = (key: string, source: ChargeRequest['source'], amountCents = 12345): ChargeRequest => ({
-    communityId: community.id,
+    community: community,
     userId: member.id,
     actorId: member.id,
     idempotencyKey: key,
@@ -55,7 +55,7 @@ t.test('the ledger', async (t) => {
     const retried = await chargeOnce(app, request('crash-retry-1', { savedPaymentId: card!.id }, 500));
     t.equal(retried.status, 'succeeded');
     t.equal(retried.ledgerId, first.ledgerId);
-    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', processorChargeKey(community.id, member.id, 'crash-retry-1')).execute();
+    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', processorChargeKey(community, member.id, 'crash-retry-1')).execute();
     t.equal(charges.length, 1, 'the processor charged once');
   });
 
@@ -75,7 +75,7 @@ t.test('the ledger', async (t) => {
   });
 
   await t.test('a charge refused on a saved card marks it FAILED and logs the authorisation', async (t) => {
-    const saved = await saveCard(app, { communityId: community.id, userId: member.id, actorId: member.id, token: await cardToken(app, community, CARDS.chargeDecline), idempotencyKey: 'save-charge-decline' });
+    const saved = await saveCard(app, { community: community, userId: member.id, actorId: member.id, token: await cardToken(app, community, CARDS.chargeDecline), idempotencyKey: 'save-charge-decline' });
     t.ok(saved.ok);
     if (!saved.ok) return;
     const result = await chargeOnce(app, request('refused-saved-1', { savedPaymentId: saved.savedPayment.id }));
@@ -112,9 +112,9 @@ t.test('the ledger', async (t) => {
   await t.test("a key another member used never answers with that member's card", async (t) => {
     const ada = await createMember(db, community, { firstName: 'Ada' });
     const eve = await createMember(db, community, { firstName: 'Eve' });
-    const adas = await saveCard(app, { communityId: community.id, userId: ada.id, actorId: ada.id, token: await cardToken(app, community), idempotencyKey: 'shared-key-123' });
+    const adas = await saveCard(app, { community: community, userId: ada.id, actorId: ada.id, token: await cardToken(app, community), idempotencyKey: 'shared-key-123' });
     t.ok(adas.ok, 'Ada saved her card');
-    const eves = await saveCard(app, { communityId: community.id, userId: eve.id, actorId: eve.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' });
+    const eves = await saveCard(app, { community: community, userId: eve.id, actorId: eve.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' });
     t.match(eves, { ok: false, code: 'invalid_token' }, 'Eve gets a refusal, not Ada’s card');
     const evesCards = await db.selectFrom('saved_payments').select('id').where('user_id', '=', eve.id).execute();
     t.equal(evesCards.length, 0, 'Eve has no card');
@@ -134,10 +134,10 @@ t.test('the ledger', async (t) => {
     const confused = withProcessor({
       createPaymentProfile: async () => ({ ok: true, profileRef: adas.savedPayment.processorRef, card: { firstName: 'Ada', lastName: 'X', last4: '4242', cardType: 'VISA', expirationMonth: 12, expirationYear: 2030 }, authorisation: null }),
     });
-    await t.rejects(saveCard(confused, { communityId: community.id, userId: eve.id, actorId: eve.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' }), { code: 'Payments.KeyReused' });
+    await t.rejects(saveCard(confused, { community: community, userId: eve.id, actorId: eve.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' }), { code: 'Payments.KeyReused' });
     // Nor does a card the member removed come back.
     await db.updateTable('saved_payments').set({ deleted_at: new Date() }).where('id', '=', adas.savedPayment.id).execute();
-    await t.rejects(saveCard(confused, { communityId: community.id, userId: ada.id, actorId: ada.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' }), { code: 'Payments.KeyReused' });
+    await t.rejects(saveCard(confused, { community: community, userId: ada.id, actorId: ada.id, token: 'tok_junk_junk_junk', idempotencyKey: 'shared-key-123' }), { code: 'Payments.KeyReused' });
   });
 
   await t.test('a processor timeout leaves the charge pending: the retry with the key asks again and charges once', async (t) => {
@@ -160,7 +160,7 @@ t.test('the ledger', async (t) => {
     t.equal(card.status, 'VALID', 'the card is not marked');
     const retried = await chargeOnce(app, req);
     t.match(retried, { status: 'succeeded', ledgerId: first.ledgerId });
-    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', processorChargeKey(community.id, payer.id, 'timeout-1')).execute();
+    const charges = await db.selectFrom('sandbox_transactions').select('id').where('idempotency_key', '=', processorChargeKey(community, payer.id, 'timeout-1')).execute();
     t.equal(charges.length, 1, 'one charge at the processor');
     const statements = await db.selectFrom('statements').select('id').where('user_id', '=', payer.id).execute();
     t.equal(statements.length, 1, 'one statement');
@@ -168,7 +168,7 @@ t.test('the ledger', async (t) => {
 
   await t.test('a job settles charges left pending for a day as the processor knows their keys', async (t) => {
     const payer = await createMember(db, community);
-    const saved = await saveCard(app, { communityId: community.id, userId: payer.id, actorId: payer.id, token: await cardToken(app, community), idempotencyKey: 'stale-card-1' });
+    const saved = await saveCard(app, { community: community, userId: payer.id, actorId: payer.id, token: await cardToken(app, community), idempotencyKey: 'stale-card-1' });
     if (!saved.ok) throw new Error('card');
     const req = (key: string, purpose: ChargeRequest['purpose'] = 'balance') => ({ ...request(key, { savedPaymentId: saved.savedPayment.id }, 2500), userId: payer.id, actorId: payer.id, purpose });
     // Crashes: after the processor charged; before it was asked; and a renewal (its own job retries it).
@@ -214,17 +214,17 @@ t.test('the ledger', async (t) => {
     t.match(statement, { amount_cents: 2500, payment_method: /4242/ }, 'the paid one has its statement');
     t.match(await chargeOnce(app, req('stale-void-1')), { status: 'failed' }, 'a retry of the voided key gets its answer, and is not charged');
     const charged = await db.selectFrom('sandbox_transactions').select('idempotency_key').where('idempotency_key', 'like', `charge:${community.id}:${payer.id}:%`).execute();
-    t.same(charged.map((c) => c.idempotency_key), [processorChargeKey(community.id, payer.id, 'stale-paid-1')], 'one charge at the processor in all');
+    t.same(charged.map((c) => c.idempotency_key), [processorChargeKey(community, payer.id, 'stale-paid-1')], 'one charge at the processor in all');
     t.same(await resolveStaleCharges(app, now), { paid: 0, refused: 0, voided: 0, unknown: 0 }, 'a second run has nothing to do');
   });
 
   await t.test('the auth log carries the community’s currency', async (t) => {
     await db.updateTable('payment_settings').set({ currency: 'EUR' }).where('community_id', '=', other.id).execute();
     const otherMember = await createMember(db, other);
-    const saved = await saveCard(app, { communityId: other.id, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other), idempotencyKey: 'eur-card-1' });
+    const saved = await saveCard(app, { community: other, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other), idempotencyKey: 'eur-card-1' });
     t.ok(saved.ok);
     if (!saved.ok) return;
-    const charged = await chargeOnce(app, { ...request('eur-charge-1', { savedPaymentId: saved.savedPayment.id }, 700), communityId: other.id, userId: otherMember.id, actorId: otherMember.id });
+    const charged = await chargeOnce(app, { ...request('eur-charge-1', { savedPaymentId: saved.savedPayment.id }, 700), community: other, userId: otherMember.id, actorId: otherMember.id });
     t.equal(charged.status, 'succeeded');
     const log = await db.selectFrom('card_auth_log').select('currency').where('saved_payment_id', '=', saved.savedPayment.id).execute();
     t.equal(log.length, 2, 'the verification and the charge');
@@ -234,17 +234,17 @@ t.test('the ledger', async (t) => {
   await t.test('a card type the community does not accept is refused and its profile deleted', async (t) => {
     await db.updateTable('payment_settings').set({ accepted_cards: sql`array['VISA']::text[]` as never }).where('community_id', '=', other.id).execute();
     const otherMember = await createMember(db, other);
-    const saved = await saveCard(app, { communityId: other.id, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other, CARDS.mastercard), idempotencyKey: 'not-accepted-1' });
+    const saved = await saveCard(app, { community: other, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other, CARDS.mastercard), idempotencyKey: 'not-accepted-1' });
     t.match(saved, { ok: false, code: 'not_accepted' });
     t.equal((await db.selectFrom('saved_payments').select('id').where('user_id', '=', otherMember.id).execute()).length, 0, 'no card saved');
     const profiles = await db.selectFrom('sandbox_profiles').select('deleted_at').where('customer_ref', '=', `c${other.id}-u${otherMember.id}`).execute();
     t.equal(profiles.length, 1);
     t.not(profiles[0]!.deleted_at, null, 'the processor’s profile was deleted');
-    const charged = await chargeOnce(app, { ...request('not-accepted-charge', { token: await cardToken(app, other, CARDS.mastercard) }, 700), communityId: other.id, userId: otherMember.id, actorId: otherMember.id });
+    const charged = await chargeOnce(app, { ...request('not-accepted-charge', { token: await cardToken(app, other, CARDS.mastercard) }, 700), community: other, userId: otherMember.id, actorId: otherMember.id });
     t.match(charged, { status: 'declined', code: 'not_accepted' });
     t.equal(declineError('not_accepted').code, 'Payments.NotAccepted');
     t.equal(cardErrorMessage(app.t, 'not_accepted', 'member'), 'We don’t accept this type of card. Please use another card.');
-    const visa = await saveCard(app, { communityId: other.id, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other), idempotencyKey: 'accepted-visa-1' });
+    const visa = await saveCard(app, { community: other, userId: otherMember.id, actorId: otherMember.id, token: await cardToken(app, other), idempotencyKey: 'accepted-visa-1' });
     t.ok(visa.ok, 'a Visa is still taken');
   });
 });

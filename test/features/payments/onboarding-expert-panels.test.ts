@@ -87,7 +87,7 @@ t.test('onboarding: the expert-panel steps', async (t) => {
   /** A member whose onboarding is done up to the team step, signed in (gate 'onboarding'). */
   async function afterTeam(community: Community, plan: { id: number }, name = 'Elena') {
     const member = await createMember(db, community, { gate: 'onboarding', firstName: name, lastName: 'Voss' });
-    const uid = await createOnboarding(db, community.id, member.id, plan.id);
+    const uid = await createOnboarding(db, community, member.id, plan.id);
     const now = clock.now();
     await db.updateTable('onboardings').set({ paid_at: now, credentials_at: now, profile_at: now, contact_at: now, team_at: now }).where('id', '=', uid).execute();
     const session = await signIn(app, member, community, ['MEMBER'], 'onboarding');

@@ -23,7 +23,7 @@ t.test('onboarding payment through the hosted page', async (t) => {
 
   const invitee = async () => {
     const member = await createMember(db, alpha, { gate: 'onboarding', firstName: 'Lena' });
-    const uid = await createOnboarding(db, alpha.id, member.id, plans[1]!.id);
+    const uid = await createOnboarding(db, alpha, member.id, plans[1]!.id);
     return { member, uid, dealId: plans[1]!.deal_id, link: `uid=${uid}&dealId=${plans[1]!.deal_id}` };
   };
   const form = async (url: string, cookie: string, fields: Record<string, string>, token: string) =>

@@ -48,7 +48,7 @@ class FormBrowser {
 
 async function invite(db: Db, community: Community, plan: { id: number; deal_id: string }) {
   const member = await createMember(db, community, { gate: 'onboarding', firstName: 'Amara', lastName: 'Okafor' });
-  const uid = await createOnboarding(db, community.id, member.id, plan.id);
+  const uid = await createOnboarding(db, community, member.id, plan.id);
   return { member, uid, dealId: plan.deal_id, link: `uid=${encodeURIComponent(uid)}&dealId=${encodeURIComponent(plan.deal_id)}` };
 }
 

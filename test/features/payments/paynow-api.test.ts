@@ -113,7 +113,7 @@ t.test('pay-now over REST and GraphQL', async (t) => {
 
   await t.test("someone else paying the balance does not replace the member's default card; the member paying does", async (t) => {
     const fay = await createMember(db, alpha);
-    const own = await saveCard(app, { communityId: alpha.id, userId: fay.id, actorId: fay.id, token: await cardToken(app, alpha, CARDS.mastercard), idempotencyKey: `fay-own-card-${fay.id}` });
+    const own = await saveCard(app, { community: alpha, userId: fay.id, actorId: fay.id, token: await cardToken(app, alpha, CARDS.mastercard), idempotencyKey: `fay-own-card-${fay.id}` });
     t.ok(own.ok);
     const sub = await createSubscription(db, alpha, fay.id, { outstandingCents: 5000 });
     const anonymous = await rest('/rest/payment/pay-balance', { token: await cardToken(app, alpha, CARDS.amex), userId: fay.id, subscriptionId: sub });

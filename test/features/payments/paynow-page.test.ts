@@ -162,7 +162,7 @@ t.test('the pay-now page and the dunning page', async (t) => {
   await t.test('a past-due member is shown the dunning page once per session after sign-in', async (t) => {
     const dee = await createMember(db, alpha, { firstName: 'Dee' });
     await createSubscription(db, alpha, dee.id, { outstandingCents: 25000 });
-    const saved = await saveCard(app, { communityId: alpha.id, userId: dee.id, actorId: dee.id, token: await cardToken(app, alpha), idempotencyKey: `save-${dee.id}-default` });
+    const saved = await saveCard(app, { community: alpha, userId: dee.id, actorId: dee.id, token: await cardToken(app, alpha), idempotencyKey: `save-${dee.id}-default` });
     t.ok(saved.ok);
     const { cookie } = await signIn(app, dee, alpha);
     const first = await open('/settings', cookie);

@@ -37,7 +37,7 @@ t.test('the sandbox provider, the hosted return and the error log', async (t) =>
     // A handler of the contract's shape: a POST that sends the browser to the hosted page, and its return.
     await app.register(async (a) => {
       a.post('/test-checkout', { config: { access: 'public' } }, async (request, reply) => {
-        const site = (await loadPaymentSite(a.db, request.community.id))!;
+        const site = (await loadPaymentSite(a.db, request.community))!;
         const state: CheckoutState = { communityId: request.community.id, purpose: 'test', idempotencyKey: 'test-key-0001', returnPath: '/test-checkout/return', data: { plan: '12' } };
         return reply.redirect(hostedPageAddress(a, request, site, state), 303);
       });
@@ -145,7 +145,7 @@ t.test('the sandbox provider, the hosted return and the error log', async (t) =>
       const returned = await app.inject({ method: 'GET', url: relative(good.headers.location as string) });
       t.equal(returned.statusCode, 200);
       t.match(returned.json(), { ok: true, token, state: { communityId: community.id, purpose: 'test', idempotencyKey: 'test-key-0001', data: { plan: '12' } } });
-      const site = (await loadPaymentSite(db, community.id))!;
+      const site = (await loadPaymentSite(db, community))!;
       const profile = await app.cardProcessor.createPaymentProfile({ site, customerRef: 'c-test', token, idempotencyKey: 'provider-test-profile' });
       t.ok(profile.ok, 'the token is a usable card');
     });

@@ -36,7 +36,7 @@ t.test('renewals and dunning leave deactivated members alone; an unreachable pro
 
   const withCard = async (application: FastifyInstance = app) => {
     const m = await createMember(db, alpha, { firstName: 'Nia' });
-    const saved = await saveCard(application, { communityId: alpha.id, userId: m.id, actorId: m.id, token: await cardToken(application, alpha), idempotencyKey: `save-${m.id}-card` });
+    const saved = await saveCard(application, { community: alpha, userId: m.id, actorId: m.id, token: await cardToken(application, alpha), idempotencyKey: `save-${m.id}-card` });
     if (!saved.ok) throw new Error('card not saved');
     return m;
   };

@@ -24,7 +24,7 @@ t.test('renewals and dunning', async (t) => {
 
   const withCard = async (community = alpha, number: string = CARDS.visa) => {
     const m = await createMember(db, community, { firstName: 'Nia' });
-    const saved = await saveCard(app, { communityId: community.id, userId: m.id, actorId: m.id, token: await cardToken(app, community, number), idempotencyKey: `save-${m.id}-card` });
+    const saved = await saveCard(app, { community: community, userId: m.id, actorId: m.id, token: await cardToken(app, community, number), idempotencyKey: `save-${m.id}-card` });
     if (!saved.ok) throw new Error('card not saved');
     return m;
   };

@@ -2,10 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
 import { hashPassword } from '#src/core/passwords.ts';
-import { updateInCommunity } from '#src/db/tenancy.ts';
-import { endCurrentSession } from '#src/features/auth/http.ts';
-import { ensureNewPassword, type LoginResult } from '#src/features/auth/service.ts';
-import { cleanUserAgent, startSession } from '#src/features/auth/sessions.ts';
+import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import { cleanUserAgent, endCurrentSession, ensureNewPassword, type LoginResult, startSession } from '#src/features/auth/index.ts';
 import { advance, hasCredentials, hasPaid, reload, type Onboarding } from './progress.ts';
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from './types.ts';
 
@@ -79,10 +77,8 @@ export async function createCredentials(request: FastifyRequest, o: Onboarding, 
   }
 
   // Signed in, as sign-in does it: this browser's earlier session (if any) ends, a new one starts.
-  const membership = await app.db
-    .selectFrom('memberships')
+  const membership = await selectInCommunity(app.db, 'memberships', o.community)
     .select(['roles', 'gate'])
-    .where('community_id', '=', o.community.id)
     .where('user_id', '=', o.user.id)
     .executeTakeFirstOrThrow();
   await endCurrentSession(request);

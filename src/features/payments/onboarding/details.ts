@@ -1,14 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters, INVALID_CHARACTERS_CODE, INVALID_CHARACTERS_KEY } from '#src/core/fields.ts';
-import { submitAnswer } from '#src/features/expert-panels/answers.ts';
-import { epDeps } from '#src/features/expert-panels/deps.ts';
-import { firstOpenQuestion, joinPanels, listJoinablePanels } from '#src/features/expert-panels/join.ts';
-import type { JoinablePanel, MemberQuestionView } from '#src/features/expert-panels/types.ts';
-import { findProfile, updateProfile } from '#src/features/members/profile.ts';
-import { changeMobilePhone, currentPhone } from '#src/features/settings/security.ts';
-import { findTeam, saveContact } from '#src/features/settings/team.ts';
-import type { TeamType } from '#src/features/settings/team-types.ts';
+import { epDeps, firstOpenQuestion, type JoinablePanel, joinPanels, listJoinablePanels, type MemberQuestionView, submitAnswer } from '#src/features/expert-panels/index.ts';
+import { findProfile, updateProfile } from '#src/features/members/index.ts';
+import { changeMobilePhone, currentPhone, findTeam, saveContact, type TeamType } from '#src/features/settings/index.ts';
 import { advance, currentStep, finishStep, stepApplies, type Onboarding, type STEP_COLUMN } from './progress.ts';
 import { ADDRESS_FIELDS, ADDRESS_LIMITS, SKIPPABLE, type AddressDraft, type StepName } from './types.ts';
 

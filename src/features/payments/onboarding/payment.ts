@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { randomToken } from '#src/core/ids.ts';
-import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { chargeOnce, type ChargeResult } from '../ledger.ts';
 import { formatFee } from '../money.ts';
 import { advance, findPlan, hasPaid, reload, renewalAfter, type Onboarding, type Plan } from './progress.ts';
@@ -60,7 +60,7 @@ async function choosePlan(app: App, o: Onboarding, input: { planId?: unknown; de
   if (idText === null && dealId === null && pricePointId === null) return o.plan;
   if (idText !== null && !/^\d{1,9}$/.test(idText)) throw new AppError('Payments.InvalidMembership');
   for (const v of [dealId, pricePointId]) if (v !== null && (v.length > 100 || !/^[\x21-\x7e]+$/.test(v))) throw new AppError('Payments.InvalidMembership');
-  const plan = await findPlan(app.db, o.community.id, { id: idText !== null ? Number(idText) : null, dealId, pricePointId });
+  const plan = await findPlan(app.db, o.community, { id: idText !== null ? Number(idText) : null, dealId, pricePointId });
   if (!plan) throw new AppError('Payments.InvalidMembership');
   // Names that disagree (a deal of one plan, the price point of another) are not an offer.
   if ((dealId !== null && plan.dealId !== dealId) || (pricePointId !== null && plan.pricePointId !== pricePointId)) throw new AppError('Payments.InvalidMembership');
@@ -83,9 +83,7 @@ export async function paymentKey(app: App, o: Onboarding, _plan?: Plan): Promise
 /** The member's subscription (one per member and community): made pending when there is none. */
 async function subscriptionOf(app: App, o: Onboarding, plan: Plan): Promise<string> {
   const id = `sub_${randomToken(18)}`;
-  await app.db
-    .insertInto('subscriptions')
-    .values({ id, community_id: o.community.id, user_id: o.user.id, plan_id: plan.id, currency: plan.currency })
+  await insertInCommunity(app.db, 'subscriptions', o.community, { id, user_id: o.user.id, plan_id: plan.id, currency: plan.currency })
     .onConflict((oc) => oc.columns(['community_id', 'user_id']).doNothing())
     .execute();
   const row = await selectInCommunity(app.db, 'subscriptions', o.community).select('id').where('user_id', '=', o.user.id).executeTakeFirstOrThrow();
@@ -111,7 +109,7 @@ export async function submitPayment(app: App, o: Onboarding, input: PaymentInput
   if (plan.initiationFeeCents > 0) items.push({ label: 'Initiation fee', amountCents: plan.initiationFeeCents });
   const amountCents = plan.duesCents + plan.initiationFeeCents;
   const result = await chargeOnce(app, {
-    communityId: o.community.id,
+    community: o.community,
     userId: o.user.id,
     actorId: input.actorId,
     idempotencyKey: await paymentKey(app, o, plan),

@@ -3,9 +3,9 @@ import { AppError } from '#src/core/errors.ts';
 import { randomToken } from '#src/core/ids.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Community, OnboardingStep } from '#src/db/types.ts';
-import { onboardingPanelState } from '#src/features/expert-panels/join.ts';
+import { onboardingPanelState } from '#src/features/expert-panels/index.ts';
 import { loadPaymentSite, type PaymentSite } from '../queries.ts';
 import type { InvitationLink, MembershipOffer, OnboardingData, StepName } from './types.ts';
 
@@ -112,8 +112,8 @@ const planColumns = ['id', 'name', 'description', 'term_months', 'dues_cents', '
  * An active plan of the community by one of its names (id, deal id or price point id); a retired one
  * too with `includeInactive` (the plan an invitee already paid for stays theirs).
  */
-export async function findPlan(db: Db, communityId: number, by: { id?: number | null; dealId?: string | null; pricePointId?: string | null; includeInactive?: boolean }): Promise<Plan | null> {
-  let q = selectInCommunity(db, 'membership_plans', { id: communityId }).select(planColumns);
+export async function findPlan(db: Db, community: Tenant, by: { id?: number | null; dealId?: string | null; pricePointId?: string | null; includeInactive?: boolean }): Promise<Plan | null> {
+  let q = selectInCommunity(db, 'membership_plans', community).select(planColumns);
   if (!by.includeInactive) q = q.where('active', '=', true);
   if (by.id != null) q = q.where('id', '=', by.id);
   else if (by.dealId) q = q.where('deal_id', '=', by.dealId);
@@ -124,8 +124,8 @@ export async function findPlan(db: Db, communityId: number, by: { id?: number | 
 }
 
 /** The community's default offer: its shortest active commitment (12 months), the oldest first. */
-async function defaultPlan(db: Db, communityId: number): Promise<Plan | null> {
-  const row = await selectInCommunity(db, 'membership_plans', { id: communityId }).select(planColumns).where('active', '=', true).orderBy('term_months').orderBy('id').executeTakeFirst();
+async function defaultPlan(db: Db, community: Tenant): Promise<Plan | null> {
+  const row = await selectInCommunity(db, 'membership_plans', community).select(planColumns).where('active', '=', true).orderBy('term_months').orderBy('id').executeTakeFirst();
   return row ? toPlan(row) : null;
 }
 
@@ -178,16 +178,14 @@ const toRow = (r: RawRow): OnboardingRow => ({
 });
 
 /** A new invitation for a member of the community: its uid (the link's) is unguessable. */
-export async function createOnboarding(db: Db, communityId: number, userId: number, planId: number | null): Promise<string> {
+export async function createOnboarding(db: Db, community: Tenant, userId: number, planId: number | null): Promise<string> {
   const id = `onb_${randomToken(18)}`;
-  const row = await db
-    .insertInto('onboardings')
-    .values({ id, community_id: communityId, user_id: userId, plan_id: planId })
+  const row = await insertInCommunity(db, 'onboardings', community, { id, user_id: userId, plan_id: planId })
     .onConflict((oc) => oc.columns(['community_id', 'user_id']).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (row) return row.id;
-  const existing = await selectInCommunity(db, 'onboardings', { id: communityId }).select('id').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const existing = await selectInCommunity(db, 'onboardings', community).select('id').where('user_id', '=', userId).executeTakeFirstOrThrow();
   return existing.id;
 }
 
@@ -202,7 +200,7 @@ export type Who = { identity: Identity; uid?: unknown; dealId?: unknown };
  */
 export async function loadOnboarding(app: App, community: Community, who: Who): Promise<Onboarding> {
   const db = app.db;
-  const site = await loadPaymentSite(db, community.id);
+  const site = await loadPaymentSite(db, community);
   if (!site) throw new AppError('Payments.NotConfigured');
   const identity = who.identity;
   const signedInUser = identity.loggedIn ? identity.user : null;
@@ -217,7 +215,7 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
     if (typeof uid !== 'string' || !UID.test(uid) || typeof dealId !== 'string' || !DEAL.test(dealId)) throw invalidMembership();
     raw = await selectInCommunity(db, 'onboardings', community).select(rowColumns).where('id', '=', uid).executeTakeFirst();
     // A retired plan's link still works for an invitee who already paid (they are not locked out).
-    chosenPlan = await findPlan(db, community.id, { dealId, includeInactive: raw?.paid_at != null });
+    chosenPlan = await findPlan(db, community, { dealId, includeInactive: raw?.paid_at != null });
     if (!raw || !chosenPlan) throw invalidMembership();
     // Someone else's link in a signed-in browser is not theirs to use.
     if (signedInUser && signedInUser.id !== raw.user_id) throw invalidMembership();
@@ -228,8 +226,8 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
     if (!raw) {
       if (signedInUser.gate !== 'onboarding') throw invalidMembership();
       // A member sent to onboarding without an invitation row: one is made, with the default offer.
-      const plan = typeof who.dealId === 'string' && DEAL.test(who.dealId) ? await findPlan(db, community.id, { dealId: who.dealId }) : null;
-      const id = await createOnboarding(db, community.id, signedInUser.id, (plan ?? (await defaultPlan(db, community.id)))?.id ?? null);
+      const plan = typeof who.dealId === 'string' && DEAL.test(who.dealId) ? await findPlan(db, community, { dealId: who.dealId }) : null;
+      const id = await createOnboarding(db, community, signedInUser.id, (plan ?? (await defaultPlan(db, community)))?.id ?? null);
       raw = await selectInCommunity(db, 'onboardings', community).select(rowColumns).where('id', '=', id).executeTakeFirstOrThrow();
     }
   }
@@ -246,8 +244,8 @@ export async function loadOnboarding(app: App, community: Community, who: Who): 
 
   // The plan: once paid, the one paid for (retired since or not); before, the link's deal, else the invitation's, else the default.
   let plan: Plan | null = null;
-  if (row.paidAt && row.planId !== null) plan = await findPlan(db, community.id, { id: row.planId, includeInactive: true });
-  plan ??= chosenPlan ?? (row.planId !== null ? await findPlan(db, community.id, { id: row.planId }) : null) ?? (await defaultPlan(db, community.id));
+  if (row.paidAt && row.planId !== null) plan = await findPlan(db, community, { id: row.planId, includeInactive: true });
+  plan ??= chosenPlan ?? (row.planId !== null ? await findPlan(db, community, { id: row.planId }) : null) ?? (await defaultPlan(db, community));
   if (!plan) throw invalidMembership();
   const panels = await onboardingPanelState(db, community, row.userId, app.clock.now());
 
@@ -380,7 +378,7 @@ export async function reload(app: App, o: Onboarding): Promise<Onboarding> {
   const raw = await selectInCommunity(app.db, 'onboardings', o.community).select(rowColumns).where('id', '=', o.row.id).executeTakeFirstOrThrow();
   const user = await app.db.selectFrom('users').select(['password_hash', 'username']).where('id', '=', o.user.id).executeTakeFirstOrThrow();
   const row = toRow(raw);
-  const plan = row.paidAt && row.planId !== null ? ((await findPlan(app.db, o.community.id, { id: row.planId, includeInactive: true })) ?? o.plan) : o.plan;
+  const plan = row.paidAt && row.planId !== null ? ((await findPlan(app.db, o.community, { id: row.planId, includeInactive: true })) ?? o.plan) : o.plan;
   const panels = await onboardingPanelState(app.db, o.community, o.user.id, app.clock.now());
   return { ...o, row, plan, panels, user: { ...o.user, username: user.username, hasPassword: user.password_hash !== null } };
 }

@@ -4,8 +4,8 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
-import { setSessionCookies } from '#src/features/auth/http.ts';
-import { countryOptions } from '#src/features/settings/security.ts';
+import { setSessionCookies } from '#src/features/auth/index.ts';
+import { countryOptions } from '#src/features/settings/index.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import {
   AddressStep,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '#src/features/auth/bearer.ts';
+import { bearerToken } from '#src/features/auth/index.ts';
 import { isPageNavigation } from '#src/lib/negotiation.ts';
 import { memberSubscription } from './service.ts';
 
@@ -39,7 +39,7 @@ export default fp(
       const seen = request.cookies[DUNNING_COOKIE];
       const unsigned = seen ? request.unsignCookie(seen) : null;
       if ((unsigned?.valid && unsigned.value === mark) || checked.has(mark)) return;
-      const sub = await memberSubscription(app.db, request.community.id, identity.user.id);
+      const sub = await memberSubscription(app.db, request.community, identity.user.id);
       if (checked.size >= MAX_CHECKED) checked.clear();
       checked.add(mark);
       reply.setCookie(DUNNING_COOKIE, mark, { path: base || '/', httpOnly: true, sameSite: 'lax', secure: app.config.isProduction, signed: true });

@@ -69,7 +69,7 @@ export const payNowMemberGraphQL: GraphQLPart = {
     },
     Me: {
       subscription: async (parent: { id: string }, _args: unknown, ctx: GraphQLContext) => {
-        const row = await memberSubscription(ctx.db, ctx.community.id, Number(parent.id));
+        const row = await memberSubscription(ctx.db, ctx.community, Number(parent.id));
         if (!row) return null;
         return {
           id: row.id,

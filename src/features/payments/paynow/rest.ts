@@ -29,7 +29,7 @@ export async function payRef(app: PayNowApp, community: Community, request: Fast
   const checked = checkedBalance(request, community);
   if (checked && asked !== null && checked.userId === asked) return checked;
   if (me === null || asked !== me) throw new AppError('Payments.InvalidMembership');
-  const own = await memberSubscription(app.db, community.id, me);
+  const own = await memberSubscription(app.db, community, me);
   if (!own) throw new AppError('Payments.InvalidMembership');
   return { subscriptionId: own.id, userId: me };
 }

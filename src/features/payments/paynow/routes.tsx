@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { formatDate } from '#src/core/format.ts';
-import { safeRedirect } from '#src/features/auth/http.ts';
+import { safeRedirect } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { str } from '#src/lib/form.ts';
 import { OverduePage } from '#views/paynow/Overdue.tsx';
@@ -121,9 +121,9 @@ export default async function payNowRoutes(app: FastifyInstance) {
     if (token) return payAndAnswer(request, reply, ref, key, token);
     // No JavaScript: the card is taken on the provider's hosted page, which returns to us with a token.
     // Nothing left to pay (a second submit after the first paid): the page, which says so.
-    const due = await memberSubscription(app.db, request.community.id, ref.userId);
+    const due = await memberSubscription(app.db, request.community, ref.userId);
     if (!due || due.id !== ref.subscriptionId || due.outstanding_cents === 0) return renderPayNow(request, reply, ref);
-    const site = await loadPaymentSite(app.db, request.community.id);
+    const site = await loadPaymentSite(app.db, request.community);
     if (!site) return renderPayNow(request, reply, ref);
     const state: CheckoutState = { communityId: request.community.id, purpose: PAY_NOW_PURPOSE, idempotencyKey: key, returnPath: '/pay-now/return', data: { userId: String(ref.userId), subscriptionId: ref.subscriptionId } };
     return reply.redirect(hostedPageAddress(app, request, site, state), 303);
@@ -151,10 +151,10 @@ export default async function payNowRoutes(app: FastifyInstance) {
 
   async function renderOverdue(request: FastifyRequest, reply: FastifyReply, next: string, options: { cardError?: string | null; defaultError?: string | null; status?: number } = {}) {
     const me = request.guardian.userId!;
-    const sub = await memberSubscription(app.db, request.community.id, me);
+    const sub = await memberSubscription(app.db, request.community, me);
     if (!sub || sub.status !== 'past_due' || sub.outstanding_cents === 0) return reply.redirect(next, 303);
     const view = await loadBalance(app, request.community, { subscriptionId: sub.id, userId: me });
-    const card = await findDefaultPayment(app.db, request.community.id, me);
+    const card = await findDefaultPayment(app.db, request.community, me);
     const props = {
       balance: amountOf(view),
       since: sub.past_due_since ? formatDate(sub.past_due_since) : null,
@@ -169,7 +169,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
   /** The member pays their own overdue balance, from a card saved or new; paid: on to where they were going. */
   async function payOverdue(request: FastifyRequest, reply: FastifyReply, next: string, key: string, source: PaymentSource) {
     const me = request.guardian.userId!;
-    const sub = await memberSubscription(app.db, request.community.id, me);
+    const sub = await memberSubscription(app.db, request.community, me);
     if (!sub) return reply.redirect(next, 303);
     const viaDefault = 'savedPaymentId' in source;
     try {
@@ -197,7 +197,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
     if (!key) throw new AppError(900);
     const token = str(body.token);
     if (token) return payOverdue(request, reply, next, key, { token });
-    const site = await loadPaymentSite(app.db, request.community.id);
+    const site = await loadPaymentSite(app.db, request.community);
     if (!site) return renderOverdue(request, reply, next);
     const state: CheckoutState = { communityId: request.community.id, purpose: OVERDUE_PURPOSE, idempotencyKey: key, returnPath: '/billing/overdue/return', data: { next, userId: String(request.guardian.userId!) } };
     return reply.redirect(hostedPageAddress(app, request, site, state), 303);
@@ -216,7 +216,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
     const next = nextOf(body.next);
     const key = clientKey(body.idempotencyKey);
     if (!key) throw new AppError(900);
-    const card = await findDefaultPayment(app.db, request.community.id, request.guardian.userId!);
+    const card = await findDefaultPayment(app.db, request.community, request.guardian.userId!);
     if (!card) return renderOverdue(request, reply, next);
     return payOverdue(request, reply, next, key, { savedPaymentId: card.id });
   });

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { hasForbiddenCharacters } from '#src/core/fields.ts';
-import type { CardType, Community, Database } from '#src/db/types.ts';
-import type { Transaction } from 'kysely';
+import type { Db } from '#src/db/index.ts';
+import { selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import type { CardType, Community } from '#src/db/types.ts';
 import { chargeOnce, declineError, type ChargeResult, type PaymentSource } from '../ledger.ts';
 import { loadPaymentSite } from '../queries.ts';
 import type { BrowserSettings, DeclineCode } from '../processor/types.ts';
 
 export type PayNowApp = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor' | 't'>;
-type Trx = Transaction<Database>;
+type Trx = Db;
 
 /**
  * Spec section 3, "Subscription balance". Money is integer cents (the team's rule): `outstandingBalance`
@@ -65,13 +66,11 @@ type SubscriptionRow = {
 };
 
 /** The subscription of the pair in this community, or null. One indexed read (primary key). */
-async function findSubscription(db: PayNowApp['db'] | Trx, communityId: number, ref: BalanceRef): Promise<SubscriptionRow | null> {
-  const row = await db
-    .selectFrom('subscriptions as s')
+async function findSubscription(db: PayNowApp['db'] | Trx, community: Tenant, ref: BalanceRef): Promise<SubscriptionRow | null> {
+  const row = await selectInCommunityAs(db, 'subscriptions', 's', community)
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['s.id', 's.user_id', 's.status', 's.outstanding_cents', 's.currency', 's.renews_at', 's.past_due_since', 'u.first_name', 'u.last_name'])
     .where('s.id', '=', ref.subscriptionId)
-    .where('s.community_id', '=', communityId)
     .where('s.user_id', '=', ref.userId)
     .where('s.status', '!=', 'canceled')
     .executeTakeFirst();
@@ -79,11 +78,9 @@ async function findSubscription(db: PayNowApp['db'] | Trx, communityId: number, 
 }
 
 /** The last balance payment made on this subscription (its ledger id), if it settled within `since`. */
-async function recentBalancePayment(app: PayNowApp, communityId: number, subscriptionId: string, since: Date): Promise<number | null> {
-  const row = await app.db
-    .selectFrom('payment_ledger')
+async function recentBalancePayment(app: PayNowApp, community: Tenant, subscriptionId: string, since: Date): Promise<number | null> {
+  const row = await selectInCommunity(app.db, 'payment_ledger', community)
     .select('id')
-    .where('community_id', '=', communityId)
     .where('subscription_id', '=', subscriptionId)
     .where('kind', '=', 'charge')
     .where('purpose', '=', 'balance')
@@ -101,12 +98,12 @@ export type BalanceView = { balance: SubscriptionBalance; browser: BrowserSettin
 /** The balance behind a pair, with what the card form needs. Unknown pair: Payments.InvalidMembership. */
 export async function loadBalance(app: PayNowApp, community: Community, input: { subscriptionId?: unknown; userId?: unknown }): Promise<BalanceView> {
   const ref = parseBalanceRef(input);
-  const sub = await findSubscription(app.db, community.id, ref);
+  const sub = await findSubscription(app.db, community, ref);
   if (!sub) throw new AppError('Payments.InvalidMembership');
-  const site = await loadPaymentSite(app.db, community.id);
+  const site = await loadPaymentSite(app.db, community);
   if (!site) throw new AppError('Payments.NotConfigured');
   const browser = app.cardProcessor.browserSettings(site);
-  const paidLately = sub.outstanding_cents === 0 ? (await recentBalancePayment(app, community.id, sub.id, new Date(app.clock.now().getTime() - PAID_VIEW_MS))) !== null : false;
+  const paidLately = sub.outstanding_cents === 0 ? (await recentBalancePayment(app, community, sub.id, new Date(app.clock.now().getTime() - PAID_VIEW_MS))) !== null : false;
   return {
     browser,
     acceptedCards: site.acceptedCards,
@@ -168,21 +165,21 @@ export function parseToken(value: unknown): string {
  * for the caller to show inline); a processor that failed throws Payments.Processing (502).
  */
 export async function payBalance(app: PayNowApp, community: Community, input: PayInput): Promise<PayOutcome> {
-  const sub = await findSubscription(app.db, community.id, input.ref);
+  const sub = await findSubscription(app.db, community, input.ref);
   if (!sub) throw new AppError('Payments.InvalidMembership');
   if (sub.outstanding_cents === 0) {
     // Paid already (a second submit, another tab): the answer is the payment that paid it.
-    const last = await recentBalancePayment(app, community.id, sub.id, new Date(0));
+    const last = await recentBalancePayment(app, community, sub.id, new Date(0));
     if (last !== null) return { status: 'paid', id: last };
     throw new AppError('Payments.NoBalanceDue');
   }
   const amount = sub.outstanding_cents;
   const label = app.t('paynow.statement.name');
   const result: ChargeResult = await chargeOnce(app, {
-    communityId: community.id,
+    community,
     userId: sub.user_id,
     actorId: input.actorId,
-    idempotencyKey: await balanceKey(app, community.id, sub),
+    idempotencyKey: await balanceKey(app, community, sub),
     amountCents: amount,
     purpose: 'balance',
     description: label,
@@ -193,7 +190,7 @@ export async function payBalance(app: PayNowApp, community: Community, input: Pa
     // this balance but does not become the member's default for renewals.
     source: 'token' in input.source ? { ...input.source, asDefault: input.actorId === sub.user_id } : input.source,
     onSettled: async (trx) => {
-      await settleSubscription(trx, community.id, sub.id, amount, app.clock.now());
+      await settleSubscription(trx, community, sub.id, amount, app.clock.now());
     },
   });
   if (result.status === 'succeeded') return { status: 'paid', id: result.ledgerId };
@@ -208,13 +205,11 @@ export async function payBalance(app: PayNowApp, community: Community, input: Pa
  * counts, so the next card gets a key of its own; a processing failure leaves its charge pending and
  * does not, so the retry asks the processor about the same charge.
  */
-export async function balanceKey(app: Pick<PayNowApp, 'db'>, communityId: number, sub: { id: string; past_due_since: Date | null; renews_at: Date | null }): Promise<string> {
+export async function balanceKey(app: Pick<PayNowApp, 'db'>, community: Tenant, sub: { id: string; past_due_since: Date | null; renews_at: Date | null }): Promise<string> {
   const since = sub.past_due_since ?? sub.renews_at;
   const prefix = `paynow:balance:${sub.id}:${since ? new Date(since).toISOString() : 'none'}:`;
-  const refused = await app.db
-    .selectFrom('payment_ledger')
+  const refused = await selectInCommunity(app.db, 'payment_ledger', community)
     .select('idempotency_key')
-    .where('community_id', '=', communityId)
     .where('subscription_id', '=', sub.id)
     .where('kind', '=', 'charge')
     .where('purpose', '=', 'balance')
@@ -229,34 +224,28 @@ export async function balanceKey(app: Pick<PayNowApp, 'db'>, communityId: number
  * The balance is paid: nothing outstanding (less what was paid, should more have fallen due
  * meanwhile), active again, dunning stopped. Runs in the charge's settling transaction.
  */
-export async function settleSubscription(trx: Trx, communityId: number, subscriptionId: string, paidCents: number, now: Date): Promise<void> {
-  const row = await trx
-    .selectFrom('subscriptions')
+export async function settleSubscription(trx: Trx, community: Tenant, subscriptionId: string, paidCents: number, now: Date): Promise<void> {
+  const row = await selectInCommunity(trx, 'subscriptions', community)
     .select('outstanding_cents')
     .where('id', '=', subscriptionId)
-    .where('community_id', '=', communityId)
     .forUpdate()
     .executeTakeFirst();
   if (!row) return;
   const left = Math.max(0, row.outstanding_cents - paidCents);
-  await trx
-    .updateTable('subscriptions')
+  await updateInCommunity(trx, 'subscriptions', community)
     .set(
       left === 0
         ? { outstanding_cents: 0, status: 'active', dunning_count: 0, next_dunning_at: null, past_due_since: null, updated_at: now }
         : { outstanding_cents: left, updated_at: now },
     )
     .where('id', '=', subscriptionId)
-    .where('community_id', '=', communityId)
     .execute();
 }
 
 /** The member's own subscription in the community (me.subscription, the dunning page), or null. */
-export async function memberSubscription(db: PayNowApp['db'], communityId: number, userId: number) {
-  const row = await db
-    .selectFrom('subscriptions')
+export async function memberSubscription(db: PayNowApp['db'], community: Tenant, userId: number) {
+  const row = await selectInCommunity(db, 'subscriptions', community)
     .select(['id', 'status', 'outstanding_cents', 'currency', 'renews_at', 'past_due_since'])
-    .where('community_id', '=', communityId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row ?? null;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '#src/db/index.ts';
 import { formatMoney } from '../money.ts';
 import { payNowPath } from '../paynow/links.ts';
+import { crossCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 
 export type DunningApp = Pick<FastifyInstance, 'db' | 'clock' | 't' | 'config' | 'messages' | 'notifications' | 'log'>;
 
@@ -25,9 +26,9 @@ export function dunningAt(pastDueSince: Date, step: number): Date | null {
  * The address pay-now links are mailed with: the community's own host when it has one (the page
  * belongs to the host's community), in the scheme and port of PUBLIC_URL; else PUBLIC_URL itself.
  */
-export async function siteUrlFor(app: Pick<FastifyInstance, 'config'>, db: Db, communityId: number): Promise<string> {
+export async function siteUrlFor(app: Pick<FastifyInstance, 'config'>, db: Db, community: Tenant): Promise<string> {
   const base = new URL(app.config.publicUrl);
-  const host = await db.selectFrom('community_hosts').select('host').where('community_id', '=', communityId).orderBy('host').limit(1).executeTakeFirst();
+  const host = await selectInCommunity(db, 'community_hosts', community).select('host').orderBy('host').limit(1).executeTakeFirst();
   if (host) base.hostname = host.host;
   return `${base.origin}${app.config.basePath}`;
 }
@@ -44,7 +45,9 @@ export async function runDunning(app: DunningApp, now: Date, batchSize = DUNNING
   let after: { at: Date; id: string } | undefined;
   for (;;) {
     const from = after;
-    const due = await app.db
+    // Named cross-community query: a scheduled job scanning the due rows of every community (each
+    // subscription is then dunned within its own community).
+    const due = await crossCommunity(app.db)
       .selectFrom('subscriptions as s')
       .innerJoin('memberships as ms', (j) => j.onRef('ms.user_id', '=', 's.user_id').onRef('ms.community_id', '=', 's.community_id'))
       .innerJoin('users as u', 'u.id', 's.user_id')
@@ -60,7 +63,7 @@ export async function runDunning(app: DunningApp, now: Date, batchSize = DUNNING
       .execute();
     for (const row of due) {
       try {
-        if (await dunOne(app, row.id, row.community_id, now)) sent += 1;
+        if (await dunOne(app, row.id, { id: row.community_id }, now)) sent += 1;
       } catch (err) {
         app.log.error({ err, subscriptionId: row.id }, 'dunning mail failed');
       }
@@ -71,11 +74,10 @@ export async function runDunning(app: DunningApp, now: Date, batchSize = DUNNING
   }
 }
 
-async function dunOne(app: DunningApp, subscriptionId: string, communityId: number, now: Date): Promise<boolean> {
-  const siteUrl = await siteUrlFor(app, app.db, communityId);
+async function dunOne(app: DunningApp, subscriptionId: string, community: Tenant, now: Date): Promise<boolean> {
+  const siteUrl = await siteUrlFor(app, app.db, community);
   return app.db.transaction().execute(async (trx) => {
-    const s = await trx
-      .selectFrom('subscriptions as s')
+    const s = await selectInCommunityAs(trx, 'subscriptions', 's', community)
       .innerJoin('users as u', 'u.id', 's.user_id')
       .innerJoin('memberships as ms', (j) => j.onRef('ms.user_id', '=', 's.user_id').onRef('ms.community_id', '=', 's.community_id'))
       .innerJoin('communities as c', 'c.id', 's.community_id')
@@ -97,7 +99,6 @@ async function dunOne(app: DunningApp, subscriptionId: string, communityId: numb
         'u.is_active as user_active',
       ])
       .where('s.id', '=', subscriptionId)
-      .where('s.community_id', '=', communityId)
       .forUpdate('s')
       .executeTakeFirst();
     // A member deactivated since the batch was read gets no mail (staff clear their dunning too).
@@ -122,8 +123,8 @@ async function dunOne(app: DunningApp, subscriptionId: string, communityId: numb
       subject: app.t(step === 0 ? 'paynow.dunning.subjectFirst' : 'paynow.dunning.subject', values),
       text: app.t('paynow.dunning.text', values),
     });
-    await app.notifications.notify(trx as unknown as Db, {
-      communityId,
+    await app.notifications.notify(trx, {
+      communityId: community.id,
       userId: s.user_id,
       kind: 'payments',
       url: '/billing/overdue',
@@ -132,11 +133,9 @@ async function dunOne(app: DunningApp, subscriptionId: string, communityId: numb
     });
     const scheduled = dunningAt(since, step + 1);
     const next = scheduled ? new Date(Math.max(scheduled.getTime(), now.getTime() + DAY_MS)) : null;
-    await trx
-      .updateTable('subscriptions')
+    await updateInCommunity(trx, 'subscriptions', community)
       .set({ dunning_count: step + 1, next_dunning_at: next, updated_at: now })
       .where('id', '=', s.id)
-      .where('community_id', '=', communityId)
       .execute();
     return true;
   });

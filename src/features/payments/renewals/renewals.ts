@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Transaction } from 'kysely';
-import type { Database } from '#src/db/types.ts';
+import type { Db } from '#src/db/index.ts';
+import { crossCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { chargeOnce } from '../ledger.ts';
 import { findDefaultPayment } from '../queries.ts';
 
 export type RenewalApp = Pick<FastifyInstance, 'db' | 'clock' | 'cardProcessor' | 't' | 'log'>;
-type Trx = Transaction<Database>;
+type Trx = Db;
 
 /**
  * Dues are billed yearly (the plans say so: "billed yearly"), whatever the commitment (12 or 24
@@ -30,7 +30,8 @@ export function addMonths(date: Date, months: number): Date {
 /** The idempotency key of one period's renewal: a retried or repeated job never charges it twice. */
 export const renewalKey = (subscriptionId: string, renewsAt: Date) => `renewal:${subscriptionId}:${new Date(renewsAt).toISOString()}`;
 
-type Due = { id: string; community_id: number; user_id: number; renews_at: Date; dues_cents: number; plan_name: string };
+/** A due subscription; its community is the tenant value built once at the job's edge. */
+type Due = { id: string; community: Tenant; user_id: number; renews_at: Date; dues_cents: number; plan_name: string };
 
 export type RenewalRun = { renewed: number; pastDue: number; errors: number; retry: number };
 
@@ -52,7 +53,9 @@ export async function runRenewals(app: RenewalApp, now: Date, batchSize = RENEWA
   let after: { renews_at: Date; id: string } | undefined;
   for (;;) {
     const from = after;
-    const due: Due[] = await app.db
+    // Named cross-community query: a scheduled job scanning the due rows of every community (each
+    // subscription is then renewed within its own community).
+    const due: Due[] = await crossCommunity(app.db)
       .selectFrom('subscriptions as s')
       .innerJoin('membership_plans as p', (j) => j.onRef('p.id', '=', 's.plan_id').onRef('p.community_id', '=', 's.community_id'))
       .innerJoin('memberships as ms', (j) => j.onRef('ms.user_id', '=', 's.user_id').onRef('ms.community_id', '=', 's.community_id'))
@@ -67,7 +70,7 @@ export async function runRenewals(app: RenewalApp, now: Date, batchSize = RENEWA
       .orderBy('s.id')
       .limit(batchSize)
       .execute()
-      .then((rows) => rows.map((r) => ({ ...r, renews_at: new Date(r.renews_at!) })));
+      .then((rows) => rows.map(({ community_id, ...r }) => ({ ...r, community: { id: community_id }, renews_at: new Date(r.renews_at!) })));
     for (const sub of due) {
       try {
         const outcome = await renewOne(app, sub, now);
@@ -88,12 +91,10 @@ export async function runRenewals(app: RenewalApp, now: Date, batchSize = RENEWA
 }
 
 /** Whether the member may still be billed: membership and account active (checked again just before charging). */
-export async function isActiveMember(db: RenewalApp['db'], communityId: number, userId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('memberships as ms')
+export async function isActiveMember(db: RenewalApp['db'], community: Tenant, userId: number): Promise<boolean> {
+  const row = await selectInCommunityAs(db, 'memberships', 'ms', community)
     .innerJoin('users as u', 'u.id', 'ms.user_id')
     .select('ms.id')
-    .where('ms.community_id', '=', communityId)
     .where('ms.user_id', '=', userId)
     .where('ms.is_active', '=', true)
     .where('u.is_active', '=', true)
@@ -103,19 +104,19 @@ export async function isActiveMember(db: RenewalApp['db'], communityId: number, 
 
 async function renewOne(app: RenewalApp, sub: Due, now: Date): Promise<'renewed' | 'past_due' | 'unchanged' | 'retry'> {
   // Deactivated since the batch was read: not charged, left as is.
-  if (!(await isActiveMember(app.db, sub.community_id, sub.user_id))) return 'unchanged';
+  if (!(await isActiveMember(app.db, sub.community, sub.user_id))) return 'unchanged';
   const next = addMonths(sub.renews_at, BILLING_PERIOD_MONTHS);
   if (sub.dues_cents <= 0) {
     return (await advance(app.db, sub, next, now)) ? 'renewed' : 'unchanged';
   }
-  const card = await findDefaultPayment(app.db, sub.community_id, sub.user_id);
+  const card = await findDefaultPayment(app.db, sub.community, sub.user_id);
   if (!card) {
     const marked = await app.db.transaction().execute((trx) => markPastDue(trx, sub, next, now));
     return marked ? 'past_due' : 'unchanged';
   }
   const label = app.t('paynow.statement.renewal', { plan: sub.plan_name });
   const result = await chargeOnce(app, {
-    communityId: sub.community_id,
+    community: sub.community,
     userId: sub.user_id,
     actorId: null,
     idempotencyKey: renewalKey(sub.id, sub.renews_at),
@@ -139,11 +140,9 @@ async function renewOne(app: RenewalApp, sub: Due, now: Date): Promise<'renewed'
 
 /** The period is paid: renews_at moves on, only if it is still the period charged. */
 async function advance(db: RenewalApp['db'] | Trx, sub: Due, next: Date, now: Date): Promise<boolean> {
-  const r = await db
-    .updateTable('subscriptions')
+  const r = await updateInCommunity(db, 'subscriptions', sub.community)
     .set({ renews_at: next, period_started_at: sub.renews_at, updated_at: now })
     .where('id', '=', sub.id)
-    .where('community_id', '=', sub.community_id)
     .where('status', '=', 'active')
     .where('renews_at', '=', sub.renews_at)
     .executeTakeFirst();
@@ -155,9 +154,8 @@ async function advance(db: RenewalApp['db'] | Trx, sub: Due, next: Date, now: Da
  * starts at once (its first mail on the dunning job's next run). The period still starts (renews_at
  * moves on): what is owed is this period, which the pay-now page settles.
  */
-export async function markPastDue(trx: Trx, sub: Pick<Due, 'id' | 'community_id' | 'renews_at' | 'dues_cents'>, next: Date, now: Date): Promise<boolean> {
-  const r = await trx
-    .updateTable('subscriptions')
+export async function markPastDue(trx: Trx, sub: Pick<Due, 'id' | 'community' | 'renews_at' | 'dues_cents'>, next: Date, now: Date): Promise<boolean> {
+  const r = await updateInCommunity(trx, 'subscriptions', sub.community)
     .set((eb) => ({
       status: 'past_due',
       outstanding_cents: eb('outstanding_cents', '+', sub.dues_cents),
@@ -169,7 +167,6 @@ export async function markPastDue(trx: Trx, sub: Pick<Due, 'id' | 'community_id'
       updated_at: now,
     }))
     .where('id', '=', sub.id)
-    .where('community_id', '=', sub.community_id)
     .where('status', '=', 'active')
     .where('renews_at', '=', sub.renews_at)
     .executeTakeFirst();

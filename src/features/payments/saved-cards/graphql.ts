@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
-import { staffCommunity } from '#src/features/members/admin.ts';
+import { staffCommunity } from '#src/features/members/index.ts';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, memberScope, ownerOfCard, paymentProcessorFor, type AuthLogEntry, type CardsScope, type SavedCard } from './service.ts';
 import { requireId } from '#src/core/ids.ts';
 
@@ -141,7 +141,7 @@ export const savedCardsAdminGraphQL: GraphQLPart = {
       cardAuthLog: async (_r: unknown, args: Args, ctx: GraphQLContext) => {
         ctx.guardian.ensureAdmin();
         const paymentId = requireId(args.paymentId);
-        const owner = await ownerOfCard(appOf(ctx), ctx.community.id, paymentId);
+        const owner = await ownerOfCard(appOf(ctx), ctx.community, paymentId);
         return (await authLog(appOf(ctx), await theirs(ctx, owner), paymentId)).map(logOut);
       },
     },

@@ -5,7 +5,7 @@ import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { wantsJson, isHtmx } from '#src/lib/negotiation.ts';
-import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/admin.ts';
+import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/index.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
 import { cardFormLogos } from '../cards.ts';
 import { loadPaymentSite } from '../queries.ts';
@@ -43,7 +43,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
 
   /** The card form for adding a card (it becomes the default), or null when the community takes no payments. */
   async function addCardForm(community: StaffCommunity, userId: number, cardError: string | null): Promise<ReactNode | null> {
-    const site = await loadPaymentSite(app.db, community.id);
+    const site = await loadPaymentSite(app.db, community);
     if (!site) return null;
     return (
       <CardForm
@@ -142,7 +142,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
     const key = str(body.idempotencyKey);
     const idempotencyKey = /^[\x21-\x7e]{8,200}$/.test(key) ? key : undefined;
     if (token || wantsJson(request)) return added(request, reply, community, scope, { token, idempotencyKey });
-    const site = await loadPaymentSite(app.db, community.id);
+    const site = await loadPaymentSite(app.db, community);
     if (!site) throw new AppError('Payments.NotConfigured');
     // The state is the host's community (the return comes back to this host); the member's community is in its data.
     const address = hostedPageAddress(app, request, site, {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
-import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
-import type { StaffCommunity, Staff } from '#src/features/members/admin.ts';
+import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import type { Staff, StaffCommunity } from '#src/features/members/index.ts';
 import { paymentMethodLabel, statusFromExpiry } from '../cards.ts';
 import { lockMember, saveCard } from '../ledger.ts';
 import { findSavedPayment, listSavedPayments, loadPaymentSite, type SavedPayment } from '../queries.ts';
@@ -27,7 +27,7 @@ export type CardsMode = 'member' | 'admin';
 
 /** Whose cards, who acts, and how messages read. Made by memberScope or adminScope only. */
 export type CardsScope = {
-  communityId: number;
+  community: Tenant;
   /** The cards' owner. */
   userId: number;
   /** Who acts: the member, or the staff member in admin mode. */
@@ -48,7 +48,7 @@ export const AUTH_LOG_LIMIT = 100;
 
 /** Member mode: one's own cards. */
 export function memberScope(community: { id: number; concierge_email: string }, userId: number): CardsScope {
-  return { communityId: community.id, userId, actorId: userId, mode: 'member', helpEmail: community.concierge_email };
+  return { community, userId, actorId: userId, mode: 'member', helpEmail: community.concierge_email };
 }
 
 /**
@@ -62,7 +62,7 @@ export async function adminScope(app: Pick<App, 'db'>, staff: Staff, community: 
     .where('memberships.user_id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new AppError('NotFound');
-  return { communityId: community.id, userId, actorId: staff.userId, mode: 'admin', helpEmail: row.concierge_email };
+  return { community, userId, actorId: staff.userId, mode: 'admin', helpEmail: row.concierge_email };
 }
 
 /** The values every saved-card message takes: the mode picks the wording, member mode adds the help line. */
@@ -79,7 +79,7 @@ function current(card: SavedPayment, now: Date): SavedCard {
 
 export async function listCards(app: App, scope: CardsScope): Promise<SavedCard[]> {
   const now = app.clock.now();
-  return (await listSavedPayments(app.db, scope.communityId, scope.userId)).map((c) => current(c, now));
+  return (await listSavedPayments(app.db, scope.community, scope.userId)).map((c) => current(c, now));
 }
 
 /** The spec's update-card prompt: the default card is expired, failing or expiring. */
@@ -89,14 +89,14 @@ export function needsUpdate(cards: readonly SavedCard[]): boolean {
 }
 
 async function cardOf(app: App, scope: CardsScope, paymentId: number): Promise<SavedPayment> {
-  const card = await findSavedPayment(app.db, scope.communityId, scope.userId, paymentId);
+  const card = await findSavedPayment(app.db, scope.community, scope.userId, paymentId);
   if (!card) throw new AppError('NotFound');
   return card;
 }
 
 async function recordStaff(db: App['db'], scope: CardsScope, action: 'card_added' | 'card_default_changed' | 'card_removed', detail: string, now: Date) {
   if (scope.mode !== 'admin') return;
-  await db.insertInto('staff_actions').values({ community_id: scope.communityId, actor_id: scope.actorId, member_id: scope.userId, action, detail, created_at: now }).execute();
+  await insertInCommunity(db, 'staff_actions', scope.community, { actor_id: scope.actorId, member_id: scope.userId, action, detail, created_at: now }).execute();
 }
 
 /** A token is used once, so it is its own idempotency key when the client gives none. */
@@ -113,10 +113,10 @@ export async function addCard(app: App, scope: CardsScope, input: { token: unkno
   if (token.length > TOKEN_MAX || !/^[\x21-\x7e]+$/.test(token)) throw failure('SavedCards.AddFailed', scope);
   const key = typeof input.idempotencyKey === 'string' && input.idempotencyKey ? input.idempotencyKey : keyOfToken(token);
   if (key.length < 8 || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) throw new AppError(900);
-  if (!(await loadPaymentSite(app.db, scope.communityId))) throw new AppError('Payments.NotConfigured');
+  if (!(await loadPaymentSite(app.db, scope.community))) throw new AppError('Payments.NotConfigured');
   let saved;
   try {
-    saved = await saveCard(app, { communityId: scope.communityId, userId: scope.userId, actorId: scope.actorId, token, idempotencyKey: key });
+    saved = await saveCard(app, { community: scope.community, userId: scope.userId, actorId: scope.actorId, token, idempotencyKey: key });
   } catch (e) {
     if (e instanceof AppError) throw e;
     throw failure('SavedCards.AddFailed', scope, e);
@@ -141,13 +141,13 @@ export async function changeDefault(app: App, scope: CardsScope, paymentId: numb
   try {
     await app.db.transaction().execute(async (trx) => {
       // One card change at a time per member (saving, the default, removing queue on one lock).
-      await lockMember(trx, scope.communityId, scope.userId);
-      await updateInCommunity(trx, 'saved_payments', { id: scope.communityId })
+      await lockMember(trx, scope.community, scope.userId);
+      await updateInCommunity(trx, 'saved_payments', scope.community)
         .set({ is_default: false })
         .where('user_id', '=', scope.userId)
         .where('is_default', '=', true)
         .execute();
-      const made = await updateInCommunity(trx, 'saved_payments', { id: scope.communityId })
+      const made = await updateInCommunity(trx, 'saved_payments', scope.community)
         .set({ is_default: true })
         .where('user_id', '=', scope.userId)
         .where('id', '=', card.id)
@@ -155,10 +155,7 @@ export async function changeDefault(app: App, scope: CardsScope, paymentId: numb
         .executeTakeFirst();
       // Removed meanwhile: nothing changes (the transaction rolls back).
       if (Number(made.numUpdatedRows) !== 1) throw new AppError('NotFound');
-      await trx
-        .insertInto('payment_ledger')
-        .values({
-          community_id: scope.communityId,
+      await insertInCommunity(trx, 'payment_ledger', scope.community, {
           user_id: scope.userId,
           kind: 'card_default',
           status: 'succeeded',
@@ -194,12 +191,12 @@ export async function changeDefault(app: App, scope: CardsScope, paymentId: numb
 export async function deleteCard(app: App, scope: CardsScope, paymentId: number): Promise<number> {
   const card = await cardOf(app, scope, paymentId);
   if (card.isDefault) throw new AppError('Payments.DefaultCardRemoval');
-  const site = await loadPaymentSite(app.db, scope.communityId);
+  const site = await loadPaymentSite(app.db, scope.community);
   if (!site) throw new AppError('Payments.NotConfigured');
   const now = app.clock.now();
   await app.db.transaction().execute(async (trx) => {
-    await lockMember(trx, scope.communityId, scope.userId);
-    const removed = await updateInCommunity(trx, 'saved_payments', { id: scope.communityId })
+    await lockMember(trx, scope.community, scope.userId);
+    const removed = await updateInCommunity(trx, 'saved_payments', scope.community)
       .set({ deleted_at: now })
       .where('user_id', '=', scope.userId)
       .where('id', '=', card.id)
@@ -208,7 +205,7 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
       .executeTakeFirst();
     if (Number(removed.numUpdatedRows) !== 1) {
       // Made the default, or removed, meanwhile.
-      const again = await findSavedPayment(trx, scope.communityId, scope.userId, card.id);
+      const again = await findSavedPayment(trx, scope.community, scope.userId, card.id);
       throw new AppError(again?.isDefault ? 'Payments.DefaultCardRemoval' : 'NotFound');
     }
   });
@@ -216,7 +213,7 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
     await app.cardProcessor.deletePaymentProfile({ site, profileRef: card.processorRef });
   } catch (e) {
     // The card comes back as it was: not the default (it could not become one while marked).
-    await updateInCommunity(app.db, 'saved_payments', { id: scope.communityId })
+    await updateInCommunity(app.db, 'saved_payments', scope.community)
       .set({ deleted_at: null })
       .where('user_id', '=', scope.userId)
       .where('id', '=', card.id)
@@ -226,10 +223,7 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
     throw failure('SavedCards.DeleteFailed', scope, e);
   }
   await app.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('payment_ledger')
-      .values({
-        community_id: scope.communityId,
+    await insertInCommunity(trx, 'payment_ledger', scope.community, {
         user_id: scope.userId,
         kind: 'card_removed',
         status: 'succeeded',
@@ -249,7 +243,7 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
 export async function authLog(app: App, scope: CardsScope, paymentId: number): Promise<AuthLogEntry[]> {
   if (scope.mode !== 'admin') throw new AppError('Forbidden');
   const card = await cardOf(app, scope, paymentId);
-  const rows = await selectInCommunity(app.db, 'card_auth_log', { id: scope.communityId })
+  const rows = await selectInCommunity(app.db, 'card_auth_log', scope.community)
     .select(['id', 'attempt_amount_cents', 'currency', 'attempted_at', 'auth_response_code', 'reversal_http_code'])
     .where('saved_payment_id', '=', card.id)
     .orderBy('attempted_at', 'desc')
@@ -267,15 +261,15 @@ export async function authLog(app: App, scope: CardsScope, paymentId: number): P
 }
 
 /** The owner of a card of the community (admin schema's cardAuthLog takes the card id alone), or NotFound. */
-export async function ownerOfCard(app: Pick<App, 'db'>, communityId: number, paymentId: number): Promise<number> {
-  const row = await selectInCommunity(app.db, 'saved_payments', { id: communityId }).select('user_id').where('id', '=', paymentId).where('deleted_at', 'is', null).executeTakeFirst();
+export async function ownerOfCard(app: Pick<App, 'db'>, community: Tenant, paymentId: number): Promise<number> {
+  const row = await selectInCommunity(app.db, 'saved_payments', community).select('user_id').where('id', '=', paymentId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!row) throw new AppError('NotFound');
   return row.user_id;
 }
 
 /** Spec "Payment processor": what the card form needs (id, publicKey, subDomain, serverHost). */
 export async function paymentProcessorFor(app: App, scope: CardsScope) {
-  const site = await loadPaymentSite(app.db, scope.communityId);
+  const site = await loadPaymentSite(app.db, scope.community);
   if (!site) throw new AppError('Payments.NotConfigured');
   const browser = app.cardProcessor.browserSettings(site);
   return { id: site.subDomain, publicKey: browser.publicKey, subDomain: browser.subDomain, serverHost: browser.serverHost };
