@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Area } from '#src/features/areas.ts';
+import type { Area } from '#src/features/area.ts';
 import { messageJobs } from '#src/lib/messaging/outgoing.ts';
 
 /**

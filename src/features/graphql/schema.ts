@@ -53,7 +53,7 @@ const shared = /* GraphQL */ `
 `;
 
 /** Each area's part of one schema, in the order of the list of areas. */
-const parts = (side: 'member' | 'admin'): GraphQLPart[] => AREAS.flatMap((area) => (area.graphql?.[side] ? [area.graphql[side]] : []));
+const parts = (side: 'member' | 'admin'): GraphQLPart[] => AREAS.flatMap((area) => area.graphql?.[side] ?? []);
 const typeDefsOf = (side: 'member' | 'admin') => parts(side).map((p) => p.typeDefs).join('\n');
 const resolversOf = (side: 'member' | 'admin', kind: string): Record<string, unknown> => Object.assign({}, ...parts(side).map((p) => p.resolvers[kind] ?? {}));
 /** Resolvers of the other types the areas declare or extend (Me, User, ...), merged by type. */

@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { paymentErrors } from './errors.ts';
 import amplifyRoutes from './amplify-routes.tsx';
 import billingRoutes from './billing-routes.tsx';
 import { billingMemberGraphQL } from './billing-graphql.ts';
@@ -22,6 +23,7 @@ import { seedPayments } from './seed.ts';
  */
 export const area: Area = {
   name: 'payments',
+  errors: paymentErrors,
   routes: [sandboxPayRoutes, paymentErrorLogRoutes, billingRoutes, amplifyRoutes, savedCardsRoutes, onboardingRoutes, dunningGate, payNowRoutes, payNowRestRoutes],
   graphql: {
     // billingMemberGraphQL carries amplification's part too (billing-graphql.ts).
