@@ -58,12 +58,12 @@ export async function logClientPaymentError(db: Db, community: Tenant, signedInU
     }
   }
   await insertInCommunity(db, 'payment_error_logs', community, {
-      user_id: userId,
-      source: input.source,
-      category: boundedText(input.category, 100),
-      message: boundedText(input.message) ?? '(no message)',
-      email: boundedText(input.email, 254),
-      value: boundedText(input.value),
+    user_id: userId,
+    source: input.source,
+    category: boundedText(input.category, 100),
+    message: boundedText(input.message) ?? '(no message)',
+    email: boundedText(input.email, 254),
+    value: boundedText(input.value),
     uri: boundedText(input.uri, ERROR_LOG_FIELD_MAX),
   }).execute();
 }

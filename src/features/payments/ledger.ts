@@ -139,30 +139,30 @@ export async function saveCard(
         .execute();
     }
     const row = await insertInCommunity(trx, 'saved_payments', input.community, {
-        user_id: input.userId,
-        processor_ref: outcome.profileRef,
-        first_name: card.firstName,
-        last_name: card.lastName,
-        expiration_month: card.expirationMonth,
-        expiration_year: card.expirationYear,
-        last4: card.last4,
-        card_type: card.cardType,
-        status: statusFromExpiry('VALID', card.expirationMonth, card.expirationYear, now),
-        is_default: isDefault,
-      })
+      user_id: input.userId,
+      processor_ref: outcome.profileRef,
+      first_name: card.firstName,
+      last_name: card.lastName,
+      expiration_month: card.expirationMonth,
+      expiration_year: card.expirationYear,
+      last4: card.last4,
+      card_type: card.cardType,
+      status: statusFromExpiry('VALID', card.expirationMonth, card.expirationYear, now),
+      is_default: isDefault,
+    })
       .returningAll()
       .executeTakeFirstOrThrow();
     await insertInCommunity(trx, 'payment_ledger', input.community, {
-        user_id: input.userId,
-        kind: 'card_added',
-        status: 'succeeded',
-        idempotency_key: key,
-        saved_payment_id: row.id,
-        processor_ref: outcome.profileRef,
-        description: `Card added: ${paymentMethodLabel(card.cardType, card.last4)}`,
-        actor_id: input.actorId,
-        settled_at: now,
-      })
+      user_id: input.userId,
+      kind: 'card_added',
+      status: 'succeeded',
+      idempotency_key: key,
+      saved_payment_id: row.id,
+      processor_ref: outcome.profileRef,
+      description: `Card added: ${paymentMethodLabel(card.cardType, card.last4)}`,
+      actor_id: input.actorId,
+      settled_at: now,
+    })
       .onConflict((oc) => oc.doNothing())
       .execute();
     if (outcome.authorisation) await logAuthorisation(trx, input.community, row.id, null, outcome.authorisation, site.currency);
@@ -179,15 +179,15 @@ async function refuseCard(
   now: Date,
 ): Promise<SaveCardResult> {
   await insertInCommunity(app.db, 'payment_ledger', input.community, {
-      user_id: input.userId,
-      kind: 'card_added',
-      status: 'declined',
-      idempotency_key: key,
-      error_code: refusal.code,
-      description: refusal.card ? `Card refused: ${paymentMethodLabel(refusal.card.cardType, refusal.card.last4)}` : 'Card refused',
-      actor_id: input.actorId,
-      settled_at: now,
-    })
+    user_id: input.userId,
+    kind: 'card_added',
+    status: 'declined',
+    idempotency_key: key,
+    error_code: refusal.code,
+    description: refusal.card ? `Card refused: ${paymentMethodLabel(refusal.card.cardType, refusal.card.last4)}` : 'Card refused',
+    actor_id: input.actorId,
+    settled_at: now,
+  })
     .onConflict((oc) => oc.doNothing())
     .execute();
   return { ok: false, code: refusal.code };
@@ -200,14 +200,14 @@ export async function lockMember(trx: Trx, community: Tenant, userId: number): P
 
 async function logAuthorisation(trx: Trx, community: Tenant, savedPaymentId: number, ledgerId: number | null, a: Authorisation, currency: string): Promise<void> {
   await insertInCommunity(trx, 'card_auth_log', community, {
-      saved_payment_id: savedPaymentId,
-      ledger_id: ledgerId,
-      attempt_amount_cents: a.amountCents,
-      currency,
-      attempted_at: a.attemptedAt,
-      auth_response_code: a.responseCode,
-      reversal_http_code: a.reversalHttpCode,
-    })
+    saved_payment_id: savedPaymentId,
+    ledger_id: ledgerId,
+    attempt_amount_cents: a.amountCents,
+    currency,
+    attempted_at: a.attemptedAt,
+    auth_response_code: a.responseCode,
+    reversal_http_code: a.reversalHttpCode,
+  })
     .execute();
 }
 
@@ -246,18 +246,18 @@ export async function chargeOnce(app: App, req: ChargeRequest): Promise<ChargeRe
 
   // 1. The pending row, under the key. A second call with the key finds the first one's row.
   const inserted = await insertInCommunity(app.db, 'payment_ledger', req.community, {
-      user_id: req.userId,
-      kind: 'charge',
-      purpose: req.purpose,
-      status: 'pending',
-      amount_cents: req.amountCents,
-      currency: site.currency,
-      idempotency_key: key,
-      subscription_id: req.subscriptionId ?? null,
-      description: req.description,
-      items: JSON.stringify(req.items),
-      actor_id: req.actorId,
-    })
+    user_id: req.userId,
+    kind: 'charge',
+    purpose: req.purpose,
+    status: 'pending',
+    amount_cents: req.amountCents,
+    currency: site.currency,
+    idempotency_key: key,
+    subscription_id: req.subscriptionId ?? null,
+    description: req.description,
+    items: JSON.stringify(req.items),
+    actor_id: req.actorId,
+  })
     .onConflict((oc) => oc.doNothing())
     .returning(['id', 'status', 'error_code', 'saved_payment_id', 'user_id', 'amount_cents'])
     .executeTakeFirst();
@@ -344,16 +344,16 @@ async function settle(
       return { status: 'declined', ledgerId, code: outcome.code };
     }
     const statement = await insertInCommunity(trx, 'statements', req.community, {
-        user_id: req.userId,
-        ledger_id: ledgerId,
-        name: req.statement.name,
-        kind: req.statement.kind,
-        purchased_at: now,
-        amount_cents: req.amountCents,
-        currency: site.currency,
-        items: JSON.stringify(req.items),
-        payment_method: paymentMethodLabel(card!.cardType, card!.last4Digits),
-      })
+      user_id: req.userId,
+      ledger_id: ledgerId,
+      name: req.statement.name,
+      kind: req.statement.kind,
+      purchased_at: now,
+      amount_cents: req.amountCents,
+      currency: site.currency,
+      items: JSON.stringify(req.items),
+      payment_method: paymentMethodLabel(card!.cardType, card!.last4Digits),
+    })
       .returning('id')
       .executeTakeFirstOrThrow();
     await req.onSettled?.(trx, { ledgerId, statementId: statement.id, savedPaymentId: card!.id });

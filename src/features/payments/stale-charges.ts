@@ -78,16 +78,16 @@ export async function resolveStaleCharges(app: App, now: Date): Promise<StaleRun
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) return false;
       await insertInCommunity(trx, 'statements', community, {
-          user_id: row.user_id,
-          ledger_id: row.id,
-          name: row.description,
-          kind: row.purpose === 'amplification' ? 'amplification' : 'dues',
-          purchased_at: now,
-          amount_cents: row.amount_cents,
-          currency: row.currency,
-          items: JSON.stringify(row.items ?? ([] as LineItem[])),
-          payment_method: card ? paymentMethodLabel(card.card_type, card.last4) : 'Card',
-        })
+        user_id: row.user_id,
+        ledger_id: row.id,
+        name: row.description,
+        kind: row.purpose === 'amplification' ? 'amplification' : 'dues',
+        purchased_at: now,
+        amount_cents: row.amount_cents,
+        currency: row.currency,
+        items: JSON.stringify(row.items ?? ([] as LineItem[])),
+        payment_method: card ? paymentMethodLabel(card.card_type, card.last4) : 'Card',
+      })
         .execute();
       return true;
     });

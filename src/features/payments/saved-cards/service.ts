@@ -156,15 +156,15 @@ export async function changeDefault(app: App, scope: CardsScope, paymentId: numb
       // Removed meanwhile: nothing changes (the transaction rolls back).
       if (Number(made.numUpdatedRows) !== 1) throw new AppError('NotFound');
       await insertInCommunity(trx, 'payment_ledger', scope.community, {
-          user_id: scope.userId,
-          kind: 'card_default',
-          status: 'succeeded',
-          saved_payment_id: card.id,
-          processor_ref: card.processorRef,
-          description: `Default card: ${paymentMethodLabel(card.cardType, card.last4Digits)}`,
-          actor_id: scope.actorId,
-          settled_at: now,
-        })
+        user_id: scope.userId,
+        kind: 'card_default',
+        status: 'succeeded',
+        saved_payment_id: card.id,
+        processor_ref: card.processorRef,
+        description: `Default card: ${paymentMethodLabel(card.cardType, card.last4Digits)}`,
+        actor_id: scope.actorId,
+        settled_at: now,
+      })
         .execute();
       await recordStaff(trx, scope, 'card_default_changed', paymentMethodLabel(card.cardType, card.last4Digits), now);
     });
@@ -224,15 +224,15 @@ export async function deleteCard(app: App, scope: CardsScope, paymentId: number)
   }
   await app.db.transaction().execute(async (trx) => {
     await insertInCommunity(trx, 'payment_ledger', scope.community, {
-        user_id: scope.userId,
-        kind: 'card_removed',
-        status: 'succeeded',
-        saved_payment_id: card.id,
-        processor_ref: card.processorRef,
-        description: `Card removed: ${paymentMethodLabel(card.cardType, card.last4Digits)}`,
-        actor_id: scope.actorId,
-        settled_at: now,
-      })
+      user_id: scope.userId,
+      kind: 'card_removed',
+      status: 'succeeded',
+      saved_payment_id: card.id,
+      processor_ref: card.processorRef,
+      description: `Card removed: ${paymentMethodLabel(card.cardType, card.last4Digits)}`,
+      actor_id: scope.actorId,
+      settled_at: now,
+    })
       .execute();
     await recordStaff(trx, scope, 'card_removed', paymentMethodLabel(card.cardType, card.last4Digits), now);
   });
