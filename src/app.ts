@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { createTranslator } from './core/i18n.ts';
 import { queryCounter, type Db } from './db/index.ts';
-import { SessionTokens } from './features/auth/sessions.ts';
+import { SessionTokens } from './features/auth/index.ts';
 import { CommunityResolver } from './features/communities/service.ts';
 import { Assets, STATIC_DIR } from './lib/assets.ts';
 import communityPlugin from './plugins/community.ts';

@@ -7,7 +7,7 @@ import type { Identity } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
 import type { CommunityResolver } from '#src/features/communities/service.ts';
-import type { SessionTokens } from '#src/features/auth/sessions.ts';
+import type { SessionTokens } from '#src/features/auth/index.ts';
 import type { Assets } from '#src/lib/assets.ts';
 import type { Mailer, Outbox } from '#src/lib/messaging/mail.ts';
 import type { SmsSender } from '#src/lib/messaging/sms.ts';

@@ -259,7 +259,7 @@ t.test('the payments demo: memberships, statements, saved cards in each status, 
   await t.test('the saved cards are real profiles at the sandbox: the default card can be charged', async (t) => {
     const card = cards.find((c) => c.is_default)!;
     const result = await chargeOnce(app, {
-      communityId: summit.id,
+      community: summit,
       userId: amara.id,
       actorId: null,
       idempotencyKey: 'seed-test-charge-1',

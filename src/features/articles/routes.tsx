@@ -91,7 +91,7 @@ export default async function articleRoutes(app: FastifyInstance) {
       findArticleInFlight(deps, userId),
       listPendingPublication(deps, userId),
       listPublished(deps, userId),
-      offersAmplification(deps.db, deps.community.id),
+      offersAmplification(deps.db, deps.community),
     ]);
     // The Amplify card (spec section 2): the newest published articles, when the community sells packages.
     const amplify = amplifies ? published.slice(0, 5).map((a) => ({ id: a.id, title: a.title })) : [];
@@ -125,7 +125,7 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.get('/articles/published', member, async (request, reply) => {
     if (await gate(request, reply)) return reply;
-    const [articles, amplify] = await Promise.all([listPublished(articleDeps(request), request.guardian.userId!), offersAmplification(app.db, request.community.id)]);
+    const [articles, amplify] = await Promise.all([listPublished(articleDeps(request), request.guardian.userId!), offersAmplification(app.db, request.community)]);
     return reply.page({ title: t('articles.pages.publishedTitle'), body: <PublishedPage articles={articles} amplify={amplify} /> });
   });
 

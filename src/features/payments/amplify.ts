@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
-import { authoredArticleOf } from '#src/features/articles/index.ts';
+import { publishedArticleOf } from '#src/features/articles/index.ts';
 import { chargeOnce, type PaymentSource } from './ledger.ts';
 import { findDefaultPayment, loadPaymentSite, type PaymentSite, type SavedPayment } from './queries.ts';
 import type { DeclineCode } from './processor/types.ts';
@@ -42,8 +42,8 @@ export const isAmplifyKey = (key: unknown): key is string => typeof key === 'str
  */
 export async function findOwnPublishedArticle(db: Db, community: Tenant, userId: number, articleId: number): Promise<AmplifyArticle> {
   // The articles area says what its article is and whether it is live (its statuses stay its own).
-  const article = await authoredArticleOf(db, community, userId, articleId);
-  if (!article) throw new AppError('NotFound');
+  const article = await publishedArticleOf(db, community, articleId);
+  if (!article || article.authorId !== userId) throw new AppError('NotFound');
   if (!article.published) throw new AppError('Amplify.NotPublished');
   return { id: article.id, title: article.title?.trim() || 'Untitled article', publishedDate: article.publishedDate, articleUrl: article.articleUrl };
 }
