@@ -53,6 +53,13 @@ module.exports = {
       to: { path: '^src/', dependencyTypesNot: ['type-only', 'type-import'] },
     },
     {
+      name: 'shared-stands-alone',
+      severity: 'error',
+      comment: 'shared/ holds what the server, the views and the browser all use (formats, password rules, asset paths): it imports nothing of ours.',
+      from: { path: '^shared/' },
+      to: { path: '^(src|views|islands|scripts|test)/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that resolves to nothing is a typo or a missing package (and would hide a breach).',

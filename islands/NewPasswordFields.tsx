@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { passwordCriteria } from '../src/core/password-rules.ts';
+import { passwordCriteria } from '../shared/password-rules.ts';
 
 export type NewPasswordFieldsProps = {
   labels: {

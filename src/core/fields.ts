@@ -59,8 +59,8 @@ export const emailField = z
   .pipe(z.email({ error: 'errors.client.invalidEmail' }))
   .transform((v) => v.toLowerCase());
 
-export { PASSWORD_MAX, PASSWORD_MIN, isStrongPassword, passwordCriteria } from './password-rules.ts';
-import { isStrongPassword } from './password-rules.ts';
+export { PASSWORD_MAX, PASSWORD_MIN, isStrongPassword, passwordCriteria } from '#shared/password-rules.ts';
+import { isStrongPassword } from '#shared/password-rules.ts';
 
 export const newPasswordField = z
   .string()

@@ -36,5 +36,3 @@ export type Identity =
 
 export const PUBLIC_IDENTITY: Identity = Object.freeze({ kind: 'PUBLIC', loggedIn: false, user: null, sessionId: null });
 
-/** The name as shown: its one home is the view kit (views/kit/format.ts). */
-export { displayName } from '#views/kit/format.ts';

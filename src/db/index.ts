@@ -9,20 +9,11 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { prepareStatements } from './prepared.ts';
 import type { Database } from './types.ts';
-import type { TenantSafeDb } from './tenancy.ts';
+import type { RawDb, TenantSafeDb } from './tenancy.ts';
 
 /** The database as the application sees it: a community's tables only through src/db/tenancy.ts. */
 export type Db = TenantSafeDb;
-/**
- * The database without the tenancy guard: migrations, the demo seed, tests and the named
- * cross-community queries (src/db/tenancy.ts `crossCommunity`). It is a `Db` too, so it may be handed
- * to the application.
- */
-export type RawDb = Omit<Kysely<Database>, 'transaction'> & Omit<TenantSafeDb, 'transaction'> & { transaction(): RawTransaction };
-export type RawTransaction = {
-  execute<T>(fn: (trx: RawDb) => Promise<T>): Promise<T>;
-  setIsolationLevel(level: 'serializable' | 'repeatable read' | 'read committed' | 'read uncommitted'): RawTransaction;
-};
+export type { RawDb, RawTransaction } from './tenancy.ts';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 

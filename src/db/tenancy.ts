@@ -35,13 +35,13 @@ export type GlobalTable = Exclude<keyof Database & string, TenantTable>;
 /** The one tenant value: the community a query runs in. A whole `Community` row is one too. */
 export type Tenant = { readonly id: number };
 
-type RawDb = Kysely<Database>;
+type KyselyDb = Kysely<Database>;
 type From = TableExpressionOrList<Database, never>;
 type TableNames<TE> = TE extends readonly (infer U)[] ? TableNames<U> : TE extends `${infer N} as ${string}` ? N : TE;
 /** `TE` when it names no community's table, else `never` (so the call does not compile). */
 type OutsideCommunities<TE> = [Extract<TableNames<TE>, TenantTable>] extends [never] ? TE : never;
 
-declare const raw: RawDb;
+declare const raw: KyselyDb;
 
 /** A transaction on the tenant-safe database: the same guard inside as outside. */
 export type TenantSafeTransaction = {
@@ -50,7 +50,7 @@ export type TenantSafeTransaction = {
 };
 
 /** Kysely with the four table verbs limited to tables outside any community. */
-export type TenantSafeDb = Omit<RawDb, 'selectFrom' | 'updateTable' | 'deleteFrom' | 'insertInto' | 'mergeInto' | 'replaceInto' | 'transaction'> & {
+export type TenantSafeDb = Omit<KyselyDb, 'selectFrom' | 'updateTable' | 'deleteFrom' | 'insertInto' | 'mergeInto' | 'replaceInto' | 'transaction'> & {
   selectFrom<TE extends From>(from: OutsideCommunities<TE>): ReturnType<typeof raw.selectFrom<TE>>;
   updateTable<TE extends From>(table: OutsideCommunities<TE>): ReturnType<typeof raw.updateTable<TE>>;
   deleteFrom<TE extends From>(from: OutsideCommunities<TE>): ReturnType<typeof raw.deleteFrom<TE>>;
@@ -59,9 +59,19 @@ export type TenantSafeDb = Omit<RawDb, 'selectFrom' | 'updateTable' | 'deleteFro
 };
 
 /** The same database without the guard: only for the named cross-community queries. */
-export function crossCommunity(db: TenantSafeDb): import('./index.ts').RawDb {
-  return db as unknown as import('./index.ts').RawDb;
+export function crossCommunity(db: TenantSafeDb): RawDb {
+  return db as unknown as RawDb;
 }
+
+/**
+ * The database without the tenancy guard: migrations, the demo seed, tests and the named
+ * cross-community queries (`crossCommunity`). It is a `Db` too, so it may be handed to the application.
+ */
+export type RawDb = Omit<KyselyDb, 'transaction'> & Omit<TenantSafeDb, 'transaction'> & { transaction(): RawTransaction };
+export type RawTransaction = {
+  execute<T>(fn: (trx: RawDb) => Promise<T>): Promise<T>;
+  setIsolationLevel(level: 'serializable' | 'repeatable read' | 'read committed' | 'read uncommitted'): RawTransaction;
+};
 
 /** The builders below are typed by their signatures; inside, the table is only known as a string. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -89,4 +89,3 @@ export class Assets {
 }
 
 /** Community-configured images (absolute URLs as they are, anything else under /static/): one home, the view kit. */
-export { assetUrl } from '#views/kit/asset-url.ts';

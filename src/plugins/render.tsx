@@ -14,7 +14,7 @@ import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';
 import { isHtmx, wantsJson } from '#src/lib/negotiation.ts';
-import { assetUrl } from '#src/lib/assets.ts';
+import { assetUrl } from '#shared/asset-url.ts';
 import { alertFor } from '#src/lib/alerts.ts';
 import type { PageOptions } from './types.ts';
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTranslator, loadMessages } from '#src/core/i18n.ts';
-import { formatCurrency, formatDate, formatFee, formatRelative } from '#src/core/format.ts';
+import { formatCurrency, formatDate, formatFee, formatRelative } from '#shared/format.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const t_ = createTranslator('en');

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { CsrfField, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { usePage, useHref } from '#views/layout/page-context.tsx';

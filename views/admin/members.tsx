@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { MemberRow, MemberSearch, StaffCommunity } from '#src/features/members/index.ts';
 import type { MemberNote, StaffActionEntry } from '#src/features/members/index.ts';
 import type { MemberAdminView } from '#src/features/members/index.ts';

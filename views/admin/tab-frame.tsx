@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatDate } from '#views/kit/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

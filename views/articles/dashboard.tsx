@@ -1,5 +1,5 @@
 /** The member's articles pages: the dashboard, the agreement gate, the guidelines, the agreement, the published list. */
-import { formatDate } from '#views/kit/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { ArticleRow, EditorLink } from '#src/features/articles/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { MemberQuestionView } from '#src/features/expert-panels/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { PublishedRoundup } from '#src/features/expert-panels/index.ts';
 import { ForumAvatar } from '#views/forum/parts.tsx';
 import { usePage } from '#views/layout/page-context.tsx';

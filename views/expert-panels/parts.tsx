@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { EpAnswerStatus } from '#src/features/expert-panels/index.ts';
 import { Island } from '#views/layout/Island.tsx';
 import { usePage } from '#views/layout/page-context.tsx';

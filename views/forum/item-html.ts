@@ -7,7 +7,7 @@
 // Everything interpolated goes through `esc` (text and attribute values alike), except `bodyHtml`,
 // which the forum's service sanitised when it was saved (as the React page's dangerouslySetInnerHTML
 // did before).
-import { formatRelative } from '#src/core/format.ts';
+import { formatRelative } from '#shared/format.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { ForumAbilities, ForumStatus, ForumTargetKind, ReactionCount, ReplyView } from '#src/features/forum/index.ts';
 import type { MemberSnapshot } from '#src/features/members/index.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { displayName, formatDate, formatRelative } from '#views/kit/format.ts';
+import { displayName, formatDate, formatRelative } from '#shared/format.ts';
 import type { HomeMember, OpenItem, WhatsNew } from '#src/features/home/index.ts';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/members/avatar.ts';

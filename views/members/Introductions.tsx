@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { IntroductionView } from '#src/features/members/index.ts';
 import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { AVATAR_SIZES as AvatarSizes, MemberProfile, ProfileArticle, SOCIAL_NETWORKS as SocialNetworks } from '#src/features/members/index.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/members/avatar.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { assetUrl } from '#src/lib/assets.ts';
+import { assetUrl } from '#shared/asset-url.ts';
 import type { CardFormProps } from '#views/payments/CardForm.tsx';
 import { CardForm } from '#views/payments/CardForm.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

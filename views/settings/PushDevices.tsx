@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { PushDeviceView } from '#src/features/notifications/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Island } from '#views/layout/Island.tsx';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { CountryOption, PasswordFormState, PhoneFormState, SecurityView, SessionView } from '#src/features/settings/index.ts';
 import { CsrfField, describedBy, Field, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';

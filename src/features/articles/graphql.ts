@@ -1,7 +1,7 @@
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { canScanArticle } from './guardian.ts';
-import { displayName } from '#src/core/identity.ts';
+import { displayName } from '#shared/format.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { copyScanView, scanForRequest } from './copy-scan/stored.ts';

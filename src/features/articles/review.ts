@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import { canEditorEditText } from './guardian.ts';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';

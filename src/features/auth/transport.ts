@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
-import { displayName } from '#src/core/identity.ts';
+import { displayName } from '#shared/format.ts';
 import { authContext, clearSessionCookies, COMMUNITY_COOKIE, cookieOptions, endCurrentSession, rememberEmail, REFRESH_COOKIE, setSessionCookies } from './http.ts';
 import type { LoginResult } from './account.ts';
 import { verifyOneTimeCode } from './codes.ts';

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { createTranslator } from '#src/core/i18n.ts';
 import type { RawDb } from '#src/db/index.ts';
 import type { Database, RoundupStatus } from '#src/db/types.ts';

@@ -1,3 +1,2 @@
-/** The GraphQL endpoint's public face: the plugin the app registers, and the shared `me` resolver. */
+/** The GraphQL endpoint's public face: the shared `me` resolver (the app registers plugin.ts itself). */
 export { me } from './me.ts';
-export { default as graphqlPlugin } from './plugin.ts';

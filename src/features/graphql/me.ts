@@ -1,4 +1,4 @@
-import { displayName } from '#src/core/identity.ts';
+import { displayName } from '#shared/format.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
 
 /** The Me object of the signed-in member (null for a visitor): the query `me`, and mutations that answer Me. */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { isStrongPassword } from '#src/core/password-rules.ts';
+import { isStrongPassword } from '#shared/password-rules.ts';
 import { hashPassword } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import { crossCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';

@@ -14,11 +14,10 @@ import type { MemberAdminView } from './types.ts';
  * or deactivate, forum moderator), each recorded in staff_actions with who and when.
  */
 
-export type AdminMembersDeps = { db: Db; clock: Clock; jobs: JobQueue };
-/** The signed-in admin (their user id): what they may see and do follows from their ADMIN memberships. */
-export type Staff = { userId: number };
+import type { Staff, StaffCommunity } from '#src/lib/admin/staff.ts';
 
-export type StaffCommunity = { id: number; code: string; name: string };
+export type AdminMembersDeps = { db: Db; clock: Clock; jobs: JobQueue };
+export type { Staff, StaffCommunity } from '#src/lib/admin/staff.ts';
 
 /** Communities where the user holds ADMIN in an active membership, by name. */
 export async function staffCommunities(deps: Pick<AdminMembersDeps, 'db'>, staff: Staff): Promise<StaffCommunity[]> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Translate } from '#src/core/i18n.ts';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { OutgoingMail } from '#src/lib/messaging/mail.ts';
 import { claimDelivery } from './claims.ts';
 import type { ChannelSender, Delivery } from './types.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '#src/core/errors.ts';
-import { formatRelative } from '#src/core/format.ts';
+import { formatRelative } from '#shared/format.ts';
 import { type FormBody } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { NotificationsPage, type ListPlace } from '#views/notifications/NotificationsPage.tsx';

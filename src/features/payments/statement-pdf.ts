@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { StatementDetail } from './billing.ts';
 import { formatMoney } from './money.ts';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { AmplificationPackage, AmplifyView } from './amplify.ts';
 import type { StatementSummary } from './billing.ts';
 import { paymentMethodLabel } from './cards.ts';

@@ -4,7 +4,7 @@ import { isAppError, type AppError } from '#src/core/errors.ts';
 import { signOut } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { passwordCriteria } from '#src/core/password-rules.ts';
+import { passwordCriteria } from '#shared/password-rules.ts';
 import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#views/settings/Security.tsx';
 import { changeMobilePhone, changePassword, countryOptions, currentPhone, securityView, signOutOtherSessions, signOutSession } from './security.ts';
 import type { PasswordFormState, PhoneFormState } from './types.ts';

@@ -17,8 +17,8 @@ const sectionOf = (html: string, id: string) => new RegExp(`<section[^>]*aria-la
 const hrefsOf = (html: string) => [...html.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, ' ');
 
-/** The forum's pages come with the forum-pages area; until it is registered, its links cannot answer. */
-const forumPagesRegistered = AREAS.some((a) => a.name === 'forum-pages');
+/** The forum's pages come with the forum area; until it is registered, its links cannot answer. */
+const forumPagesRegistered = AREAS.some((a) => a.name === 'forum');
 
 t.test('the home page', async (t) => {
   const db = await setupDatabase(t, { seeded: true });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { verifyPassword } from '#src/core/passwords.ts';
-import { isStrongPassword } from '#src/core/password-rules.ts';
+import { isStrongPassword } from '#shared/password-rules.ts';
 import { loginWithPassword } from '#src/features/auth/service.ts';
 import { ACCESS_WRITE_WINDOW_MS } from '#src/features/auth/sessions.ts';
 import { exportMembers, searchMembers } from '#src/features/members/admin.ts';

@@ -1,5 +1,5 @@
 /** The editors' board (/admin/articles): filters, the rows, paging, the CSV export link. */
-import { formatDate } from '#views/kit/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { ArticleRow, ArticleStatus, BoardQuery } from '#src/features/articles/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';

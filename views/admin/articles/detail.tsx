@@ -1,6 +1,6 @@
 /** One article on the editors' side (/admin/articles/:id): status, editor, text, revisions and their diff, feedback, copy scan. */
 import { Fragment } from 'react';
-import { formatDate } from '#views/kit/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { ArticleRow, ArticleStatus, DiffPart, listFeedback, RevisionDiff } from '#src/features/articles/index.ts';
 import { CsrfField, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';

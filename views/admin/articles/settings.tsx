@@ -1,5 +1,5 @@
 /** The articles program's settings on the editors' side: blackout windows, and the terms, guidelines and application form. */
-import { formatDate } from '#views/kit/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { CsrfField, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { Pager } from '#views/admin/tab-frame.tsx';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { RoundupDetail } from '#src/features/expert-panels/index.ts';
 import { ActionForm, dateTime } from '#views/admin/tab-frame.tsx';
 import { CsrfField, Field } from '#views/kit/form.tsx';

@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/forum/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { Db } from '#src/db/index.ts';
 import { crossCommunity, selectInCommunityAs, type Tenant, updateInCommunity } from '#src/db/tenancy.ts';
 import type { EpDeps } from '../deps.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { formatFee } from '../money.ts';
 import { onboardingData, type Onboarding } from './progress.ts';
 import type { StepName, StepView } from './types.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import { safeRedirect } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { str } from '#src/lib/form.ts';

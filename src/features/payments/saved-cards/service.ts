@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
-import type { Staff, StaffCommunity } from '#src/features/members/index.ts';
+import type { Staff, StaffCommunity } from '#src/lib/admin/staff.ts';
 import { paymentMethodLabel, statusFromExpiry } from '../cards.ts';
 import { lockMember, saveCard } from '../ledger.ts';
 import { findSavedPayment, listSavedPayments, loadPaymentSite, type SavedPayment } from '../queries.ts';

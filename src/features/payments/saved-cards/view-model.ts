@@ -1,4 +1,4 @@
-import { formatDate } from '#src/core/format.ts';
+import { formatDate } from '#shared/format.ts';
 import type { SavedPaymentStatus } from '#src/db/types.ts';
 import { CARD_NAMES, formatExpiry, maskCard } from '../cards.ts';
 import { formatMoney } from '../money.ts';

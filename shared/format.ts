@@ -1,9 +1,9 @@
 /**
- * Formatting for people (spec section 9): dates, money, relative times, names. Pure and shared: the
- * one home of these helpers is here in the view kit; src/core/format.ts and src/core/identity.ts
- * re-export them for the services that word messages (notifications, e-mails).
+ * Formatting for people (spec section 9): dates, money, relative times, names. Pure and shared:
+ * shared/ holds what the server, the views and the browser all use, and imports nothing.
  */
-import type { Translate } from '#src/core/i18n.ts';
+/** A message lookup (src/core/i18n.ts Translate): shared/ imports nothing of src. */
+type Translate = (key: string, values?: Record<string, unknown>) => string;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
