@@ -89,7 +89,7 @@ export async function resetPassword(ctx: AuthContext, input: { token: unknown; p
   const user = await ctx.db.transaction().execute(async (trx) => {
     const spent = await updateInCommunity(trx, 'password_tokens', ctx.community).set({ used_at: now }).where('id', '=', found.id).where('used_at', 'is', null).executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) throw invalidResetLink();
-    // Crosses communities (not one of the named few, kept as it was): the password is the user's in
+    // A person's password (named cross-community query): the password is the user's in
     // every community, so the user's unspent links everywhere are spent with it.
     await crossCommunity(trx).updateTable('password_tokens').set({ used_at: now }).where('user_id', '=', found.user_id).where('used_at', 'is', null).execute();
     return trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', found.user_id).returning(['id', 'email']).executeTakeFirstOrThrow();

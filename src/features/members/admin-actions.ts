@@ -157,7 +157,7 @@ export async function setGeneratedPassword(deps: AdminMembersDeps, staff: Staff,
   await deps.db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', userId).execute();
     // The password is one for every community, so its tokens and sessions end in every community: the
-    // staff members area's cross-brand action (named cross-community query).
+    // person's password (named cross-community query).
     await crossCommunity(trx).updateTable('password_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     if (userId !== staff.userId) await crossCommunity(trx).updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     await record(trx, now, community, staff, userId, 'password_generated');
