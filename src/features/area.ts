@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ErrorSpec } from '#src/core/errors.ts';
 import type { RawDb } from '#src/db/index.ts';
+import type { NotificationKindDef } from '#src/lib/notification-kinds.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 
@@ -22,6 +23,8 @@ export type Area = {
   seed?: (trx: RawDb, demo: DemoContext) => Promise<void>;
   /** Its error codes (its errors.ts, which also adds them to core/errors.ts's AreaErrorCodes type). */
   errors?: Record<string, ErrorSpec>;
+  /** The kinds of notification it sends (its notification-kinds.ts): the member's preference options. */
+  notificationKinds?: readonly NotificationKindDef[];
 };
 
 /** What the demo seed has made before the areas' parts run: its communities, its admin, the members' password. */

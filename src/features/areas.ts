@@ -1,4 +1,5 @@
 import { registerErrorCodes } from '#src/core/errors.ts';
+import { registerNotificationKinds } from '#src/lib/notification-kinds.ts';
 import type { Area } from './area.ts';
 import { area as system } from './system/register.ts';
 import { area as home } from './home/register.ts';
@@ -20,8 +21,11 @@ export type { Area } from './area.ts';
 /**
  * The one list of areas: adding an area adds one line here. Each brings its routes, GraphQL parts,
  * jobs, demo seed (run in this order: an area's demo may use the people and places of those before
- * it) and error codes; its messages live in its own locales/ folder.
+ * it), error codes and kinds of notification; its messages live in its own locales/ folder.
  */
 export const AREAS: readonly Area[] = [system, home, auth, dev, admin, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads];
 
-for (const area of AREAS) if (area.errors) registerErrorCodes(area.errors);
+for (const area of AREAS) {
+  if (area.errors) registerErrorCodes(area.errors);
+  if (area.notificationKinds) registerNotificationKinds(area.notificationKinds);
+}

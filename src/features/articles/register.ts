@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { articleNotificationKinds } from './notification-kinds.ts';
 import { articleErrors } from './errors.ts';
 import articleRoutes from './routes.tsx';
 import articleAdminRoutes from './admin-routes.tsx';
@@ -10,6 +11,7 @@ import { seedArticles, seedBlackoutWindows } from './seed.ts';
 export const area: Area = {
   name: 'articles',
   errors: articleErrors,
+  notificationKinds: articleNotificationKinds,
   routes: [articleRoutes, articleAdminRoutes],
   jobs: articleJobs,
   graphql: { member: [articleMemberGraphQL], admin: [articleAdminGraphQL] },

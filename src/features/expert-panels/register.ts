@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { expertPanelNotificationKinds } from './notification-kinds.ts';
 import { expertPanelErrors } from './errors.ts';
 import expertPanelsAdminRoutes from './admin/admin-routes.tsx';
 import expertPanelsBoardRoutes from './admin/board-routes.tsx';
@@ -17,6 +18,7 @@ import { seedExpertPanels } from './seed.ts';
 export const area: Area = {
   name: 'expert-panels',
   errors: expertPanelErrors,
+  notificationKinds: expertPanelNotificationKinds,
   routes: [expertPanelsAdminRoutes, expertPanelsBoardRoutes, expertPanelsInviteRoutes, expertPanelRoutes, roundupPublicRoutes, roundupAdminRoutes],
   graphql: {
     member: [inviteMemberGraphQL, expertPanelsMemberGraphQL, roundupMemberGraphQL],

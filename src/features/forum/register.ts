@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { forumNotificationKinds } from './notification-kinds.ts';
 import { forumErrors } from './errors.ts';
 import forumAdminRoutes from './admin-routes.tsx';
 import { forumActionsAdminGraphQL, forumActionsMemberGraphQL } from './graphql-actions.ts';
@@ -11,6 +12,7 @@ import { seedForum } from './seed.ts';
 export const area: Area = {
   name: 'forum',
   errors: forumErrors,
+  notificationKinds: forumNotificationKinds,
   routes: [forumRoutes, forumAdminRoutes],
   graphql: { member: [forumActionsMemberGraphQL, forumMemberGraphQL], admin: [forumActionsAdminGraphQL] },
   jobs: forumJobs,

@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { memberNotificationKinds } from './notification-kinds.ts';
 import { memberErrors } from './errors.ts';
 import adminMembersRoutes from './admin-routes.tsx';
 import { adminMembersAdminGraphQL } from './admin-graphql.ts';
@@ -18,6 +19,7 @@ import { seedSites } from './seed-sites.ts';
 export const area: Area = {
   name: 'members',
   errors: memberErrors,
+  notificationKinds: memberNotificationKinds,
   routes: [introductionRoutes, profileRoutes, adminMembersRoutes, directoryRoutes],
   graphql: {
     member: [introductionMemberGraphQL, profileMemberGraphQL, directoryMemberGraphQL],

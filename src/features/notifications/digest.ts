@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '#src/db/index.ts';
 import { crossCommunity, deleteInCommunity, insertInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
-import { kindOf } from './kinds.ts';
+import { kindOf } from '#src/lib/notification-kinds.ts';
 import { digestMail, mailContext, type DigestItem, type MailContext } from './email-delivery.ts';
 
 export const DIGEST_JOB = 'notifications.digest';

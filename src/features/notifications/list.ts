@@ -4,7 +4,7 @@ import { parseId, requireId } from '#src/core/ids.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import type { Community } from '#src/db/types.ts';
-import { isNotificationKind, type NotificationKind } from './kinds.ts';
+import { isNotificationKind, type NotificationKind } from '#src/lib/notification-kinds.ts';
 import { hasUnviewed as probeUnviewed } from './queries.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
-import type { NotificationKind } from './kinds.ts';
+import type { NotificationKind } from '#src/lib/notification-kinds.ts';
 import { choicesFor } from './queries.ts';
 import { safeAppPath } from './list.ts';
 

@@ -3,13 +3,13 @@ import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity } from '#src/db/tenancy.ts';
 import type { NotificationChannel } from '#src/db/types.ts';
-import { CHANNELS, kindGroups, kindOf, offers, type NotificationKindDef } from './kinds.ts';
+import { CHANNELS, kindGroups, kindOf, offers, type NotificationKindDef } from '#src/lib/notification-kinds.ts';
 import { storedChoices, wantsDigest } from './queries.ts';
 import { tenantOf, type Choices, type MemberRef } from './types.ts';
 
 /**
  * A member's notification preferences (spec section 3, "Notification preference group"): the
- * catalogue's groups and options (kinds.ts), each with the member's choice per channel, and their
+ * catalogue's groups and options (src/lib/notification-kinds.ts), each with the member's choice per channel, and their
  * email rhythm (each email at once, or one daily digest). Only the choices a member changed are
  * stored; the catalogue's defaults fill the rest.
  *
@@ -20,7 +20,7 @@ import { tenantOf, type Choices, type MemberRef } from './types.ts';
  * (notifications.shown): changing it affects future notifications only, never the ones already there.
  */
 
-/** `available` false: this kind offers no choice on this channel (kinds.ts `channels`); it stays off. */
+/** `available` false: this kind offers no choice on this channel (notification-kinds.ts `channels`); it stays off. */
 export type PreferenceEntry = { id: string; channel: NotificationChannel; selected: boolean; available: boolean };
 export type PreferenceOption = { id: string; name: string; description: string; email: PreferenceEntry; web: PreferenceEntry; push: PreferenceEntry };
 export type PreferenceGroup = { id: string; group: string; options: PreferenceOption[] };

@@ -1,7 +1,7 @@
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { NotificationChannel } from '#src/db/types.ts';
-import { CHANNELS, kindOf, offers } from './kinds.ts';
+import { CHANNELS, kindOf, offers } from '#src/lib/notification-kinds.ts';
 import { tenantOf, type Choices, type MemberRef } from './types.ts';
 
 /**

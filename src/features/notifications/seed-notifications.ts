@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { RawDb } from '#src/db/index.ts';
 import type { NotificationsTable } from '#src/db/types.ts';
-import type { NotificationKind } from './kinds.ts';
+import type { NotificationKind } from '#src/lib/notification-kinds.ts';
 
 /**
  * Demo notification history: every member of the demo communities starts with 6 to 15 notifications

@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError } from '#src/core/errors.ts';
-import { isNotificationKind } from './kinds.ts';
+import { isNotificationKind } from '#src/lib/notification-kinds.ts';
 
 /**
  * One-click unsubscribe links (RFC 8058): a JWT (HS256) under a key derived from COOKIE_SECRET for

@@ -1,4 +1,5 @@
 import type { Area } from '#src/features/area.ts';
+import { paymentNotificationKinds } from './notification-kinds.ts';
 import { paymentErrors } from './errors.ts';
 import amplifyRoutes from './amplify-routes.tsx';
 import billingRoutes from './billing-routes.tsx';
@@ -24,6 +25,7 @@ import { seedPayments } from './seed.ts';
 export const area: Area = {
   name: 'payments',
   errors: paymentErrors,
+  notificationKinds: paymentNotificationKinds,
   routes: [sandboxPayRoutes, paymentErrorLogRoutes, billingRoutes, amplifyRoutes, savedCardsRoutes, onboardingRoutes, dunningGate, payNowRoutes, payNowRestRoutes],
   graphql: {
     // billingMemberGraphQL carries amplification's part too (billing-graphql.ts).

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { deliveryJobs } from '#src/features/notifications/delivery.ts';
 import { DIGEST_JOB, preferenceJobs, sendDigests } from '#src/features/notifications/digest.ts';
 import { mailContext } from '#src/features/notifications/email-delivery.ts';
-import { CHANNELS, NOTIFICATION_KINDS, type NotificationKind } from '#src/features/notifications/kinds.ts';
+import { CHANNELS, notificationKinds, type NotificationKind } from '#src/lib/notification-kinds.ts';
 import { selectPreference, setEmailDigest } from '#src/features/notifications/preferences.ts';
 import type { Community } from '#src/db/types.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
@@ -25,7 +25,7 @@ t.test('email delivery', async (t) => {
 
   const member = async (community: Community, firstName: string) => {
     const m = await createMember(db, community, { firstName });
-    for (const k of NOTIFICATION_KINDS) await selectPreference(db, { communityId: community.id, userId: m.id }, `${k.id}:push`, false, clock.now());
+    for (const k of notificationKinds()) await selectPreference(db, { communityId: community.id, userId: m.id }, `${k.id}:push`, false, clock.now());
     return m;
   };
   const ada = await member(alpha, 'Ada');
