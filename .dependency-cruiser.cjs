@@ -32,6 +32,13 @@ module.exports = {
       to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.tsx?$'] },
     },
     {
+      name: 'plugins-through-faces',
+      severity: 'error',
+      comment: 'The plugins and the app use an area through its face too (the app also names the registry and the GraphQL plugin).',
+      from: { path: '^src/(plugins/|app\\.ts$)' },
+      to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/[^/]+/index\\.tsx?$', '^src/features/graphql/plugin\\.ts$'] },
+    },
+    {
       name: 'registry-only-from-graphql',
       severity: 'error',
       comment: 'An area does not import the registry (src/features/areas.ts), which imports every area; the GraphQL schema may, to gather the parts.',

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
-import { bearerToken } from '#src/features/auth/bearer.ts';
+import { bearerToken } from '#src/features/auth/index.ts';
 
 /** An admin's bearer token carries the community chosen at the admin sign-in, as the cookie does. */
 async function adminBearerCommunity(request: FastifyRequest): Promise<string | undefined> {

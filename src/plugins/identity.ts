@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
-import { bearerToken } from '#src/features/auth/bearer.ts';
-import { AUTH_COOKIE, deriveIdentity } from '#src/features/auth/sessions.ts';
+import { bearerToken } from '#src/features/auth/index.ts';
+import { AUTH_COOKIE, deriveIdentity } from '#src/features/auth/index.ts';
 
 /**
  * Derives the identity (spec section 6) and builds the request's Guardian. On the API a bearer token

@@ -6,10 +6,10 @@ import { AppError, asClientError, errorSpec, type ErrorCode, type ServerErrorCod
 import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
-import { pickAds } from '#src/features/ads/service.ts';
+import { pickAds } from '#src/features/ads/index.ts';
 import { adminAreas } from '#src/lib/admin/areas.ts';
-import { hasUnviewed } from '#src/features/notifications/queries.ts';
-import { safeRedirect } from '#src/features/auth/http.ts';
+import { hasUnviewed } from '#src/features/notifications/index.ts';
+import { safeRedirect } from '#src/features/auth/index.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';

@@ -6,8 +6,8 @@ import CsrfTokens from '@fastify/csrf';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { AppError } from '#src/core/errors.ts';
-import { bearerToken } from '#src/features/auth/bearer.ts';
-import { AUTH_COOKIE, REFRESH_COOKIE } from '#src/features/auth/sessions.ts';
+import { bearerToken } from '#src/features/auth/index.ts';
+import { AUTH_COOKIE, REFRESH_COOKIE } from '#src/features/auth/index.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -6,17 +6,17 @@ import type { Translate } from '#src/core/i18n.ts';
 import type { Identity } from '#src/core/identity.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Community } from '#src/db/types.ts';
-import type { CommunityResolver } from '#src/features/communities/service.ts';
+import type { CommunityResolver } from '#src/features/communities/index.ts';
 import type { SessionTokens } from '#src/features/auth/index.ts';
 import type { Assets } from '#src/lib/assets.ts';
 import type { Mailer, Outbox } from '#src/lib/messaging/mail.ts';
 import type { SmsSender } from '#src/lib/messaging/sms.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
-import type { Notifier } from '#src/features/notifications/notifier.ts';
+import type { Notifier } from '#src/features/notifications/index.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
-import type { PushServices } from '#src/features/notifications/push/types.ts';
-import type { CopyScanner } from '#src/features/articles/copy-scan.ts';
-import type { CardProcessor } from '#src/features/payments/processor/types.ts';
+import type { PushServices } from '#src/features/notifications/index.ts';
+import type { CopyScanner } from '#src/features/articles/index.ts';
+import type { CardProcessor } from '#src/features/payments/index.ts';
 
 export type PageOptions = {
   /** The page name; the title is built from it and the community's app name. */
