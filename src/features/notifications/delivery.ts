@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
+import { crossCommunity, selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { CommunityResolver } from '#src/features/communities/index.ts';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { DELIVER_JOB } from './notifier.ts';
@@ -47,6 +47,16 @@ export async function loadDelivery(db: Db, community: Tenant, id: number, commun
   return { notification, member, community: resolved, choices: choicesOf(row.kind, stored ?? []), emailDigest: email_digest ?? false };
 }
 
+/**
+ * A delivery queued before its data carried the community (the queue keeps jobs across a deploy):
+ * the notification's own row says which community it is in. The named cross-community query "A
+ * notification queued without its community" (docs/architecture.md); new jobs never take this path.
+ */
+async function legacyCommunityOf(db: Db, notificationId: number): Promise<Tenant | undefined> {
+  const row = await crossCommunity(db).selectFrom('notifications').select('community_id').where('id', '=', notificationId).executeTakeFirst();
+  return row ? { id: row.community_id } : undefined;
+}
+
 /** The delivery job: each channel the member keeps on for the notification's kind, once each. */
 export function deliveryJobs(app: FastifyInstance): JobDefinition[] {
   const senders = SENDERS.map((make) => make(app));
@@ -56,8 +66,10 @@ export function deliveryJobs(app: FastifyInstance): JobDefinition[] {
       retry: { limit: 6, delaySeconds: 10, backoff: true },
       batchSize: 20,
       pollingIntervalSeconds: 0.5,
-      handler: async ({ id, communityId }: { id: number; communityId: number }) => {
-        const delivery = await loadDelivery(app.db, { id: communityId }, id, app.communities);
+      handler: async ({ id, communityId }: { id: number; communityId?: number }) => {
+        const community = communityId !== undefined ? { id: communityId } : await legacyCommunityOf(app.db, id);
+        if (!community) return;
+        const delivery = await loadDelivery(app.db, community, id, app.communities);
         if (!delivery) return;
         for (const sender of senders) if (delivery.choices[sender.channel]) await sender.send(delivery);
       },
