@@ -91,6 +91,19 @@ t.test('email delivery', async (t) => {
     t.equal(mailsTo(ada).filter((m) => m.text.includes('Your password was changed.')).length, 1, 'one mail');
   });
 
+  await t.test('a deliver job queued before its data named the community still mails, once', async (t) => {
+    const id = await notify(app, alpha, ada, 'account_security', 'Your sign-in email was changed.');
+    const mails = () => mailsTo(ada).filter((m) => m.text.includes('Your sign-in email was changed.')).length;
+    const handler = deliveryJobs(app)[0]!.handler;
+    await handler({ id }); // the data a job queued before the deploy carries
+    const delivered = await db.selectFrom('notification_deliveries').select(['community_id', 'channel']).where('notification_id', '=', id).execute();
+    t.same(delivered, [{ community_id: alpha.id, channel: 'email' }], 'delivered by email, in the notification\'s own community (its row named it)');
+    await app.jobs.drain(); // the mail goes out; the queued job (with its community) finds it delivered
+    t.equal(mails(), 1, 'one mail');
+    await handler({ id: id + 10_000 });
+    t.pass('a notification that is gone is nothing to deliver');
+  });
+
   await t.test('the daily digest: two notifications, one mail, newest first; not again within 24 hours', async (t) => {
     await setEmailDigest(db, { communityId: alpha.id, userId: bob.id }, true, clock.now());
     await notify(app, alpha, bob, 'article_progress', 'First: your article moved to review.');
