@@ -1,8 +1,6 @@
 import t from 'tap';
 import { AppError } from '#src/core/errors.ts';
 import { MAX_ID, parseId, requireId } from '#src/core/ids.ts';
-// The areas' error codes (Forum.PostNotFound below) are registered by the list of areas.
-import '#src/features/areas.ts';
 
 t.test('an id is a positive integer up to the database range, as a number or plain decimal digits', async (t) => {
   t.equal(parseId('1'), 1);
