@@ -60,6 +60,13 @@ module.exports = {
       to: { path: '^src/', dependencyTypesNot: ['type-only', 'type-import'] },
     },
     {
+      name: 'area-views-take-only-types',
+      severity: 'error',
+      comment: "An area's views (src/features/<area>/views/) take only types from src/ outside their own folder: the routes hand them plain data.",
+      from: { path: '^src/features/([^/]+)/views/' },
+      to: { path: '^src/', pathNot: ['^src/features/$1/views/'], dependencyTypesNot: ['type-only', 'type-import'] },
+    },
+    {
       name: 'shared-stands-alone',
       severity: 'error',
       comment: 'shared/ holds what the server, the views and the browser all use (formats, password rules, asset paths): it imports nothing of ours.',

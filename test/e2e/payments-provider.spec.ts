@@ -6,7 +6,7 @@ import { buildApp } from '#src/app.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn, type CheckoutState } from '#src/features/payments/checkout.ts';
 import { loadPaymentSite } from '#src/features/payments/queries.ts';
 import { cardFormLogos } from '#src/features/payments/cards.ts';
-import { CardForm } from '#views/payments/CardForm.tsx';
+import { CardForm } from '#src/features/payments/views/payments/CardForm.tsx';
 import { setupDatabase, testConfig } from '#test/helpers/app.ts';
 import { collectPageProblems, expectNoAxeViolations, expectNoSidewaysScroll, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext } from '#test/helpers/browser.ts';
 import { createCommunity } from '#test/helpers/factories.ts';

@@ -52,3 +52,24 @@ export function Hidden({ name, value }: { name: string; value: string | undefine
   if (value === undefined || value === null || value === '') return null;
   return <input type="hidden" name={name} value={value} />;
 }
+
+/** A labelled textarea with its hint and its message, for a message (a post, a reply, an invitation's answer, a roundup's note). */
+export function TextArea({ id, name, label, value, error, hint, rows = 8 }: { id: string; name: string; label: string; value: string; error?: string; hint?: string; rows?: number }) {
+  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={error ? 'field field-invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <textarea id={id} name={name} rows={rows} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={described} />
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { displayName, relativeTimeLabels } from '#shared/format.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#shared/asset-url.ts';
-import { avatarAt, initialsOf } from '#views/members/avatar.ts';
+import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
 import { Island } from './Island.tsx';
 import { useHref, usePage } from './page-context.tsx';
 

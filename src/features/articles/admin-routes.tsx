@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { canEditorEditText } from './guardian.ts';
-import { ArticlesBoard } from '#views/admin/articles/board.tsx';
-import { ArticleDetail, type FeedbackView, type TextForm } from '#views/admin/articles/detail.tsx';
-import { BlackoutWindows, ProgramSettingsPage } from '#views/admin/articles/settings.tsx';
+import { ArticlesBoard } from '#src/features/articles/views/admin/board.tsx';
+import { ArticleDetail, type FeedbackView, type TextForm } from '#src/features/articles/views/admin/detail.tsx';
+import { BlackoutWindows, ProgramSettingsPage } from '#src/features/articles/views/admin/settings.tsx';
 import { scanForRequest } from './copy-scan/stored.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { defaultPair, diffRevisions } from './diff.ts';

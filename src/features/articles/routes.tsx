@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { AgreementGate, AgreementPage, Dashboard, GuidelinesPage, PublishedPage } from '#views/articles/dashboard.tsx';
-import { EditorForm, EditorReadOnly, type EditorState } from '#views/articles/editor.tsx';
-import { SettingsPage } from '#views/articles/settings.tsx';
+import { AgreementGate, AgreementPage, Dashboard, GuidelinesPage, PublishedPage } from '#src/features/articles/views/dashboard.tsx';
+import { EditorForm, EditorReadOnly, type EditorState } from '#src/features/articles/views/editor.tsx';
+import { SettingsPage } from '#src/features/articles/views/settings.tsx';
 import { scanForRequest } from './copy-scan/stored.ts';
 import { htmlToPlainParagraphs, plainParagraphsToHtml } from './plain.ts';
 import { AUTHOR_EDITABLE, EDITORS_AT_WORK, blackoutDays, editorLinkOf, type BlackoutWindow } from './rules.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { asClientError, isAppError, LOCKOUT_CODES, type ServerErrorCode } from '#src/core/errors.ts';
-import { AdminLoginForm, CodeStep, EmailStep, ForgotStep, InvalidLinkView, LockoutView, NewPasswordForm, PasswordStep, ResetSentView, SignInFailure, type Carry } from '#views/auth/screens.tsx';
+import { AdminLoginForm, CodeStep, EmailStep, ForgotStep, InvalidLinkView, LockoutView, NewPasswordForm, PasswordStep, ResetSentView, SignInFailure, type Carry } from '#src/features/auth/views/screens.tsx';
 import { authContext, clearSessionCookies, REMEMBER_COOKIE, safeRedirect } from './http.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { DashboardsPage, SiteFormPage, SitesList, type Contrast } from '#views/admin/sites.tsx';
+import { DashboardsPage, SiteFormPage, SitesList, type Contrast } from '#src/features/communities/views/sites.tsx';
 import { createSite, dashboardLinks, getSite, listSites, updateSite, type SiteActor, type SiteDeps } from './admin.ts';
 import { blankSiteForm, COLOR_PATTERN, CONTRAST_MIN, contrastWithWhite, NAV_BLANK_ROWS, NAV_MAX, siteFormFromBody, siteFormOf, type SiteForm } from './site-form.ts';
 import { isPlatformStaff } from './site-staff.ts';

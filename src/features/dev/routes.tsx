@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { OutboxPage } from '#views/dev/OutboxPage.tsx';
+import { OutboxPage } from '#src/features/dev/views/OutboxPage.tsx';
 
 /** Development-only pages: never registered in production. */
 export default async function devRoutes(app: FastifyInstance) {

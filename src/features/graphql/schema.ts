@@ -5,7 +5,7 @@ import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { availableCommunities } from '#src/features/auth/index.ts';
 import { communityClientData } from '#src/features/communities/index.ts';
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
-import { me } from './me.ts';
+import { me } from '#src/lib/graphql/me.ts';
 
 const shared = /* GraphQL */ `
   type NavLink { label: String!, link: String! }

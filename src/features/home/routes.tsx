@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HomePage } from '#views/home/HomePage.tsx';
+import { HomePage } from '#src/features/home/views/HomePage.tsx';
 import { whatsNew } from './whats-new.ts';
 
 export default async function homeRoutes(app: FastifyInstance) {

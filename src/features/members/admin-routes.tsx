@@ -4,7 +4,7 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
-import { MemberDetail, MembersTable, memberPath } from '#views/admin/members.tsx';
+import { MemberDetail, MembersTable, memberPath } from '#src/features/members/views/admin-members.tsx';
 import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
 import { adminMembersDeps, staffOf } from './admin-request.ts';
 import { addNote, listNotes, listStaffActions, sendPasswordReset, setActive, setGeneratedPassword, setModerator } from './admin-actions.ts';

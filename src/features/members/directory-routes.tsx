@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '#src/core/errors.ts';
-import { DirectoryView, type DirectoryForm, type DirectoryMode } from '#views/members/Directory.tsx';
+import { DirectoryView, type DirectoryForm, type DirectoryMode } from '#src/features/members/views/Directory.tsx';
 import { filterOptions, listDirectory, listSuggestions, parseDirectoryQuery, type DirectoryDeps, type DirectoryInput } from './directory.ts';
 
 export function directoryDeps(request: FastifyRequest): DirectoryDeps {

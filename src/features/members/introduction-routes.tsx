@@ -4,8 +4,8 @@ import { isAppError, notFound, type AppError } from '#src/core/errors.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
-import { IntroductionQueue, type ReviewForm } from '#views/admin/introductions.tsx';
-import { IntroducePage, IntroduceForm, IntroduceRefused, IntroduceSent, MyIntroductions } from '#views/members/Introductions.tsx';
+import { IntroductionQueue, type ReviewForm } from '#src/features/members/views/admin-introductions.tsx';
+import { IntroducePage, IntroduceForm, IntroduceRefused, IntroduceSent, MyIntroductions } from '#src/features/members/views/Introductions.tsx';
 import {
   approveIntroduction,
   declineIntroduction,

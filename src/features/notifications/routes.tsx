@@ -3,7 +3,7 @@ import { notFound } from '#src/core/errors.ts';
 import { formatRelative } from '#shared/format.ts';
 import { type FormBody } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { NotificationsPage, type ListPlace } from '#views/notifications/NotificationsPage.tsx';
+import { NotificationsPage, type ListPlace } from '#src/features/notifications/views/NotificationsPage.tsx';
 import { hasUnreadNotifications, LIST_PAGE_SIZE, listNotifications, markAllRead, markRead, openNotification, parseCursor, parseOption, type ListDeps } from './list.ts';
 import { requireId } from '#src/core/ids.ts';
 

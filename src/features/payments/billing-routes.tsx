@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, notFound } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
-import { BillingPage } from '#views/settings/Billing.tsx';
+import { BillingPage } from '#src/features/payments/views/Billing.tsx';
 import { findStatement, listStatements, statementFileName, type StatementPage } from './billing.ts';
 import { renderStatementPdf } from './statement-pdf.ts';
 import { statementRows } from './view-models.ts';

@@ -1,5 +1,5 @@
 import type { GraphQLContext } from '#src/lib/graphql/context.ts';
-import { me } from '#src/features/graphql/index.ts';
+import { me } from '#src/lib/graphql/me.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { changeMobilePhone } from './security.ts';
 

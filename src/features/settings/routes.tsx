@@ -5,7 +5,7 @@ import { signOut } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { passwordCriteria } from '#shared/password-rules.ts';
-import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#views/settings/Security.tsx';
+import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#src/features/settings/views/Security.tsx';
 import { changeMobilePhone, changePassword, countryOptions, currentPhone, securityView, signOutOtherSessions, signOutSession } from './security.ts';
 import type { PasswordFormState, PhoneFormState } from './types.ts';
 

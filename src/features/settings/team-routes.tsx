@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { isAppError, notFound } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { TeamDeleteConfirm, TeamDeletePage, TeamForm, TeamFormPage, TeamPage, type TeamFormState } from '#views/settings/Team.tsx';
+import { TeamDeleteConfirm, TeamDeletePage, TeamForm, TeamFormPage, TeamPage, type TeamFormState } from '#src/features/settings/views/Team.tsx';
 import { countryOptions, deleteContact, draftOf, findContact, findTeam, inputOf, isTeamType, saveContact, type TeamDeps } from './team.ts';
 import type { TeamDraft, TeamType } from './team-types.ts';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ReplyView } from '#src/features/forum/types.ts';
 import type { MemberSnapshot } from '#src/features/members/types.ts';
-import { authorLineInner, esc, itemActionsInner, replyArticleInner, type HtmlContext } from '#views/forum/item-html.ts';
+import { authorLineInner, esc, itemActionsInner, replyArticleInner, type HtmlContext } from '#src/features/forum/views/item-html.ts';
 
 // The thread's markup written as strings (decision 0034): every value escaped, links under the base
 // path, a former member's name without a profile link. The pages' own tests check the whole page.

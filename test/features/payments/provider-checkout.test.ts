@@ -6,7 +6,7 @@ import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
 import { cardErrorMessage, newIdempotencyKey, openState, sealState, STATE_TTL_MS, type CheckoutState } from '#src/features/payments/checkout.ts';
 import { cardFormLogos } from '#src/features/payments/cards.ts';
-import { CardForm } from '#views/payments/CardForm.tsx';
+import { CardForm } from '#src/features/payments/views/payments/CardForm.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { setupDatabase, startApp } from '../../helpers/app.ts';
 import { createCommunity } from '../../helpers/factories.ts';

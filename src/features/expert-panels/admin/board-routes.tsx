@@ -3,7 +3,7 @@ import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
-import { COUNT_COLUMNS, EpQuestions, questionsParams } from '#views/admin/expert-panels/questions.tsx';
+import { COUNT_COLUMNS, EpQuestions, questionsParams } from '#src/features/expert-panels/views/admin/questions.tsx';
 import { epDeps, epViewer } from '../deps.ts';
 import type { QuestionFilters } from './admin-types.ts';
 import { closeQuestion, reopenQuestion } from './batches.ts';

@@ -3,7 +3,7 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { textToHtml } from '#src/lib/rich-text.ts';
-import { InvitePage, type InviteProblem } from '#views/expert-panels/InvitePage.tsx';
+import { InvitePage, type InviteProblem } from '#src/features/expert-panels/views/InvitePage.tsx';
 import { epDeps } from '../deps.ts';
 import { markAnswer, submitAnswer } from '../answers.ts';
 import { invitationQuery, resolveInvitation, type ReadInvitation } from './links.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '#src/core/errors.ts';
-import { RoundupLive } from '#views/expert-panels/RoundupLive.tsx';
+import { RoundupLive } from '#src/features/expert-panels/views/RoundupLive.tsx';
 import { publishedRoundup } from './read.ts';
 
 /**

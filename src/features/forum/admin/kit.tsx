@@ -6,7 +6,7 @@ import { requireId } from '#src/core/ids.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { staffAction, type StaffActionAgain } from '#src/lib/admin/act.ts';
-import { ForumOff, type ForumStaffTab, type StaffForm } from '#views/admin/forum.tsx';
+import { ForumOff, type ForumStaffTab, type StaffForm } from '#src/features/forum/views/admin.tsx';
 import { searchTerm, STAFF_POST_STATUSES, type StaffPostQuery } from '../staff.ts';
 import { isIdCursor } from '../targets.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { requireId } from '#src/core/ids.ts';
 import { str } from '#src/lib/form.ts';
-import { ForumQueue, ForumReports } from '#views/admin/forum.tsx';
+import { ForumQueue, ForumReports } from '#src/features/forum/views/admin.tsx';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { mentionLinksUnder } from '../mentions.ts';
 import { approve, moderationQueue, reject, removeContent } from '../moderation.ts';

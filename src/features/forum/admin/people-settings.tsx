@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isAppError, notFound } from '#src/core/errors.ts';
 import { adminMembersDeps, setModerator, staffOf } from '#src/features/members/index.ts';
-import { ForumLog, ForumModerators, ForumOverview, ForumSettings } from '#views/admin/forum.tsx';
+import { ForumLog, ForumModerators, ForumOverview, ForumSettings } from '#src/features/forum/views/admin.tsx';
 import { listActions } from '../actions-log.ts';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { setAllPostsWait } from '../moderation.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { str } from '#src/lib/form.ts';
-import { ForumPostReplies, ForumPosts, postsParams } from '#views/admin/forum.tsx';
+import { ForumPostReplies, ForumPosts, postsParams } from '#src/features/forum/views/admin.tsx';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { removeContent, restoreContent, setLocked, setPinned } from '../moderation.ts';
 import { staffPost, staffPosts, staffReplies } from '../staff.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { str } from '#src/lib/form.ts';
-import { ForumTopics } from '#views/admin/forum.tsx';
+import { ForumTopics } from '#src/features/forum/views/admin.tsx';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from '../topics-admin.ts';
 import { bodyOf, formOf, idParam, onOf, type ForumStaffKit, type StaffForm } from './kit.tsx';

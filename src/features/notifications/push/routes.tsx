@@ -5,7 +5,7 @@ import { notFound } from '#src/core/errors.ts';
 import { STATIC_DIR } from '#src/lib/assets.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { requireId } from '#src/core/ids.ts';
-import { PushDevices } from '#views/settings/PushDevices.tsx';
+import { PushDevices } from '#src/features/notifications/views/PushDevices.tsx';
 import type { MemberRef } from '../types.ts';
 import { addSubscription, devicesPage, removeDevice, removeSubscription } from './tokens.ts';
 

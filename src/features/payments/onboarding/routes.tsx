@@ -21,8 +21,8 @@ import {
   ShutdownStep,
   TeamStep,
   type TeamValues,
-} from '#views/onboarding/Steps.tsx';
-import { CardForm } from '#views/payments/CardForm.tsx';
+} from '#src/features/payments/views/onboarding/Steps.tsx';
+import { CardForm } from '#src/features/payments/views/payments/CardForm.tsx';
 import { cardFormLogos } from '../cards.ts';
 import { cardErrorMessage, hostedPageAddress, readHostedReturn, type CheckoutState } from '../checkout.ts';
 import { declineError } from '../ledger.ts';

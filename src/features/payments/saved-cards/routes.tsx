@@ -9,9 +9,9 @@ import { adminView, staffCommunity, type StaffCommunity } from '#src/features/me
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
 import { cardFormLogos } from '../cards.ts';
 import { loadPaymentSite } from '../queries.ts';
-import { CardForm } from '#views/payments/CardForm.tsx';
-import { SavedCardsPage, savedCardsPath } from '#views/payments/SavedCards.tsx';
-import { AuthLogTable } from '#views/payments/SavedCardsAuthLog.tsx';
+import { CardForm } from '#src/features/payments/views/payments/CardForm.tsx';
+import { SavedCardsPage, savedCardsPath } from '#src/features/payments/views/payments/SavedCards.tsx';
+import { AuthLogTable } from '#src/features/payments/views/payments/SavedCardsAuthLog.tsx';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, type CardsScope } from './service.ts';
 import { authLogRow, cardView, cardsView } from './view-model.ts';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { str } from '#src/lib/form.ts';
-import { ChallengePage, HostedPayPage, SandboxDocument, type HostedField, type HostedPageData } from '#views/payments/SandboxPay.tsx';
+import { ChallengePage, HostedPayPage, SandboxDocument, type HostedField, type HostedPageData } from '#src/features/payments/views/payments/SandboxPay.tsx';
 import { TEST_CARDS } from './cards.ts';
 import { CARD_FIELD_LABELS, isSandboxPublicKey, SandboxKeyError, type CardField, type CardInput } from './engine.ts';
 import { SANDBOX_PREFIX, SandboxProcessor } from './processor.ts';
