@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
-import { isRetryableConflict } from '#src/db/faults.ts';
+import { retriedTransaction } from '#src/lib/transactions.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 
@@ -30,15 +30,7 @@ export function ensureEditor(viewer: EpViewer): void {
   if (!viewer.isStaff) throw new AppError('Forbidden');
 }
 
-/**
- * A write's transaction. PostgreSQL may end one with a deadlock or a serialization failure when two
- * people change the same answer at once: nothing was written, so that is a 409 (try again), never a 500.
- */
-export async function epTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction().execute(fn);
-  } catch (e) {
-    if (isRetryableConflict(e)) throw new AppError('ExpertPanels.Busy');
-    throw e;
-  }
+/** An expert panels write's transaction: tried again when it loses to another write, then 'ExpertPanels.Busy' (409). */
+export function epTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return retriedTransaction(db, () => new AppError('ExpertPanels.Busy'), fn);
 }

@@ -3,7 +3,7 @@ import type { Clock } from '#src/core/clock.ts';
 import { AppError } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
-import { isRetryableConflict } from '#src/db/faults.ts';
+import { retriedTransaction } from '#src/lib/transactions.ts';
 import type { Community } from '#src/db/types.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { Notifier } from '#src/features/notifications/index.ts';
@@ -50,16 +50,7 @@ export async function isModerator(deps: Pick<ForumDeps, 'db' | 'community'>, vie
   return row?.is_moderator === true;
 }
 
-/**
- * A forum write's transaction. PostgreSQL may end one with a deadlock (40P01) or a serialization
- * failure (40001) when two people change the same item at once: nothing was written, so that is
- * 'Forum.Busy' (409, try again), never a 500.
- */
-export async function forumTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction().execute(fn);
-  } catch (e) {
-    if (isRetryableConflict(e)) throw new AppError('Forum.Busy');
-    throw e;
-  }
+/** A forum write's transaction: tried again when it loses to another write, then 'Forum.Busy' (409). */
+export function forumTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return retriedTransaction(db, () => new AppError('Forum.Busy'), fn);
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
-import type { z } from 'zod';
 import { AppError, notFound } from '#src/core/errors.ts';
 import { requireId } from '#src/core/ids.ts';
 import type { ForumTargetKind } from '#src/db/types.ts';
@@ -66,12 +65,7 @@ export function postQueryOf(q: Record<string, unknown>): StaffPostQuery {
 
 export { searchTerm };
 
-/** A form POST's fields through its route's schema (zod); what does not fit is a bad request (400). */
-export function formOf<S extends z.ZodType>(schema: S, request: FastifyRequest): z.infer<S> {
-  const parsed = schema.safeParse(request.body ?? {});
-  if (!parsed.success) throw new AppError('BadRequest.Validation');
-  return parsed.data;
-}
+export { formOf } from '#src/lib/form.ts';
 
 /** The shared helpers of the sections, bound to the app (its translations). */
 export function forumStaffKit(app: FastifyInstance) {
