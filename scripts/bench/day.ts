@@ -175,7 +175,7 @@ async function serveDay(target: string): Promise<void> {
   const members = await db.selectFrom('users').select('email').where('email', 'like', '%@day.bench.invalid').orderBy('id').execute();
   const cookies: string[] = [];
   for (const m of members) cookies.push(`${AUTH_COOKIE}=${await sessionTokenFor(app, community, m.email)}`);
-  const posts = await sql<{ id: number }>`select id from forum_posts where community_id = ${cid} and status = 'published' and deleted_at is null order by id`.execute(db);
+  const posts = await sql<{ id: number }>`select id from forum_posts where community_id = ${cid} and status = 'published' and deleted_at is null and locked_at is null order by id`.execute(db);
   const profiles = await sql<{ user_id: number }>`select user_id from memberships where community_id = ${cid} and is_active order by user_id`.execute(db);
   const questions = await sql<{ id: number }>`select id from ep_questions where batch_id = ${bid} order by id`.execute(db);
 
