@@ -11,7 +11,7 @@ import { formatRelative } from '#shared/format.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { ForumAbilities, ForumStatus, ForumTargetKind, ReactionCount, ReplyView } from '#src/features/forum/index.ts';
 import type { MemberSnapshot } from '#src/features/members/index.ts';
-import { avatarAt } from '#views/kit/avatar.ts';
+import { faceOf } from '#views/kit/member-avatar.tsx';
 
 /** What the strings need of the page: messages, links under the base path, the clock, the CSRF token. */
 export type HtmlContext = { t: Translate; basePath: string; now: Date; csrfToken: string };
@@ -25,16 +25,9 @@ export const esc = (value: string | number): string => String(value).replace(/[&
 
 export const hrefIn = (ctx: Pick<HtmlContext, 'basePath'>, path: string) => `${ctx.basePath}${path === '/' && ctx.basePath ? '' : path}` || '/';
 
-const initialsOf = (m: MemberSnapshot) => `${m.firstName.charAt(0)}${m.lastName.charAt(0)}`.toUpperCase() || '?';
-
-/** A member's face as the directory draws it: the photo (the 80 px preset), or the initials. */
-export function avatarOf(member: MemberSnapshot, ctx: Pick<HtmlContext, 'basePath'>): { src: string } | { initials: string } {
-  if (!member.avatar) return { initials: initialsOf(member) };
-  return { src: member.avatar.startsWith('/') ? hrefIn(ctx, avatarAt(member.avatar, 80)) : member.avatar };
-}
-
+/** A member's face as the HTML string: the view kit's face (MemberAvatar draws the same in React). */
 export function avatarHtml(member: MemberSnapshot, ctx: HtmlContext): string {
-  const face = avatarOf(member, ctx);
+  const face = faceOf(member, ctx.basePath);
   if ('src' in face) return `<img class="forum-avatar" src="${esc(face.src)}" alt="" width="40" height="40" loading="lazy" decoding="async"/>`;
   return `<span class="forum-avatar member-initials" aria-hidden="true">${esc(face.initials)}</span>`;
 }

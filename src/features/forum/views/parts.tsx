@@ -4,7 +4,6 @@ import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import {
   authorLineInner,
-  avatarOf,
   itemActionsAction,
   itemActionsInner,
   likeInner,
