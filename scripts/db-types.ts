@@ -94,13 +94,18 @@ const OVERRIDES: Record<string, string> = {
     "ep_roundups.status": "ColumnType<RoundupStatus, RoundupStatus | undefined, RoundupStatus>",
     "ep_roundup_moves.from_status": "RoundupStatus",
     "ep_roundup_moves.to_status": "RoundupStatus",
+    "offers.tier": "ColumnType<OfferTier, OfferTier | undefined, OfferTier>",
+    "offers.redemption": "OfferRedemption",
+    "offers.status": "ColumnType<OfferStatus, OfferStatus | undefined, OfferStatus>",
+    "offer_status_events.from_status": "OfferStatus | null",
+    "offer_status_events.to_status": "OfferStatus",
 };
 
 const COLUMN_TYPES = [
   'NavLink', 'Role', 'Gate', 'OtcChannel', 'ArticleStatusValue', 'NotificationChannel', 'DeliveryStatus', 'PushPlatform',
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
-  'RoundupStatus', 'ForumStatus', 'ForumTargetKind',
+  'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

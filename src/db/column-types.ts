@@ -64,3 +64,8 @@ export type RoundupStatus = 'DRAFT' | 'EDITOR_REVIEW' | 'READY_FOR_PUBLISHING' |
 /** The forum (migration 0012). */
 export type ForumStatus = 'published' | 'pending' | 'rejected' | 'removed';
 export type ForumTargetKind = 'post' | 'reply';
+
+/** Offers and benefits (migration 0020). */
+export type OfferTier = 'everyone' | 'exec';
+export type OfferRedemption = 'code' | 'link' | 'concierge';
+export type OfferStatus = 'draft' | 'published' | 'withdrawn';

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, NavLink, NotificationChannel, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType } from "./column-types.ts";
+import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -554,6 +554,47 @@ export interface NotificationSettings {
   user_id: number;
 }
 
+export interface OfferRedemptions {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  offer_id: number;
+  user_id: number;
+}
+
+export interface Offers {
+  category: string;
+  code: string | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  description_html: Generated<string>;
+  ends_at: Timestamp | null;
+  featured: Generated<boolean>;
+  id: Generated<number>;
+  link: string | null;
+  partner_id: number;
+  position: Generated<number>;
+  redemption: OfferRedemption;
+  starts_at: Timestamp | null;
+  status: ColumnType<OfferStatus, OfferStatus | undefined, OfferStatus>;
+  terms: Generated<string>;
+  tier: ColumnType<OfferTier, OfferTier | undefined, OfferTier>;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  value_line: Generated<string>;
+}
+
+export interface OfferStatusEvents {
+  actor_id: number | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  from_status: OfferStatus | null;
+  id: Generated<number>;
+  offer_id: number;
+  to_status: OfferStatus;
+}
+
 export interface Onboardings {
   address: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   address_at: Timestamp | null;
@@ -584,6 +625,26 @@ export interface OneTimeCodes {
   id: Generated<number>;
   used_at: Timestamp | null;
   user_id: number;
+}
+
+export interface PartnerLogos {
+  bytes: Buffer;
+  community_id: number;
+  content_type: string;
+  created_at: Generated<Timestamp>;
+  key: string;
+  partner_id: number;
+}
+
+export interface Partners {
+  community_id: number;
+  contact: Generated<string>;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  logo: string | null;
+  name: string;
+  updated_at: Generated<Timestamp>;
+  website: string | null;
 }
 
 export interface PasswordTokens {
@@ -853,8 +914,13 @@ export interface DB {
   notification_preferences: NotificationPreferences;
   notification_settings: NotificationSettings;
   notifications: Notifications;
+  offer_redemptions: OfferRedemptions;
+  offer_status_events: OfferStatusEvents;
+  offers: Offers;
   onboardings: Onboardings;
   one_time_codes: OneTimeCodes;
+  partner_logos: PartnerLogos;
+  partners: Partners;
   password_tokens: PasswordTokens;
   payment_error_logs: PaymentErrorLogs;
   payment_ledger: PaymentLedger;

@@ -1,0 +1,22 @@
+/**
+ * The offers area's public face: the types its views read. Routes, GraphQL, the demo seed and its
+ * errors are registered through register.ts, never imported from here.
+ */
+export type {
+  ExecPageView,
+  OfferAvailability,
+  OfferCard,
+  OfferCategory,
+  OfferListPage,
+  OfferListQuery,
+  OfferRedeemView,
+  OfferView,
+  OffersStaffForm,
+  PartnerLogo,
+  PartnerRow,
+  StaffOfferDetail,
+  StaffOfferForm,
+  StaffOfferRow,
+  StatusEventRow,
+} from './types.ts';
+export type { OfferRedemption, OfferStatus, OfferTier } from './types.ts';
