@@ -18,6 +18,7 @@ import { bearerModule } from './bearer.ts';
 import { signInModule } from './auth.ts';
 import { floodModule } from './flood.ts';
 import { forumModule } from './forum.ts';
+import { offersModule } from './offers.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -50,6 +51,7 @@ const MODULES: BenchModule[] = [
   notificationsModule,
   forumModule,
   expertPanelsModule,
+  offersModule,
   dayModule,
   bearerModule,
   signInModule,
