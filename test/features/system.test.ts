@@ -40,7 +40,7 @@ t.test('health, legacy redirects and the path prefix', async (t) => {
     }
     // Areas not built yet send admins to the admin home (decision 0010), never to a 404.
     t.equal((await app.inject({ url: '/v1/groups/7', headers: { cookie: a.cookie } })).headers.location, '/admin');
-    t.equal((await app.inject({ url: '/v1/offers', headers: { cookie: a.cookie } })).headers.location, '/admin');
+    t.equal((await app.inject({ url: '/v1/offers', headers: { cookie: a.cookie } })).headers.location, '/admin/marketplace', 'offers: the marketplace, now built');
     for (const area of ['forum', 'groups', 'members', 'profile', 'expert-panels', 'offers', 'notifications']) {
       const to = (await app.inject({ url: `/v1/${area}`, headers: { cookie: a.cookie } })).headers.location as string;
       const landed = await app.inject({ url: to, headers: { accept: 'text/html', cookie: a.cookie } });

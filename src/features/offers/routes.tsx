@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isAppError } from '#src/core/errors.ts';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { field, paramsOf, queryOf } from '#src/lib/form.ts';
 import { ExecPage } from '#src/features/offers/views/ExecPage.tsx';
 import { OfferPage } from '#src/features/offers/views/OfferPage.tsx';
@@ -9,7 +9,6 @@ import { offersDeps, offersViewer } from './deps.ts';
 import { execOffers, getOffer, listOffers, offerIdOf, redeemOffer } from './offers.ts';
 import { readPartnerLogo } from './partners.ts';
 import { OFFER_CATEGORIES } from './types.ts';
-import { AppError } from '#src/core/errors.ts';
 
 const ListQuery = z.object({ category: field(100), q: field(1000), after: field(200) });
 const OfferParams = z.object({ offerId: z.string().max(40) });
