@@ -68,6 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The members' list: published offers of a tier, featured first, then the staff's order, newest first.
   await sql`create index offers_list on offers (community_id, status, tier, featured desc, position, id desc)`.execute(db);
   await sql`create index offers_category on offers (community_id, status, category, featured desc, position, id desc)`.execute(db);
+  // A member of the executive tier (and staff) sees both tiers: the same order without the tier.
+  await sql`create index offers_all on offers (community_id, status, featured desc, position, id desc)`.execute(db);
   await sql`create index offers_partner on offers (partner_id)`.execute(db);
 
   await db.schema
