@@ -23,7 +23,7 @@ export const SEARCH_MAX = 200;
 const CANDIDATES_MAX = 20;
 const LOG_PAGE = 50;
 
-const fieldError = (code: ErrorCode, field: string, key: string, values?: Record<string, unknown>) => new AppError(code, { fields: { [field]: { code, key, values } } });
+const fieldError = (code: ErrorCode, field: string, key: string, values?: Record<string, unknown>) => new AppError(code, { key, values, fields: { [field]: { code, key, values } } });
 
 /** A staff search's text, or null when empty (too long or with control characters: the field's message). */
 export function searchTermOf(value: unknown): string | null {
