@@ -127,27 +127,25 @@ export async function evaluateMembers(deps: BadgeDeps, userIds: readonly number[
 
 /** evaluateMembers inside a transaction already open (the demo seed's). */
 export async function evaluateIn(trx: Db, deps: Omit<BadgeDeps, 'db'>, ids: readonly number[], options: { notify?: boolean } = {}): Promise<NewBadge[]> {
-  {
-    const { earned, notModerating } = await earnedFromHistory(trx, deps.community, ids, deps.clock.now());
-    if (notModerating.length) {
-      await deleteInCommunity(trx, 'member_badges', deps.community).where('badge', '=', 'moderator').where('user_id', 'in', notModerating).execute();
-    }
-    if (earned.length === 0) return [];
-    const fresh = await insertInCommunity(
-      trx,
-      'member_badges',
-      deps.community,
-      earned.map((e) => ({ user_id: e.userId, badge: e.badge, level: e.level, awarded_at: e.at, awarded_by: null })),
-    )
-      .onConflict((oc) => oc.constraint('member_badges_once').doNothing())
-      .returning(['user_id', 'badge', 'level'])
-      .execute();
-    const given = fresh
-      .map((r) => ({ userId: r.user_id, badge: r.badge as BadgeKey, level: r.level }))
-      .sort((a, b) => a.userId - b.userId || a.badge.localeCompare(b.badge) || a.level - b.level);
-    if (options.notify !== false) for (const b of given) await tellNewBadge(trx, deps, b);
-    return given;
+  const { earned, notModerating } = await earnedFromHistory(trx, deps.community, ids, deps.clock.now());
+  if (notModerating.length) {
+    await deleteInCommunity(trx, 'member_badges', deps.community).where('badge', '=', 'moderator').where('user_id', 'in', notModerating).execute();
   }
+  if (earned.length === 0) return [];
+  const fresh = await insertInCommunity(
+    trx,
+    'member_badges',
+    deps.community,
+    earned.map((e) => ({ user_id: e.userId, badge: e.badge, level: e.level, awarded_at: e.at, awarded_by: null })),
+  )
+    .onConflict((oc) => oc.constraint('member_badges_once').doNothing())
+    .returning(['user_id', 'badge', 'level'])
+    .execute();
+  const given = fresh
+    .map((r) => ({ userId: r.user_id, badge: r.badge as BadgeKey, level: r.level }))
+    .sort((a, b) => a.userId - b.userId || a.badge.localeCompare(b.badge) || a.level - b.level);
+  if (options.notify !== false) for (const b of given) await tellNewBadge(trx, deps, b);
+  return given;
 }
 
 /**
