@@ -22,10 +22,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUDGETS, HOST, LOAD, cannon, errorMessage, kib, moduleDatabase, serverOf, type BenchModule, type Section } from './lib.ts';
+import { BUDGETS, CHROMIUM, HOST, LOAD, cannon, errorMessage, kib, moduleDatabase, serverOf, type BenchModule, type Section } from './lib.ts';
 import { spawnUntilReady, stopServer } from './server.ts';
 import { TARGETS, measure, weigh, type Measured, type Weight } from './expert-panels/measure.ts';
-import { CHROMIUM, DELIVERY_TIMEOUT_MS, INVITE_MEMBERS, INVITE_QUESTIONS, SIZES, SQL_BUDGET, START_TIMEOUT_MS, type ChildInfo } from './expert-panels/shared.ts';
+import { DELIVERY_TIMEOUT_MS, INVITE_MEMBERS, INVITE_QUESTIONS, SIZES, SQL_BUDGET, START_TIMEOUT_MS, type ChildInfo } from './expert-panels/shared.ts';
 
 /** The child process's script (it serves when run with a database target). */
 const SCRIPT = fileURLToPath(new URL('./expert-panels/child.ts', import.meta.url));

@@ -16,7 +16,6 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
 import {
   HOST,
   KIB,
@@ -36,9 +35,14 @@ import {
   type BenchModule,
   type Latency,
   type Section,
+  ACCEPT_ENCODING,
+  CHROMIUM,
+  measurePage,
+  seedBenchMembers,
+  sqlArray,
 } from './lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
-import { loadAndWeigh, type Bytes, type WeighedFile } from './weight.ts';
+import { weighSignedInPages, type Bytes, type WeighedFile } from './weight.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SMALL = 100;
@@ -54,9 +58,6 @@ const NODEBB_BYTES_RATIO_MAX = 0.1;
 const NODEBB_RPS_RATIO_MIN = 5;
 const START_TIMEOUT_MS = 300_000;
 /** What a browser asks for; NodeBB's compressed run sends the same (measure.mjs AC_HEADERS). */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 type Side = { size: number; code: string; probePort: number; loadPort: number; cookie: string; post20: number; post1000: number };
 type ChildInfo = { sides: Side[]; seedMs: Record<string, number> };
@@ -67,7 +68,6 @@ const WORDS =
   'bench plane chisel dovetail joint glue clamp board oak maple walnut pine grain finish varnish oil wax sanding block router jig fence saw blade kerf mortise tenon rail stile panel drawer shelf cabinet workshop vise dog hole apron leg stretcher top flat square true winding sticks marking gauge knife line pencil measure twice cut once dust extraction shop vac hand tool power tool sharpening stone strop honing guide bevel angle edge burr flatten back lapping plate diamond water oil cedar cherry ash beech hardwood softwood plywood veneer edge banding biscuit dowel pocket screw hinge pull knob drawer slide runner groove rabbet dado chamfer roundover profile molding template pattern layout story stick reference face batch production client budget schedule estimate supplier lumber yard moisture meter acclimate seasoning stability movement seasonal cup twist bow check split knot figure quartersawn riftsawn flatsawn'.split(' ');
 const TOPICS = ['Tools', 'Techniques', 'Projects', 'Materials', 'Business', 'Safety'];
 
-const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 /** SQL for `count` words picked deterministically from the seed expression `seed` (an integer). */
 const words = (seed: string, count: number, salt: number) =>
   `array_to_string(array(select (${sqlArray(WORDS)})[1 + ((${seed}) * ${salt} + i * ${salt + 6}) % ${WORDS.length}] from generate_series(1, ${count}) i), ' ')`;
@@ -89,21 +89,7 @@ async function serveForum(target: string): Promise<void> {
     const code = `forum${size}`;
     const cid = await insertBenchCommunity(db, code, `Forum ${size}`, { forum_enabled: true });
     // Members who joined long ago (a new member's posts wait for a moderator).
-    await sql
-      .raw(
-        `insert into users (email, username, first_name, last_name, password_hash)
-         select 'u' || g || '@${code}.bench.invalid', '${code}-' || g, (${sqlArray(['Amara', 'Daniel', 'Priya', 'Marcus', 'Sofia', 'Kwame', 'Hannah', 'Ethan'])})[1 + g % 8],
-                (${sqlArray(['Okafor', 'Reyes', 'Shah', 'Lindqvist', 'Moreau', 'Mensah', 'Becker', 'Novak', 'Tanaka'])})[1 + g % 9], null
-         from generate_series(1, ${MEMBERS}) g`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `insert into memberships (community_id, user_id, roles, gate, company_name, job_title, joined_at)
-         select ${cid}, u.id, array['MEMBER']::text[], 'app', 'Bench Joinery ' || u.id, 'Founder', now() - interval '400 days'
-         from users u where u.email like '%@${code}.bench.invalid'`,
-      )
-      .execute(db);
+    await seedBenchMembers(db, cid, code, MEMBERS, { prefix: 'u', company: 'Bench Joinery' });
     await sql.raw(`insert into forum_topics (community_id, name, position) select ${cid}, (${sqlArray(TOPICS)})[g], g from generate_series(1, ${TOPICS.length}) g`).execute(db);
     const authors = `(select array_agg(id order by id) as ids from users where email like '%@${code}.bench.invalid') a`;
     // The posts: a title of 5–8 words, two paragraphs (about 60 words), older as g grows.
@@ -179,33 +165,11 @@ async function weigh(side: Side): Promise<{ weights: Weight[]; signedOut: { stat
     { key: 'list', label: 'Forum list  /forum', path: '/forum' },
     { key: 'post20', label: 'Post with 20 replies  /forum/post/{id}', path: `/forum/post/${side.post20}` },
   ];
-  const [name, ...rest] = side.cookie.split('=');
-  const value = rest.join('=');
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const weights: Weight[] = [];
-  try {
-    for (const p of pages) {
-      const base = `http://${HOST}:${side.probePort}`;
-      // One load to warm the server (a cold cache in the browser each time).
-      for (let i = 0; i < 2; i++) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        await context.addCookies([{ name: name!, value, domain: HOST, path: '/', httpOnly: true, sameSite: 'Lax' }]);
-        try {
-          const page = await context.newPage();
-          const w = await loadAndWeigh(page, `${base}${p.path}`);
-          if (i === 0) continue;
-          const html = await get(side.probePort, p.path, { accept: 'text/html', cookie: side.cookie });
-          const text = html.body.toString('utf8');
-          const total = Object.values(w.bytes).reduce((a, b) => a + b, 0);
-          weights.push({ ...p, status: w.status, bytes: w.bytes, total, files: w.files, signedIn: isSignedInPage(text), repliesInHtml: p.key === 'post20' ? stepsIn(text) : null });
-        } finally {
-          await context.close();
-        }
-      }
-    }
-  } finally {
-    await browser.close();
-  }
+  const weights = (await weighSignedInPages(side.probePort, side.cookie, pages)).map(({ html, ...w }) => ({
+    ...w,
+    signedIn: isSignedInPage(html),
+    repliesInHtml: w.key === 'post20' ? stepsIn(html) : null,
+  }));
   const out = await get(side.probePort, '/forum', { accept: 'text/html' });
   return { weights, signedOut: { status: out.status, location: (out.headers.location as string | undefined) ?? null } };
 }
@@ -223,32 +187,7 @@ type Measured = { size: number; key: string; label: string; path: string; status
 
 async function measure(side: Side, target: Target): Promise<Measured> {
   const p = target.path(side);
-  const headers = { accept: 'text/html', cookie: side.cookie, 'accept-encoding': ACCEPT_ENCODING };
-  // SQL: the largest of three steady requests after one to warm up.
-  await get(side.probePort, p, headers);
-  let sql: number | null = null;
-  let status = 0;
-  for (let i = 0; i < 3; i++) {
-    const r = await get(side.probePort, p, headers);
-    status = r.status;
-    const n = sqlQueries(r);
-    if (n !== null) sql = Math.max(sql ?? 0, n);
-  }
-  const url = `http://${HOST}:${side.loadPort}${p}`;
-  await cannon(url, LOAD.warmupSeconds, headers);
-  const r = await cannon(url, LOAD.durationSeconds, headers);
-  const bad = r.non2xx + r.errors + r.timeouts;
-  return {
-    size: side.size,
-    key: target.key,
-    label: target.label,
-    path: p,
-    status,
-    sql,
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyMs: latencyOf(r),
-    failures: bad ? `${r.non2xx} non-2xx (${JSON.stringify(statusCounts(r))}), ${r.errors} errors, ${r.timeouts} timeouts` : null,
-  };
+  return { size: side.size, key: target.key, label: target.label, path: p, ...(await measurePage(side, side.cookie, p)) };
 }
 
 // ---- NodeBB ------------------------------------------------------------------------------------------

@@ -315,3 +315,110 @@ export function benchAppEnv(target: string, pgliteDir: string | undefined): Reco
     ...(pgliteDir ? { DATA_DIR: pgliteDir } : { DATABASE_URL: target }),
   };
 }
+
+// ---- what several modules' children share: Chromium, the seeding SQL, one page under load ---------
+
+/** Debian's Chromium, as the tests use it, and the flags a headless bench run wants. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** What a browser asks for. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** A PostgreSQL text array literal of these values (for the seeding SQL's generate_series). */
+export const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
+
+/**
+ * `count` members of a bench community, `{prefix}{g}@{code}.bench.invalid`, who joined long ago (a
+ * new member's forum posts would wait for a moderator), at companies named `{company} {id}`.
+ */
+export async function seedBenchMembers(
+  db: import('#src/db/index.ts').RawDb,
+  cid: number,
+  code: string,
+  count: number,
+  { prefix = 'm', company = 'Bench Studio' }: { prefix?: string; company?: string } = {},
+): Promise<void> {
+  const { sql } = await import('kysely');
+  await sql
+    .raw(
+      `insert into users (email, username, first_name, last_name, password_hash)
+       select '${prefix}' || g || '@${code}.bench.invalid', '${code}-' || g, (${sqlArray(['Amara', 'Daniel', 'Priya', 'Marcus', 'Sofia', 'Kwame', 'Hannah', 'Ethan'])})[1 + g % 8],
+              (${sqlArray(['Okafor', 'Reyes', 'Shah', 'Lindqvist', 'Moreau', 'Mensah', 'Becker', 'Novak', 'Tanaka'])})[1 + g % 9], null
+       from generate_series(1, ${count}) g`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `insert into memberships (community_id, user_id, roles, gate, company_name, job_title, joined_at)
+       select ${cid}, u.id, array['MEMBER']::text[], 'app', '${company.replace(/'/g, "''")} ' || u.id, 'Founder', now() - interval '400 days'
+       from users u where u.email like '%@${code}.bench.invalid'`,
+    )
+    .execute(db);
+}
+
+export type PageFigures = { status: number; sql: number | null; requestsPerSecond: number; latencyMs: Latency; failures: string | null };
+
+/**
+ * One page as a signed-in browser asks for it: its SQL statements (the largest of three steady
+ * requests after one to warm up, on the probe app) and its throughput and latency under autocannon
+ * (on the load app).
+ */
+export async function measurePage(ports: { probePort: number; loadPort: number }, cookie: string, urlPath: string): Promise<PageFigures> {
+  const headers = { accept: 'text/html', cookie, 'accept-encoding': ACCEPT_ENCODING };
+  await get(ports.probePort, urlPath, headers);
+  let sql: number | null = null;
+  let status = 0;
+  for (let i = 0; i < 3; i++) {
+    const r = await get(ports.probePort, urlPath, headers);
+    status = r.status;
+    const n = sqlQueries(r);
+    if (n !== null) sql = Math.max(sql ?? 0, n);
+  }
+  const url = `http://${HOST}:${ports.loadPort}${urlPath}`;
+  await cannon(url, LOAD.warmupSeconds, headers);
+  const r = await cannon(url, LOAD.durationSeconds, headers);
+  const bad = r.non2xx + r.errors + r.timeouts;
+  return {
+    status,
+    sql,
+    requestsPerSecond: Math.round(r.requests.average),
+    latencyMs: latencyOf(r),
+    failures: bad ? `${r.non2xx} non-2xx (${JSON.stringify(statusCounts(r))}), ${r.errors} errors, ${r.timeouts} timeouts` : null,
+  };
+}
+
+/**
+ * An SMTP server on a free port that takes every mail: when each recipient's mail arrived, when the
+ * last one did, and (with `onText`) the first 20,000 characters of each message for a module to read.
+ */
+export async function mailSink(onText?: (text: string) => void) {
+  const { SMTPServer } = await import('smtp-server');
+  const received = new Map<string, number>();
+  let lastMailAt = 0;
+  const sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let text = '';
+      stream.on('data', (d: Buffer) => {
+        if (onText && text.length < 20_000) text += d.toString('latin1');
+      });
+      stream.on('end', () => {
+        const now = Date.now();
+        onText?.(text);
+        for (const rcpt of session.envelope.rcptTo) received.set(rcpt.address.toLowerCase(), now);
+        lastMailAt = now;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => sink.listen(0, HOST, resolve));
+  return {
+    port: (sink.server.address() as { port: number }).port,
+    received,
+    lastMailAt: () => lastMailAt,
+    close: () => new Promise<void>((resolve) => sink.close(() => resolve())),
+  };
+}

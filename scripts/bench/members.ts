@@ -22,6 +22,7 @@ import {
   type BenchModule,
   type Latency,
   type Section,
+  sqlArray,
 } from './lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 
@@ -48,7 +49,6 @@ const INDUSTRIES = ['Software', 'Healthcare', 'Finance', 'Manufacturing', 'Hospi
 const CITIES = ['Austin, TX', 'Chicago, IL', 'Boston, MA', 'New York, NY', 'Miami, FL', 'Denver, CO', 'Philadelphia, PA', 'Seattle, WA', 'San Diego, CA', 'Pittsburgh, PA', 'Detroit, MI', 'Nashville, TN', 'San Francisco, CA', 'Atlanta, GA', 'Houston, TX', 'Phoenix, AZ', 'Portland, OR', 'Minneapolis, MN', 'Charlotte, NC', 'Dallas, TX'];
 const TITLES = ['Chief Executive Officer', 'Founder', 'Co-Founder', 'President', 'Chief Operating Officer', 'Managing Partner', 'Chief Technology Officer', 'Chief Financial Officer', 'Managing Director', 'VP of Engineering'];
 
-const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 
 async function serveMembers(target: string): Promise<void> {
   const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([

@@ -31,6 +31,7 @@ import {
   type BenchModule,
   type Latency,
   type Section,
+  mailSink,
 } from './lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 
@@ -62,12 +63,11 @@ type ChildInfo = {
 // ---- the child -----------------------------------------------------------------------------------
 
 async function serveNotifications(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE, startSession }, { sql }, { SMTPServer }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE, startSession }, { sql }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
     import('#src/features/auth/sessions.ts'),
     import('kysely'),
-    import('smtp-server'),
   ]);
   const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-notifications-');
 
@@ -121,24 +121,9 @@ async function serveNotifications(target: string): Promise<void> {
   const base = { ...benchAppEnv(target, pgliteDir), DEFAULT_COMMUNITY: code };
 
   // Delivery first, on its own (no HTTP load meanwhile): an SMTP sink, one app whose workers run the jobs.
-  const received = new Map<string, number>();
-  let lastMailAt = 0;
-  const sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        const now = Date.now();
-        for (const rcpt of session.envelope.rcptTo) received.set(rcpt.address.toLowerCase(), now);
-        lastMailAt = now;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => sink.listen(0, HOST, resolve));
-  const sinkPort = (sink.server.address() as { port: number }).port;
+  const sink = await mailSink();
+  const { received } = sink;
+  const sinkPort = sink.port;
   let delivery: ChildInfo['delivery'];
   try {
     const worker = await buildApp({ config: loadConfig({ ...base, SMTP_URL: `smtp://${HOST}:${sinkPort}` }), db, jobWorkers: true });
@@ -168,7 +153,7 @@ async function serveNotifications(target: string): Promise<void> {
     while (received.size < members.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     await worker.close();
     const delays = [...received].map(([email, at]) => at - (eventAt.get(email) ?? at)).sort((a, b) => a - b);
-    const firstToLastMs = received.size ? lastMailAt - started : 0;
+    const firstToLastMs = received.size ? sink.lastMailAt() - started : 0;
     delivery = {
       notified: members.length,
       notifyMs,
@@ -181,7 +166,7 @@ async function serveNotifications(target: string): Promise<void> {
   } catch (e) {
     delivery = { error: errorMessage(e) };
   } finally {
-    await new Promise<void>((resolve) => sink.close(() => resolve()));
+    await sink.close();
   }
 
   // The page's query as src/features/notifications/list.ts writes it (the member matched by a range).

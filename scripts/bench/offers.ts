@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv } from './lib.ts';
+import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv } from './lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 import { loadAndWeigh, type Bytes, type WeighedFile } from './weight.ts';
 
@@ -25,9 +25,6 @@ const WEIGHT_MAX_BYTES = 30 * KIB;
 const SQL_BUDGET = 5;
 const FLAT_FACTOR = 1.3;
 const START_TIMEOUT_MS = 300_000;
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CATEGORIES = ['travel', 'software', 'finance', 'wellness', 'dining', 'events', 'learning', 'workspace', 'other'];
 
 type Side = { size: number; code: string; probePort: number; loadPort: number; cookie: string; offerId: number };

@@ -8,11 +8,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { BUDGETS, KIB, errorMessage, kib, type BenchModule, type Section } from './lib.ts';
+import { BUDGETS, CHROMIUM, CHROMIUM_ARGS, KIB, errorMessage, kib, type BenchModule, type Section } from './lib.ts';
 import { loadAndWeigh, type Bytes } from './weight.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PASSWORD = 'Bench-Onboard-2026!';
 
 type StepWeight = { step: string; path: string; status: number; bytes: Bytes };

@@ -21,11 +21,11 @@ import {
   type BenchModule,
   type Response,
   type Section,
+  CHROMIUM,
+  CHROMIUM_ARGS,
 } from './lib.ts';
 
 /** Debian's Chromium; never a Playwright download. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const VIEWPORT = { width: 1280, height: 800 };
 /** After `load`, how long a page may keep the network busy (islands' own requests) before the figures are read. */
 const SETTLE_MS = 2000;

@@ -136,6 +136,17 @@ export interface AvatarImages {
   user_id: number;
 }
 
+export interface BadgeAwards {
+  action: string;
+  actor_id: number | null;
+  badge: string;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  reason: Generated<string>;
+  user_id: number;
+}
+
 export interface BlackoutWindows {
   community_id: number;
   ends_before: string;
@@ -445,6 +456,16 @@ export interface IntroductionRequests {
   reviewer_id: number | null;
   status: ColumnType<IntroductionStatus, IntroductionStatus | undefined, IntroductionStatus>;
   target_id: number;
+}
+
+export interface MemberBadges {
+  awarded_at: Generated<Timestamp>;
+  awarded_by: number | null;
+  badge: string;
+  community_id: number;
+  id: Generated<number>;
+  level: Generated<number>;
+  user_id: number;
 }
 
 export interface MemberNotes {
@@ -882,6 +903,7 @@ export interface DB {
   auth_events: AuthEvents;
   auth_lockouts: AuthLockouts;
   avatar_images: AvatarImages;
+  badge_awards: BadgeAwards;
   blackout_windows: BlackoutWindows;
   card_auth_log: CardAuthLog;
   communities: Communities;
@@ -907,6 +929,7 @@ export interface DB {
   forum_reports: ForumReports;
   forum_topics: ForumTopics;
   introduction_requests: IntroductionRequests;
+  member_badges: MemberBadges;
   member_notes: MemberNotes;
   membership_plans: MembershipPlans;
   memberships: Memberships;

@@ -16,3 +16,16 @@ export function requestDeps(request: FastifyRequest) {
     publicUrl: `${app.config.publicUrl}${app.config.basePath}`,
   };
 }
+
+/**
+ * The signed-in member acting, as the areas' services take them: staff are the community's admins.
+ * Anything finer (a moderator, a panel's member) is read from the database each time, never trusted
+ * from the session.
+ */
+export type Viewer = { userId: number; isStaff: boolean };
+
+/** The request's signed-in member (else NotAuthenticated). */
+export function signedInViewer(request: FastifyRequest): Viewer {
+  request.guardian.ensureSignedIn();
+  return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
+}

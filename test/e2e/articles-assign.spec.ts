@@ -1,28 +1,23 @@
 import t from 'tap';
 import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
 import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
-  launchBrowser,
   openContext,
   pathOf,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const words = (n: number) => `<p>${Array.from({ length: n }, (_, i) => `word${i}`).join(' ')}</p>`;
 const NIGHT = 'Night shift notes';
 const ENGINES = 'What engines taught me';
 
 t.test('the assign-editor modal on the editors’ board', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const deps = { db, clock: app.clock, community: alpha, t: app.t, notifier: app.notifications };
   const edna = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Edna', lastName: 'Editor' });

@@ -1,9 +1,9 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { setupDatabase } from '#test/helpers/app.ts';
 import { codeFrom } from '#test/helpers/auth.ts';
-import { collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember } from '#test/helpers/factories.ts';
+import { collectPageProblems, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, openContext, pathOf } from '#test/helpers/browser.ts';
+import { createMember } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const box = (page: Page, n: number) => page.getByRole('textbox', { name: `Digit ${n} of 5` });
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
@@ -22,10 +22,7 @@ async function paste(page: Page, n: number, text: string) {
 }
 
 t.test('signing in with a one-time code in a browser', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
 
   await t.test('with JavaScript on: focus moves box to box, Verify waits for five digits, a paste fills them all, Resend clears them, the emailed code signs in', async (t) => {

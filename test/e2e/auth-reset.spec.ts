@@ -1,18 +1,16 @@
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { setupDatabase } from '#test/helpers/app.ts';
 import { linkFrom, setPassword } from '#test/helpers/auth.ts';
 import {
   collectPageProblems,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
-  launchBrowser,
   openContext,
   pathOf,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, type TestUser } from '#test/helpers/factories.ts';
+import { createMember, type TestUser } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const CRITERIA = ['Upper and lower case', '8 characters', 'Numbers or symbols'] as const;
 const NEW_PASSWORD = 'Brand-New-Pass-7';
@@ -74,10 +72,7 @@ async function signInWithNewPassword(t: Test, page: Page, member: TestUser) {
 }
 
 t.test('resetting a forgotten password in a browser', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
 
   await t.test('with JavaScript on: the criteria tick as you type, a mismatch shows on blur, Save waits for every rule, and the new password works', async (t) => {

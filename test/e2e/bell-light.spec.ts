@@ -1,16 +1,13 @@
 import t from 'tap';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, DESKTOP, expectNoAxeViolations, launchBrowser, openContext, recordScripts, brotliBytes, pathOf, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, openContext, recordScripts, brotliBytes, pathOf } from '#test/helpers/browser.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 /** React's element tag: in any script that carries React. */
 const isReact = (source: string) => source.includes('react.transitional.element') || source.includes('react.element');
 
 t.test('the bell, the only island of most member pages, works without React', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const member = await createMember(db, alpha);
   const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: (await signIn(app, member, alpha)).token });

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { invitationPath } from '#src/features/expert-panels/invite/links.ts';
-import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { createCommunity, createMember } from '#test/helpers/factories.ts';
+import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, openContext } from '#test/helpers/browser.ts';
+import { createMember } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 // A journey with JavaScript off and on, axe and reflow at 320 and 375 px on each step.
 t.setTimeout(6 * 60_000);
@@ -11,10 +11,7 @@ const NARROW = { width: 320, height: 720 };
 const PHONE = { width: 375, height: 812 };
 
 t.test('answering from an invitation link, signed out', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const secret = app.config.cookieSecret;
   const panel = await db.insertInto('ep_panels').values({ community_id: alpha.id, name: 'Growth and pricing', min_words: 3, max_words: 60 }).returning('id').executeTakeFirstOrThrow();

@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { DESKTOP, collectPageProblems, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { DESKTOP, collectPageProblems, expectReflowAndAxeAtPhoneWidths, openContext, pathOf } from '#test/helpers/browser.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -25,10 +25,7 @@ async function follow(page: Page, name: string) {
  * and question, follows the live address to the roundup, and has been notified of both decisions.
  */
 t.test('an answer goes from the member to a published roundup and back to the member (desktop and 375 px, axe on every page)', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const now = app.clock.now().getTime();
   const editor = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Eddie', lastName: 'Editor' });

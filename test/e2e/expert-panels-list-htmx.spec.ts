@@ -1,15 +1,12 @@
 import t from 'tap';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, expectNoAxeViolations, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { collectPageProblems, expectNoAxeViolations, expectReflowAndAxeAtPhoneWidths, openContext, pathOf } from '#test/helpers/browser.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const DAY = 24 * 3600 * 1000;
 
 t.test("a member marks questions from their list: with htmx only the row changes and it is announced; without JavaScript the form posts as before", async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const now = app.clock.now().getTime();
   const panel = await db.insertInto('ep_panels').values({ community_id: alpha.id, name: 'Finance leaders', min_words: 5, max_words: 200 }).returning('id').executeTakeFirstOrThrow();

@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, openContext, pathOf } from '#test/helpers/browser.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 /** Clicks a button that submits a form and waits for the page it leads to. */
 async function submitBy(page: Page, name: string) {
@@ -11,10 +11,7 @@ async function submitBy(page: Page, name: string) {
 }
 
 t.test('an editor builds a roundup from accepted answers and publishes it; the live page shows it (JS on and off, 320/375, axe)', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const editor = await createMember(db, alpha, { roles: ['ADMIN', 'MEMBER'], firstName: 'Eddie', lastName: 'Editor' });
   const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Engines Incorporated' });

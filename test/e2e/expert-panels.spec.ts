@@ -1,16 +1,13 @@
 import t from 'tap';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, openContext } from '#test/helpers/browser.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const PHONE = { width: 375, height: 740 } as const;
 const DAY = 24 * 3600 * 1000;
 
 t.test('a member answers an expert-panel question in the browser, with and without JavaScript', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const now = app.clock.now().getTime();
   const panel = await db

@@ -1,15 +1,12 @@
 import t from 'tap';
-import { setupDatabase } from '#test/helpers/app.ts';
-import { collectPageProblems, DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, launchBrowser, openContext, PHONE, serveApp } from '#test/helpers/browser.ts';
-import { createCommunity, signIn } from '#test/helpers/factories.ts';
+import { collectPageProblems, DESKTOP, expectNoAxeViolations, expectNoAxeViolationsWithoutJavaScript, expectNoSidewaysScroll, openContext, PHONE } from '#test/helpers/browser.ts';
+import { signIn } from '#test/helpers/factories.ts';
 import { createDirectoryMember } from '#test/helpers/members-directory.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 /** WCAG 1.4.10: the page does not scroll sideways at this width. */
 t.test('the member directory in a browser', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
 
   const me = await createDirectoryMember(db, alpha, 'Vera', 'Quill', { company: 'Quill Works', industry: 'Software', location: 'Denver, CO', employees: 8 });

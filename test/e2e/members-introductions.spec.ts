@@ -1,27 +1,22 @@
 import t from 'tap';
 import { declineIntroduction, requestIntroduction, type IntroDeps } from '#src/features/members/introductions.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
-  launchBrowser,
   openContext,
   pathOf,
   PHONE,
-  serveApp,
   expectNoSidewaysScroll,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const REASON = 'We both sell to hospital groups in the Midwest and could share what works with procurement.';
 
 t.test('introductions in the browser: the dialog, the page, the staff queue', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const deps: IntroDeps = {
     db,

@@ -1,24 +1,19 @@
 import t from 'tap';
 import { choicesFor, wantsDigest } from '#src/features/notifications/queries.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
   expectNoSidewaysScroll,
-  launchBrowser,
   openContext,
   PHONE,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 t.test('notification preferences in the browser', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const amy = await createMember(db, alpha, { firstName: 'Amy', lastName: 'Able' });
   const ben = await createMember(db, alpha, { firstName: 'Ben', lastName: 'Baker' });

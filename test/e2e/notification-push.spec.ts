@@ -1,28 +1,23 @@
 import t from 'tap';
 import { addPushToken, addSubscription } from '#src/features/notifications/push/tokens.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
   expectNoSidewaysScroll,
-  launchBrowser,
   openContext,
   pathOf,
   PHONE,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
 import { browserKeys } from '#test/helpers/push.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const PAGE = '/settings/notifications/devices';
 
 t.test('push in the browser: the devices page, this browser’s notifications', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const amy = await createMember(db, alpha, { firstName: 'Amy', lastName: 'Devices' });
   const me = { communityId: alpha.id, userId: amy.id };

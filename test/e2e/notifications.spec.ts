@@ -1,26 +1,21 @@
 import t from 'tap';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
   expectNoSidewaysScroll,
-  launchBrowser,
   openContext,
   pathOf,
   PHONE,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const HOUR = 3_600_000;
 
 t.test('notifications in the browser: the bell polls, opens the newest seven, the list marks all read', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
 
   /** A member with nine seen notifications over the last hours (a long message among them). */

@@ -3,6 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
 import { approveForPublishing, autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
 import { moveArticle } from '#src/features/articles/review.ts';
+import { evaluateMembers } from '#src/features/badges/evaluate.ts';
+import { awardStaffBadge } from '#src/features/badges/staff.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
 import { setPassword, setPhone } from '#test/helpers/auth.ts';
@@ -78,6 +80,9 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
   await approveForPublishing(deps, member.id, { articleId: first.id, agreed: true });
   await moveArticle(deps, editor, { articleId: first.id, to: 'MANUALLY_PUBLISHED', articleUrl: LONG_URL });
   const draft = await autosaveRevision(deps, member.id, { title: 'Draft', content: '<p>A <u>short</u> start.</p>' });
+  // Badges: the published article's, and a staff badge with a long reason (the tab's tables and log).
+  await evaluateMembers(deps, [member.id]);
+  await awardStaffBadge(deps, editor, { member: String(member.id), badge: 'speaker', reason: 'Keynote on supply chains at the autumn leadership forum, with a long reason' });
   const memberToken = (await signIn(app, member, alpha)).token;
   const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
 
@@ -148,6 +153,8 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/articles/settings', name: 'the byline settings' },
     { path: '/settings', name: 'settings' },
     { path: '/settings/team', name: 'team settings' },
+    { path: '/badges', name: 'badges' },
+    { path: `/profile/${member.id}`, name: 'the profile with its badges' },
     { path: '/login?redirect=%2Fadmin', name: 'sign-in asking a member for an admin account' },
   ];
   const adminPages: Visit[] = [
@@ -157,6 +164,8 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: `/admin/articles/${first.id}`, name: 'a published article on the board' },
     { path: '/admin/articles/settings', name: 'the program settings' },
     { path: '/admin/articles/blackouts', name: 'the blackout windows' },
+    { path: '/admin/marketplace/badges', name: "the marketplace's badges tab" },
+    { path: '/admin/marketplace/badges?q=vandenberghe', name: "the badges tab's member search" },
   ];
 
   for (const [who, token, pages] of [

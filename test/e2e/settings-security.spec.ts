@@ -1,29 +1,24 @@
 import t from 'tap';
 import { hashPassword, verifyPassword } from '#src/core/passwords.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
   expectNoSidewaysScroll,
-  launchBrowser,
   openContext,
   pathOf,
   PHONE,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 const OLD = 'Old-password-1';
 const NEW = 'New-password-2';
 const NEWER = 'Newer-password-3';
 
 t.test('settings → security in the browser: the modal dialog, the pages without JavaScript, sessions', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Secure' });
   await db.updateTable('users').set({ password_hash: await hashPassword(OLD) }).where('id', '=', ada.id).execute();

@@ -1,19 +1,17 @@
 import t from 'tap';
 import { saveContact } from '#src/features/settings/team.ts';
-import { setupDatabase } from '#test/helpers/app.ts';
 import {
   collectPageProblems,
   DESKTOP,
   expectNoAxeViolations,
   expectNoAxeViolationsWithoutJavaScript,
   expectNoSidewaysScroll,
-  launchBrowser,
   openContext,
   pathOf,
   PHONE,
-  serveApp,
 } from '#test/helpers/browser.ts';
-import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+import { createMember, signIn } from '#test/helpers/factories.ts';
+import { browserWorld } from '#test/helpers/browser-world.ts';
 
 // Several journeys at two widths with JavaScript on and off: past two minutes on a busy machine.
 t.setTimeout(6 * 60_000);
@@ -23,10 +21,7 @@ t.setTimeout(6 * 60_000);
  * merge; until then the Add / Edit / Delete links open their own pages, with JavaScript or without.
  */
 t.test('settings team and billing in the browser', async (t) => {
-  const browserReady = launchBrowser(t);
-  const db = await setupDatabase(t);
-  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
-  const { app, baseUrl } = await serveApp(t, db);
+  const { browserReady, db, alpha, app, baseUrl } = await browserWorld(t);
   const browser = await browserReady;
   const amy = await createMember(db, alpha, { firstName: 'Amy', lastName: 'Owner' });
   const ben = await createMember(db, alpha, { firstName: 'Ben', lastName: 'Busy' });

@@ -1,7 +1,7 @@
 // The expert-panels bench's child process: seeds the communities, measures the invitations through
 // the queue to an SMTP sink, then serves the page communities for the load (see ../expert-panels.ts).
 import { fileURLToPath } from 'node:url';
-import { HOST, benchAppEnv, errorMessage, percentile } from '../lib.ts';
+import { HOST, benchAppEnv, errorMessage, mailSink, percentile } from '../lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted } from '../server.ts';
 import { seedMembers, seedPageCommunity, words } from './seed.ts';
 import { DELIVERY_TIMEOUT_MS, INVITE_MEMBERS, INVITE_QUESTIONS, SIZES, type ChildInfo, type Side } from './shared.ts';
@@ -9,13 +9,12 @@ import { DELIVERY_TIMEOUT_MS, INVITE_MEMBERS, INVITE_QUESTIONS, SIZES, type Chil
 export const CHILD_SCRIPT = fileURLToPath(import.meta.url);
 
 export async function serveExpertPanels(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }, { SMTPServer }, { sendBatch }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }, { sendBatch }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
     import('#src/features/auth/sessions.ts'),
     import('../sessions.ts'),
     import('kysely'),
-    import('smtp-server'),
     import('#src/features/expert-panels/admin/batches.ts'),
   ]);
   const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-ep-');
@@ -54,29 +53,12 @@ export async function serveExpertPanels(target: string): Promise<void> {
   const base = benchAppEnv(target, pgliteDir);
 
   // The invitations first, on their own (no HTTP load meanwhile): an SMTP sink, one app whose workers run the jobs.
-  const received = new Map<string, number>();
-  let lastMailAt = 0;
   let linksSigned = 0;
-  const sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let text = '';
-      stream.on('data', (d: Buffer) => {
-        if (text.length < 20_000) text += d.toString('latin1');
-      });
-      stream.on('end', () => {
-        const now = Date.now();
-        if (/expert-panels\/invite|expert-panels\/invitation/i.test(text.replace(/=\r?\n/g, ''))) linksSigned += 1;
-        for (const rcpt of session.envelope.rcptTo) received.set(rcpt.address.toLowerCase(), now);
-        lastMailAt = now;
-        callback();
-      });
-    },
+  const sink = await mailSink((text) => {
+    if (/expert-panels\/invite|expert-panels\/invitation/i.test(text.replace(/=\r?\n/g, ''))) linksSigned += 1;
   });
-  await new Promise<void>((resolve) => sink.listen(0, HOST, resolve));
-  const sinkPort = (sink.server.address() as { port: number }).port;
+  const { received } = sink;
+  const sinkPort = sink.port;
   let delivery: ChildInfo['delivery'];
   try {
     const config = loadConfig({ ...base, DEFAULT_COMMUNITY: inviteCode, SMTP_URL: `smtp://${HOST}:${sinkPort}` });
@@ -102,7 +84,7 @@ export async function serveExpertPanels(target: string): Promise<void> {
     }
     await worker.close();
     const delays = [...received.values()].map((at) => at - sentAt).sort((a, b) => a - b);
-    const firstToLastMs = received.size ? lastMailAt - started : 0;
+    const firstToLastMs = received.size ? sink.lastMailAt() - started : 0;
     delivery = {
       members: sent.members,
       answerRows: sent.answers,
@@ -118,7 +100,7 @@ export async function serveExpertPanels(target: string): Promise<void> {
   } catch (e) {
     delivery = { error: errorMessage(e) };
   } finally {
-    await new Promise<void>((resolve) => sink.close(() => resolve()));
+    await sink.close();
   }
 
   const apps: Awaited<ReturnType<typeof buildApp>>[] = [];

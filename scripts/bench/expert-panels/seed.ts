@@ -1,34 +1,17 @@
 // The expert-panels bench's communities, seeded with generate_series (see ../expert-panels.ts).
 import { insertBenchCommunity } from '../server.ts';
 import { PANEL_MEMBERS, PER_BATCH, PUBLISHED_QUESTIONS } from './shared.ts';
+import { seedBenchMembers, sqlArray } from '../lib.ts';
 
 const WORDS =
   'pricing margin retention churn onboarding referral pipeline hiring culture remote team budget forecast runway investor board advisor customer segment positioning brand launch partner channel vendor contract negotiation cash flow invoice payroll benefits equity founder operator growth experiment metric dashboard quarter roadmap feature support service quality process playbook handbook mentor network conference community newsletter content podcast webinar sponsor outreach discount bundle upsell renewal subscription annual monthly tier premium value trust review feedback survey interview story lesson mistake win risk compliance insurance legal audit office lease supplier inventory logistics'.split(
     ' ',
   );
-const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 export const words = (seed: string, count: number, salt: number) =>
   `array_to_string(array(select (${sqlArray(WORDS)})[1 + ((${seed}) * ${salt} + i * ${salt + 6}) % ${WORDS.length}] from generate_series(1, ${count}) i), ' ')`;
 
 /** The members of a bench community: `m{g}@{code}.bench.invalid`, joined long ago. */
-export async function seedMembers(db: import('#src/db/index.ts').RawDb, cid: number, code: string, count: number): Promise<void> {
-  const { sql } = await import('kysely');
-  await sql
-    .raw(
-      `insert into users (email, username, first_name, last_name, password_hash)
-       select 'm' || g || '@${code}.bench.invalid', '${code}-' || g, (${sqlArray(['Amara', 'Daniel', 'Priya', 'Marcus', 'Sofia', 'Kwame', 'Hannah', 'Ethan'])})[1 + g % 8],
-              (${sqlArray(['Okafor', 'Reyes', 'Shah', 'Lindqvist', 'Moreau', 'Mensah', 'Becker', 'Novak', 'Tanaka'])})[1 + g % 9], null
-       from generate_series(1, ${count}) g`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `insert into memberships (community_id, user_id, roles, gate, company_name, job_title, joined_at)
-       select ${cid}, u.id, array['MEMBER']::text[], 'app', 'Bench Studio ' || u.id, 'Founder', now() - interval '400 days'
-       from users u where u.email like '%@${code}.bench.invalid'`,
-    )
-    .execute(db);
-}
+export const seedMembers = (db: import('#src/db/index.ts').RawDb, cid: number, code: string, count: number) => seedBenchMembers(db, cid, code, count);
 
 /** A page community: one panel of PANEL_MEMBERS, `questions` open questions in sent batches, an answer row per question and member. */
 export async function seedPageCommunity(db: import('#src/db/index.ts').RawDb, code: string, questions: number): Promise<{ cid: number; openQuestion: number }> {

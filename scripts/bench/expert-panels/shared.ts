@@ -10,9 +10,6 @@ export const PUBLISHED_QUESTIONS = 20;
 export const SQL_BUDGET = 5;
 export const DELIVERY_TIMEOUT_MS = 300_000;
 export const START_TIMEOUT_MS = 600_000;
-export const ACCEPT_ENCODING = 'gzip, deflate, br';
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export type Side = { questions: number; answers: number; openOfMember: number; code: string; probePort: number; loadPort: number; cookie: string; openQuestion: number };
 export type Delivery = {

@@ -171,7 +171,7 @@ function cursorOf(v: unknown): number | null {
 
 function depsOf(ctx: GraphQLContext): ArticleDeps {
   const app = ctx.request.server;
-  return { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t, notifier: app.notifications };
+  return { db: ctx.db, clock: app.clock, community: ctx.community, t: app.t, notifier: app.notifications, jobs: app.jobs };
 }
 
 /** The signed-in member (any role) asking on the member schema. */

@@ -19,7 +19,7 @@ export function articleJobs(app: FastifyInstance): JobDefinition[] {
       retry: { limit: 0, delaySeconds: 0, backoff: false }, // the next minute's run is the retry
       expireInSeconds: 120,
       handler: async () => {
-        const ids = await publishDueArticles(app.db, app.clock, app.t, app.notifications);
+        const ids = await publishDueArticles(app.db, app.clock, app.t, app.notifications, app.jobs);
         if (ids.length) app.log.info({ ids }, 'published scheduled articles');
       },
     },

@@ -4,6 +4,8 @@ import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import { crossCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Notifier } from '#src/features/notifications/index.ts';
+import { enqueueBadgeCheck } from '#src/features/badges/index.ts';
+import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import type { ArticleStatusValue } from '#src/db/types.ts';
 import { PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
 import { articlesQuery, type ArticleDeps, type ArticleRow } from './queries.ts';
@@ -29,7 +31,7 @@ export async function listPublished(deps: ArticleDeps, userId: number): Promise<
  * The scheduler's job: every SCHEDULED article whose time has come becomes PUBLISHED, in every
  * community. Run by the job runner, never by a page load. Returns the ids it published.
  */
-export async function publishDueArticles(db: Db, clock: Clock, t: Translate, notifier: Notifier): Promise<number[]> {
+export async function publishDueArticles(db: Db, clock: Clock, t: Translate, notifier: Notifier, jobs?: JobQueue): Promise<number[]> {
   // Named cross-community query: a scheduled job scanning the due rows of every community (each then moves in its own).
   const due = await crossCommunity(db)
     .selectFrom('articles')
@@ -48,6 +50,8 @@ export async function publishDueArticles(db: Db, clock: Clock, t: Translate, not
       await db.transaction().execute(async (trx) => {
         await moveInTransaction(trx, { community, clock }, article, 'PUBLISHED', null, { publishedDate: clock.now() });
         await notifyAuthor(trx, { clock, community, t, notifier }, article, 'PUBLISHED');
+        // The author may have earned an article badge (checked by its job once this commits).
+        if (jobs) await enqueueBadgeCheck(jobs, trx, community, [article.author_id]);
       });
     } catch (e) {
       if (e instanceof AppError && e.code === 'Articles.TransitionRefused') continue; // moved meanwhile

@@ -4,11 +4,16 @@ import { canViewArticle, type ArticlePerson } from './guardian.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
 import type { Notifier } from '#src/features/notifications/index.ts';
+import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import { IN_FLIGHT, PUBLISHED, type ArticleStatus } from './rules.ts';
 
-export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier };
+/**
+ * `jobs`: the queue, for the checks a publication queues (the author's badges); a service called
+ * without it (a script, a test) leaves those to the badges' daily sweep.
+ */
+export type ArticleDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; jobs?: JobQueue };
 /** Who acts: the member, and whether they are staff (ADMIN) of the community. */
 export type Person = ArticlePerson;
 

@@ -4,7 +4,8 @@ import { formatDate } from '#shared/format.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
-import { canMove, nextStatuses, TITLE_MAX, type ArticleStatus } from './rules.ts';
+import { canMove, nextStatuses, PUBLISHED, TITLE_MAX, type ArticleStatus } from './rules.ts';
+import { enqueueBadgeCheck } from '#src/features/badges/index.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
 import { getArticle, loadArticle, type ArticleDeps, type ArticleRow, type Person } from './queries.ts';
@@ -42,6 +43,8 @@ export async function moveArticle(
       if (NOTIFY_AUTHOR_ON.includes(input.to)) {
         await notifyAuthor(trx, deps, article, input.to, input.to === 'SCHEDULED' ? { date: formatDate(extra.scheduledDate!) } : {});
       }
+      // Published: the author may have earned an article badge (checked by its job once this commits).
+      if (deps.jobs && PUBLISHED.includes(input.to)) await enqueueBadgeCheck(deps.jobs, trx, deps.community, [article.author_id]);
     });
   } catch (e) {
     // Back in flight (out of the trash, back to proofreading after approval) while the member has begun another.

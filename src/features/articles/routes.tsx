@@ -26,7 +26,7 @@ export function linkify(escaped: string): string {
 
 export function articleDeps(request: FastifyRequest): ArticleDeps {
   const app = request.server;
-  return { db: app.db, clock: app.clock, community: request.community, t: app.t, notifier: app.notifications };
+  return { db: app.db, clock: app.clock, community: request.community, t: app.t, notifier: app.notifications, jobs: app.jobs };
 }
 
 export function personOf(request: FastifyRequest): Person {

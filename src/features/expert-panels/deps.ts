@@ -3,7 +3,7 @@ import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { retriedTransaction } from '#src/lib/transactions.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
-import { requestDeps } from '#src/lib/request-deps.ts';
+import { requestDeps, signedInViewer, type Viewer } from '#src/lib/request-deps.ts';
 
 /**
  * What every expert-panels service gets (issue 15): the request's deps (the database, the clock, the
@@ -13,17 +13,14 @@ import { requestDeps } from '#src/lib/request-deps.ts';
 export type EpDeps = ReturnType<typeof requestDeps> & { jobs: JobQueue };
 
 /** The signed-in member acting; editors are the community's staff (admins). */
-export type EpViewer = { userId: number; isStaff: boolean };
+export type EpViewer = Viewer;
 
 export function epDeps(request: FastifyRequest): EpDeps {
   return { ...requestDeps(request), jobs: request.server.jobs };
 }
 
 /** The signed-in member (else NotAuthenticated). */
-export function epViewer(request: FastifyRequest): EpViewer {
-  request.guardian.ensureSignedIn();
-  return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
-}
+export const epViewer = signedInViewer;
 
 /** An editor's action: staff only (else Forbidden). */
 export function ensureEditor(viewer: EpViewer): void {

@@ -8,7 +8,7 @@ import type { Community } from '#src/db/types.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { Notifier } from '#src/features/notifications/index.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
-import { requestDeps } from '#src/lib/request-deps.ts';
+import { requestDeps, signedInViewer, type Viewer } from '#src/lib/request-deps.ts';
 
 /**
  * What every forum service gets: the database,
@@ -17,22 +17,15 @@ import { requestDeps } from '#src/lib/request-deps.ts';
  */
 export type ForumDeps = { db: Db; clock: Clock; community: Community; t: Translate; notifier: Notifier; publicUrl: string; jobs: JobQueue };
 
-/**
- * The signed-in member acting. Whether they moderate is read from their membership each time
- * (`isModerator`), never trusted from the session.
- */
-export type ForumViewer = { userId: number; isStaff: boolean };
+/** The signed-in member acting. Whether they moderate is read from their membership each time (`isModerator`). */
+export type ForumViewer = Viewer;
 
 export function forumDeps(request: FastifyRequest): ForumDeps {
   return { ...requestDeps(request), jobs: request.server.jobs };
 }
 
 /** The signed-in member (else NotAuthenticated); staff are the community's admins. */
-export function forumViewer(request: FastifyRequest): ForumViewer {
-  const guardian = request.guardian;
-  guardian.ensureSignedIn();
-  return { userId: guardian.userId!, isStaff: guardian.isAdmin };
-}
+export const forumViewer = signedInViewer;
 
 /** Where the community has no forum, the forum does not exist: 404 on pages, GraphQL and REST. */
 export function ensureForumOn(community: Pick<Community, 'forum_enabled'>): void {

@@ -20,3 +20,4 @@ export type {
   TopicView,
 } from './types.ts';
 export { decodeActivityCursor, decodeIdCursor, encodeCursor, pageSize } from '#src/lib/cursor.ts';
+export { newestPosts, waitingPostsOf, type NewestPost } from './activity.ts';

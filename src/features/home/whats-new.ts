@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
-import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
-import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from '#src/features/articles/index.ts';
-import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
+import { newestPublished, onTheirWayOf } from '#src/features/articles/index.ts';
+import { newestPosts, waitingPostsOf } from '#src/features/forum/index.ts';
+import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import type { HomeArticle, HomeMember, HomePost, OpenItem, WhatsNew } from './types.ts';
 
 /**
@@ -41,18 +41,9 @@ export async function whatsNew(deps: HomeDeps, userId: number): Promise<WhatsNew
   return { forumPosts, articles, newMembers, openItems };
 }
 
-/** The newest published posts (not deleted), newest first. */
+/** The newest published posts, from the forum. */
 async function newForumPosts({ db, community }: HomeDeps): Promise<HomePost[]> {
-  const rows = await selectInCommunity(db, 'forum_posts', community)
-    .innerJoin('users', 'users.id', 'forum_posts.author_id')
-    .select(['forum_posts.id', 'forum_posts.title', 'forum_posts.reply_count', 'forum_posts.created_at', 'users.first_name', 'users.last_name'])
-    .where('forum_posts.status', '=', 'published')
-    .where('forum_posts.deleted_at', 'is', null)
-    .orderBy('forum_posts.created_at', 'desc')
-    .orderBy('forum_posts.id', 'desc')
-    .limit(HOME_POSTS)
-    .execute();
-  return rows.map((r) => ({ id: r.id, title: r.title, authorName: `${r.first_name} ${r.last_name}`.trim(), replyCount: r.reply_count, createdAt: new Date(r.created_at) }));
+  return newestPosts(db, community, HOME_POSTS);
 }
 
 /**
@@ -60,23 +51,8 @@ async function newForumPosts({ db, community }: HomeDeps): Promise<HomePost[]> {
  * exists), newest publication first.
  */
 async function newArticles({ db, community }: HomeDeps): Promise<HomeArticle[]> {
-  const rows = await activeMembersOf(db, community)
-    .innerJoin('articles', (join) => join.onRef('articles.author_id', '=', 'users.id').on('articles.community_id', '=', community.id))
-    .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
-    .select(['articles.id', 'article_revisions.title', 'articles.published_date', 'users.id as author_id', 'users.first_name', 'users.last_name'])
-    .where('articles.status', 'in', PUBLISHED as ArticleStatusValue[])
-    .where('memberships.gate', '=', 'app')
-    .orderBy(sql`articles.published_date desc nulls last`)
-    .orderBy('articles.id', 'desc')
-    .limit(HOME_ARTICLES)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title.trim(),
-    authorName: `${r.first_name} ${r.last_name}`.trim(),
-    publishedDate: r.published_date ? new Date(r.published_date) : null,
-    path: `/profile/${r.author_id}`,
-  }));
+  const rows = await newestPublished(db, community, listedMemberIds(db, community), HOME_ARTICLES);
+  return rows.map((r) => ({ id: r.id, title: r.title, authorName: r.authorName, publishedDate: r.publishedDate, path: `/profile/${r.authorId}` }));
 }
 
 /** Active members past onboarding (not staff) who joined lately, newest first, not the viewer. */
@@ -99,25 +75,13 @@ async function newMembersOf({ db, community, clock }: HomeDeps, userId: number):
 
 type OpenRow = { kind: OpenItem['kind']; id: number; title: string | null; status: string; created_at: Date | string };
 
-/** The member's own open items, in one statement: articles on their way, introductions, waiting posts. */
+/**
+ * The member's own open items, in one statement: articles on their way, introductions, waiting posts
+ * (each area gives its part of the union).
+ */
 async function openItemsOf({ db, community }: HomeDeps, userId: number): Promise<OpenItem[]> {
-  const statuses = [...IN_FLIGHT, ...PENDING_PUBLICATION];
-  const forum = community.forum_enabled
-    ? sql`union all
-      select 'forumPost', p.id, p.title, p.status, p.created_at from forum_posts p
-      where p.community_id = ${community.id} and p.author_id = ${userId} and p.status = 'pending' and p.deleted_at is null`
-    : sql``;
-  const { rows } = await sql<OpenRow>`
-    select 'article' as kind, a.id, r.title, a.status, a.updated_at as created_at from articles a
-    left join article_revisions r on r.id = a.current_revision_id
-    where a.community_id = ${community.id} and a.author_id = ${userId} and a.status in (${sql.join(statuses)})
-    union all
-    select 'introduction', i.id, u.first_name || ' ' || u.last_name, i.status, i.created_at from introduction_requests i
-    join users u on u.id = i.target_id
-    where i.community_id = ${community.id} and i.requester_id = ${userId} and i.status = 'PENDING'
-    ${forum}
-    order by created_at desc, id desc
-    limit 20`.execute(db);
+  const parts = [onTheirWayOf(community, userId), pendingIntroductionsOf(community, userId), ...(community.forum_enabled ? [waitingPostsOf(community, userId)] : [])];
+  const { rows } = await sql<OpenRow>`${sql.join(parts, sql` union all `)} order by created_at desc, id desc limit 20`.execute(db);
   return rows.map((r): OpenItem => {
     const createdAt = new Date(r.created_at);
     if (r.kind === 'article') return { kind: 'article', id: r.id, title: r.title?.trim() ?? '', stage: STAGE[r.status as ArticleStatusValue] ?? 'review', path: '/articles' };

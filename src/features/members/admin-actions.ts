@@ -8,6 +8,7 @@ import { crossCommunity, insertInCommunity, selectInCommunity, updateInCommunity
 import { PASSWORD_RESET_JOB } from '#src/features/auth/index.ts';
 import { DUNNING_DAYS } from '#src/features/payments/index.ts';
 import { staffCommunities, type AdminMembersDeps, type Staff, type StaffCommunity } from './admin.ts';
+import { enqueueBadgeCheck } from '#src/features/badges/index.ts';
 
 /**
  * The staff's actions on one member (issue 11): notes, the staff history, a reset link, a generated
@@ -207,5 +208,7 @@ export async function setModerator(deps: AdminMembersDeps, staff: Staff, communi
   await deps.db.transaction().execute(async (trx) => {
     await updateInCommunity(trx, 'memberships', community).set({ is_moderator: isModerator }).where('id', '=', member.id).execute();
     await record(trx, now, community, staff, userId, isModerator ? 'moderator_on' : 'moderator_off');
+    // The moderator badge comes with the flag and goes with it (checked by the badges' job once this commits).
+    await enqueueBadgeCheck(deps.jobs, trx, community, [userId]);
   });
 }

@@ -12,7 +12,7 @@ export type { DirectoryPage, FilterOptions, Suggestion } from './directory.ts';
 export type { IntroductionView } from './introductions.ts';
 export { findProfile, updateProfile } from './profile.ts';
 export type { ProfileDraft } from './profile.ts';
-export { activeMembersOf, snapshotsOf, SNAPSHOT_COLUMNS, toSnapshot, unknownMember } from './queries.ts';
+export { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotsOf, SNAPSHOT_COLUMNS, toSnapshot, unknownMember } from './queries.ts';
 export type { SnapshotRow } from './queries.ts';
 export { AVATAR_SIZES, INDUSTRIES, SOCIAL_NETWORKS } from './types.ts';
 export type { IntroductionStatus, MemberAdminView, MemberProfile, MemberSnapshot, ProfileArticle, SocialNetwork } from './types.ts';

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { type FormBody as Body, str } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
+import { memberBadges } from '#src/features/badges/index.ts';
 import { ProfilePage } from '#src/features/members/views/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#src/features/members/views/ProfileEdit.tsx';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
@@ -97,9 +98,9 @@ export default async function profileRoutes(app: FastifyInstance) {
     const id = parseId((request.params as { userId: string }).userId);
     if (id === null) throw notFound();
     const deps = profileDeps(request);
-    const [profile, articles] = await Promise.all([findProfile(deps, id), publishedArticles(deps, id)]);
+    const [profile, articles, badges] = await Promise.all([findProfile(deps, id), publishedArticles(deps, id), memberBadges({ ...deps, t }, id)]);
     if (!profile) throw notFound();
-    return reply.page({ title: profile.name, body: <ProfilePage profile={profile} articles={articles} isSelf={id === request.guardian.userId} /> });
+    return reply.page({ title: profile.name, body: <ProfilePage profile={profile} articles={articles} badges={badges} isSelf={id === request.guardian.userId} /> });
   });
 
   app.get('/profile/:userId/self', member, async (request, reply) => {

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { AVATAR_SIZES, COMPANY_SIZES, type AvatarPreset, type CompanySize, type MemberSnapshot } from './types.ts';
@@ -86,6 +87,21 @@ export function membersOf(db: Db, community: Tenant) {
 /** Only members others may see: active in the community and as a user. */
 export function activeMembersOf(db: Db, community: Tenant) {
   return membersOf(db, community).where('memberships.is_active', '=', true).where('users.is_active', '=', true);
+}
+
+/** The ids of the members the directory lists (a subquery for other areas' lists: the home page's articles). */
+export function listedMemberIds(db: Db, community: Tenant) {
+  return listedMembersOf(db, community).select('users.id');
+}
+
+/**
+ * The member's own introduction requests still pending, as rows `(kind 'introduction', id, title: the
+ * target's name, status, created_at)` for a caller's `union all` of open items (the home page).
+ */
+export function pendingIntroductionsOf(community: Tenant, userId: number): RawBuilder<unknown> {
+  return sql`select 'introduction' as kind, i.id, u.first_name || ' ' || u.last_name as title, i.status, i.created_at from introduction_requests i
+    join users u on u.id = i.target_id
+    where i.community_id = ${community.id} and i.requester_id = ${userId} and i.status = 'PENDING'`;
 }
 
 /**

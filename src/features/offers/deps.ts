@@ -4,7 +4,7 @@ import type { Db } from '#src/db/index.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import type { JobQueue } from '#src/lib/jobs/queue.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
-import { requestDeps } from '#src/lib/request-deps.ts';
+import { requestDeps, signedInViewer, type Viewer } from '#src/lib/request-deps.ts';
 import { retriedTransaction } from '#src/lib/transactions.ts';
 
 /**
@@ -13,8 +13,8 @@ import { retriedTransaction } from '#src/lib/transactions.ts';
  */
 export type OffersDeps = ReturnType<typeof requestDeps> & { jobs: JobQueue; messages: Messages; mailFrom: string };
 
-/** The signed-in member acting; staff are the community's admins. */
-export type OffersViewer = { userId: number; isStaff: boolean };
+/** The signed-in member acting; staff are the community's admins (src/lib/request-deps.ts). */
+export type OffersViewer = Viewer;
 
 export function offersDeps(request: FastifyRequest): OffersDeps {
   const app = request.server;
@@ -22,10 +22,7 @@ export function offersDeps(request: FastifyRequest): OffersDeps {
 }
 
 /** The signed-in member (else NotAuthenticated). */
-export function offersViewer(request: FastifyRequest): OffersViewer {
-  request.guardian.ensureSignedIn();
-  return { userId: request.guardian.userId!, isStaff: request.guardian.isAdmin };
-}
+export const offersViewer: (request: FastifyRequest) => OffersViewer = signedInViewer;
 
 /** A staff action: the community's admins only (else Forbidden). */
 export function ensureStaff(viewer: OffersViewer): void {

@@ -6,6 +6,7 @@ import billingRoutes from './billing-routes.tsx';
 import { billingMemberGraphQL } from './billing-graphql.ts';
 import paymentErrorLogRoutes from './error-log-routes.ts';
 import onboardingRoutes from './onboarding/routes.tsx';
+import { restRoutes as onboardingRestRoutes } from './onboarding/rest.ts';
 import dunningGate from './paynow/gate.ts';
 import { payNowMemberGraphQL } from './paynow/graphql.ts';
 import payNowRestRoutes from './paynow/rest.ts';
@@ -26,7 +27,7 @@ export const area: Area = {
   name: 'payments',
   errors: paymentErrors,
   notificationKinds: paymentNotificationKinds,
-  routes: [sandboxPayRoutes, paymentErrorLogRoutes, billingRoutes, amplifyRoutes, savedCardsRoutes, onboardingRoutes, dunningGate, payNowRoutes, payNowRestRoutes],
+  routes: [sandboxPayRoutes, paymentErrorLogRoutes, billingRoutes, amplifyRoutes, savedCardsRoutes, onboardingRoutes, onboardingRestRoutes, dunningGate, payNowRoutes, payNowRestRoutes],
   graphql: {
     // billingMemberGraphQL carries amplification's part too (billing-graphql.ts).
     member: [billingMemberGraphQL, savedCardsMemberGraphQL, payNowMemberGraphQL],

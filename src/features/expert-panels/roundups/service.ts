@@ -10,6 +10,7 @@ import { ANSWER_HTML_MAX, BRIEF_MAX, canMoveRoundup, isRoundupStatus } from '../
 import { livePathOf } from './read.ts';
 import { slugify } from './slug.ts';
 import { parseId } from '#src/core/ids.ts';
+import { enqueueBadgeCheck } from '#src/features/badges/index.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 
 /**
@@ -249,6 +250,8 @@ export async function moveRoundup(deps: EpDeps, viewer: EpViewer, id: number, to
         for (const c of [...new Set(contributors.map((r) => r.user_id))].sort((a, b) => a - b)) {
           await deps.notifier.notify(trx, { communityId: deps.community.id, userId: c, kind: 'expert_answers', url: livePathOf(slug), message, createdAt: now });
         }
+        // Each contributor may have earned the expert contributor badge (checked by its job once this commits).
+        await enqueueBadgeCheck(deps.jobs, trx, deps.community, contributors.map((r) => r.user_id));
       }
       return { status: to, slug };
     });

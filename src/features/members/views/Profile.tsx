@@ -1,4 +1,5 @@
 import { formatDate } from '#shared/format.ts';
+import type { BadgeView } from '#src/features/badges/index.ts';
 import type { AVATAR_SIZES as AvatarSizes, MemberProfile, ProfileArticle, SOCIAL_NETWORKS as SocialNetworks } from '#src/features/members/index.ts';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
@@ -34,7 +35,7 @@ export function ProfileAvatar({ name, url, size }: { name: string; url: string |
 const shortAddress = (url: string) => url.replace(/^https?:\/\/(www\.)?/i, '').replace(/\/$/, '');
 
 /** /profile/{userId}: spec section 3's member snapshot, the company profile, links and published articles. */
-export function ProfilePage({ profile, articles, isSelf }: { profile: MemberProfile; articles: ProfileArticle[]; isSelf: boolean }) {
+export function ProfilePage({ profile, articles, badges = [], isSelf }: { profile: MemberProfile; articles: ProfileArticle[]; badges?: BadgeView[]; isSelf: boolean }) {
   const { t } = usePage();
   const href = useHref();
   const c = profile.company;
@@ -45,6 +46,10 @@ export function ProfilePage({ profile, articles, isSelf }: { profile: MemberProf
     [t('profile.company.areaOfFocus'), c.areaOfFocus ?? ''],
     [t('profile.company.employeeCount'), c.employeeCount == null ? '' : c.employeeCount.toLocaleString('en-US')],
   ].filter(([, v]) => v !== '') as Array<[string, string]>;
+  // The member's badges (the badges area's), and the flags a badge does not show yet (its check is queued).
+  const pills: { key: string; name: string }[] = badges.map((b) => ({ key: `${b.key}:${b.level}`, name: b.name }));
+  if (profile.isModerator && !badges.some((b) => b.key === 'moderator')) pills.unshift({ key: 'moderator', name: t('profile.moderator') });
+  if (profile.isFounding && !badges.some((b) => b.key === 'founding_member')) pills.unshift({ key: 'founding', name: t('profile.founding') });
   return (
     <article className="profile" aria-labelledby="profile-name">
       <header className="profile-head">
@@ -59,10 +64,18 @@ export function ProfilePage({ profile, articles, isSelf }: { profile: MemberProf
               </span>
             ) : null}
           </h1>
-          {profile.isModerator || profile.isFounding ? (
-            <p className="profile-badges">
-              {profile.isModerator ? <span className="badge">{t('profile.moderator')}</span> : null}
-              {profile.isFounding ? <span className="badge">{t('profile.founding')}</span> : null}
+          {pills.length ? (
+            <ul className="profile-badges plain" aria-label={t('badges.profile.heading')}>
+              {pills.map((p) => (
+                <li key={p.key} className="badge">
+                  {p.name}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {isSelf ? (
+            <p className="profile-line">
+              <a href={href('/badges')}>{t('badges.profile.yours')}</a>
             </p>
           ) : null}
           <p className="profile-line">

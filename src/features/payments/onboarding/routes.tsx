@@ -47,7 +47,7 @@ import { checkPaymentForm, paymentKey, submitPayment } from './payment.ts';
 import { currentStep, hasPaid, linkSpent, loadOnboarding, stepApplies, type Onboarding, type Plan } from './progress.ts';
 import { SKIPPABLE, STEP_ORDER, type StepName } from './types.ts';
 import { stepView } from './view.ts';
-import { logOnboardingFailure, restRoutes } from './rest.ts';
+import { logOnboardingFailure } from './rest.ts';
 
 /**
  * /get-started and its steps (spec section 2; issue 13 "Onboarding"): one page per step,
@@ -415,5 +415,4 @@ export default async function onboardingRoutes(app: FastifyInstance) {
     });
   }
 
-  await app.register(restRoutes);
 }

@@ -1,0 +1,47 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { Db } from '#src/db/index.ts';
+import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import type { ArticleStatusValue } from '#src/db/types.ts';
+import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
+
+/**
+ * What articles tell pages that show what is happening in the community (the home page): the newest
+ * published articles, and a member's own articles on their way. The articles' tables stay theirs.
+ */
+
+export type NewestArticle = { id: number; title: string; authorId: number; authorName: string; publishedDate: Date | null };
+
+/**
+ * The newest published articles whose authors are among `authors` (a subquery of user ids: the
+ * members others may see, from the members area), newest publication first.
+ */
+export async function newestPublished(db: Db, community: Tenant, authors: Expression<unknown>, limit: number): Promise<NewestArticle[]> {
+  const rows = await selectInCommunity(db, 'articles', community)
+    .innerJoin('users', 'users.id', 'articles.author_id')
+    .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+    .select(['articles.id', 'article_revisions.title', 'articles.published_date', 'users.id as author_id', 'users.first_name', 'users.last_name'])
+    .where('articles.status', 'in', PUBLISHED as ArticleStatusValue[])
+    .where(sql<boolean>`articles.author_id in (${authors})`)
+    .orderBy(sql`articles.published_date desc nulls last`)
+    .orderBy('articles.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title.trim(),
+    authorId: r.author_id,
+    authorName: `${r.first_name} ${r.last_name}`.trim(),
+    publishedDate: r.published_date ? new Date(r.published_date) : null,
+  }));
+}
+
+/**
+ * The member's own articles on their way (in flight or waiting for publication), as rows
+ * `(kind 'article', id, title, status, created_at)` for a caller's `union all` of open items.
+ */
+export function onTheirWayOf(community: Tenant, userId: number): RawBuilder<unknown> {
+  const statuses = [...IN_FLIGHT, ...PENDING_PUBLICATION];
+  return sql`select 'article' as kind, a.id, r.title, a.status, a.updated_at as created_at from articles a
+    left join article_revisions r on r.id = a.current_revision_id
+    where a.community_id = ${community.id} and a.author_id = ${userId} and a.status in (${sql.join(statuses)})`;
+}
