@@ -28,9 +28,9 @@ export const field = (max = 1_048_576) =>
     .optional()
     .transform((v) => v ?? '');
 
-/** A checkbox: true when ticked (`on`, or `true` from a script), false when absent. */
+/** A checkbox: true when ticked (`on`, or `true` from a script), false when absent or blank (''). */
 export const checkbox = z
-  .enum(['on', 'true', 'false'])
+  .enum(['on', 'true', 'false', ''])
   .optional()
   .transform((v) => v === 'on' || v === 'true');
 

@@ -16,6 +16,8 @@ import { AdminShell, Shell } from '#views/layout/Shell.tsx';
 import { isHtmx, wantsJson } from '#src/lib/negotiation.ts';
 import { assetUrl } from '#shared/asset-url.ts';
 import { alertFor } from '#src/lib/alerts.ts';
+import { queryOf } from '#src/lib/form.ts';
+import { z } from 'zod';
 import type { PageOptions } from './types.ts';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -48,10 +50,16 @@ async function pageContext(request: FastifyRequest, reply: FastifyReply): Promis
     ads,
     hasUnviewed: unviewed,
     adminAreas: inAdmin ? adminAreas(app) : null,
-    alert: alertFor((request.query as Record<string, unknown> | undefined)?.alert, app.t),
+    alert: alertFor(queryOf(AlertQuery, request).alert, app.t),
     islands: new Set(),
   };
 }
+
+/**
+ * The one-time alert a page shows (`?alert=<id>`, src/lib/alerts.ts): anything but text is none. Read
+ * on every page, error pages included, so it never refuses.
+ */
+const AlertQuery = z.object({ alert: z.string().optional().catch(undefined) }).catch({ alert: undefined });
 
 /**
  * The header's Sign In link carries the page it is on (spec section 2: after login the user goes to the

@@ -17,9 +17,9 @@ import { exportBoard, latestCopyScan, listEditors, searchBoard, type BoardQuery 
 import { getArticle } from './queries.ts';
 import { saveProgramSettings } from './byline-terms.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { field, formOf, idParams, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { wantsJson } from '#src/lib/negotiation.ts';
-import { parseId, requireId } from '#src/core/ids.ts';
+import { parseId } from '#src/core/ids.ts';
 import { z } from 'zod';
 
 const isStatus = (v: unknown): v is ArticleStatus => typeof v === 'string' && (ARTICLE_STATUSES as readonly string[]).includes(v);
@@ -43,9 +43,27 @@ const BoardQueryString = z.object({
   before: z.string().nullable().catch(null),
 });
 
-function boardQueryOf(q: unknown): BoardQuery {
-  return BoardQueryString.parse(q ?? {});
+function boardQueryOf(request: FastifyRequest): BoardQuery {
+  return queryOf(BoardQueryString, request);
 }
+
+/** The notice a page shows after a redirect (`?done=`): anything else is no notice. */
+const DoneQuery = z.object({ done: z.string().optional().catch(undefined) });
+
+/**
+ * The article page's query string: the page of remarks (`before`) and the two revisions to compare;
+ * one that is not an id is none (the defaults), as links from older pages may carry anything.
+ */
+const DetailQuery = z.object({ before: optionalId.catch(null), from: optionalId.catch(null), to: optionalId.catch(null) });
+
+const ProgramSettingsForm = z.object({ terms: field(), guidelines: field(), applicationUrl: field() });
+const BlackoutForm = z.object({ startsOn: field(), endsBefore: field() });
+/** The editor to assign: an id, or none ('' from the form's first option, null from the island). */
+const AssignForm = z.object({ editorId: optionalId });
+const MoveForm = z.object({ to: field(), scheduledDate: field(), articleUrl: field(), note: field() });
+/** The island posts the rich text as `content`; the form without JavaScript, plain `body` paragraphs. */
+const BoardTextForm = z.object({ title: field(), body: field(), content: z.string().max(1_048_576).optional(), revisionId: optionalId });
+const BoardFeedbackForm = z.object({ feedback: field() });
 
 /** The editors' side of articles in the admin area (ADMIN only). */
 export default async function articleAdminRoutes(app: FastifyInstance) {
@@ -54,7 +72,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   const fieldErrors = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key)]));
 
   app.get('/admin/articles', admin, async (request, reply) => {
-    const query = boardQueryOf(request.query);
+    const query = boardQueryOf(request);
     const deps = articleDeps(request);
     const person = personOf(request);
     // Words that cannot be searched for (a control character) come back in the search field with the
@@ -77,7 +95,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
   // Static paths before /admin/articles/:id (find-my-way prefers them anyway; ids are digits only).
   app.get('/admin/articles/export.csv', admin, async (request, reply) => {
-    const query = { ...boardQueryOf(request.query), after: null, before: null };
+    const query = { ...boardQueryOf(request), after: null, before: null };
     const { rows, truncated } = await exportBoard(articleDeps(request), personOf(request), query);
     const name = (first: string | null, last: string | null) => (first === null ? '' : `${first} ${last ?? ''}`.trim());
     const csv = toCsv(
@@ -126,14 +144,14 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/articles/settings', admin, async (request, reply) => {
     const c = request.community;
-    const notice = (request.query as Record<string, string | undefined>).done === 'saved' ? t('admin.articles.settings.saved') : undefined;
+    const notice = queryOf(DoneQuery, request).done === 'saved' ? t('admin.articles.settings.saved') : undefined;
     const values = { terms: c.article_terms ?? '', guidelines: c.article_guidelines ?? '', applicationUrl: c.article_application_url ?? '' };
     return reply.page({ title: t('admin.articles.settings.title'), body: <ProgramSettingsPage values={values} errors={{}} notice={notice} /> });
   });
 
   app.post('/admin/articles/settings', admin, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const values = { terms: str(body.terms), guidelines: str(body.guidelines), applicationUrl: str(body.applicationUrl) };
+    const { terms, guidelines, applicationUrl } = formOf(ProgramSettingsForm, request);
+    const values = { terms, guidelines, applicationUrl };
     try {
       await saveProgramSettings(articleDeps(request), personOf(request), values);
       // Every process caches communities for a few seconds; this one forgets them now.
@@ -147,14 +165,14 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.get('/admin/articles/blackouts', admin, async (request, reply) => {
-    const done = (request.query as Record<string, string | undefined>).done;
+    const { done } = queryOf(DoneQuery, request);
     const notice = done === 'added' ? t('admin.articles.blackouts.added') : done === 'deleted' ? t('admin.articles.blackouts.deleted') : undefined;
     return blackoutsPage(request, reply, { notice });
   });
 
   app.post('/admin/articles/blackouts', admin, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const values = { startsOn: str(body.startsOn).trim(), endsBefore: str(body.endsBefore).trim() };
+    const body = formOf(BlackoutForm, request);
+    const values = { startsOn: body.startsOn.trim(), endsBefore: body.endsBefore.trim() };
     try {
       await addBlackoutWindow(articleDeps(request), personOf(request), values);
       return reply.redirectTo('/admin/articles/blackouts?done=added');
@@ -167,7 +185,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/articles/blackouts/:id/delete', admin, async (request, reply) => {
-    const id = requireId((request.params as { id: string }).id);
+    const { id } = paramsOf(idParams, request);
     await deleteBlackout(articleDeps(request), personOf(request), id);
     return reply.redirectTo('/admin/articles/blackouts?done=deleted');
   });
@@ -187,9 +205,9 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   ) {
     const deps = articleDeps(request);
     const person = personOf(request);
-    const q = request.method === 'GET' ? (request.query as Record<string, string | undefined>) : {};
+    const q = request.method === 'GET' ? queryOf(DetailQuery, request) : { before: null, from: null, to: null };
     const article = await getArticle(deps, person, id);
-    const before = parseId(q.before);
+    const before = q.before;
     const [editors, revisions, events, scan, thread, next] = await Promise.all([
       listEditors(deps),
       listRevisions(deps, person, id),
@@ -203,8 +221,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
     // Compare the two chosen revisions, by default the one before the latest and the latest.
     const byId = new Map(revisions.map((r) => [r.id, r]));
-    const pick = (value: string | undefined, fallback: number | undefined) => {
-      const chosen = parseId(value);
+    const pick = (chosen: number | null, fallback: number | undefined) => {
       return chosen !== null && byId.has(chosen) ? chosen : (fallback ?? null);
     };
     const pair = defaultPair(revisions.map((r) => r.id));
@@ -253,7 +270,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
     });
   }
 
-  const idParam = (request: FastifyRequest) => requireId((request.params as { id?: string }).id);
+  const idParam = (request: FastifyRequest) => paramsOf(idParams, request).id;
 
   const NOTICES: Record<string, string> = {
     moved: 'admin.articles.moved',
@@ -264,7 +281,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   };
 
   app.get('/admin/articles/:id', admin, async (request, reply) => {
-    const done = (request.query as Record<string, string | undefined>).done;
+    const { done } = queryOf(DoneQuery, request);
     const notice = done && Object.hasOwn(NOTICES, done) ? t(NOTICES[done]!) : undefined;
     return detail(request, reply, idParam(request), { notice });
   });
@@ -273,11 +290,11 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
   // (islands/AssignEditor.tsx) asks for JSON: the article's editor and a message to announce.
   app.post('/admin/articles/:id/editor', admin, async (request, reply) => {
     const id = idParam(request);
-    const body = (request.body ?? {}) as Body;
+    const { editorId } = formOf(AssignForm, request);
     const json = wantsJson(request);
     const deps = articleDeps(request);
     try {
-      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId: parseId(body.editorId) });
+      const article = await assignEditor(deps, personOf(request), { articleId: id, editorId });
       if (!json) return reply.redirectTo(`/admin/articles/${id}?done=assigned`);
       const editor = article.editor_id === null ? undefined : (await listEditors(deps)).find((e) => e.id === article.editor_id);
       const editorName = editor ? `${editor.first_name} ${editor.last_name}` : null;
@@ -296,7 +313,7 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
   app.post('/admin/articles/:id/move', admin, async (request, reply) => {
     const id = idParam(request);
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(MoveForm, request);
     if (!isStatus(body.to)) throw new AppError('Articles.TransitionRefused');
     try {
       await moveArticle(articleDeps(request), personOf(request), {
@@ -305,27 +322,27 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
         // datetime-local has no zone: the form says UTC.
         scheduledDate: body.scheduledDate ? `${body.scheduledDate}Z` : undefined,
         articleUrl: body.articleUrl,
-        note: str(body.note).trim().slice(0, 500) || undefined,
+        note: body.note.trim().slice(0, 500) || undefined,
       });
       return reply.redirectTo(`/admin/articles/${id}?done=moved`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound') throw e;
       const errors = fieldErrors(e);
       if (Object.keys(errors).length === 0) errors.form = t(e.key);
-      const move = { to: body.to, scheduledDate: str(body.scheduledDate), articleUrl: str(body.articleUrl), note: str(body.note) };
+      const move = { to: body.to, scheduledDate: body.scheduledDate, articleUrl: body.articleUrl, note: body.note };
       return detail(request, reply, id, { errors, status: e.status, move });
     }
   });
 
   app.post('/admin/articles/:id/text', admin, async (request, reply) => {
     const id = idParam(request);
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(BoardTextForm, request);
     // The rich-text island posts `content`; the form without JavaScript, plain `body` paragraphs.
-    const rich = typeof body.content === 'string' ? body.content : null;
-    const content = rich ?? plainParagraphsToHtml(str(body.body));
-    const typed = { title: str(body.title), body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich), content: cleanRichText(content) };
+    const rich = body.content ?? null;
+    const content = rich ?? plainParagraphsToHtml(body.body);
+    const typed = { title: body.title, body: rich === null ? body.body : htmlToPlainParagraphs(rich), content: cleanRichText(content) };
     try {
-      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content, baseRevisionId: parseId(body.revisionId) });
+      await editArticleTextFromBoard(articleDeps(request), personOf(request), { articleId: id, title: typed.title, content, baseRevisionId: body.revisionId });
       return reply.redirectTo(`/admin/articles/${id}?done=text#text`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;
@@ -344,14 +361,14 @@ export default async function articleAdminRoutes(app: FastifyInstance) {
 
   app.post('/admin/articles/:id/feedback', admin, async (request, reply) => {
     const id = idParam(request);
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(BoardFeedbackForm, request);
     try {
-      await createFeedback(articleDeps(request), personOf(request), { articleId: id, feedback: str(body.feedback) });
+      await createFeedback(articleDeps(request), personOf(request), { articleId: id, feedback: body.feedback });
       return reply.redirectTo(`/admin/articles/${id}?done=feedback#feedback`);
     } catch (e) {
       if (!isAppError(e) || e.code === 'NotFound' || e.status === 403) throw e;
       const errors = { feedback: fieldErrors(e).feedback ?? t('articles.errors.feedback') };
-      return detail(request, reply, id, { errors, status: e.status, feedback: str(body.feedback) });
+      return detail(request, reply, id, { errors, status: e.status, feedback: body.feedback });
     }
   });
 }

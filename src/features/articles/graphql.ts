@@ -13,7 +13,7 @@ import { assignEditor, editArticleTextFromBoard, editorMoves, listRevisions, lis
 import { createFeedback, listFeedback } from './feedback.ts';
 import { latestCopyScan, listCommunityArticles, searchBoard } from './board.ts';
 import { listPendingPublication, listPublished } from './publishing.ts';
-import { requireId } from '#src/core/ids.ts';
+import { parseId, requireId } from '#src/core/ids.ts';
 
 /**
  * The articles operations of spec section 7 on both schemas: the member's side at /graphql and the
@@ -165,8 +165,9 @@ const agreedIn = (args: Args): boolean => args.agreed == null || args.agreed ===
 /** A feedback cursor (the remark id as a string), or BadRequest.Validation. */
 function cursorOf(v: unknown): number | null {
   if (v == null || v === '') return null;
-  if (typeof v !== 'string' || !/^[1-9]\d{0,9}$/.test(v) || Number(v) > 2_147_483_647) throw new AppError('BadRequest.Validation');
-  return Number(v);
+  const id = typeof v === 'string' ? parseId(v) : null;
+  if (id === null) throw new AppError('BadRequest.Validation');
+  return id;
 }
 
 function depsOf(ctx: GraphQLContext): ArticleDeps {

@@ -14,10 +14,35 @@ import { createFeedback, listFeedback, markFeedbackRead } from './feedback.ts';
 import { findArticleInFlight, type ArticleDeps, type Person } from './queries.ts';
 import { listPendingPublication, listPublished } from './publishing.ts';
 import { cleanRichText } from '#src/lib/rich-text.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId, requireId } from '#src/core/ids.ts';
+import { checkbox, field, formOf, optionalId, queryOf } from '#src/lib/form.ts';
+import { requireId } from '#src/core/ids.ts';
+import { z } from 'zod';
 import { withAlert } from '#src/lib/alerts.ts';
 import { offersAmplification } from '#src/features/payments/index.ts';
+
+/** A query-string hint a page reads: its text, or none when it is anything else (links may carry anything). */
+const hint = z.string().optional().catch(undefined);
+
+/** The member's pages' query string: the guidelines to open, the notice to show, how many remarks. */
+const PageQuery = z.object({ guidelines: hint, saved: hint, feedback: hint });
+
+const AgreementForm = z.object({ guidelines: field(), acknowledge: checkbox });
+const BylineForm = z.object({ byline: field() });
+/**
+ * The editor's form: the island posts the rich text as `content`, the form without JavaScript plain
+ * `body` paragraphs. The article's id is an id or none (a new article).
+ */
+const EditorPostForm = z.object({
+  articleId: optionalId,
+  title: field(),
+  body: field(),
+  content: z.string().max(1_048_576).optional(),
+  agreed: checkbox,
+  action: field(),
+});
+/** The article's id names a row: one that is not an id is NotFound, as an unknown one (requireId). */
+const ApproveForm = z.object({ articleId: field(), agreed: checkbox, revisionId: optionalId });
+const AuthorFeedbackForm = z.object({ articleId: field(), feedback: field() });
 
 /** Web addresses in escaped plain text become links (the byline field without JavaScript). */
 export function linkify(escaped: string): string {
@@ -77,7 +102,7 @@ export default async function articleRoutes(app: FastifyInstance) {
   /** The product agreement gates the whole area: until it is accepted, every page is the gate. */
   async function gate(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (await productAgreementStatus(articleDeps(request), request.guardian.userId!)) return false;
-    const guidelines = (request.query as Record<string, string | undefined>).guidelines === 'true';
+    const guidelines = queryOf(PageQuery, request).guidelines === 'true';
     await reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate guidelines={guidelines} /> });
     return true;
   }
@@ -86,7 +111,7 @@ export default async function articleRoutes(app: FastifyInstance) {
     if (await gate(request, reply)) return reply;
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
-    const query = request.query as Record<string, string | undefined>;
+    const query = queryOf(PageQuery, request);
     const [inFlight, pending, published, amplifies] = await Promise.all([
       findArticleInFlight(deps, userId),
       listPendingPublication(deps, userId),
@@ -108,10 +133,10 @@ export default async function articleRoutes(app: FastifyInstance) {
   });
 
   app.post('/articles/agreement', member, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(AgreementForm, request);
     // guidelines=true (spec section 2) rides through the gate: the editor opens with its guidelines.
     const guidelines = body.guidelines === 'true';
-    if (body.acknowledge !== 'on') {
+    if (!body.acknowledge) {
       return reply.page({ title: t('articles.pages.gateTitle'), body: <AgreementGate guidelines={guidelines} error={t('articles.pages.mustAcknowledge')} />, status: 400 });
     }
     await acceptProductAgreement(articleDeps(request), request.guardian.userId!);
@@ -132,17 +157,16 @@ export default async function articleRoutes(app: FastifyInstance) {
   app.get('/articles/settings', member, async (request, reply) => {
     if (await gate(request, reply)) return reply;
     const byline = await getByline(articleDeps(request), request.guardian.userId!);
-    const notice = (request.query as Record<string, string | undefined>).saved === '1' ? t('articles.pages.bylineSaved') : undefined;
+    const notice = queryOf(PageQuery, request).saved === '1' ? t('articles.pages.bylineSaved') : undefined;
     return reply.page({ title: t('articles.pages.settingsTitle'), body: <SettingsPage byline={bylineField(byline?.byline ?? '')} notice={notice} /> });
   });
 
   app.post('/articles/settings', member, async (request, reply) => {
     // The settings are behind the agreement, as their page is.
     if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) {
-      return reply.redirectTo((request.query as Record<string, string | undefined>).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
+      return reply.redirectTo(queryOf(PageQuery, request).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
     }
-    const body = (request.body ?? {}) as Body;
-    const value = str(body.byline).trim();
+    const value = formOf(BylineForm, request).byline.trim();
     // A plain-text byline from the form becomes one paragraph, its web addresses links; markup (from the
     // editor island, or typed) is cleaned by the service.
     const html = value.startsWith('<') ? value : `<p>${linkify(value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}</p>`;
@@ -158,7 +182,7 @@ export default async function articleRoutes(app: FastifyInstance) {
   async function editorState(request: FastifyRequest, overrides: Partial<EditorState> = {}): Promise<EditorState> {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
-    const query = request.query as Record<string, string | undefined>;
+    const query = queryOf(PageQuery, request);
     const article = await findArticleInFlight(deps, userId);
     const [byline, feedback, blackout] = await Promise.all([
       getByline(deps, userId),
@@ -201,13 +225,13 @@ export default async function articleRoutes(app: FastifyInstance) {
 
   app.get('/articles/edit', member, async (request, reply) => {
     if (!(await productAgreementStatus(articleDeps(request), request.guardian.userId!))) {
-      return reply.redirectTo((request.query as Record<string, string | undefined>).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
+      return reply.redirectTo(queryOf(PageQuery, request).guidelines === 'true' ? '/articles?guidelines=true' : '/articles');
     }
     const state = await editorState(request);
     // A community may send members with no article in flight to its external application form.
     if (!state.article && request.community.article_application_url) return reply.redirect(request.community.article_application_url, 303);
     if (state.article) await markFeedbackRead(articleDeps(request), personOf(request), state.article.id);
-    const notice = (request.query as Record<string, string | undefined>).saved === '1' ? t('articles.pages.saved') : undefined;
+    const notice = queryOf(PageQuery, request).saved === '1' ? t('articles.pages.saved') : undefined;
     return renderEditor(request, reply, { ...state, notice });
   });
 
@@ -221,24 +245,23 @@ export default async function articleRoutes(app: FastifyInstance) {
   app.post('/articles/edit', member, async (request, reply) => {
     const deps = articleDeps(request);
     const userId = request.guardian.userId!;
-    const body = (request.body ?? {}) as Body;
-    const articleId = parseId(body.articleId);
-    const title = str(body.title);
+    const body = formOf(EditorPostForm, request);
+    const { articleId, title } = body;
     // The editor island posts the rich text as `content`; the form without JavaScript, plain `body`.
-    const rich = typeof body.content === 'string' ? body.content : null;
-    const content = rich ?? plainParagraphsToHtml(str(body.body));
+    const rich = body.content ?? null;
+    const content = rich ?? plainParagraphsToHtml(body.body);
     const typed = {
       title,
-      body: rich === null ? str(body.body) : htmlToPlainParagraphs(rich),
+      body: rich === null ? body.body : htmlToPlainParagraphs(rich),
       content: cleanRichText(content),
       wordCount: countWords(content),
-      agreed: body.agreed === 'on',
+      agreed: body.agreed,
     };
     try {
       if (body.action === 'submit') {
         const article = articleId ?? (await autosaveRevision(deps, userId, { title, content })).id;
         // The copy scan runs once the submission is stored, before the member sees the confirmation.
-        await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed === 'on' }, (submitted) =>
+        await submitForReview(deps, userId, { articleId: article, title, content, agreed: body.agreed }, (submitted) =>
           scanForRequest(request, submitted.id).then(() => undefined),
         );
         return reply.redirectTo(withAlert('/articles', 'article-submitted'));
@@ -267,10 +290,10 @@ export default async function articleRoutes(app: FastifyInstance) {
   });
 
   app.post('/articles/approve', member, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(ApproveForm, request);
     const articleId = requireId(body.articleId);
     try {
-      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed === 'on', revisionId: parseId(body.revisionId) });
+      await approveForPublishing(articleDeps(request), request.guardian.userId!, { articleId, agreed: body.agreed, revisionId: body.revisionId });
       return reply.redirectTo(withAlert('/articles', 'article-approved'));
     } catch (e) {
       if (!isAppError(e)) throw e;
@@ -284,7 +307,7 @@ export default async function articleRoutes(app: FastifyInstance) {
   });
 
   app.post('/articles/feedback', member, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(AuthorFeedbackForm, request);
     const articleId = requireId(body.articleId);
     try {
       await createFeedback(articleDeps(request), personOf(request), { articleId, feedback: body.feedback });
@@ -293,7 +316,7 @@ export default async function articleRoutes(app: FastifyInstance) {
       if (!isAppError(e)) throw e;
       const errors = { feedback: fieldErrors(e).feedback ?? t('articles.errors.feedback') };
       // The message comes back in its field, to send again.
-      return renderEditor(request, reply, await editorState(request, { errors, feedbackText: str(body.feedback) }), e.status);
+      return renderEditor(request, reply, await editorState(request, { errors, feedbackText: body.feedback }), e.status);
     }
   });
 }

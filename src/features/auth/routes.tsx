@@ -9,7 +9,30 @@ import { sendOneTimeCode } from './codes.ts';
 import { passwordTokenIsValid, requestPasswordReset, resetPassword } from './passwords.ts';
 import { authStrategies, availableCommunities } from './service.ts';
 import { signInWithCode, signInWithPassword, signOut } from './transport.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { z } from 'zod';
+import { field, formOf, queryOf } from '#src/lib/form.ts';
+
+/**
+ * The sign-in forms: every field as typed ('' when absent); the services refuse what is wrong and the
+ * step comes back with it. Each step carries the way back (`redirect`) and "remember me" along.
+ */
+const carried = { redirect: field(), remember: field() };
+const EmailForm = z.object({ email: field(), ...carried });
+const PasswordForm = z.object({ email: field(), password: field(), ...carried });
+const CodeForm = z.object({ email: field(), channel: field(), resend: field(), ...carried });
+/** One code field without JavaScript, five boxes from the island. */
+const VerifyForm = z.object({ email: field(), channel: field(), code: field(), d1: field(), d2: field(), d3: field(), d4: field(), d5: field(), destination: field(), ...carried });
+const ForgotForm = z.object({ email: field(), method: field(), ...carried });
+const NewPasswordForm_ = z.object({ token: field(), password: field(), confirm: field() });
+const AdminForm = z.object({ email: field(), community: field(), password: field() });
+
+/** A query-string value a page reads: its text, or none when it is anything else (links may carry anything). */
+const hint = z.string().optional().catch(undefined);
+const LoginQuery = z.object({ redirect: hint, email: hint, reset: hint });
+const ForgotQuery = z.object({ email: hint, redirect: hint });
+const AdminQuery = z.object({ email: hint });
+/** A reset or set-up link's token: anything but text is no token (the invalid-link page). */
+const TokenQuery = z.object({ token: z.string().catch('') });
 
 const isLockout = (e: unknown) => isAppError(e) && LOCKOUT_CODES.includes(e.code as ServerErrorCode);
 
@@ -18,8 +41,8 @@ export default async function authRoutes(app: FastifyInstance) {
   const base = app.config.basePath;
   const strict = { max: 20, timeWindow: '1 minute' };
 
-  const carryOf = (body: Body | Record<string, unknown>): Carry => ({
-    redirect: str(body.redirect) || undefined,
+  const carryOf = (body: { redirect: string; remember: string }): Carry => ({
+    redirect: body.redirect || undefined,
     remember: body.remember === 'on' || body.remember === 'true' || body.remember === '1',
   });
 
@@ -50,7 +73,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // 1. Email first.
   app.get('/login', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const query = request.query as Record<string, string | undefined>;
+    const query = queryOf(LoginQuery, request);
     if (request.identity.loggedIn) {
       const target = safeRedirect(query.redirect, base);
       // A member the admin area sent here is asked for an admin account, not sent back (no loop).
@@ -66,13 +89,13 @@ export default async function authRoutes(app: FastifyInstance) {
     return page(
       reply,
       t('auth.login.title'),
-      <EmailStep email={str(query.email) || remembered || ''} carry={{ redirect: redirect ? safeRedirect(redirect, base) : undefined, remember: Boolean(remembered) }} notice={notice} />,
+      <EmailStep email={query.email || remembered || ''} carry={{ redirect: redirect ? safeRedirect(redirect, base) : undefined, remember: Boolean(remembered) }} notice={notice} />,
     );
   });
 
   app.post('/login', { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const email = str(body.email).trim();
+    const body = formOf(EmailForm, request);
+    const email = body.email.trim();
     const carry = carryOf(body);
     const title = t('auth.login.title');
     try {
@@ -93,11 +116,11 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // 2. Password.
   app.post('/login/password', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const email = str(body.email);
+    const body = formOf(PasswordForm, request);
+    const email = body.email;
     const carry = carryOf(body);
     try {
-      await signInWithPassword(request, reply, { email, password: str(body.password), remember: carry.remember });
+      await signInWithPassword(request, reply, { email, password: body.password, remember: carry.remember });
       return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
       // Busy password checks go to the error handler: a quick, small 429.
@@ -115,8 +138,8 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // 3. One-time code: send (or resend), then verify.
   app.post('/login/code', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const email = str(body.email);
+    const body = formOf(CodeForm, request);
+    const email = body.email;
     const carry = carryOf(body);
     const channel = body.channel === 'SMS' ? 'SMS' : 'EMAIL';
     try {
@@ -137,24 +160,24 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   app.post('/login/code/verify', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const email = str(body.email);
+    const body = formOf(VerifyForm, request);
+    const email = body.email;
     const carry = carryOf(body);
     const channel = body.channel === 'SMS' ? 'SMS' : 'EMAIL';
     // One field without JavaScript (spaces a paste may carry are dropped), five boxes from the island.
-    const code = str(body.code).replace(/\s+/g, '') || [1, 2, 3, 4, 5].map((i) => str(body[`d${i}`]).trim()).join('');
+    const code = body.code.replace(/\s+/g, '') || [body.d1, body.d2, body.d3, body.d4, body.d5].map((d) => d.trim()).join('');
     try {
       await signInWithCode(request, reply, { email, code, remember: carry.remember });
       return reply.redirect(safeRedirect(carry.redirect, base), 303);
     } catch (e) {
-      if (!isAppError(e)) return failed(request, reply, e, <CodeStep email={email} channel={channel} destination={str(body.destination)} carry={carry} hasPassword={false} />);
+      if (!isAppError(e)) return failed(request, reply, e, <CodeStep email={email} channel={channel} destination={body.destination} carry={carry} hasPassword={false} />);
       if (isLockout(e)) return lockout(reply);
       const strategies = await authStrategies(authContext(request), email).catch(() => null);
       const message = code.length < 5 ? t('auth.code.incomplete') : t('auth.code.invalid');
       return page(
         reply,
         t('auth.code.title'),
-        <CodeStep email={email} channel={channel} destination={str(body.destination)} carry={carry} error={message} hasPassword={Boolean(strategies?.passwordStrategy)} />,
+        <CodeStep email={email} channel={channel} destination={body.destination} carry={carry} error={message} hasPassword={Boolean(strategies?.passwordStrategy)} />,
         400,
       );
     }
@@ -162,13 +185,13 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // 4. Forgot, reset, set up.
   app.get('/password/forgot', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const query = request.query as Record<string, string | undefined>;
-    return page(reply, t('auth.forgot.title'), <ForgotStep email={str(query.email) || request.cookies[REMEMBER_COOKIE] || ''} carry={{ redirect: query.redirect, remember: false }} />);
+    const query = queryOf(ForgotQuery, request);
+    return page(reply, t('auth.forgot.title'), <ForgotStep email={query.email || request.cookies[REMEMBER_COOKIE] || ''} carry={{ redirect: query.redirect, remember: false }} />);
   });
 
   app.post('/password/forgot', { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const email = str(body.email).trim();
+    const body = formOf(ForgotForm, request);
+    const email = body.email.trim();
     const carry = carryOf(body);
     try {
       if (body.method === 'code') {
@@ -192,15 +215,14 @@ export default async function authRoutes(app: FastifyInstance) {
   for (const mode of ['reset', 'setup'] as const) {
     const title = mode === 'reset' ? t('auth.reset.title') : t('auth.reset.setupTitle');
     app.get(`/password/${mode}`, { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-      const token = str((request.query as Record<string, unknown>).token);
+      const { token } = queryOf(TokenQuery, request);
       if (!(await passwordTokenIsValid(authContext(request), token))) return page(reply, title, <InvalidLinkView />, 400);
       return page(reply, title, <NewPasswordForm mode={mode} token={token} errors={{}} values={{ password: '', confirm: '' }} />);
     });
 
     app.post(`/password/${mode}`, { config: { access: 'public', allowDuringOnboarding: true, rateLimit: strict } }, async (request, reply) => {
-      const body = (request.body ?? {}) as Body;
-      const token = str(body.token);
-      const values = { password: str(body.password), confirm: str(body.confirm) };
+      const { token, password, confirm } = formOf(NewPasswordForm_, request);
+      const values = { password, confirm };
       try {
         const { email } = await resetPassword(authContext(request), { token, password: values.password, confirm: values.confirm });
         return reply.redirect(`${base}/login?reset=1&email=${encodeURIComponent(email)}`, 303);
@@ -219,21 +241,21 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // 5. Admin sign-in with the community picker.
   app.get('/login-admin', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const query = request.query as Record<string, string | undefined>;
+    const query = queryOf(AdminQuery, request);
     const communities = await availableCommunities(app.db);
     // The community of the host the admin is on comes preselected (the first one only where it is not listed).
-    return page(reply, t('auth.admin.title'), <AdminLoginForm email={str(query.email)} community={request.community.code} communities={communities} errors={{}} />);
+    return page(reply, t('auth.admin.title'), <AdminLoginForm email={query.email ?? ''} community={request.community.code} communities={communities} errors={{}} />);
   });
 
   app.post('/login-admin', { config: { access: 'public', allowDuringOnboarding: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const email = str(body.email).trim();
-    const code = str(body.community);
+    const body = formOf(AdminForm, request);
+    const email = body.email.trim();
+    const code = body.community;
     const communities = await availableCommunities(app.db);
     const again = (errors: Parameters<typeof AdminLoginForm>[0]['errors'], status: number) =>
       page(reply, t('auth.admin.title'), <AdminLoginForm email={email} community={code} communities={communities} errors={errors} />, status);
     try {
-      const result = await signInWithPassword(request, reply, { email, password: str(body.password), targetCommunity: code, admin: true });
+      const result = await signInWithPassword(request, reply, { email, password: body.password, targetCommunity: code, admin: true });
       return reply.redirect(`${base}${result.community.code === 'admin' ? '/admin/sites' : '/admin'}`, 303);
     } catch (e) {
       if (isAppError(e) && e.code === 'Busy.PasswordChecks') throw e;

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { checkbox, field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { DashboardsPage, SiteFormPage, SitesList, type Contrast } from '#src/features/communities/views/sites.tsx';
 import { createSite, dashboardLinks, getSite, listSites, updateSite, type SiteActor, type SiteDeps } from './admin.ts';
-import { blankSiteForm, COLOR_PATTERN, CONTRAST_MIN, contrastWithWhite, NAV_BLANK_ROWS, NAV_MAX, siteFormFromBody, siteFormOf, type SiteForm } from './site-form.ts';
+import { blankSiteForm, COLOR_PATTERN, CONTRAST_MIN, contrastWithWhite, NAV_BLANK_ROWS, NAV_MAX, SITE_TEXT_FIELDS, siteFormFromBody, siteFormOf, type SiteForm, type SiteTextField } from './site-form.ts';
 import { isPlatformStaff } from './site-staff.ts';
 
 export function siteDeps(request: FastifyRequest): SiteDeps {
@@ -22,6 +24,22 @@ const contrastOf = (value: string): Contrast => {
   return { ratio: ratio.toFixed(2), ok: ratio >= CONTRAST_MIN };
 };
 
+/**
+ * The site form (urlencoded, or JSON): its text fields and the navMore rows (`nav.<i>.label`,
+ * `nav.<i>.link`) as typed, '' when absent, and the forum's box; the service checks every value and
+ * names the field. Any other field must be text too (the CSRF token).
+ */
+const SiteFormBody = z
+  .object({
+    ...(Object.fromEntries(SITE_TEXT_FIELDS.map((f) => [f, field()])) as Record<SiteTextField, ReturnType<typeof field>>),
+    forumEnabled: z.union([z.boolean(), checkbox]),
+  })
+  .catchall(field());
+/** A site's code in the path: the service finds it or answers NotFound. */
+const SiteParams = z.object({ code: z.string().max(100) });
+/** The notice after a redirect: anything else is none. */
+const DoneQuery = z.object({ done: z.string().optional().catch(undefined) });
+
 /** The filled navMore rows and a few blank ones, so a row can be added without JavaScript. */
 const navRowsOf = (form: SiteForm) => Math.max(form.nav.length, Math.min(form.nav.length + NAV_BLANK_ROWS, NAV_MAX));
 
@@ -31,8 +49,8 @@ export default async function siteAdminRoutes(app: FastifyInstance) {
   const admin = { config: { access: 'admin' as const } };
   const notices: Record<string, string> = { saved: 'sites.saved', created: 'sites.created', unchanged: 'sites.unchanged' };
   const noticeOf = (request: FastifyRequest) => {
-    const done = (request.query as Record<string, unknown>).done;
-    return typeof done === 'string' && notices[done] ? t(notices[done]) : undefined;
+    const { done } = queryOf(DoneQuery, request);
+    return done && Object.hasOwn(notices, done) ? t(notices[done]!) : undefined;
   };
 
   function formPage(reply: FastifyReply, props: { mode: 'new' | 'edit'; form: SiteForm; errors?: Record<string, string>; notice?: string; name?: string; status?: number }) {
@@ -69,7 +87,7 @@ export default async function siteAdminRoutes(app: FastifyInstance) {
   });
 
   app.post('/admin/sites/new', admin, async (request, reply) => {
-    const form = siteFormFromBody((request.body ?? {}) as Record<string, unknown>);
+    const form = siteFormFromBody(formOf(SiteFormBody, request));
     try {
       const created = await createSite(siteDeps(request), siteActor(request), form);
       // This process forgets its cached communities now; the others hear the NOTIFY.
@@ -82,16 +100,16 @@ export default async function siteAdminRoutes(app: FastifyInstance) {
   });
 
   app.get('/admin/sites/:code', admin, async (request, reply) => {
-    const { code } = request.params as { code: string };
+    const { code } = paramsOf(SiteParams, request);
     const { community, hosts } = await getSite(siteDeps(request), siteActor(request), code);
     return formPage(reply, { mode: 'edit', form: siteFormOf(community, hosts), name: community.name, notice: noticeOf(request) });
   });
 
   app.post('/admin/sites/:code', admin, async (request, reply) => {
-    const { code } = request.params as { code: string };
+    const { code } = paramsOf(SiteParams, request);
     const deps = siteDeps(request);
     const actor = siteActor(request);
-    const form = siteFormFromBody((request.body ?? {}) as Record<string, unknown>);
+    const form = siteFormFromBody(formOf(SiteFormBody, request));
     try {
       const { changed } = await updateSite(deps, actor, code, form);
       if (changed.length) app.communities.invalidate();

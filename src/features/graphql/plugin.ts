@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
+import { z } from 'zod';
 import { AppError, asClientError, isAppError } from '#src/core/errors.ts';
+import { formOf } from '#src/lib/form.ts';
 import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { createLoaders } from '#src/lib/graphql/loaders.ts';
 import { adminSchema, adminResolvers, memberSchema, memberResolvers } from './schema.ts';
@@ -90,6 +92,9 @@ async function refuseIntrospectionWhenSignedOut(schema: GraphQLSchema, document:
   if (errors.length > 0) throw Object.assign(new Error('GraphQL introspection is not allowed'), { errors });
 }
 
+/** A GraphQL request's body: its query, when given, is text (the rest is mercurius's to read). */
+const GraphQLBody = z.object({ query: z.string().optional() });
+
 /**
  * Two schemas, each in its own encapsulated context: the member schema at /graphql and the admin
  * schema at /graphqlAdmin (ADMIN only, enforced by the route access and again in the resolvers).
@@ -103,10 +108,8 @@ export default async function graphqlPlugin(app: FastifyInstance) {
     // A query that is not text (`{"query": 123}`) crashes graphql-js's validation inside mercurius:
     // it is the client's mistake, refused before it gets there.
     scope.addHook('preValidation', async (request) => {
-      const body = request.body as { query?: unknown } | null | undefined;
-      if (body && typeof body === 'object' && !Array.isArray(body) && body.query !== undefined && typeof body.query !== 'string') {
-        throw new AppError('BadRequest.Validation');
-      }
+      const body = request.body;
+      if (body && typeof body === 'object' && !Array.isArray(body)) formOf(GraphQLBody, request);
     });
   };
   await app.register(async (scope) => {

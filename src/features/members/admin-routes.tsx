@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { toCsv } from '#src/lib/csv.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { field, formOf, id, paramsOf, queryOf } from '#src/lib/form.ts';
 import { MemberDetail, MembersTable, memberPath } from '#src/features/members/views/admin-members.tsx';
 import { ACTIVE_STATES, MEMBER_SORTS, adminView, exportMembers, filterChoices, searchMembers, staffCommunity, type MemberSearch, type Staff, type StaffCommunity } from './admin.ts';
 import { adminMembersDeps, staffOf } from './admin-request.ts';
@@ -28,9 +27,17 @@ const memberSearchQuery = z.object({
 });
 
 /** The search from the query string. */
-export function memberSearchOf(q: Record<string, unknown>): MemberSearch {
-  return memberSearchQuery.parse(q);
+export function memberSearchOf(request: FastifyRequest): MemberSearch {
+  return queryOf(memberSearchQuery, request);
 }
+
+/** A member's page: the community's code and the member's id; anything else names no member (NotFound). */
+const MemberParams = z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), userId: id });
+/** The notice after a redirect: anything else is none. */
+const DoneQuery = z.object({ done: z.string().optional().catch(undefined) });
+const ActiveForm = z.object({ active: field() });
+const ModeratorForm = z.object({ moderator: field() });
+const NoteForm = z.object({ body: field() });
 
 const NOTICES = ['reset', 'activated', 'deactivated', 'moderatorOn', 'moderatorOff', 'note'] as const;
 
@@ -43,7 +50,7 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
   app.get('/admin/members', admin, async (request, reply) => {
     const deps = adminMembersDeps(request);
     const staff = staffOf(request);
-    let query = memberSearchOf(request.query as Record<string, unknown>);
+    let query = memberSearchOf(request);
     // A search holding a control character comes back with the message beside the field.
     let errors: Record<string, string> = {};
     const page = await searchMembers(deps, staff, query).catch((e: unknown) => {
@@ -61,7 +68,7 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
   });
 
   app.get('/admin/members/export.csv', admin, async (request, reply) => {
-    const query = { ...memberSearchOf(request.query as Record<string, unknown>), after: null };
+    const query = { ...memberSearchOf(request), after: null };
     const { rows, truncated } = await exportMembers(adminMembersDeps(request), staffOf(request), query);
     const yesNo = (v: boolean) => (v ? t('adminMembers.yes') : t('adminMembers.no'));
     const csv = toCsv(
@@ -79,9 +86,8 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
 
   /** The community (one the admin administers) and the member id of the path, or NotFound. */
   async function target(request: FastifyRequest): Promise<{ community: StaffCommunity; userId: number; staff: Staff }> {
-    const params = request.params as { code: string; userId: string };
-    const userId = parseId(params.userId);
-    if (!userId || !/^[A-Za-z0-9_-]{1,64}$/.test(params.code)) throw new AppError('NotFound');
+    const params = paramsOf(MemberParams, request);
+    const userId = params.userId;
     const staff = staffOf(request);
     const community = await staffCommunity(adminMembersDeps(request), staff, params.code);
     return { community, userId, staff };
@@ -125,7 +131,7 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
   };
 
   app.get('/admin/members/:code/:userId', admin, async (request, reply) => {
-    const done = (request.query as Record<string, unknown>).done;
+    const { done } = queryOf(DoneQuery, request);
     if (typeof done === 'string' && (NOTICES as readonly string[]).includes(done)) {
       const { community, userId } = await target(request);
       const member = await adminView(adminMembersDeps(request), community, userId);
@@ -157,8 +163,7 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
 
   app.post('/admin/members/:code/:userId/active', admin, async (request, reply) => {
     const { community, userId, staff } = await target(request);
-    const body = (request.body ?? {}) as Body;
-    const active = str(body.active) === 'true';
+    const active = formOf(ActiveForm, request).active === 'true';
     try {
       await setActive(adminMembersDeps(request), staff, community, userId, active);
     } catch (e) {
@@ -170,20 +175,19 @@ export default async function adminMembersRoutes(app: FastifyInstance) {
 
   app.post('/admin/members/:code/:userId/moderator', admin, async (request, reply) => {
     const { community, userId, staff } = await target(request);
-    const body = (request.body ?? {}) as Body;
-    const on = str(body.moderator) === 'true';
+    const on = formOf(ModeratorForm, request).moderator === 'true';
     await setModerator(adminMembersDeps(request), staff, community, userId, on);
     return reply.redirectTo(back(community, userId, on ? 'moderatorOn' : 'moderatorOff'));
   });
 
   app.post('/admin/members/:code/:userId/notes', admin, async (request, reply) => {
     const { community, userId, staff } = await target(request);
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(NoteForm, request);
     try {
       await addNote(adminMembersDeps(request), staff, community, userId, { body: body.body });
     } catch (e) {
       if (!isAppError(e) || !e.fields?.body) throw e;
-      return detail(request, reply, { errors: fieldErrors(e), noteValue: str(body.body), status: e.status });
+      return detail(request, reply, { errors: fieldErrors(e), noteValue: body.body, status: e.status });
     }
     return reply.redirectTo(back(community, userId, 'note', '#notes'));
   });

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { isAppError } from '#src/core/errors.ts';
+import { queryOf } from '#src/lib/form.ts';
 import { DirectoryView, type DirectoryForm, type DirectoryMode } from '#src/features/members/views/Directory.tsx';
 import { filterOptions, listDirectory, listSuggestions, parseDirectoryQuery, type DirectoryDeps, type DirectoryInput } from './directory.ts';
 
@@ -7,10 +9,18 @@ export function directoryDeps(request: FastifyRequest): DirectoryDeps {
   return { db: request.server.db, community: request.community, clock: request.server.clock };
 }
 
-const one = (v: unknown): string => (typeof v === 'string' ? v : '');
+/**
+ * The directory's query string: each parameter as typed, or none when it is not text (a parameter
+ * given twice); the service refuses what is too long or unknown, naming the field.
+ */
+const param = z.string().optional().catch(undefined);
+const DirectoryQueryString = z.object({ tab: param, q: param, location: param, industry: param, size: param, founding: param, letter: param, after: param, before: param });
+type DirectoryQueryString = z.infer<typeof DirectoryQueryString>;
+
+const one = (v: string | undefined): string => v ?? '';
 
 /** What was typed, to show again (also when it is refused). */
-function formOf(query: Record<string, unknown>, mode: DirectoryMode): DirectoryForm {
+function typedOf(query: DirectoryQueryString, mode: DirectoryMode): DirectoryForm {
   const founding = one(query.founding);
   return {
     q: mode === 'browse' ? '' : one(query.q).slice(0, 1000),
@@ -32,9 +42,9 @@ export default async function directoryRoutes(app: FastifyInstance) {
   const member = { config: { access: 'member' as const } };
 
   async function render(request: FastifyRequest, reply: FastifyReply, mode: Exclude<DirectoryMode, 'discover'>) {
-    const raw = (request.query ?? {}) as Record<string, unknown>;
+    const { tab: _tab, ...raw } = queryOf(DirectoryQueryString, request);
     const deps = directoryDeps(request);
-    const form = formOf(raw, mode);
+    const form = typedOf(raw, mode);
     const input: DirectoryInput = { ...raw, q: form.q, letter: form.letter };
     if (mode === 'directory') {
       // The first tab lists everyone; its search form leads to /members/results.
@@ -56,13 +66,13 @@ export default async function directoryRoutes(app: FastifyInstance) {
   }
 
   app.get('/members', member, async (request, reply) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
+    const query = queryOf(DirectoryQueryString, request);
     if (query.tab === 'discover') {
       const deps = directoryDeps(request);
       const suggestions = await listSuggestions(deps, request.guardian.userId!);
       return reply.page({
         title: t('directory.discoverTitle'),
-        body: <DirectoryView mode="discover" form={formOf({}, 'discover')} options={{ locations: [], industries: [], sizes: [] }} suggestions={suggestions} />,
+        body: <DirectoryView mode="discover" form={typedOf({}, 'discover')} options={{ locations: [], industries: [], sizes: [] }} suggestions={suggestions} />,
       });
     }
     return render(request, reply, 'directory');

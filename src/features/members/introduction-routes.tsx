@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { isAppError, notFound, type AppError } from '#src/core/errors.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { z } from 'zod';
+import { field, formOf, id, idParams, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { requestDeps } from '#src/lib/request-deps.ts';
 import { IntroductionQueue, type ReviewForm } from '#src/features/members/views/admin-introductions.tsx';
 import { IntroducePage, IntroduceForm, IntroduceRefused, IntroduceSent, MyIntroductions } from '#src/features/members/views/Introductions.tsx';
@@ -28,6 +28,16 @@ export function introDeps(request: FastifyRequest): IntroDeps {
 
 const LIMITS = { min: REASON_MIN, max: REASON_MAX };
 
+/** The dialog asks for the fragment alone (`?fragment=1`); anything else is the page. */
+const FragmentQuery = z.object({ fragment: z.string().optional().catch(undefined) });
+/** The member to be introduced to: an id, or NotFound. */
+const TargetParams = z.object({ userId: id });
+const IntroduceForm_ = z.object({ reason: field() });
+/** The request just sent, or the one just reviewed, to name in the notice: one that is not an id is none. */
+const SentQuery = z.object({ sent: optionalId.catch(null) });
+const ReviewedQuery = z.object({ approved: optionalId.catch(null), declined: optionalId.catch(null) });
+const ReviewForm_ = z.object({ note: field(), reason: field() });
+
 /** Introductions: the request page (and its dialog fragment), the member's requests, the staff queue. */
 export default async function introductionRoutes(app: FastifyInstance) {
   const t = app.t;
@@ -38,12 +48,8 @@ export default async function introductionRoutes(app: FastifyInstance) {
     return f ? t(f.key, f.values) : undefined;
   };
   /** The dialog asks for the fragment alone (`?fragment=1`); otherwise the whole page. */
-  const wantsFragment = (request: FastifyRequest) => (request.query as Record<string, unknown>).fragment === '1';
-  const userIdOf = (request: FastifyRequest) => {
-    const id = parseId((request.params as { userId?: string }).userId);
-    if (id === null) throw notFound();
-    return id;
-  };
+  const wantsFragment = (request: FastifyRequest) => queryOf(FragmentQuery, request).fragment === '1';
+  const userIdOf = (request: FastifyRequest) => paramsOf(TargetParams, request, notFound).userId;
 
   /**
    * The page, or for the dialog its fragment. A fragment that carries field messages answers 200: the
@@ -83,10 +89,9 @@ export default async function introductionRoutes(app: FastifyInstance) {
     const deps = introDeps(request);
     const me = request.guardian.userId!;
     const targetId = userIdOf(request);
-    const body = (request.body ?? {}) as Body;
-    const reason = str(body.reason);
+    const { reason } = formOf(IntroduceForm_, request);
     try {
-      const created = await requestIntroduction(deps, me, { targetId, reason: body.reason });
+      const created = await requestIntroduction(deps, me, { targetId, reason });
       if (wantsFragment(request)) return reply.fragment(<IntroduceSent target={created.target} />, 201);
       return reply.redirectTo(`/members/introductions?sent=${created.id}`);
     } catch (e) {
@@ -114,7 +119,7 @@ export default async function introductionRoutes(app: FastifyInstance) {
     const deps = introDeps(request);
     const me = request.guardian.userId!;
     const [requests, open] = await Promise.all([listMyIntroductions(deps, me), openPartners(deps, me)]);
-    const sentId = parseId((request.query as Record<string, unknown>).sent);
+    const sentId = queryOf(SentQuery, request).sent;
     const sent = sentId ? requests.find((r) => r.id === sentId) : undefined;
     // "Ask again" where the newest request to a member was declined and nothing is open between the two now.
     const newestTo = new Map<number, (typeof requests)[number]>();
@@ -136,8 +141,8 @@ export default async function introductionRoutes(app: FastifyInstance) {
   }
 
   app.get('/admin/members/introductions', admin, async (request, reply) => {
-    const q = request.query as Record<string, unknown>;
-    const doneId = parseId(q.approved) ?? parseId(q.declined);
+    const q = queryOf(ReviewedQuery, request);
+    const doneId = q.approved ?? q.declined;
     const done = doneId ? await findIntroduction(introDeps(request), doneId) : undefined;
     const notice =
       done && done.status !== 'PENDING'
@@ -148,9 +153,8 @@ export default async function introductionRoutes(app: FastifyInstance) {
 
   for (const action of ['approve', 'decline'] as const) {
     app.post(`/admin/members/introductions/:id/${action}`, admin, async (request, reply) => {
-      const id = parseId((request.params as { id?: string }).id);
-      if (id === null) throw notFound();
-      const body = (request.body ?? {}) as Body;
+      const { id } = paramsOf(idParams, request, notFound);
+      const body = formOf(ReviewForm_, request);
       const deps = introDeps(request);
       const me = request.guardian.userId!;
       try {
@@ -159,7 +163,7 @@ export default async function introductionRoutes(app: FastifyInstance) {
         return reply.redirectTo(`/admin/members/introductions?${action === 'approve' ? 'approved' : 'declined'}=${id}`);
       } catch (e) {
         if (!isAppError(e) || e.code === 'NotFound' || e.code === 'Forbidden') throw e;
-        const typed = action === 'approve' ? { note: str(body.note) } : { reason: str(body.reason) };
+        const typed = action === 'approve' ? { note: body.note } : { reason: body.reason };
         const errors =
           e.fields && Object.keys(e.fields).length > 0
             ? Object.fromEntries(Object.entries(e.fields).map(([f, v]) => [f, t(v.key, v.values)]))

@@ -87,7 +87,7 @@ export const profileMemberResolvers = {
   Query: {
     memberProfile: async (_root: unknown, args: Args, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
-      const id = parseId(typeof args.id === 'string' ? args.id : String(args.id ?? ''));
+      const id = parseId(args.id);
       if (id === null) return null;
       const profile = await findProfile(depsOf(ctx), id);
       return profile ? profileOut(profile, ctx) : null;

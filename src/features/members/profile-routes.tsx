@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { z } from 'zod';
+import { checkbox, formOf, id, paramsOf, queryOf, str } from '#src/lib/form.ts';
 import { memberBadges } from '#src/features/badges/index.ts';
 import { ProfilePage } from '#src/features/members/views/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#src/features/members/views/ProfileEdit.tsx';
@@ -17,11 +17,40 @@ export function profileDeps(request: FastifyRequest): ProfileDeps {
 /** What a form shows again: C0 controls (refused anyway) are dropped so that the page stays clean. */
 const shown = (v: unknown) => str(v).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
+/**
+ * The profile form: each text field as typed, or absent (an absent field is left as it is: the service
+ * updates what it is given); the service applies the rules and names the field.
+ */
+const text = z.string().max(1_048_576).optional();
+const ProfileForm = z.object({
+  pronouns: text,
+  displayPronouns: checkbox,
+  jobTitle: text,
+  companyName: text,
+  location: text,
+  industry: text,
+  companyDescription: text,
+  areaOfFocus: text,
+  employeeCount: text,
+  ...(Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, text])) as Record<(typeof SOCIAL_NETWORKS)[number], typeof text>),
+});
+type ProfileBody = z.infer<typeof ProfileForm>;
+
+/** The path's member: an id, or NotFound (the same answer as an unknown member). */
+const ProfileParams = z.object({ userId: id });
+/** The notice after a redirect: anything else is none. */
+const hint = z.string().optional().catch(undefined);
+const ProfileQuery = z.object({ saved: hint, avatar: hint });
+/** The upload's file, read into memory by the multipart hook; anything else is no file. */
+const AvatarForm = z.object({ avatar: z.instanceof(Buffer).optional().catch(undefined) });
+/** A stored avatar's address: its key and its size; anything else names no avatar. */
+const AvatarParams = z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/), file: z.string().regex(/^\d{1,3}\.webp$/) });
+
 /** The form's fields as typed. */
-function draftFromBody(body: Body): ProfileDraft {
+function draftFromBody(body: ProfileBody): ProfileDraft {
   return {
     pronouns: shown(body.pronouns),
-    displayPronouns: body.displayPronouns === 'on' || body.displayPronouns === 'true',
+    displayPronouns: body.displayPronouns,
     jobTitle: shown(body.jobTitle),
     companyName: shown(body.companyName),
     location: shown(body.location),
@@ -75,9 +104,9 @@ export default async function profileRoutes(app: FastifyInstance) {
 
   /** The signed-in member's id when it is the {userId} of the path; otherwise 404 (see the report: not 403). */
   function ownId(request: FastifyRequest): number {
-    const id = parseId((request.params as { userId?: string }).userId);
-    if (id === null || id !== request.guardian.userId) throw notFound();
-    return id;
+    const { userId } = paramsOf(ProfileParams, request, notFound);
+    if (userId !== request.guardian.userId) throw notFound();
+    return userId;
   }
 
   async function renderEdit(request: FastifyRequest, reply: FastifyReply, userId: number, overrides: Partial<ProfileEditState> = {}, status = 200) {
@@ -95,8 +124,7 @@ export default async function profileRoutes(app: FastifyInstance) {
   }
 
   app.get('/profile/:userId', member, async (request, reply) => {
-    const id = parseId((request.params as { userId: string }).userId);
-    if (id === null) throw notFound();
+    const id = paramsOf(ProfileParams, request, notFound).userId;
     const deps = profileDeps(request);
     const [profile, articles, badges] = await Promise.all([findProfile(deps, id), publishedArticles(deps, id), memberBadges({ ...deps, t }, id)]);
     if (!profile) throw notFound();
@@ -105,17 +133,17 @@ export default async function profileRoutes(app: FastifyInstance) {
 
   app.get('/profile/:userId/self', member, async (request, reply) => {
     const id = ownId(request);
-    const q = request.query as Record<string, unknown>;
+    const q = queryOf(ProfileQuery, request);
     const notice = q.saved === '1' ? t('profile.form.saved') : q.avatar === 'saved' ? t('profile.avatar.saved') : q.avatar === 'removed' ? t('profile.avatar.removed') : undefined;
     return renderEdit(request, reply, id, { notice });
   });
 
   app.post('/profile/:userId/self', member, async (request, reply) => {
     const id = ownId(request);
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const body = formOf(ProfileForm, request);
     const draft = draftFromBody(body);
     try {
-      await updateProfile(profileDeps(request), id, { ...body, displayPronouns: draft.displayPronouns } as Record<string, unknown>);
+      await updateProfile(profileDeps(request), id, body);
       return reply.redirectTo(`/profile/${id}/self?saved=1`);
     } catch (e) {
       if (!isAppError(e) || !e.fields) throw e;
@@ -131,8 +159,8 @@ export default async function profileRoutes(app: FastifyInstance) {
     const refuse = (key: string, status = 400) => renderEdit(request, reply, id, { avatarError: t(key, limits) }, status);
     if (tooLarge.has(request)) return refuse('profile.avatar.errors.tooLarge', 413);
     if (!request.isMultipart()) return refuse('profile.avatar.errors.form');
-    const file = (request.body as Record<string, unknown> | undefined)?.avatar;
-    if (!Buffer.isBuffer(file) || file.length === 0) return refuse('profile.avatar.errors.missing');
+    const file = formOf(AvatarForm, request).avatar;
+    if (!file || file.length === 0) return refuse('profile.avatar.errors.missing');
     try {
       await saveAvatar(request.server.db, request.community, id, file);
     } catch (e) {
@@ -153,9 +181,9 @@ export default async function profileRoutes(app: FastifyInstance) {
   // (ten times the page limit), and never use up the pages'.
   const avatarLimit = { max: 10 * app.config.rateLimitMax, timeWindow: '1 minute' };
   app.get('/avatars/:key/:file', { config: { ...member.config, rateLimit: avatarLimit } }, async (request, reply) => {
-    const { key, file } = request.params as { key: string; file: string };
-    const size = /^(\d{1,3})\.webp$/.exec(file)?.[1];
-    if (!/^[A-Za-z0-9_-]{16,64}$/.test(key) || !size || !AVATAR_PIXELS.includes(Number(size))) throw notFound();
+    const { key, file } = paramsOf(AvatarParams, request, notFound);
+    const size = file.slice(0, -'.webp'.length);
+    if (!AVATAR_PIXELS.includes(Number(size))) throw notFound();
     const image = await readAvatar(request.server.db, request.community, key, Number(size));
     if (!image) throw notFound();
     // A key is never reused: a new photo gets a new key, so a stored size never changes.

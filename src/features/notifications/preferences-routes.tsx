@@ -1,5 +1,7 @@
 import { selectInCommunityAs } from '#src/db/tenancy.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { formOf, queryOf } from '#src/lib/form.ts';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { NotificationPreferences } from '#src/features/notifications/views/NotificationPreferences.tsx';
@@ -7,6 +9,14 @@ import { UnsubscribeConfirm, UnsubscribeDone, UnsubscribeInvalid } from '#src/fe
 import { mailContext, unsubscribePath } from './email-delivery.ts';
 import { preferencesOf, savePreferencesForm, stopEmail } from './preferences.ts';
 import type { UnsubscribeClaims } from './unsubscribe.ts';
+
+/**
+ * The preferences form: a box per kind and channel (named by the catalogue, present when ticked) and
+ * the digest; each a value as text (the service checks the digest's and reads the boxes it knows).
+ */
+const PreferencesForm = z.record(z.string(), z.string().max(1000));
+/** An unsubscribe link's token: anything but text is no token (the invalid-link page). */
+const UnsubscribeQuery = z.object({ token: z.string().optional().catch(undefined) });
 
 /**
  * The member's notification preferences (/settings/notifications: one form without JavaScript, each
@@ -26,13 +36,13 @@ export default async function preferenceRoutes(app: FastifyInstance) {
   });
 
   app.post('/settings/notifications', member, async (request, reply) => {
-    await savePreferencesForm(app.db, memberOf(request), (request.body ?? {}) as Record<string, unknown>, app.clock.now());
+    await savePreferencesForm(app.db, memberOf(request), formOf(PreferencesForm, request), app.clock.now());
     return reply.redirectTo(withAlert('/settings/notifications', 'notification-preferences-saved'));
   });
 
   /** The token's claims and community, or the invalid-link page (400). */
   async function claimsOf(request: FastifyRequest): Promise<(UnsubscribeClaims & { communityName: string }) | null> {
-    const token = (request.query as Record<string, unknown>).token;
+    const { token } = queryOf(UnsubscribeQuery, request);
     try {
       const claims = await mailContext(app).tokens.verify(token);
       // The member still belongs to the token's community (a link outlives a membership).
@@ -58,7 +68,7 @@ export default async function preferenceRoutes(app: FastifyInstance) {
     const claims = await claimsOf(request);
     if (!claims) return invalid(reply);
     const all = claims.kind === '*';
-    const token = String((request.query as Record<string, unknown>).token);
+    const token = String(queryOf(UnsubscribeQuery, request).token);
     return reply.page({
       title: t('preferences.unsubscribe.title'),
       body: (

@@ -1,11 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { notFound } from '#src/core/errors.ts';
 import { formatRelative } from '#shared/format.ts';
-import { type FormBody } from '#src/lib/form.ts';
+import { formOf, idParams, paramsOf, queryOf } from '#src/lib/form.ts';
 import { withAlert } from '#src/lib/alerts.ts';
 import { NotificationsPage, type ListPlace } from '#src/features/notifications/views/NotificationsPage.tsx';
 import { hasUnreadNotifications, LIST_PAGE_SIZE, listNotifications, markAllRead, markRead, openNotification, parseCursor, parseOption, type ListDeps } from './list.ts';
-import { requireId } from '#src/core/ids.ts';
+
+/**
+ * The list's query string: the option and the cursors as text, each then parsed by the list (an unknown
+ * option is 404, a malformed cursor 400); a parameter given twice is a misfit (400).
+ */
+const ListQuery = z.object({ option: z.string().optional(), after: z.string().optional(), before: z.string().optional() });
+/** The place in the list a form came from: what is not text is dropped, as a bad value is (placeOf). */
+const dropped = z.string().optional().catch(undefined);
+const PlaceForm = z.object({ option: dropped, after: dropped, before: dropped });
 
 /**
  * The notifications list (/notifications, access member) and its actions, all plain links and forms
@@ -20,7 +29,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
   const depsOf = (request: FastifyRequest): ListDeps => ({ db: app.db, clock: app.clock, community: request.community });
-  const idParam = (request: FastifyRequest) => requireId((request.params as { id?: string }).id);
+  const idParam = (request: FastifyRequest) => paramsOf(idParams, request).id;
 
   /** A value from a form, or undefined where it does not parse (a bad value is dropped, not trusted). */
   const orNone = <T,>(parse: () => T) => {
@@ -42,14 +51,15 @@ export default async function notificationRoutes(app: FastifyInstance) {
   };
 
   /** The place in the list a form came from, checked again. */
-  const placeOf = (body: FormBody) => {
+  const placeOf = (request: FastifyRequest) => {
+    const body = formOf(PlaceForm, request);
     const after = orNone(() => parseCursor(body.after));
     const before = orNone(() => parseCursor(body.before));
     return { option: orNone(() => parseOption(body.option)), after: after ? String(after) : undefined, before: before ? String(before) : undefined };
   };
 
   app.get('/notifications', member, async (request, reply) => {
-    const q = request.query as Record<string, unknown>;
+    const q = queryOf(ListQuery, request);
     const kind = parseOption(q.option);
     const after = parseCursor(q.after);
     const before = after === null ? parseCursor(q.before) : null;
@@ -93,11 +103,11 @@ export default async function notificationRoutes(app: FastifyInstance) {
     const id = idParam(request);
     const [item] = await markRead(depsOf(request), request.guardian.userId!, [String(id)]);
     if (!item) throw notFound();
-    return reply.redirectTo(withAlert(listPath(placeOf((request.body ?? {}) as FormBody)), 'notification-read'));
+    return reply.redirectTo(withAlert(listPath(placeOf(request)), 'notification-read'));
   });
 
   app.post('/notifications/read-all', member, async (request, reply) => {
-    const place = placeOf((request.body ?? {}) as FormBody);
+    const place = placeOf(request);
     await markAllRead(depsOf(request), request.guardian.userId!, place.option);
     return reply.redirectTo(withAlert(listPath(place), 'notifications-read'));
   });

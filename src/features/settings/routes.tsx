@@ -3,18 +3,26 @@ import type { ReactNode } from 'react';
 import { isAppError, type AppError } from '#src/core/errors.ts';
 import { signOut } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { z } from 'zod';
+import { field, formOf, queryOf } from '#src/lib/form.ts';
 import { passwordCriteria } from '#shared/password-rules.ts';
 import { PasswordForm, PasswordPage, PhoneForm, PhonePage, SecuritySection } from '#src/features/settings/views/Security.tsx';
 import { changeMobilePhone, changePassword, countryOptions, currentPhone, securityView, signOutOtherSessions, signOutSession } from './security.ts';
 import type { PasswordFormState, PhoneFormState } from './types.ts';
+
+/** The dialog asks for the fragment alone (`?fragment=1`); anything else is the page. */
+const FragmentQuery = z.object({ fragment: z.string().optional().catch(undefined) });
+const PasswordForm_ = z.object({ oldPassword: field(), password: field(), confirm: field() });
+const PhoneForm_ = z.object({ countryCode: field(), number: field() });
+/** The session to end (its hash); the service refuses one that is not one, naming the field. */
+const SessionForm = z.object({ session: field() });
 
 export default async function settingsRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
 
   /** The dialog asks for the fragment alone (`?fragment=1`, ModalDialog.client.ts); otherwise the whole page. */
-  const wantsFragment = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.fragment === '1';
+  const wantsFragment = (request: FastifyRequest) => queryOf(FragmentQuery, request).fragment === '1';
   /** A fragment with field messages answers 200 (the dialog shows it); the page keeps the error status. */
   const respond = (request: FastifyRequest, reply: FastifyReply, title: string, page: ReactNode, fragment: ReactNode, status = 200) =>
     wantsFragment(request) ? reply.fragment(fragment, 200) : reply.page({ title, body: page, status });
@@ -47,15 +55,15 @@ export default async function settingsRoutes(app: FastifyInstance) {
   app.get('/settings/security/password', member, async (request, reply) => passwordPage(request, reply, { errors: {} }));
 
   app.post('/settings/security/password', member, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(PasswordForm_, request);
     try {
-      await changePassword(request, { oldPassword: str(body.oldPassword), newPassword: str(body.password), confirm: str(body.confirm) });
+      await changePassword(request, { oldPassword: body.oldPassword, newPassword: body.password, confirm: body.confirm });
       return reply.redirectTo(withAlert('/settings/security', 'password-changed'));
     } catch (e) {
       if (!isAppError(e) || !e.fields) throw e;
       // Passwords are not sent back: the fields come back empty with every message beside the field at
       // fault; a weak new password names each rule it breaks.
-      const errors = { oldPassword: message(e, 'oldPassword'), password: strengthMessage(e, str(body.password)) ?? message(e, 'newPassword'), confirm: message(e, 'confirm') };
+      const errors = { oldPassword: message(e, 'oldPassword'), password: strengthMessage(e, body.password) ?? message(e, 'newPassword'), confirm: message(e, 'confirm') };
       return passwordPage(request, reply, { errors }, e.status);
     }
   });
@@ -77,13 +85,13 @@ export default async function settingsRoutes(app: FastifyInstance) {
   });
 
   app.post('/settings/security/phone', member, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
+    const body = formOf(PhoneForm_, request);
     try {
       const saved = await changeMobilePhone(request, { countryCode: body.countryCode, number: body.number });
       return reply.redirectTo(withAlert('/settings/security', saved ? 'phone-saved' : 'phone-removed'));
     } catch (e) {
       if (!isAppError(e)) throw e;
-      const values = { countryCode: str(body.countryCode).slice(0, 2) || 'US', number: str(body.number).slice(0, 40) };
+      const values = { countryCode: body.countryCode.slice(0, 2) || 'US', number: body.number.slice(0, 40) };
       const errors = { countryCode: message(e, 'countryCode'), number: message(e, 'number'), form: t('settings.security.phoneEditError') };
       if (!errors.countryCode && !errors.number) throw e;
       return phonePage(request, reply, { values, errors }, e.status);
@@ -91,8 +99,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
   });
 
   app.post('/settings/security/sessions/sign-out', member, async (request, reply) => {
-    const body = (request.body ?? {}) as Body;
-    const { current } = await signOutSession(request, body.session);
+    const { current } = await signOutSession(request, formOf(SessionForm, request).session);
     if (current) {
       await signOut(request, reply);
       return reply.redirectTo('/login');

@@ -2,19 +2,35 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { isAppError, notFound } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { z } from 'zod';
+import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { TeamDeleteConfirm, TeamDeletePage, TeamForm, TeamFormPage, TeamPage, type TeamFormState } from '#src/features/settings/views/Team.tsx';
-import { countryOptions, deleteContact, draftOf, findContact, findTeam, inputOf, isTeamType, saveContact, type TeamDeps } from './team.ts';
-import type { TeamDraft, TeamType } from './team-types.ts';
+import { countryOptions, deleteContact, draftOf, findContact, findTeam, inputOf, saveContact, type TeamDeps } from './team.ts';
+import { TEAM_TYPES, type TeamDraft, type TeamType } from './team-types.ts';
 
 export function teamDeps(request: FastifyRequest): TeamDeps {
   return { db: request.server.db, clock: request.server.clock, community: request.community };
 }
 
-/** What a form shows again: C0 controls (refused anyway) are dropped so that the page stays clean. */
-const shown = (v: unknown) => str(v).replace(/[\u0000-\u001f]/g, '');
+/** The contact form: each field as typed ('' when absent); the service applies the rules, naming the field. */
+const TeamForm_ = z.object({
+  name: field(),
+  email: field(),
+  mobilePhoneCountry: field(),
+  mobilePhone: field(),
+  officePhoneCountry: field(),
+  officePhone: field(),
+  officeExtension: field(),
+});
+/** The contact's kind in the path (ea or pr); anything else is NotFound. */
+const TeamParams = z.object({ type: z.enum(TEAM_TYPES) });
+/** The modal asks for the fragment alone (`?fragment=1`); anything else is the page. */
+const FragmentQuery = z.object({ fragment: z.string().optional().catch(undefined) });
 
-function draftFromBody(body: Body): TeamDraft {
+/** What a form shows again: C0 controls (refused anyway) are dropped so that the page stays clean. */
+const shown = (v: string) => v.replace(/[\u0000-\u001f]/g, '');
+
+function draftFromBody(body: TeamDraft): TeamDraft {
   return {
     name: shown(body.name),
     email: shown(body.email),
@@ -35,12 +51,8 @@ function draftFromBody(body: Body): TeamDraft {
 export default async function teamRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
-  const wantsFragment = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.fragment === '1';
-  const typeOf = (request: FastifyRequest): TeamType => {
-    const type = (request.params as { type?: string }).type;
-    if (!isTeamType(type)) throw notFound();
-    return type;
-  };
+  const wantsFragment = (request: FastifyRequest) => queryOf(FragmentQuery, request).fragment === '1';
+  const typeOf = (request: FastifyRequest): TeamType => paramsOf(TeamParams, request, notFound).type;
 
   function respond(request: FastifyRequest, reply: FastifyReply, title: string, page: ReactNode, fragment: ReactNode, status = 200) {
     if (wantsFragment(request)) return reply.fragment(fragment, 200);
@@ -67,10 +79,11 @@ export default async function teamRoutes(app: FastifyInstance) {
     const type = typeOf(request);
     const deps = teamDeps(request);
     const me = request.guardian.userId!;
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    // The raw values (with any control characters) go to the service, which refuses them by name.
+    const body = formOf(TeamForm_, request);
     const draft = draftFromBody(body);
     try {
-      await saveContact(deps, me, type, inputOf({ ...draft, ...rawOf(body) }));
+      await saveContact(deps, me, type, inputOf(body));
       return reply.redirectTo(withAlert('/settings/team', 'team-saved'));
     } catch (e) {
       if (!isAppError(e) || !e.fields) throw e;
@@ -94,13 +107,4 @@ export default async function teamRoutes(app: FastifyInstance) {
     const deleted = await deleteContact(teamDeps(request), request.guardian.userId!, type);
     return reply.redirectTo(deleted === null ? '/settings/team' : withAlert('/settings/team', 'team-deleted'));
   });
-}
-
-/** The raw values (with any control characters) go to the service, which refuses them by name. */
-function rawOf(body: Body): Partial<TeamDraft> {
-  const raw: Partial<TeamDraft> = {};
-  for (const k of ['name', 'email', 'mobilePhoneCountry', 'mobilePhone', 'officePhoneCountry', 'officePhone', 'officeExtension'] as const) {
-    if (typeof body[k] === 'string') raw[k] = body[k];
-  }
-  return raw;
 }

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { servesPage } from '#src/lib/admin/areas.ts';
+import { queryOf } from '#src/lib/form.ts';
+
+/** An old reset or set-up link's token, carried to the new address; anything but text is none. */
+const LegacyTokenQuery = z.object({ token: z.string().optional().catch(undefined) });
 
 const LEGACY_AREAS: Record<string, string> = {
   forum: '/admin/forum',
@@ -60,8 +65,8 @@ export default async function systemRoutes(app: FastifyInstance) {
   app.get('/account/forgot-password', { config: { access: 'public', bare: true } }, async (_request, reply) =>
     reply.redirectTo('/password/forgot', 301),
   );
-  const withToken = (target: string) => async (request: { query: unknown }, reply: { redirectTo: (p: string, s?: number) => unknown }) => {
-    const token = (request.query as { token?: unknown }).token;
+  const withToken = (target: string) => async (request: { query?: unknown }, reply: { redirectTo: (p: string, s?: number) => unknown }) => {
+    const { token } = queryOf(LegacyTokenQuery, request);
     return reply.redirectTo(typeof token === 'string' ? `${target}?token=${encodeURIComponent(token)}` : target, 301);
   };
   app.get('/account/reset-password', { config: { access: 'public', bare: true } }, withToken('/password/reset'));

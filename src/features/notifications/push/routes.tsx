@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '#src/core/errors.ts';
 import { STATIC_DIR } from '#src/lib/assets.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { requireId } from '#src/core/ids.ts';
+import { idParams, paramsOf } from '#src/lib/form.ts';
 import { PushDevices } from '#src/features/notifications/views/PushDevices.tsx';
 import type { MemberRef } from '../types.ts';
 import { addSubscription, devicesPage, removeDevice, removeSubscription } from './tokens.ts';
@@ -45,7 +45,7 @@ export default async function pushRoutes(app: FastifyInstance) {
   });
 
   app.post(`${DEVICES}/:id/remove`, member, async (request, reply) => {
-    const id = requireId((request.params as { id?: string }).id, notFound);
+    const { id } = paramsOf(idParams, request, notFound);
     if (!(await removeDevice(app.db, memberOf(request), id))) throw notFound();
     return reply.redirectTo(withAlert(DEVICES, 'push-device-removed'), 303);
   });

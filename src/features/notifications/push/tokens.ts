@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '#src/db/index.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity } from '#src/db/tenancy.ts';
 import type { PushPlatform } from '#src/db/types.ts';
@@ -82,17 +83,27 @@ export function endpointAllowed(endpoint: string, production: boolean): boolean 
 }
 
 /**
+ * A Web Push subscription as the browser gives it (PushSubscription.toJSON()): its endpoint, printable
+ * ASCII, and its keys (checked below: base64url of their lengths); any other shape is refused.
+ */
+const Subscription = z.object({
+  endpoint: z.string().max(ENDPOINT_MAX).regex(/^[\x21-\x7e]*$/),
+  keys: z.object({ p256dh: z.unknown(), auth: z.unknown() }).partial().nullable().catch(null),
+});
+
+/**
  * A browser's subscription (PushSubscription.toJSON()), or Push.InvalidSubscription (400): an https
  * endpoint of at most 2048 printable ASCII characters (in production on a known push service, see
  * endpointAllowed), the p256dh key (an uncompressed P-256 point, 65 bytes) and the auth secret (16
  * bytes), base64url.
  */
 export function checkSubscription(value: unknown, production: boolean): WebPushSubscription {
-  const v = (value ?? {}) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } | null };
   const invalid = () => new AppError('Push.InvalidSubscription');
-  if (typeof v !== 'object' || typeof v.endpoint !== 'string' || v.endpoint.length > ENDPOINT_MAX || /[^\x21-\x7e]/.test(v.endpoint)) throw invalid();
+  const parsed = Subscription.safeParse(value);
+  if (!parsed.success) throw invalid();
+  const v = parsed.data;
   if (!endpointAllowed(v.endpoint, production)) throw invalid();
-  const keys = typeof v.keys === 'object' && v.keys !== null ? v.keys : {};
+  const keys = v.keys ?? {};
   const p256dh = base64url(keys.p256dh, 65);
   const auth = base64url(keys.auth, 16);
   if (!p256dh || !auth || Buffer.from(p256dh, 'base64url')[0] !== 0x04) throw invalid();
@@ -153,10 +164,14 @@ export async function addSubscription(db: Db, member: MemberRef, body: unknown, 
   await upsert(db, member, sub.endpoint, 'web', sub.keys, now, sessionId ? sha256(sessionId) : null);
 }
 
+/** The subscription to forget: its endpoint (the token). */
+const SubscriptionRef = z.object({ endpoint: z.string().min(1).max(ENDPOINT_MAX) });
+
 /** Forgets this browser's subscription ({ endpoint }), for the member who turns it off. */
 export async function removeSubscription(db: Db, member: MemberRef, body: unknown): Promise<void> {
-  const endpoint = (body as { endpoint?: unknown } | null)?.endpoint;
-  if (typeof endpoint !== 'string' || !endpoint || endpoint.length > ENDPOINT_MAX) throw new AppError('Push.InvalidSubscription');
+  const parsed = SubscriptionRef.safeParse(body);
+  if (!parsed.success) throw new AppError('Push.InvalidSubscription');
+  const { endpoint } = parsed.data;
   await deleteInCommunity(db, 'push_tokens', tenantOf(member)).where('user_id', '=', member.userId).where('platform', '=', 'web').where('token', '=', endpoint).execute();
 }
 
