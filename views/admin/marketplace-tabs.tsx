@@ -17,5 +17,5 @@ export type MarketplaceTab = (typeof MARKETPLACE_TABS)[number]['key'];
 
 export function MarketplaceTabs({ current }: { current: MarketplaceTab }) {
   const { t } = usePage();
-  return <AdminTabs label={t('marketplace.tabs.label')} tabs={MARKETPLACE_TABS.map((tab) => ({ ...tab, label: t(`marketplace.tabs.${tab.key}`) }))} current={current} />;
+  return <AdminTabs label={t('admin.marketplace.tabs.label')} tabs={MARKETPLACE_TABS.map((tab) => ({ ...tab, label: t(`admin.marketplace.tabs.${tab.key}`) }))} current={current} />;
 }
