@@ -1,6 +1,7 @@
 import type { Area } from '#src/features/area.ts';
 import adAdminRoutes from './admin-routes.tsx';
 import { adErrors } from './errors.ts';
+import { adsAdminGraphQL } from './graphql.ts';
 import adRoutes from './routes.ts';
 import { seedAds } from './seed.ts';
 
@@ -12,6 +13,7 @@ import { seedAds } from './seed.ts';
 export const area: Area = {
   name: 'ads',
   routes: [adRoutes, adAdminRoutes],
+  graphql: { admin: [adsAdminGraphQL] },
   errors: adErrors,
   seed: async (trx, demo) => {
     await seedAds(trx, Object.values(demo.byCode));

@@ -184,6 +184,24 @@ t.test('ads: the staff upload and schedule them, members see the live ones, coun
     clock.set(new Date('2026-11-21T12:00:00Z'));
   });
 
+  await t.test('the staff schema lists the ads with their counts and changes them through the same checks', async (t) => {
+    const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
+    const gql = (query: string, token: string) =>
+      app.inject({ method: 'POST', url: '/graphqlAdmin', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: { query } });
+    const list = await gql('{ adminAds { id shape status impressions clicks } }', staffToken);
+    t.same(
+      (list.json().data.adminAds as { id: string; status: string }[]).map((a) => [Number(a.id), a.status]).sort(),
+      [[ids.live, 'live'], [ids.square, 'live'], [ids.future, 'scheduled'], [ids.past, 'ended'], [ids.off, 'inactive']].sort(),
+    );
+    const refused = await gql(`mutation { adUpdate(id: "${ids.off}", input: { link: "ftp://x", altText: "", isActive: true }) { id } }`, staffToken);
+    t.equal(refused.json().errors[0].extensions.code, 'Ads.Invalid');
+    t.same(Object.keys(refused.json().errors[0].extensions.fields).sort(), ['altText', 'link']);
+    const other = await gql(`{ adminAd(id: "${betaAd!.id}") { id } }`, staffToken);
+    t.equal(other.json().errors[0].extensions.code, 'Ads.NotFound', 'not another community’s');
+    const member = await gql('{ adminAds { id } }', memberLogin.token);
+    t.notOk(member.json().data?.adminAds, 'not for a member');
+  });
+
   await t.test('page views count impressions in memory with no statement of their own; a flush adds them in one upsert', async (t) => {
     const counter = adCounterFor(app.db, app.clock);
     await counter.flush();
