@@ -1,3 +1,4 @@
+import { openContactInDialog } from './contact-dialog.ts';
 import { closeHeaderMenusOnEscape } from './header-menus.ts';
 import type { NotificationBellProps } from './NotificationBell.tsx';
 
@@ -19,6 +20,7 @@ let panels = 0;
  */
 export default function enhanceBell(island: HTMLElement, { href, graphqlUrl, unread, labels }: NotificationBellProps): void {
   closeHeaderMenusOnEscape();
+  openContactInDialog();
   const root = island.querySelector<HTMLElement>('.bell');
   const button = root?.querySelector<HTMLAnchorElement>('a.bell-button');
   const dot = root?.querySelector<HTMLElement>('.bell-dot');

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { adsModule } from './ads.ts';
 import { autosaveModule } from './articles.ts';
 import { bearerModule } from './bearer.ts';
 import { signInModule } from './auth.ts';
@@ -42,6 +43,7 @@ import { throughputModule } from './throughput.ts';
 const MODULES: BenchModule[] = [
   passwordsModule,
   copyScanModule,
+  adsModule,
   nodesModule,
   paymentsModule,
   onboardingModule,

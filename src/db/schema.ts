@@ -15,15 +15,36 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface AdDailyCounts {
+  ad_id: number;
+  clicks: Generated<number>;
+  community_id: number;
+  day: string;
+  impressions: Generated<number>;
+}
+
+export interface AdImages {
+  bytes: Buffer;
+  community_id: number;
+  content_type: string;
+  created_at: Generated<Timestamp>;
+  height: number;
+  key: string;
+  width: number;
+}
+
 export interface Ads {
   alt_text: string;
   community_id: number;
   created_at: Generated<Timestamp>;
+  ends_at: Timestamp | null;
   id: Generated<number>;
   image_url: string;
   is_active: Generated<boolean>;
   link: string;
   shape: "MASTHEAD" | "MEDIUM_SQUARE";
+  starts_at: Timestamp | null;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface AmplificationOrders {
@@ -891,6 +912,8 @@ export interface Users {
 }
 
 export interface DB {
+  ad_daily_counts: AdDailyCounts;
+  ad_images: AdImages;
   ads: Ads;
   amplification_orders: AmplificationOrders;
   amplification_packages: AmplificationPackages;

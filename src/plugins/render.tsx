@@ -6,7 +6,7 @@ import { AppError, asClientError, errorSpec, type ErrorCode, type ServerErrorCod
 import { isDatabaseUnavailable } from '#src/db/faults.ts';
 import { Guardian } from '#src/core/guardian/index.ts';
 import { PUBLIC_IDENTITY } from '#src/core/identity.ts';
-import { pickAds } from '#src/features/ads/index.ts';
+import { countImpressions, pickAds } from '#src/features/ads/index.ts';
 import { adminAreas } from '#src/lib/admin/areas.ts';
 import { hasUnviewed } from '#src/features/notifications/index.ts';
 import { safeRedirect } from '#src/features/auth/index.ts';
@@ -116,6 +116,9 @@ export async function sendPage(request: FastifyRequest, reply: FastifyReply, opt
   const ctx = await pageContext(request, reply);
   if (options.alert) ctx.alert = alertFor(options.alert, request.server.t);
   const html = renderDocument(request, reply, ctx, options);
+  // The ads the page shows, counted in memory (flushed every few seconds, not a write per view):
+  // the masthead on every member page, the square where the page keeps its rail.
+  if (!options.bare && !ctx.adminAreas) countImpressions(request.server.db, request.server.clock, request.community, [ctx.ads.masthead, options.rail === false ? null : ctx.ads.mediumSquare]);
   return reply
     .code(options.status ?? 200)
     .header('content-type', 'text/html; charset=utf-8')
@@ -139,9 +142,17 @@ function noticeHtml(request: FastifyRequest, message: string, fragment: boolean)
   const again = request.method === 'GET' ? request.url : `${app.config.basePath}${request.appPath}`;
   // Only a path of ours: `//host/…` or `/\host` would be a link to another site.
   const retryHref = /^\/(?![/\\])/.test(again) ? again : `${app.config.basePath}/`;
+  // The contact option too (spec section 8), from the community already known to the request: no query.
+  const c = request.community;
+  const contact = c
+    ? `<p class="contact-line">${escapeText(app.t('errors.generic.contact', { email: c.concierge_email, phone: c.concierge_phone }))}</p>` +
+      `<ul class="contact-actions"><li><a href="mailto:${escapeAttr(c.concierge_email)}">${escapeText(app.t('errors.generic.contactEmail'))}</a></li>` +
+      `<li><a href="tel:${escapeAttr(c.concierge_phone.replace(/[^+\d]/g, ''))}">${escapeText(app.t('errors.generic.contactPhone'))}</a></li>` +
+      `<li><a href="${escapeAttr(`${app.config.basePath}/contact`)}">${escapeText(app.t('shell.contact.link'))}</a></li></ul>`
+    : '';
   const section =
     `<section class="notice-page" role="alert"><h1>${escapeText(app.t('errors.generic.title'))}</h1><p>${escapeText(message)}</p>` +
-    `<p><a class="button" href="${escapeAttr(retryHref)}">${escapeText(app.t('errors.generic.tryAgain'))}</a></p></section>`;
+    `<p><a class="button" href="${escapeAttr(retryHref)}">${escapeText(app.t('errors.generic.tryAgain'))}</a></p>${contact}</section>`;
   if (fragment) return section;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +

@@ -2,7 +2,7 @@ import t from 'tap';
 import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
 import { autosaveRevision } from '#src/features/articles/writing.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
-import { DESKTOP, collectPageProblems, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
+import { DESKTOP, collectPageProblems, expectNoAxeViolations, launchBrowser, openContext, pathOf, serveApp } from '#test/helpers/browser.ts';
 import { createAds, createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 /** Layout at desktop and phone widths: the editor's measure, where ads go, the masthead's legibility, underline. */
@@ -130,7 +130,8 @@ t.test('page layout', async (t) => {
     t.ok(await page.locator('.ad-masthead .ad-text').isHidden(), 'and not the text banner');
     const learnMore = page.getByRole('link', { name: /Learn more$/ });
     t.ok(await learnMore.getByText('Learn more', { exact: true }).isVisible(), 'Learn more is text of the page, shown beside the art');
-    t.equal(await learnMore.getAttribute('href'), 'https://example.com/ad', "and it is a link to the ad's target");
+    const adHref = await learnMore.getAttribute('href');
+    t.match(adHref, /^\/ads\/\d+\/click$/, 'and it is a link through the counted click');
     const top = page.getByRole('complementary', { name: 'Advertisement (top of page)' });
     const side = page.getByRole('complementary', { name: 'Advertisement (side of page)' });
     t.ok((await top.isVisible()) && (await side.isVisible()), 'the two ads are landmarks with labels of their own');
@@ -156,8 +157,45 @@ t.test('page layout', async (t) => {
     t.equal(await banner.textContent(), 'Ledgerly: bookkeeping for growing companies. Members save 20%.');
     const size = await banner.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     t.ok(size >= 14, `at a readable size (${size} px)`);
-    t.equal(await phonePage.getByRole('link', { name: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' }).getAttribute('href'), 'https://example.com/ad', 'and it is the same link');
+    t.equal(await phonePage.getByRole('link', { name: 'Ledgerly: bookkeeping for growing companies. Members save 20%.' }).getAttribute('href'), adHref, 'and it is the same link');
     t.ok(await phonePage.getByRole('link', { name: /Learn more$/ }).getByText('Learn more', { exact: true }).isVisible(), 'with its Learn more');
     t.equal(await phonePage.evaluate(() => document.documentElement.scrollWidth), 375, 'nothing scrolls sideways');
+  });
+
+  await t.test("a press on an ad is counted and lands on the ad's own link", async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken });
+    const page = await context.newPage();
+    await page.goto('/');
+    // The partner's site is not reachable from here: the click's answer is what is checked.
+    const [res] = await Promise.all([page.waitForResponse((r) => /\/ads\/\d+\/click$/.test(r.url())), page.getByRole('link', { name: /Learn more$/ }).click()]);
+    t.equal(res.status(), 302);
+    t.equal(res.headers().location, 'https://example.com/ad', 'through /ads/{id}/click to the stored link');
+  });
+
+  await t.test('Contact us opens a dialog from the account menu and the footer; Escape gives the focus back', async (t) => {
+    const context = await openContext(t, browser, baseUrl, { viewport: DESKTOP, token: memberToken });
+    const page = await context.newPage();
+    const problems = collectPageProblems(page);
+    await page.goto('/');
+    const menu = page.getByLabel(/^Account menu for/);
+    await menu.click();
+    await page.locator('.user-menu').getByRole('link', { name: 'Contact us' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Contact us' });
+    await dialog.waitFor();
+    t.equal(pathOf(page), '/', 'the page stays: the link opened the dialog');
+    t.ok(await dialog.getByRole('link', { name: 'concierge@alpha.example.com' }).isVisible(), 'the concierge email');
+    t.ok(await dialog.getByRole('link', { name: '+1 (555) 010-0000' }).isVisible(), 'and phone');
+    t.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'the focus is in the dialog');
+    await expectNoAxeViolations(t, page, 'the Contact us dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    t.ok(await menu.evaluate((el) => el === document.activeElement), 'Escape closes it and the focus is back on the menu');
+    const footerLink = page.locator('.site-footer').getByRole('link', { name: 'Contact us' });
+    await footerLink.click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    t.ok(await footerLink.evaluate((el) => el === document.activeElement), 'its Close button too, back to the footer link');
+    t.same(problems, [], 'no script errors');
   });
 });

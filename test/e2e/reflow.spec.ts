@@ -123,11 +123,20 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/password/reset?token=nonsense', name: 'an invalid reset link' },
     { path: '/login-admin', name: 'admin sign-in' },
     { path: '/no-such-page', name: 'the 404 page' },
+    { path: '/contact', name: 'Contact us' },
   ];
   const memberPages: Visit[] = [
     { path: '/', name: 'the member home page' },
     { path: '/', name: 'the member home page with the account menu open', then: openMenu(/^Account menu for/) },
     { path: '/', name: 'the member home page with the mobile menu open', then: openMobileMenu },
+    {
+      path: '/',
+      name: 'Contact us from the footer (the dialog; without JavaScript, its page)',
+      then: async (page) => {
+        await page.locator('.site-footer').getByRole('link', { name: 'Contact us' }).click();
+        await Promise.race([page.waitForURL('**/contact'), page.locator('#contact-dialog').waitFor({ state: 'visible' })]);
+      },
+    },
     {
       path: '/',
       name: 'the member home page with the notifications panel open',
@@ -166,6 +175,7 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/admin/articles/blackouts', name: 'the blackout windows' },
     { path: '/admin/marketplace/badges', name: "the marketplace's badges tab" },
     { path: '/admin/marketplace/badges?q=vandenberghe', name: "the badges tab's member search" },
+    { path: '/admin/marketplace/ads', name: 'the ads tab of the marketplace' },
   ];
 
   for (const [who, token, pages] of [

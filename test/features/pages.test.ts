@@ -51,11 +51,31 @@ t.test('pages and the shell', async (t) => {
     t.match(res.body, 'data-island="NotificationBell"');
     t.match(res.body, /<script type="module" nonce="[^"]+" src="\/static\/build\/[^"]+\.js">/);
     t.match(res.body, 'alt="Alpha masthead ad"');
-    t.match(res.body, /<aside class="ad ad-masthead" aria-label="Advertisement \(top of page\)"><a href="https:\/\/example.com\/ad"[^>]*>.*<span class="ad-cta">Learn more<\/span><\/a><\/aside>/, "the masthead's Learn more is inside the ad's link");
+    t.match(res.body, /<aside class="ad ad-masthead" aria-label="Advertisement \(top of page\)"><a href="\/ads\/\d+\/click"[^>]*>.*<span class="ad-cta">Learn more<\/span><\/a><\/aside>/, "the masthead's Learn more is inside the ad's link (through the counted click)");
     t.match(res.body, 'aria-label="Advertisement (side of page)"', 'the rail has a label of its own');
     t.match(res.body, 'Copyright © 2026 alpha Inc');
     t.match(res.body, 'href="https://example.com/terms"');
     t.match(res.body, 'class="mobile-nav"', 'the mobile sidebar is a <details> menu');
+  });
+
+  await t.test('Contact us: a page of its own for everyone, linked from the footer; a dialog on member pages', async (t) => {
+    const visitor = await app.inject({ url: '/', headers: html });
+    t.match(visitor.body, /<a href="\/contact" data-contact-dialog="" aria-haspopup="dialog">Contact us<\/a>/, 'the footer links to the page');
+    t.notMatch(visitor.body, '<dialog', 'no dialog (and no script) for a visitor: the link is the page');
+    const page = await app.inject({ url: '/contact', headers: html });
+    t.equal(page.statusCode, 200);
+    t.match(page.body, '<title>Contact us | Alpha Circle</title>');
+    t.match(page.body, /<h1>Contact us<\/h1>/);
+    t.match(page.body, '<a href="mailto:concierge@alpha.example.com">concierge@alpha.example.com</a>');
+    t.match(page.body, /<a href="tel:\+\d+">[^<]+<\/a>/);
+    t.notMatch(page.body, '<script', 'works without JavaScript');
+    const other = await app.inject({ url: '/contact', headers: { ...html, host: 'beta.test' } });
+    t.notMatch(other.body, 'concierge@alpha.example.com', "each community's own concierge");
+    const member = await app.inject({ url: '/', headers: { ...html, cookie } });
+    const menu = /<details class="menu user-menu">[\s\S]*?<\/details>/.exec(member.body)?.[0] ?? '';
+    t.match(menu, '<a href="/contact" data-contact-dialog="" aria-haspopup="dialog">Contact us</a>', 'the user menu has it');
+    t.match(member.body, /<dialog id="contact-dialog" class="modal-dialog contact-dialog" aria-labelledby="contact-dialog-heading">[\s\S]*<form class="modal-close" method="dialog">[\s\S]*mailto:concierge@alpha.example.com[\s\S]*<\/dialog>/, 'the dialog, closed, with a close button that needs no script');
+    t.match(member.body, 'data-island="NotificationBell"', 'opened by the bell’s script, which the page loads anyway');
   });
 
   await t.test('Offers is labelled Offers and Forum is hidden when the community has neither an exec link nor a forum', async (t) => {

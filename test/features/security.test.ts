@@ -94,6 +94,7 @@ t.test('security baseline and error rendering', async (t) => {
     t.match(page.body, 'href="/boom?x=1">Try again</a>');
     t.match(page.body, 'mailto:help@alpha.example.com');
     t.match(page.body, 'tel:+15550102000');
+    t.match(page.body, '<a href="/contact" data-contact-dialog="" aria-haspopup="dialog">Contact us</a>', 'and the Contact us page');
     t.notMatch(page.body, 'hunter2');
     const fragment = await crashing.inject({ url: '/boom', headers: { 'hx-request': 'true' } });
     t.equal(fragment.statusCode, 500);
@@ -125,6 +126,11 @@ t.test('security baseline and error rendering', async (t) => {
     const pages = [];
     for (let i = 0; i < 6; i++) pages.push((await limited.inject({ url: '/', headers: { accept: 'text/html' } })).statusCode);
     t.same(pages, [200, 200, 200, 200, 200, 429], 'the app allows 5 a minute');
+    const notice = await limited.inject({ url: '/', headers: { accept: 'text/html' } });
+    t.match(notice.body, '<h1>Something went wrong</h1>', 'the small notice of a refusal under load');
+    t.match(notice.body, '>Try again</a>');
+    t.match(notice.body, 'mailto:help@alpha.example.com', 'offers the concierge too');
+    t.match(notice.body, '<a href="/contact">Contact us</a>');
     const res = await limited.inject({ url: '/', headers: { accept: 'application/json' } });
     t.equal(res.json().error.code, 'RateLimited');
   });

@@ -1,3 +1,4 @@
+import { ContactLink, telHref } from '#views/layout/contact.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 export function NotFoundPage() {
@@ -36,7 +37,10 @@ export function ErrorNoticePage({ message, retryHref, reference }: { message: st
           <a href={`mailto:${community.concierge_email}`}>{t('errors.generic.contactEmail')}</a>
         </li>
         <li>
-          <a href={`tel:${community.concierge_phone.replace(/[^+\d]/g, '')}`}>{t('errors.generic.contactPhone')}</a>
+          <a href={telHref(community.concierge_phone)}>{t('errors.generic.contactPhone')}</a>
+        </li>
+        <li>
+          <ContactLink />
         </li>
       </ul>
       {reference ? <p className="reference">{t('errors.generic.reference', { id: reference })}</p> : null}

@@ -3,6 +3,7 @@ import { displayName, relativeTimeLabels } from '#shared/format.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#shared/asset-url.ts';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
+import { ContactDialog, ContactLink } from './contact.tsx';
 import { Island } from './Island.tsx';
 import { useHref, usePage } from './page-context.tsx';
 
@@ -116,6 +117,9 @@ function UserMenu() {
           <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
         </li>
         <li>
+          <ContactLink />
+        </li>
+        <li>
           <SignOutForm />
         </li>
       </ul>
@@ -186,6 +190,9 @@ function MobileNav({ items }: { items: NavItem[] }) {
           ) : null}
           <li>
             <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
+          </li>
+          <li>
+            <ContactLink />
           </li>
         </ul>
         <SignOutForm className="mobile-signout" />
@@ -258,13 +265,15 @@ export function SiteHeader() {
  */
 export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medium-square' }) {
   const { t, guardian, basePath } = usePage();
+  const href = useHref();
   if (!ad || !guardian.isSignedIn) return null;
   const masthead = shape === 'masthead';
   const [width, height] = masthead ? [700, 50] : [240, 240];
   return (
     <aside className={`ad ad-${shape}`} aria-label={t(masthead ? 'shell.ads.mastheadLabel' : 'shell.ads.railLabel')}>
-      <a href={ad.link} rel="noopener sponsored">
-        <img src={assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
+      {/* Through the click route (counted, then redirected to the ad's own link). */}
+      <a href={href(`/ads/${ad.id}/click`)} rel="noopener sponsored">
+        <img src={ad.image_url.startsWith('/') ? href(ad.image_url) : assetUrl(basePath, ad.image_url)} alt={ad.alt_text} width={width} height={height} loading="lazy" />
         {/* On a phone the 700x50 art would shrink to unreadable text: its words are shown instead (CSS picks one). */}
         {masthead ? <span className="ad-text">{ad.alt_text}</span> : null}
         {masthead ? <span className="ad-cta">{t('shell.ads.learnMore')}</span> : null}
@@ -283,19 +292,20 @@ export function SiteFooter() {
   return (
     <footer className="site-footer">
       <div className="footer-inner">
-        {links.length > 0 ? (
-          <nav aria-label={t('shell.footer.label')}>
-            <ul className="footer-links">
-              {links.map((l) => (
-                <li key={l.key}>
-                  <a href={l.url!} rel="noopener">
-                    {l.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        ) : null}
+        <nav aria-label={t('shell.footer.label')}>
+          <ul className="footer-links">
+            {links.map((l) => (
+              <li key={l.key}>
+                <a href={l.url!} rel="noopener">
+                  {l.label}
+                </a>
+              </li>
+            ))}
+            <li>
+              <ContactLink />
+            </li>
+          </ul>
+        </nav>
         <p className="copyright">{t('shell.footer.copyright', { year: now.getUTCFullYear(), holder: community.copyright_holder })}</p>
         {/* Rendered after the page's content, so it knows whether the page showed a relative time. */}
         {islands.has('RelativeTimes') ? <Island name="RelativeTimes" props={relativeTimeLabels(t)} /> : null}
@@ -309,7 +319,7 @@ export function SiteFooter() {
  * `rail={false}` leaves the rail off for pages that need the width (the article editor).
  */
 export function Shell({ children, wide, rail = true }: { children: ReactNode; wide?: boolean; rail?: boolean }) {
-  const { t, ads } = usePage();
+  const { t, ads, guardian } = usePage();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -327,6 +337,8 @@ export function Shell({ children, wide, rail = true }: { children: ReactNode; wi
         </div>
       </div>
       <SiteFooter />
+      {/* Member pages load the bell's script, which opens this instead of following a Contact us link. */}
+      {guardian.isSignedIn ? <ContactDialog /> : null}
     </>
   );
 }

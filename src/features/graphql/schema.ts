@@ -1,5 +1,5 @@
 import type { IResolvers } from 'mercurius';
-import { adClientData, listActiveAds } from '#src/features/ads/index.ts';
+import { adClientData, listLiveAds } from '#src/features/ads/index.ts';
 import { AREAS } from '#src/features/areas.ts';
 import type { GraphQLPart } from '#src/lib/graphql/part.ts';
 import { availableCommunities } from '#src/features/auth/index.ts';
@@ -49,7 +49,14 @@ const shared = /* GraphQL */ `
     mobilePhone: MobilePhone
   }
   enum AdShape { MASTHEAD MEDIUM_SQUARE }
-  type Ad { id: ID!, imageUrl: String!, link: String!, shape: AdShape! }
+  type Ad {
+    id: ID!
+    imageUrl: String!
+    link: String!
+    shape: AdShape!
+    "Where a press on the ad goes: counted, then redirected to the ad's link (open it in a browser)."
+    clickUrl: String!
+  }
 `;
 
 /** Each area's part of one schema, in the order of the list of areas. */
@@ -70,6 +77,7 @@ export const memberSchema = /* GraphQL */ `
     community: Community!
     "The admin sign-in's community picker: every community, as GET /rest/admin/available-communities answers (docs/decisions/0042)."
     availableCommunities: [AvailableCommunity!]!
+    "The community's live ads: on, and inside their schedule."
     ads: [Ad!]!
   }
   type Mutation
@@ -105,7 +113,8 @@ export const memberResolvers: IResolvers = {
     availableCommunities: (_root: unknown, _args: unknown, ctx: GraphQLContext) => availableCommunities(ctx.db),
     ads: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
       ctx.guardian.ensureSignedIn();
-      return (await listActiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map(adClientData);
+      const base = ctx.request.server.config.basePath;
+      return (await listLiveAds(ctx.db, ctx.community, ctx.request.server.clock)).map((ad) => adClientData(ad, base));
     },
     ...resolversOf('member', 'Query'),
   },
