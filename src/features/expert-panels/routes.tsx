@@ -1,18 +1,31 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, type AppError } from '#src/core/errors.ts';
+import { z } from 'zod';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import { countWords } from '#src/lib/plain-text.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { str, type FormBody } from '#src/lib/form.ts';
+import { field, formOf, id, paramsOf, queryOf } from '#src/lib/form.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';
 import { EpLive, QuestionList, QuestionRow } from '#src/features/expert-panels/views/QuestionList.tsx';
 import { QuestionNotFound, QuestionPage, type AnswerFormState } from '#src/features/expert-panels/views/QuestionPage.tsx';
 import { markAnswer, submitAnswer } from './answers.ts';
 import { epDeps, epViewer } from './deps.ts';
 import { questionPath } from './queries.ts';
-import { getQuestion, listMemberQuestions, memberQuestionRow, questionIdOf } from './questions.ts';
+import { getQuestion, listMemberQuestions, memberQuestionRow } from './questions.ts';
 import { MEMBER_TABS } from './rules.ts';
+
+/** The member's list: a tab and a page as sent (the service refuses an unknown tab or a bad cursor: 400). */
+const ListQuery = z.object({ tab: z.string().optional(), after: z.string().optional() });
+/** `/expert-panels/:questionId`: not an id is the same 'Question not found' as a question not sent to this member. */
+const QuestionParams = z.object({ questionId: id });
+const questionNotFound = () => new AppError('ExpertPanels.QuestionNotFound');
+/** The question's page, in edit mode (`?edit=1`) or not. */
+const QuestionQuery = z.object({ edit: z.string().optional().catch(undefined) });
+/** An answer as typed (the service checks it, beside the field), and whether it was an edit. */
+const AnswerForm = z.object({ body: field(), editing: field() });
+/** "Can't answer" or "Ignore" (anything else is refused by the service). */
+const MarkForm = z.object({ mark: field() });
 
 type PageExtra = { form?: AnswerFormState; editing?: boolean; error?: string; status?: number };
 
@@ -38,7 +51,7 @@ export default async function expertPanelRoutes(app: FastifyInstance) {
   });
 
   app.get('/expert-panels', member, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
+    const query = queryOf(ListQuery, request);
     const page = await listMemberQuestions(epDeps(request), epViewer(request), { tab: query.tab ?? 'open', after: query.after });
     const older = new URLSearchParams();
     if (page.tab !== 'open') older.set('tab', page.tab);
@@ -61,18 +74,18 @@ export default async function expertPanelRoutes(app: FastifyInstance) {
     return reply.page({ title: question.title, status: extra.status, body: <QuestionPage question={question} form={form} editing={editing} error={extra.error} /> });
   }
 
-  const idOf = (request: FastifyRequest) => questionIdOf((request.params as { questionId?: string }).questionId);
+  const idOf = (request: FastifyRequest) => paramsOf(QuestionParams, request, questionNotFound).questionId;
 
   app.get('/expert-panels/:questionId', member, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    return questionPage(request, reply, idOf(request), { editing: query.edit === '1' });
+    const id = idOf(request);
+    return questionPage(request, reply, id, { editing: queryOf(QuestionQuery, request).edit === '1' });
   });
 
   app.post('/expert-panels/:questionId/answer', member, async (request, reply) => {
     const id = idOf(request);
-    const body = (request.body ?? {}) as FormBody;
-    const typed = str(body.body);
-    const editing = str(body.editing) === '1';
+    const form = formOf(AnswerForm, request);
+    const typed = form.body;
+    const editing = form.editing === '1';
     try {
       ensureText({ body: typed }, ['body']);
       const saved = await submitAnswer(epDeps(request), epViewer(request), id, { body: textToHtml(typed) });
@@ -97,7 +110,7 @@ export default async function expertPanelRoutes(app: FastifyInstance) {
    */
   app.post('/expert-panels/:questionId/mark', member, async (request, reply) => {
     const id = idOf(request);
-    const mark = str(((request.body ?? {}) as FormBody).mark);
+    const { mark } = formOf(MarkForm, request);
     const deps = epDeps(request);
     const viewer = epViewer(request);
     try {

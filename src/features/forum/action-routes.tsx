@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { str, type FormBody } from '#src/lib/form.ts';
+import { z } from 'zod';
+import { field, formOf, idParams, paramsOf, queryOf } from '#src/lib/form.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';
 import { ReportForm } from '#src/features/forum/views/ForumForms.tsx';
 import { ForumModeration, type QueueForm } from '#src/features/forum/views/ForumModeration.tsx';
@@ -9,13 +10,28 @@ import { FollowButton, ForumLive, LikeButton, Reactions } from '#src/features/fo
 import { forumDeps, forumViewer, isModerator, type ForumDeps, type ForumViewer } from './deps.ts';
 import { mentionLinksUnder } from './mentions.ts';
 import { approve, moderationQueue, reject } from './moderation.ts';
-import { allReactions, backOf, cursorOf, fieldMessages, idParam, kindParam, noticeOf, onOf, postPath, reactionToggleOf } from './page-helpers.ts';
+import { allReactions, BackFields, cursor, fieldMessages, KindIdParams, notice, postPath, ReactFields, reactionToggleOf, toggleOn } from './page-helpers.ts';
+import { parseId } from '#src/core/ids.ts';
 import { getPost } from './posts.ts';
 import { followPost, likePost, likeReply, react, unlikePost, unlikeReply } from './reactions.ts';
 import { getReply } from './replies.ts';
 import { openReports, reportContent, resolveReport } from './reports.ts';
 import { REPORT_DESCRIPTION_MAX, REPORT_REASONS } from './rules.ts';
 import type { ForumTargetKind, ReactionCount } from './types.ts';
+
+/** A like or a follow: on or off, and the way back. */
+const ToggleForm = z.object({ on: toggleOn, ...BackFields });
+/** A reaction given or taken back (ReactFields), and the way back. */
+const ReactForm = z.object({ ...ReactFields, ...BackFields });
+/** A report: its reason and description as typed (the service checks them and names the field). */
+const ReportFormSchema = z.object({ reason: field(), description: field() });
+/**
+ * A moderator's approval (an optional note) or rejection (a reason), and where it came from: the
+ * moderators' page (`moderation`) or the post page (the post's id).
+ */
+const ModerateFormSchema = z.object({ note: field(), reason: field(), back: field(20) });
+/** The moderators' page: a page of open reports, a notice. */
+const ModerationQuery = z.object({ after: cursor, notice });
 
 /** What the post page may show beside the post: a refused reply or moderation form, a notice. */
 export type PostPageExtra = {
@@ -55,19 +71,17 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
   const member = { config: { access: 'member' as const } };
 
   /** Back to the item on its page of replies, after a plain POST. */
-  const backTo = (kind: ForumTargetKind, id: number, body: FormBody) => {
-    const back = backOf(body);
-    const postId = kind === 'post' ? id : back.postId;
+  const backTo = (kind: ForumTargetKind, id: number, back: { post: number | null; after: string | null }) => {
+    const postId = kind === 'post' ? id : back.post;
     if (postId === null) throw new AppError('BadRequest.Validation');
     return { postId, after: back.after, path: postPath(postId, { after: back.after, anchor: kind === 'post' ? 'post' : `reply-${id}` }) };
   };
 
   app.post('/forum/:kind/:id/like', member, async (request, reply) => {
-    const kind = kindParam(request);
-    const id = idParam(request);
-    const body = (request.body ?? {}) as FormBody;
-    const on = onOf(body);
-    const back = backTo(kind, id, body);
+    const { kind, id } = paramsOf(KindIdParams, request);
+    const form = formOf(ToggleForm, request);
+    const on = form.on;
+    const back = backTo(kind, id, form);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
     try {
@@ -97,11 +111,10 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
   });
 
   app.post('/forum/:kind/:id/react', member, async (request, reply) => {
-    const kind = kindParam(request);
-    const id = idParam(request);
-    const body = (request.body ?? {}) as FormBody;
-    const { reaction, on } = reactionToggleOf(body);
-    const back = backTo(kind, id, body);
+    const { kind, id } = paramsOf(KindIdParams, request);
+    const form = formOf(ReactForm, request);
+    const { reaction, on } = reactionToggleOf(form);
+    const back = backTo(kind, id, form);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
     try {
@@ -130,10 +143,10 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
   });
 
   app.post('/forum/post/:id/follow', member, async (request, reply) => {
-    const id = idParam(request);
-    const body = (request.body ?? {}) as FormBody;
-    const on = onOf(body);
-    const back = backTo('post', id, body);
+    const { id } = paramsOf(idParams, request);
+    const form = formOf(ToggleForm, request);
+    const on = form.on;
+    const back = backTo('post', id, form);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
     try {
@@ -186,17 +199,18 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     });
   }
 
-  app.get('/forum/report/:kind/:id', member, async (request, reply) => reportPage(request, reply, kindParam(request), idParam(request), { reason: '', description: '' }));
+  app.get('/forum/report/:kind/:id', member, async (request, reply) => {
+    const { kind, id } = paramsOf(KindIdParams, request);
+    return reportPage(request, reply, kind, id, { reason: '', description: '' });
+  });
 
   app.post('/forum/report/:kind/:id', member, async (request, reply) => {
-    const kind = kindParam(request);
-    const id = idParam(request);
-    const body = (request.body ?? {}) as FormBody;
-    const typed = { reason: str(body.reason), description: str(body.description) };
+    const { kind, id } = paramsOf(KindIdParams, request);
+    const typed = formOf(ReportFormSchema, request);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
     try {
-      await reportContent(deps, viewer, kind, id, { reason: body.reason, description: body.description ?? '' });
+      await reportContent(deps, viewer, kind, id, typed);
     } catch (e) {
       if (isAppError(e) && e.code === 'Forum.AlreadyReported') {
         // A second submit (or a report sent again): back to the item, told it is already reported.
@@ -215,7 +229,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
     if (!(await isModerator(deps, viewer))) throw new AppError('Forum.NotModerator');
-    const after = cursorOf((request.query as Record<string, unknown>).after);
+    const { after } = queryOf(ModerationQuery, request);
     const [queue, reports] = await Promise.all([moderationQueue(deps, viewer), openReports(deps, viewer, { after })]);
     return reply.page({
       title: t('forumPages.queue.title'),
@@ -234,23 +248,22 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
   }
 
   app.get('/forum/moderation', member, async (request, reply) => {
-    const notice = noticeOf((request.query as Record<string, unknown>).notice);
+    const { notice } = queryOf(ModerationQuery, request);
     return moderationPage(request, reply, { notice: notice ? t(`forumPages.notices.${notice}`) : undefined });
   });
 
   for (const action of ['approve', 'reject'] as const) {
     app.post(`/forum/moderate/:kind/:id/${action}`, member, async (request, reply) => {
-      const kind = kindParam(request);
-      const id = idParam(request);
-      const body = (request.body ?? {}) as FormBody;
-      const fromQueue = body.back === 'moderation';
-      const backPost = kind === 'post' ? id : backOf({ post: body.back }).postId;
+      const { kind, id } = paramsOf(KindIdParams, request);
+      const form = formOf(ModerateFormSchema, request);
+      const fromQueue = form.back === 'moderation';
+      const backPost = kind === 'post' ? id : parseId(form.back);
       const deps = forumDeps(request);
       const viewer = forumViewer(request);
       const notice = action === 'approve' ? 'approved' : 'rejected';
       try {
-        if (action === 'approve') await approve(deps, viewer, kind, id, body.note);
-        else await reject(deps, viewer, kind, id, body.reason);
+        if (action === 'approve') await approve(deps, viewer, kind, id, form.note);
+        else await reject(deps, viewer, kind, id, form.reason);
       } catch (e) {
         if (!isAppError(e) || e.status >= 500 || ['NotAuthenticated', 'NotFound', 'Forum.NotModerator', 'Forum.PostNotFound', 'Forum.ReplyNotFound'].includes(String(e.code))) throw e;
         const messages = fieldMessages(e, t);
@@ -259,13 +272,13 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
           return moderationPage(request, reply, {
             status: e.status,
             error: fieldError ? undefined : messages.form,
-            form: fieldError ? { key: `reject-${kind}-${id}`, reason: str(body.reason), error: fieldError } : undefined,
+            form: fieldError ? { key: `reject-${kind}-${id}`, reason: form.reason, error: fieldError } : undefined,
           });
         }
         return postPage(request, reply, backPost, {
           status: e.status,
           error: fieldError ? undefined : messages.form,
-          moderate: fieldError ? { kind, id, reason: str(body.reason), error: fieldError } : undefined,
+          moderate: fieldError ? { kind, id, reason: form.reason, error: fieldError } : undefined,
         });
       }
       if (fromQueue || backPost === null) return reply.redirectTo(`/forum/moderation?notice=${notice}`);
@@ -275,7 +288,7 @@ export default async function forumActionRoutes(app: FastifyInstance, { postPage
 
   for (const resolution of ['dismiss', 'remove'] as const) {
     app.post(`/forum/reports/:id/${resolution}`, member, async (request, reply) => {
-      const id = idParam(request);
+      const { id } = paramsOf(idParams, request);
       try {
         await resolveReport(forumDeps(request), forumViewer(request), id, resolution === 'dismiss' ? 'dismissed' : 'removed');
       } catch (e) {

@@ -25,26 +25,28 @@ export function ensureClean(input: Record<string, unknown>, multiline: readonly 
 export type CleanText = { html: string; text: string };
 
 /**
- * Sanitised HTML and its plain text, or a field error: required (`requiredKey`), or over `max`
- * characters (`tooLongKey` with {num}: how many too many).
+ * Sanitised HTML and its plain text; else throws 'Forum.Invalid' naming `name`: required
+ * (`keys.required`), or over `max` characters (`keys.tooLong` with {num}: how many too many).
  */
-export function checkRichText(value: unknown, max: number, keys: { required: string; tooLong: string }): CleanText | { error: ReturnType<typeof field> } {
-  if (value != null && typeof value !== 'string') return { error: field(keys.required) };
+export function checkRichText(value: unknown, max: number, keys: { required: string; tooLong: string }, name = 'body'): CleanText {
+  const refuse = (key: string, values?: Record<string, unknown>) => invalid({ [name]: field(key, values) });
+  if (value != null && typeof value !== 'string') throw refuse(keys.required);
   const raw = value ?? '';
-  if (raw.length > HTML_MAX) return { error: field(keys.tooLong, { num: Math.max(1, raw.length - HTML_MAX) }) };
+  if (raw.length > HTML_MAX) throw refuse(keys.tooLong, { num: Math.max(1, raw.length - HTML_MAX) });
   const html = cleanRichText(raw).trim();
   const text = plainText(html).trim();
-  if (text.length === 0) return { error: field(keys.required) };
-  if (text.length > max) return { error: field(keys.tooLong, { num: text.length - max }) };
+  if (text.length === 0) throw refuse(keys.required);
+  if (text.length > max) throw refuse(keys.tooLong, { num: text.length - max });
   return { html, text };
 }
 
-/** A post's title: trimmed, required, at most TITLE_MAX characters. */
-export function checkTitle(value: unknown): string | { error: ReturnType<typeof field> } {
-  if (value != null && typeof value !== 'string') return { error: field('forum.errors.titleRequired') };
+/** A post's title: trimmed, required, at most TITLE_MAX characters; else throws 'Forum.Invalid' naming `title`. */
+export function checkTitle(value: unknown): string {
+  const refuse = (key: string, values?: Record<string, unknown>) => invalid({ title: field(key, values) });
+  if (value != null && typeof value !== 'string') throw refuse('forum.errors.titleRequired');
   const title = (value ?? '').replace(/\s+/g, ' ').trim();
-  if (!title) return { error: field('forum.errors.titleRequired') };
-  if (title.length > TITLE_MAX) return { error: field('forum.errors.titleTooLong', { num: title.length - TITLE_MAX }) };
+  if (!title) throw refuse('forum.errors.titleRequired');
+  if (title.length > TITLE_MAX) throw refuse('forum.errors.titleTooLong', { num: title.length - TITLE_MAX });
   return title;
 }
 
@@ -63,21 +65,39 @@ export function topicIdsOf(value: unknown): number[] | null {
 
 /**
  * A post's topics: one to TOPICS_MAX ('Only {limit} allowed'), each an open topic of this
- * community (one query), or a field error.
+ * community (one query); else throws 'Forum.Invalid' naming `topicIds`.
  */
-export async function checkTopics(db: Db, community: Tenant, value: unknown): Promise<number[] | { error: ReturnType<typeof field> }> {
+export async function checkTopics(db: Db, community: Tenant, value: unknown): Promise<number[]> {
+  const refuse = (key: string, values?: Record<string, unknown>) => invalid({ topicIds: field(key, values) });
   const ids = topicIdsOf(value);
-  if (ids === null) return { error: field('forum.errors.topicUnknown') };
-  if (ids.length === 0) return { error: field('forum.errors.topicsRequired') };
-  if (ids.length > TOPICS_MAX) return { error: field('forum.errors.topicsLimit', { limit: TOPICS_MAX }) };
+  if (ids === null) throw refuse('forum.errors.topicUnknown');
+  if (ids.length === 0) throw refuse('forum.errors.topicsRequired');
+  if (ids.length > TOPICS_MAX) throw refuse('forum.errors.topicsLimit', { limit: TOPICS_MAX });
   const found = await selectInCommunity(db, 'forum_topics', community)
     .select('id')
     .where('archived_at', 'is', null)
     .where('id', 'in', ids)
     .execute();
-  if (found.length !== ids.length) return { error: field('forum.errors.topicUnknown') };
+  if (found.length !== ids.length) throw refuse('forum.errors.topicUnknown');
   return ids;
 }
 
-export const isError = <T>(v: T | { error: ReturnType<typeof field> }): v is { error: ReturnType<typeof field> } =>
-  typeof v === 'object' && v !== null && 'error' in v && !Array.isArray(v);
+/**
+ * Runs a form's checks together, so that every field's message comes at once: each check's value, or
+ * one 'Forum.Invalid' with the fields of every check that refused (any other error passes as it is).
+ */
+export async function checkAll<T extends readonly unknown[]>(...checks: { [K in keyof T]: () => T[K] | Promise<T[K]> }): Promise<T> {
+  const fields: FieldErrors = {};
+  const values: unknown[] = [];
+  for (const check of checks) {
+    try {
+      values.push(await check());
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== 'Forum.Invalid' || !e.fields) throw e;
+      Object.assign(fields, e.fields);
+      values.push(undefined);
+    }
+  }
+  if (Object.keys(fields).length > 0) throw invalid(fields);
+  return values as unknown as T;
+}

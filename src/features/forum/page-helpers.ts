@@ -1,29 +1,46 @@
-import type { FastifyRequest } from 'fastify';
-import { AppError, notFound } from '#src/core/errors.ts';
+import { z } from 'zod';
+import { AppError } from '#src/core/errors.ts';
 import type { Translate } from '#src/core/i18n.ts';
-import { str, type FormBody } from '#src/lib/form.ts';
-import { parseId, requireId } from '#src/core/ids.ts';
+import { id, optionalId } from '#src/lib/form.ts';
 import { REACTIONS } from './rules.ts';
 import type { ForumTargetKind, ReactionCount } from './types.ts';
 
-/** The forum pages' small shared parsing: ids in the address, the kind of target, where to go back to. */
+/**
+ * The forum pages' small shared pieces of their edge schemas (each route declares its own beside it,
+ * read with formOf, queryOf, paramsOf from #src/lib/form.ts): ids and the kind of target in the
+ * address, the cursor and the way back that forms carry, where to go back to.
+ */
 
 export const KINDS: readonly ForumTargetKind[] = ['post', 'reply'];
 
-export function idParam(request: FastifyRequest, name = 'id'): number {
-  return requireId((request.params as Record<string, string | undefined>)[name]);
-}
+/** `/forum/post/:postId/...` */
+export const PostParams = z.object({ postId: id });
+/** `/forum/:kind/:id/...`: a post or a reply (anything else names nothing: 404). */
+export const KindIdParams = z.object({ kind: z.enum(['post', 'reply']), id });
 
-export function kindParam(request: FastifyRequest): ForumTargetKind {
-  const kind = (request.params as { kind?: string }).kind;
-  if (kind !== 'post' && kind !== 'reply') throw notFound();
-  return kind;
-}
+/** A keyset cursor as the forms and links carry it: opaque, short, URL-safe; anything else is dropped (null). */
+export const cursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,200}$/)
+  .optional()
+  .catch(undefined)
+  .transform((v) => v ?? null);
 
-/** A keyset cursor as the forms carry it: opaque, short, URL-safe; anything else is dropped. */
-export function cursorOf(value: unknown): string | null {
-  return typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value) ? value : null;
-}
+/** Notices the pages show after a redirect (`?notice=`), by id: nothing else reaches the page. */
+export const NOTICES = ['created', 'createdPending', 'replied', 'repliedPending', 'edited', 'deleted', 'reported', 'alreadyReported', 'approved', 'rejected', 'removed', 'dismissed'] as const;
+export type NoticeId = (typeof NOTICES)[number];
+
+/** A notice a page shows after a redirect (`?notice=`): one of NOTICES, anything else dropped. */
+export const notice = z
+  .enum(NOTICES)
+  .optional()
+  .catch(undefined);
+
+/** `on` from a toggle form: '1' or '0' (anything else is a bad request). */
+export const toggleOn = z.enum(['1', '0']).transform((v) => v === '1');
+
+/** What a form on the post page carries to come back to: the post (of a reply) and its page of replies. */
+export const BackFields = { post: optionalId, after: cursor };
 
 /** The post page (its page of replies) and the item on it, for the redirect after a plain POST. */
 export function postPath(postId: number, options: { after?: string | null; anchor?: string; notice?: string } = {}): string {
@@ -34,11 +51,6 @@ export function postPath(postId: number, options: { after?: string | null; ancho
   return `/forum/post/${postId}${s ? `?${s}` : ''}${options.anchor ? `#${options.anchor}` : ''}`;
 }
 
-/** Where a form on the post page came from: the post id and the page of replies. */
-export function backOf(body: FormBody): { postId: number | null; after: string | null } {
-  return { postId: parseId(body.post), after: cursorOf(body.after) };
-}
-
 /** An AppError's field messages, translated; a message for the whole form under `form` when none names a field. */
 export function fieldMessages(e: AppError, t: Translate): Record<string, string> {
   if (e.fields && Object.keys(e.fields).length > 0) {
@@ -47,29 +59,30 @@ export function fieldMessages(e: AppError, t: Translate): Record<string, string>
   return { form: t(e.key, e.values) };
 }
 
-/** `on` from a toggle form: '1' or '0'; anything else is a bad request. */
-export function onOf(body: FormBody): boolean {
-  const on = str(body.on);
-  if (on !== '1' && on !== '0') throw new AppError('BadRequest.Validation');
-  return on === '1';
-}
-
 /**
- * The reaction and `on` of a reaction toggle: from the one form of an item's actions, the pressed
- * button's `toggle` ("celebrate:1", "celebrate:0"); else the fields `reaction` and `on` (the API of
- * old). Anything else is a bad request (a reaction outside the set is refused by the service).
+ * A reaction toggle: from the one form of an item's actions, the pressed button's `toggle`
+ * ("celebrate:1", "celebrate:0"); else the fields `reaction` and `on` (the API of old). Anything else
+ * is a bad request (a reaction outside the set is refused by the service).
  */
-export function reactionToggleOf(body: FormBody): { reaction: unknown; on: boolean } {
-  if (body.toggle === undefined) return { reaction: body.reaction, on: onOf(body) };
-  const m = /^([a-z]{1,40}):([01])$/.exec(str(body.toggle));
-  if (!m) throw new AppError('BadRequest.Validation');
-  return { reaction: m[1], on: m[2] === '1' };
+export const ReactFields = {
+  toggle: z
+    .string()
+    .regex(/^[a-z]{1,40}:[01]$/)
+    .optional(),
+  reaction: z.string().max(40).optional(),
+  on: toggleOn.optional(),
+};
+
+/** The reaction and `on` of a reaction toggle form (ReactFields). */
+export function reactionToggleOf(form: { toggle?: string; reaction?: string; on?: boolean }): { reaction: unknown; on: boolean } {
+  if (form.toggle === undefined) {
+    if (form.on === undefined) throw new AppError('BadRequest.Validation');
+    return { reaction: form.reaction, on: form.on };
+  }
+  const [reaction, on] = form.toggle.split(':');
+  return { reaction, on: on === '1' };
 }
 
-/** Notices the pages show after a redirect (`?notice=`), by id: nothing else reaches the page. */
-export const NOTICES = ['created', 'createdPending', 'replied', 'repliedPending', 'edited', 'deleted', 'reported', 'alreadyReported', 'approved', 'rejected', 'removed', 'dismissed'] as const;
-export type NoticeId = (typeof NOTICES)[number];
-export const noticeOf = (value: unknown): NoticeId | undefined => (NOTICES as readonly unknown[]).includes(value) ? (value as NoticeId) : undefined;
 
 /** The whole fixed set of reactions, in its order, each with its count (0 when nobody gave it): every one can be given. */
 export function allReactions(given: readonly ReactionCount[]): ReactionCount[] {

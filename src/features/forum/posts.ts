@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { AppError, type FieldErrors } from '#src/core/errors.ts';
+import { AppError } from '#src/core/errors.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
-import { checkRichText, checkTitle, checkTopics, ensureClean, invalid, isError } from './content.ts';
+import { checkAll, checkRichText, checkTitle, checkTopics, ensureClean } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
 import {
@@ -179,15 +179,12 @@ type PostInput = { title: unknown; body: unknown; topicIds: unknown };
 /** Checks a post's fields together (every field's message at once), or throws 'Forum.Invalid' / code 150. */
 async function checkPost(deps: ForumDeps, input: PostInput, topicsRequired: boolean) {
   ensureClean({ title: input.title, body: input.body }, ['body']);
-  const fields: FieldErrors = {};
-  const title = checkTitle(input.title);
-  if (isError(title)) fields.title = title.error;
-  const body = checkRichText(input.body, POST_MAX, { required: 'forum.errors.bodyRequired', tooLong: 'forum.errors.bodyTooLong' });
-  if ('error' in body) fields.body = body.error;
-  const topics = topicsRequired || input.topicIds !== undefined ? await checkTopics(deps.db, deps.community, input.topicIds) : null;
-  if (topics && isError(topics)) fields.topicIds = topics.error;
-  if (Object.keys(fields).length > 0) throw invalid(fields);
-  return { title: title as string, body: body as { html: string; text: string }, topicIds: topics as number[] | null };
+  const [title, body, topicIds] = await checkAll(
+    () => checkTitle(input.title),
+    () => checkRichText(input.body, POST_MAX, { required: 'forum.errors.bodyRequired', tooLong: 'forum.errors.bodyTooLong' }),
+    () => (topicsRequired || input.topicIds !== undefined ? checkTopics(deps.db, deps.community, input.topicIds) : null),
+  );
+  return { title, body, topicIds };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { SNAPSHOT_COLUMNS } from '#src/features/members/index.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
-import { checkRichText, ensureClean, invalid } from './content.ts';
+import { checkRichText, ensureClean } from './content.ts';
 import { authorOf, follow, postPath, publishEffects, replyPath } from './effects.ts';
 import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts';
 import { markNoticed } from './notices.ts';
@@ -143,9 +143,7 @@ export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: nu
 
 function checkReply(body: unknown) {
   ensureClean({ body }, ['body']);
-  const checked = checkRichText(body, REPLY_MAX, { required: 'forum.errors.replyRequired', tooLong: 'forum.errors.replyTooLong' });
-  if ('error' in checked) throw invalid({ body: checked.error });
-  return checked;
+  return checkRichText(body, REPLY_MAX, { required: 'forum.errors.replyRequired', tooLong: 'forum.errors.replyTooLong' });
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
-import { str, type FormBody } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { z } from 'zod';
+import { field, formOf, id, idParams, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { isHtmx } from '#src/lib/negotiation.ts';
 import { DeleteConfirm, PostForm, RemoveForm, ReplyEditForm, type PostFormErrors, type PostFormValues } from '#src/features/forum/views/ForumForms.tsx';
 import { ForumList } from '#src/features/forum/views/ForumList.tsx';
@@ -10,7 +10,7 @@ import { ForumPost } from '#src/features/forum/views/ForumPost.tsx';
 import { PostNotFound } from '#src/features/forum/views/PostNotFound.tsx';
 import forumActionRoutes, { type PostPageExtra } from './action-routes.tsx';
 import { ensureForumOn, forumDeps, forumViewer, isModerator } from './deps.ts';
-import { allReactions, cursorOf, fieldMessages, idParam, noticeOf, postPath } from './page-helpers.ts';
+import { allReactions, cursor, fieldMessages, KindIdParams, notice, PostParams, postPath } from './page-helpers.ts';
 import { createPost, deletePost, editPost, getPost, listPosts } from './posts.ts';
 import { encodeCursor } from './queries.ts';
 import { mentionLinksUnder } from './mentions.ts';
@@ -22,9 +22,41 @@ import { removeContent } from './moderation.ts';
 
 const LIMITS = { titleMax: TITLE_MAX, bodyMax: POST_MAX, topicsMax: TOPICS_MAX };
 
-/** The topic ids a form sent (one checkbox or several), as numbers for re-showing the form. */
-const topicIdsTyped = (value: unknown): number[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => parseId(v)).filter((v): v is number => v !== null);
+/** The list's query: a search (cut to 200 characters), a topic, a page; what does not fit is dropped. */
+const ListQuery = z.object({
+  q: z
+    .string()
+    .catch('')
+    .optional()
+    .transform((v) => (v ?? '').trim().slice(0, 200)),
+  topic: optionalId.catch(null),
+  after: cursor,
+  notice,
+});
+
+/** A post page's query: its page of replies, a notice. */
+const PostQuery = z.object({ after: cursor, notice });
+
+/**
+ * A post's form: title and text as typed (the service checks them and names the field), its topics
+ * (one checkbox or several: ids, at most a hundred).
+ */
+const PostFormSchema = z.object({
+  title: field(),
+  body: field(),
+  topicIds: z
+    .union([id.transform((v) => [v]), z.array(id).max(100)])
+    .optional(),
+});
+
+/** A reply's form: its text, and the page of replies it was written on. */
+const ReplyForm = z.object({ body: field(), after: cursor });
+
+/** A reply's edit form. */
+const ReplyEditFormSchema = z.object({ body: field() });
+
+/** A moderator's removal: the reason (required by the service, beside the field). */
+const RemoveFormSchema = z.object({ reason: field() });
 
 /**
  * The member's forum pages (issue 14): the list, a post with its replies, writing, editing and deleting
@@ -82,8 +114,7 @@ export default async function forumRoutes(app: FastifyInstance) {
   app.get('/forum', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const query = request.query as Record<string, unknown>;
-    const q = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
+    const { q, topic: topicId, after, notice } = queryOf(ListQuery, request);
     let qError: string | undefined;
     try {
       ensureText({ q });
@@ -91,8 +122,6 @@ export default async function forumRoutes(app: FastifyInstance) {
       if (!isAppError(e)) throw e;
       qError = t(e.fields?.q?.key ?? e.key);
     }
-    const topicId = parseId(query.topic);
-    const after = cursorOf(query.after);
     const [topics, page, canModerate] = await Promise.all([
       listTopics(deps, {}),
       qError ? Promise.resolve({ pinned: [], posts: [], next: null }) : listPosts(deps, viewer, { q: q || null, topicId, after, first: LIST_PAGE_SIZE }),
@@ -102,7 +131,6 @@ export default async function forumRoutes(app: FastifyInstance) {
     if (q) older.set('q', q);
     if (topicId !== null) older.set('topic', String(topicId));
     if (page.next) older.set('after', page.next);
-    const notice = noticeOf(query.notice);
     return reply.page({
       title: t('forumPages.list.title'),
       status: qError ? 400 : 200,
@@ -139,11 +167,11 @@ export default async function forumRoutes(app: FastifyInstance) {
   app.post('/forum/new', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const body = (request.body ?? {}) as FormBody;
-    const typed: PostFormValues = { title: str(body.title), body: str(body.body), topicIds: topicIdsTyped(body.topicIds) };
+    const form = formOf(PostFormSchema, request);
+    const typed: PostFormValues = { title: form.title, body: form.body, topicIds: form.topicIds ?? [] };
     try {
       ensureText({ title: typed.title, body: typed.body }, ['body']);
-      const post = await createPost(deps, viewer, { title: typed.title, body: textToHtml(typed.body), topicIds: body.topicIds ?? [] });
+      const post = await createPost(deps, viewer, { title: typed.title, body: textToHtml(typed.body), topicIds: typed.topicIds });
       return reply.redirectTo(postPath(post.id, { notice: post.status === 'pending' ? 'createdPending' : 'created' }));
     } catch (e) {
       if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'NotAuthenticated') throw e;
@@ -153,18 +181,16 @@ export default async function forumRoutes(app: FastifyInstance) {
   });
 
   app.get('/forum/post/:postId', member, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const notice = noticeOf(query.notice);
-    return postPage(request, reply, idParam(request, 'postId'), { after: cursorOf(query.after), notice: notice ? t(`forumPages.notices.${notice}`) : undefined });
+    const { postId } = paramsOf(PostParams, request);
+    const { after, notice } = queryOf(PostQuery, request);
+    return postPage(request, reply, postId, { after, notice: notice ? t(`forumPages.notices.${notice}`) : undefined });
   });
 
   app.post('/forum/post/:postId/reply', member, async (request, reply) => {
-    const postId = idParam(request, 'postId');
+    const { postId } = paramsOf(PostParams, request);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const body = (request.body ?? {}) as FormBody;
-    const typed = str(body.body);
-    const after = cursorOf(body.after);
+    const { body: typed, after } = formOf(ReplyForm, request);
     try {
       ensureText({ body: typed }, ['body']);
       const created = await createReply(deps, viewer, postId, { body: textToHtml(typed) });
@@ -185,18 +211,18 @@ export default async function forumRoutes(app: FastifyInstance) {
   // Editing one's own post or reply, on a page of its own.
   app.get('/forum/post/:postId/edit', member, async (request, reply) => {
     const viewer = forumViewer(request);
-    const post = await getPost(forumDeps(request), viewer, idParam(request, 'postId'));
+    const post = await getPost(forumDeps(request), viewer, paramsOf(PostParams, request).postId);
     if (!post.abilities.canEdit) return refusedChange(request, reply, post.id, post.author.id === viewer.userId);
     return postFormPage(request, reply, 'edit', { title: post.title, body: htmlToText(post.bodyHtml), topicIds: post.topics.map((x) => x.id) }, {}, 200, post.id);
   });
 
   app.post('/forum/post/:postId/edit', member, async (request, reply) => {
-    const postId = idParam(request, 'postId');
-    const body = (request.body ?? {}) as FormBody;
-    const typed: PostFormValues = { title: str(body.title), body: str(body.body), topicIds: topicIdsTyped(body.topicIds) };
+    const { postId } = paramsOf(PostParams, request);
+    const form = formOf(PostFormSchema, request);
+    const typed: PostFormValues = { title: form.title, body: form.body, topicIds: form.topicIds ?? [] };
     try {
       ensureText({ title: typed.title, body: typed.body }, ['body']);
-      await editPost(forumDeps(request), forumViewer(request), postId, { title: typed.title, body: textToHtml(typed.body), topicIds: body.topicIds ?? [] });
+      await editPost(forumDeps(request), forumViewer(request), postId, { title: typed.title, body: textToHtml(typed.body), topicIds: typed.topicIds });
       return reply.redirectTo(postPath(postId, { notice: 'edited', anchor: 'post' }));
     } catch (e) {
       if (!isAppError(e) || e.status >= 500 || e.code === 'NotFound' || e.code === 'Forum.PostNotFound' || e.code === 'NotAuthenticated') throw e;
@@ -207,7 +233,7 @@ export default async function forumRoutes(app: FastifyInstance) {
   app.get('/forum/reply/:id/edit', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const found = await getReply(deps, viewer, idParam(request));
+    const found = await getReply(deps, viewer, paramsOf(idParams, request).id);
     const post = await getPost(deps, viewer, found.postId);
     if (!found.abilities.canEdit) return refusedChange(request, reply, post.id, found.author.id === viewer.userId);
     return reply.page({
@@ -217,10 +243,10 @@ export default async function forumRoutes(app: FastifyInstance) {
   });
 
   app.post('/forum/reply/:id/edit', member, async (request, reply) => {
-    const id = idParam(request);
+    const { id } = paramsOf(idParams, request);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const typed = str(((request.body ?? {}) as FormBody).body);
+    const { body: typed } = formOf(ReplyEditFormSchema, request);
     try {
       ensureText({ body: typed }, ['body']);
       const edited = await editReply(deps, viewer, id, { body: textToHtml(typed) });
@@ -243,14 +269,12 @@ export default async function forumRoutes(app: FastifyInstance) {
   app.get('/forum/:kind/:id/delete', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const kind = (request.params as { kind: string }).kind;
-    const id = idParam(request);
+    const { kind, id } = paramsOf(KindIdParams, request);
     if (kind === 'post') {
       const post = await getPost(deps, viewer, id);
       if (post.abilities.canRemove) return reply.redirectTo(`/forum/post/${id}/remove`);
       return reply.page({ title: t('forumPages.delete.postTitle'), body: <DeleteConfirm kind="post" id={id} postId={id} title={post.title} /> });
     }
-    if (kind !== 'reply') return reply.callNotFound();
     const found = await getReply(deps, viewer, id);
     if (found.abilities.canRemove) return reply.redirectTo(`/forum/reply/${id}/remove`);
     const post = await getPost(deps, viewer, found.postId);
@@ -260,8 +284,7 @@ export default async function forumRoutes(app: FastifyInstance) {
   app.post('/forum/:kind/:id/delete', member, async (request, reply) => {
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const kind = (request.params as { kind: string }).kind;
-    const id = idParam(request);
+    const { kind, id } = paramsOf(KindIdParams, request);
     if (kind === 'post') {
       try {
         await deletePost(deps, viewer, id);
@@ -273,7 +296,6 @@ export default async function forumRoutes(app: FastifyInstance) {
       }
       return reply.redirectTo('/forum?notice=deleted');
     }
-    if (kind !== 'reply') return reply.callNotFound();
     const found = await getReply(deps, viewer, id);
     try {
       await deleteReply(deps, viewer, id);
@@ -303,31 +325,23 @@ export default async function forumRoutes(app: FastifyInstance) {
     });
   }
 
-  const removeKind = (request: FastifyRequest): 'post' | 'reply' | null => {
-    const kind = (request.params as { kind: string }).kind;
-    return kind === 'post' || kind === 'reply' ? kind : null;
-  };
-
   app.get('/forum/:kind/:id/remove', member, async (request, reply) => {
-    const kind = removeKind(request);
-    if (!kind) return reply.callNotFound();
-    return removePage(request, reply, kind, idParam(request));
+    const { kind, id } = paramsOf(KindIdParams, request);
+    return removePage(request, reply, kind, id);
   });
 
   app.post('/forum/:kind/:id/remove', member, async (request, reply) => {
-    const kind = removeKind(request);
-    if (!kind) return reply.callNotFound();
-    const id = idParam(request);
+    const { kind, id } = paramsOf(KindIdParams, request);
     const deps = forumDeps(request);
     const viewer = forumViewer(request);
-    const body = (request.body ?? {}) as FormBody;
+    const { reason } = formOf(RemoveFormSchema, request);
     const postId = kind === 'post' ? id : (await getReply(deps, viewer, id)).postId;
     try {
-      await removeContent(deps, viewer, kind, id, body.reason);
+      await removeContent(deps, viewer, kind, id, reason);
     } catch (e) {
       if (!isAppError(e) || e.status >= 500 || ['NotAuthenticated', 'NotFound', 'Forum.NotModerator', 'Forum.PostNotFound', 'Forum.ReplyNotFound'].includes(String(e.code))) throw e;
       const messages = fieldMessages(e, t);
-      return removePage(request, reply, kind, id, { status: e.status, reason: str(body.reason), error: messages.reason, formError: messages.reason ? undefined : messages.form });
+      return removePage(request, reply, kind, id, { status: e.status, reason, error: messages.reason, formError: messages.reason ? undefined : messages.form });
     }
     return reply.redirectTo(postPath(postId, { notice: 'removed', anchor: kind === 'post' ? 'post' : `reply-${id}` }));
   });

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, notFound } from '#src/core/errors.ts';
+import { z } from 'zod';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { formOf, id, idParams, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { parseId } from '#src/core/ids.ts';
 import { AmplifyNotPublished, AmplifyPage } from '#src/features/payments/views/payments/Amplify.tsx';
 import { CardForm } from '#src/features/payments/views/payments/CardForm.tsx';
@@ -16,11 +17,30 @@ import { amplifyPageModel } from './view-models.ts';
 const appOf = (request: FastifyRequest) => request.server;
 
 /** The article id of the address: a positive id, else 404 (hostile ids never reach a query). */
-function articleIdOf(request: FastifyRequest): number {
-  const id = parseId((request.params as { id?: string }).id);
-  if (id === null) throw notFound();
-  return id;
-}
+const articleIdOf = (request: FastifyRequest): number => paramsOf(idParams, request).id;
+
+/** The page with a package chosen (`?package=<id>`): anything but an id is the unknown package's message. */
+const AmplifyQuery = z.object({ package: z.string().optional().catch('') });
+
+/**
+ * The purchase form: the package (not an id: the unknown package's message), the form's key, and the
+ * card: a saved one (its id) or the provider's token (none: the hosted page). A misfit is code 900,
+ * the catalogue's answer for input that cannot be used (spec section 8), as every payments form answers.
+ */
+const AmplifyForm = z.object({
+  packageId: optionalId.catch(null),
+  idempotencyKey: z.string().optional(),
+  savedPaymentId: id.optional(),
+  token: z.string().optional(),
+});
+const amplifyFormOf = (request: FastifyRequest) => {
+  try {
+    return formOf(AmplifyForm, request);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'BadRequest.Validation') throw new AppError(900);
+    throw e;
+  }
+};
 
 type PageState = {
   selected?: AmplificationPackage | null;
@@ -84,7 +104,7 @@ export default async function amplifyRoutes(app: FastifyInstance) {
 
   app.get('/articles/amplify/:id', member, async (request, reply) => {
     const articleId = articleIdOf(request);
-    const chosen = (request.query as Record<string, unknown> | undefined)?.package;
+    const chosen = queryOf(AmplifyQuery, request).package;
     if (chosen === undefined) return render(request, reply, articleId);
     const packageId = parseId(chosen);
     try {
@@ -99,13 +119,12 @@ export default async function amplifyRoutes(app: FastifyInstance) {
 
   app.post('/articles/amplify/:id', member, async (request, reply) => {
     const articleId = articleIdOf(request);
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
-    const packageId = parseId(body.packageId);
+    const body = amplifyFormOf(request);
+    const packageId = body.packageId;
     if (packageId === null) return render(request, reply, articleId, { packageError: t('amplify.errors.unknownPackage'), status: 400 });
-    const key = str(body.idempotencyKey);
-    const savedPaymentId = body.savedPaymentId === undefined ? null : parseId(body.savedPaymentId);
-    if (body.savedPaymentId !== undefined && savedPaymentId === null) throw new AppError(900);
-    const token = str(body.token);
+    const key = body.idempotencyKey ?? '';
+    const savedPaymentId = body.savedPaymentId ?? null;
+    const token = body.token ?? '';
     try {
       if (savedPaymentId !== null) return await buy(request, reply, articleId, packageId, key, { savedPaymentId }, 'saved');
       if (token) {

@@ -1,10 +1,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, notFound } from '#src/core/errors.ts';
+import { z } from 'zod';
+import { isAppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
+import { paramsOf, queryOf } from '#src/lib/form.ts';
 import { BillingPage } from '#src/features/payments/views/Billing.tsx';
 import { findStatement, listStatements, statementFileName, type StatementPage } from './billing.ts';
 import { renderStatementPdf } from './statement-pdf.ts';
 import { statementRows } from './view-models.ts';
+
+/** The statements' page: a cursor as sent (not ours: the first page); anything but text, none. */
+const BillingQuery = z.object({ after: z.string().optional().catch(undefined) });
+/** `/statements/:file`: `<id>.pdf` (anything else names no statement: 404). */
+const StatementParams = z.object({
+  file: z.string().transform((file, ctx) => {
+    const statementId = parseId(/^(\d+)\.pdf$/.exec(file)?.[1]);
+    if (statementId === null) {
+      ctx.addIssue({ code: 'custom', message: 'not a statement' });
+      return z.NEVER;
+    }
+    return statementId;
+  }),
+});
 
 /**
  * Settings → Billing (/settings/billing): the member's statements, 20 a page, newest first, and each
@@ -17,7 +33,7 @@ export default async function billingRoutes(app: FastifyInstance) {
   const member = { config: { access: 'member' as const } };
 
   app.get('/settings/billing', member, async (request, reply) => {
-    const after = (request.query as Record<string, unknown> | undefined)?.after;
+    const { after } = queryOf(BillingQuery, request);
     let page: StatementPage | null = null;
     try {
       page = await listStatements(request.server.db, request.community, request.guardian.userId!, { after: typeof after === 'string' ? after : null });
@@ -35,10 +51,8 @@ export default async function billingRoutes(app: FastifyInstance) {
 
   // The page's link, and the API's address (GraphQL statementUrl): a bearer token counts on /rest only.
   const downloadStatement = async (request: FastifyRequest, reply: FastifyReply) => {
-    const file = (request.params as { file?: string }).file ?? '';
-    const id = parseId(/^(\d+)\.pdf$/.exec(file)?.[1]);
-    if (id === null) throw notFound();
-    const statement = await findStatement(request.server.db, request.community, request.guardian.userId!, id);
+    const { file: statementId } = paramsOf(StatementParams, request);
+    const statement = await findStatement(request.server.db, request.community, request.guardian.userId!, statementId);
     const pdf = await renderStatementPdf(statement, t);
     return reply
       .header('content-type', 'application/pdf')

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Translate } from '#src/core/i18n.ts';
 import type { DeclineCode } from './processor/types.ts';
 import type { PaymentSite } from './queries.ts';
@@ -115,12 +116,26 @@ function requestOrigin(request: FastifyRequest): string {
   return URL.canParse(raw) ? new URL(raw).origin : new URL(request.server.config.publicUrl).origin;
 }
 
-/** A token the card form island got for a card that still needs the 3-D-Secure-style step (posted as `cardChallenge`). */
+/** A token the card form island got for a card that still needs the 3-D-Secure-style step (posted as `cardChallenge`); anything else is none. */
+const ChallengeForm = z.object({
+  cardChallenge: z
+    .string()
+    .regex(/^tok_[A-Za-z0-9_-]{8,64}$/)
+    .optional()
+    .catch(undefined),
+});
+
 function pendingChallenge(request: FastifyRequest): string | null {
-  const body = request.body as Record<string, unknown> | undefined;
-  const token = body && typeof body === 'object' ? body.cardChallenge : undefined;
-  return typeof token === 'string' && /^tok_[A-Za-z0-9_-]{8,64}$/.test(token) ? token : null;
+  const form = ChallengeForm.safeParse(request.body ?? {});
+  return (form.success && form.data.cardChallenge) || null;
 }
+
+/** The hosted page's return (`?token=&state=&signature=`): short text each, the token and signature not empty. */
+const HostedReturnQuery = z.object({
+  token: z.string().min(1).max(MAX_TOKEN),
+  state: z.string().max(MAX_SEALED),
+  signature: z.string().min(1).max(200),
+});
 
 /**
  * The absolute address of the provider's hosted page for this state; the page returns to state.returnPath.
@@ -152,9 +167,9 @@ export function hostedPageAddress(app: FastifyInstance, request: FastifyRequest,
  * this community's and was made for this very path; else null (answer 400).
  */
 export function readHostedReturn(app: FastifyInstance, request: FastifyRequest): { token: string; state: CheckoutState } | null {
-  const q = (request.query ?? {}) as Record<string, unknown>;
-  const { token, state: sealed, signature } = q;
-  if (!isShortText(token, MAX_TOKEN) || !isShortText(sealed, MAX_SEALED) || !isShortText(signature, 200) || !token || !signature) return null;
+  const query = HostedReturnQuery.safeParse(request.query ?? {});
+  if (!query.success) return null;
+  const { token, state: sealed, signature } = query.data;
   const state = openState(app, sealed);
   if (!state || state.communityId !== request.community.id || state.returnPath !== request.appPath) return null;
   // The processor's signature is over the token and the state exactly as it carried them. The site is

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
-import { AppError, isAppError } from '#src/core/errors.ts';
+import { z } from 'zod';
+import { isAppError } from '#src/core/errors.ts';
 import { withDone } from '#src/lib/admin/act.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { field, formOf, id, idParams, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { EpAnswer, EpAnswers } from '#src/features/expert-panels/views/admin/answers.tsx';
 import { EpBatch, EpBatches } from '#src/features/expert-panels/views/admin/batches.tsx';
 import type { EpForm } from '#src/features/expert-panels/views/admin/frame.tsx';
@@ -16,7 +17,6 @@ import { batchBoard, batchQueryOf } from './question-board.ts';
 import { addPanelMember, createPanel, getPanel, listPanels, removePanelMember, setPanelArchived, updatePanel } from './panels.ts';
 import { editorPosts } from './form-post.ts';
 import { answerBoard, answerFiltersOf, answersForExport, decideAnswer, decisionOf, editAnswer, getAnswer, startReview } from './review.ts';
-import { requireId } from '#src/core/ids.ts';
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
 const DONE = [
@@ -40,9 +40,43 @@ const DONE = [
 ] as const;
 type Done = (typeof DONE)[number];
 
-const idParam = (request: FastifyRequest, name = 'id'): number => requireId((request.params as Record<string, string | undefined>)[name]);
-/** What was typed, kept for the form that comes back (strings only, cut to a sane length). */
-const keep = (body: Body, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, str(body[n]).slice(0, 120_000)]));
+/** `?done=<key>`: the notice an action came back with; anything else shows none. */
+const DoneQuery = z.object({ done: z.enum(DONE).optional().catch(undefined) });
+
+/** The edge schemas of the area's forms: fields as typed (the services check them and name the field). */
+const PanelForm = z.object({ name: field(), topic: field(), minWords: field(), maxWords: field() });
+const ArchiveForm = z.object({ archived: z.enum(['true', 'false']).transform((v) => v === 'true') });
+const MemberForm = z.object({ who: field() });
+const MemberParams = z.object({ id, userId: id });
+const BatchForm = z.object({ panelId: field(), title: field(), deadline: field() });
+const QuestionForm = z.object({ title: field(), brief: field(), guidelines: field() });
+const AnswerEditForm = z.object({ body: field() });
+const DecisionForm = z.object({ decision: field(), note: field() });
+/** The answers' board: filters that do not fit are dropped (the search is checked by the service, beside its field). */
+const AnswersQuery = z.object({
+  status: z.string().optional().catch(undefined),
+  panelId: optionalId.catch(null),
+  questionId: optionalId.catch(null),
+  q: z.string().optional().catch(undefined),
+  sort: z.string().optional().catch(undefined),
+  after: z
+    .string()
+    .max(40)
+    .optional()
+    .catch(undefined)
+    .transform((v) => v ?? null),
+});
+
+/** The batches list: filters and a page as the links carry them; what does not fit is dropped. */
+const BatchesQuery = z.object({
+  panelId: optionalId.catch(null),
+  state: z.string().optional().catch(undefined),
+  q: z.string().optional().catch(undefined),
+  after: z.string().optional().catch(undefined),
+});
+
+/** What was typed, kept for the form that comes back (cut to a sane length). */
+const keep = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([n, v]) => [n, v.slice(0, 120_000)]));
 
 /**
  * The editors' expert panels area (staff only): /admin/expert-panels (panels), its batches and their
@@ -55,8 +89,8 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
   const admin = { config: { access: 'admin' as const } };
 
   const noticeOf = (request: FastifyRequest) => {
-    const done = (request.query as Record<string, unknown>).done;
-    return typeof done === 'string' && (DONE as readonly string[]).includes(done) ? t(`expertPanelsAdmin.done.${done}`) : undefined;
+    const { done } = queryOf(DoneQuery, request);
+    return done ? t(`expertPanelsAdmin.done.${done}`) : undefined;
   };
   const call = (request: FastifyRequest) => {
     request.guardian.ensureAdmin();
@@ -69,20 +103,20 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
   }
 
   /**
-   * One form POST of this area: which form it is (`key`), which of its fields to keep, the page it
-   * comes back on when refused, and what it does (the notice and the way back); see ./form-post.ts.
+   * One form POST of this area: which form it is (`key`), what was typed to keep, the page it comes
+   * back on when refused, and what it does (the notice and the way back); see ./form-post.ts.
    */
   type Action = {
     key: string;
-    keep?: readonly string[];
+    keep?: Record<string, string>;
     page: (form: EpForm, status: number) => Promise<unknown>;
     run: (deps: EpDeps, viewer: EpViewer) => Promise<readonly [Done, string]>;
   };
   const editorPost = editorPosts<Done>(app, { formLevel: ['ExpertPanels.BatchSent', 'ExpertPanels.NotInReview', 'ExpertPanels.RoundupPublished', 'ExpertPanels.Busy'], back: withDone });
-  const post = (url: string, action: (request: FastifyRequest, reply: FastifyReply, body: Body) => Action | Promise<Action>) =>
-    editorPost(url, async (request, reply, body) => {
-      const a = await action(request, reply, body);
-      return { values: a.keep ? keep(body, a.keep) : {}, page: (refused, status) => a.page({ key: a.key, values: refused.values ?? {}, errors: refused.errors }, status), run: a.run };
+  const post = (url: string, action: (request: FastifyRequest, reply: FastifyReply) => Action | Promise<Action>) =>
+    editorPost(url, async (request, reply) => {
+      const a = await action(request, reply);
+      return { values: a.keep ? keep(a.keep) : {}, page: (refused, status) => a.page({ key: a.key, values: refused.values ?? {}, errors: refused.errors }, status), run: a.run };
     });
 
   // ---- Panels ----
@@ -95,14 +129,15 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
 
   app.get('/admin/expert-panels', admin, async (request, reply) => panelsPage(request, reply));
 
-  const PANEL_FIELDS = ['name', 'topic', 'minWords', 'maxWords'] as const;
-
-  post('/admin/expert-panels/panels', (request, reply, body) => ({
-    key: 'panel-new',
-    keep: PANEL_FIELDS,
-    page: (form, status) => panelsPage(request, reply, form, status),
-    run: async (deps, viewer) => ['panelCreated', `/admin/expert-panels/panels/${await createPanel(deps, viewer, body)}`],
-  }));
+  post('/admin/expert-panels/panels', (request, reply) => {
+    const form = formOf(PanelForm, request);
+    return {
+      key: 'panel-new',
+      keep: form,
+      page: (again, status) => panelsPage(request, reply, again, status),
+      run: async (deps, viewer) => ['panelCreated', `/admin/expert-panels/panels/${await createPanel(deps, viewer, form)}`],
+    };
+  });
 
   const panelPage = (request: FastifyRequest, reply: FastifyReply, id: number, form?: EpForm, status?: number) =>
     page(request, reply, t('expertPanelsAdmin.titles.panel'), async () => {
@@ -110,31 +145,34 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
       return <EpPanel panel={await getPanel(deps, viewer, id)} notice={form ? undefined : noticeOf(request)} form={form} />;
     }, status);
 
-  app.get('/admin/expert-panels/panels/:id', admin, async (request, reply) => panelPage(request, reply, idParam(request)));
+  app.get('/admin/expert-panels/panels/:id', admin, async (request, reply) => panelPage(request, reply, paramsOf(idParams, request).id));
 
   /** An action on one panel: its page, back and again. */
-  const onPanel = (request: FastifyRequest, reply: FastifyReply, key: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Done>, fields?: readonly string[]): Action => {
-    const id = idParam(request);
-    return { key, keep: fields, page: (form, status) => panelPage(request, reply, id, form, status), run: async (deps, viewer) => [await run(deps, viewer, id), `/admin/expert-panels/panels/${id}`] };
+  const onPanel = (request: FastifyRequest, reply: FastifyReply, key: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Done>, typed?: Record<string, string>): Action => {
+    const { id } = paramsOf(idParams, request);
+    return { key, keep: typed, page: (form, status) => panelPage(request, reply, id, form, status), run: async (deps, viewer) => [await run(deps, viewer, id), `/admin/expert-panels/panels/${id}`] };
   };
 
-  post('/admin/expert-panels/panels/:id', (request, reply, body) =>
-    onPanel(request, reply, 'panel-edit', async (deps, viewer, id) => (await updatePanel(deps, viewer, id, body), 'panelSaved'), PANEL_FIELDS),
-  );
-
-  post('/admin/expert-panels/panels/:id/archive', (request, reply, body) => {
-    const archived = str(body.archived);
-    const action = onPanel(request, reply, 'panel-archive', async (deps, viewer, id) => (await setPanelArchived(deps, viewer, id, archived === 'true'), archived === 'true' ? 'panelArchived' : 'panelUnarchived'));
-    if (archived !== 'true' && archived !== 'false') throw new AppError('BadRequest.Validation');
-    return action;
+  post('/admin/expert-panels/panels/:id', (request, reply) => {
+    paramsOf(idParams, request);
+    const form = formOf(PanelForm, request);
+    return onPanel(request, reply, 'panel-edit', async (deps, viewer, id) => (await updatePanel(deps, viewer, id, form), 'panelSaved'), form);
   });
 
-  post('/admin/expert-panels/panels/:id/members', (request, reply, body) =>
-    onPanel(request, reply, 'member-add', async (deps, viewer, id) => (await addPanelMember(deps, viewer, id, body.who), 'memberAdded'), ['who']),
-  );
+  post('/admin/expert-panels/panels/:id/archive', (request, reply) => {
+    paramsOf(idParams, request);
+    const { archived } = formOf(ArchiveForm, request);
+    return onPanel(request, reply, 'panel-archive', async (deps, viewer, id) => (await setPanelArchived(deps, viewer, id, archived), archived ? 'panelArchived' : 'panelUnarchived'));
+  });
+
+  post('/admin/expert-panels/panels/:id/members', (request, reply) => {
+    paramsOf(idParams, request);
+    const form = formOf(MemberForm, request);
+    return onPanel(request, reply, 'member-add', async (deps, viewer, id) => (await addPanelMember(deps, viewer, id, form.who), 'memberAdded'), form);
+  });
 
   post('/admin/expert-panels/panels/:id/members/:userId/remove', (request, reply) => {
-    const userId = idParam(request, 'userId');
+    const { userId } = paramsOf(MemberParams, request);
     return onPanel(request, reply, 'member-remove', async (deps, viewer, id) => (await removePanelMember(deps, viewer, id, userId), 'memberRemoved'));
   });
 
@@ -143,19 +181,22 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
   const batchesPage = (request: FastifyRequest, reply: FastifyReply, form?: EpForm, status?: number) =>
     page(request, reply, t('expertPanelsAdmin.titles.batches'), async () => {
       const { deps, viewer } = call(request);
-      const { filters, searchError, searchTyped, after } = batchQueryOf(request.query as Record<string, unknown>, t);
+      const { filters, searchError, searchTyped, after } = batchQueryOf(queryOf(BatchesQuery, request), t);
       const [page, panels] = await Promise.all([batchBoard(deps, viewer, filters, { after }), listPanels(deps, viewer)]);
       return <EpBatches batches={page.rows} next={page.next} after={after} filters={filters} searchError={searchError} searchTyped={searchTyped} panels={panels} notice={form ? undefined : noticeOf(request)} form={form} />;
     }, status);
 
   app.get('/admin/expert-panels/batches', admin, async (request, reply) => batchesPage(request, reply));
 
-  post('/admin/expert-panels/batches', (request, reply, body) => ({
-    key: 'batch-new',
-    keep: ['panelId', 'title', 'deadline'],
-    page: (form, status) => batchesPage(request, reply, form, status),
-    run: async (deps, viewer) => ['batchCreated', `/admin/expert-panels/batches/${await createBatch(deps, viewer, body)}`],
-  }));
+  post('/admin/expert-panels/batches', (request, reply) => {
+    const form = formOf(BatchForm, request);
+    return {
+      key: 'batch-new',
+      keep: form,
+      page: (again, status) => batchesPage(request, reply, again, status),
+      run: async (deps, viewer) => ['batchCreated', `/admin/expert-panels/batches/${await createBatch(deps, viewer, form)}`],
+    };
+  });
 
   const batchPage = (request: FastifyRequest, reply: FastifyReply, id: number, form?: EpForm, status?: number) =>
     page(request, reply, t('expertPanelsAdmin.titles.batch'), async () => {
@@ -165,37 +206,38 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
       return <EpBatch batch={batch} questions={questions} notice={form ? undefined : noticeOf(request)} form={form} />;
     }, status);
 
-  app.get('/admin/expert-panels/batches/:id', admin, async (request, reply) => batchPage(request, reply, idParam(request)));
+  app.get('/admin/expert-panels/batches/:id', admin, async (request, reply) => batchPage(request, reply, paramsOf(idParams, request).id));
 
-  const QUESTION_FIELDS = ['title', 'brief', 'guidelines'] as const;
-  const questionInput = (body: Body) => ({ title: body.title, brief: textToHtml(str(body.brief)), guidelines: textToHtml(str(body.guidelines)) });
+  const questionInput = (form: z.infer<typeof QuestionForm>) => ({ title: form.title, brief: textToHtml(form.brief), guidelines: textToHtml(form.guidelines) });
 
-  post('/admin/expert-panels/batches/:id/questions', (request, reply, body) => {
-    const id = idParam(request);
+  post('/admin/expert-panels/batches/:id/questions', (request, reply) => {
+    const { id } = paramsOf(idParams, request);
+    const form = formOf(QuestionForm, request);
     return {
       key: 'question-new',
-      keep: QUESTION_FIELDS,
-      page: (form, status) => batchPage(request, reply, id, form, status),
-      run: async (deps, viewer) => ['questionAdded', `/admin/expert-panels/batches/${id}#question-${await addQuestion(deps, viewer, id, questionInput(body))}`],
+      keep: form,
+      page: (again, status) => batchPage(request, reply, id, again, status),
+      run: async (deps, viewer) => ['questionAdded', `/admin/expert-panels/batches/${id}#question-${await addQuestion(deps, viewer, id, questionInput(form))}`],
     };
   });
 
   post('/admin/expert-panels/batches/:id/send', (request, reply) => {
-    const id = idParam(request);
+    const { id } = paramsOf(idParams, request);
     return { key: 'send', page: (form, status) => batchPage(request, reply, id, form, status), run: async (deps, viewer) => (await sendBatch(deps, viewer, id), ['batchSent', `/admin/expert-panels/batches/${id}`]) };
   });
 
   /** A question's action: its batch page comes back (found through the question, this community's only). */
-  const onQuestion = (action: 'save' | 'remove' | 'close' | 'reopen') => async (request: FastifyRequest, reply: FastifyReply, body: Body): Promise<Action> => {
-    const id = idParam(request);
+  const onQuestion = (action: 'save' | 'remove' | 'close' | 'reopen') => async (request: FastifyRequest, reply: FastifyReply): Promise<Action> => {
+    const { id } = paramsOf(idParams, request);
+    const form = action === 'save' ? formOf(QuestionForm, request) : null;
     const { deps, viewer } = call(request);
     const { batchId } = await questionSummary(deps, viewer, id);
     return {
       key: `question-${id}`,
-      keep: action === 'save' ? QUESTION_FIELDS : undefined,
+      keep: form ?? undefined,
       page: (form, status) => batchPage(request, reply, batchId, form, status),
       run: async (deps, viewer) => {
-        if (action === 'save') await updateQuestion(deps, viewer, id, questionInput(body));
+        if (form) await updateQuestion(deps, viewer, id, questionInput(form));
         if (action === 'remove') await removeQuestion(deps, viewer, id);
         if (action === 'close') await closeQuestion(deps, viewer, id);
         if (action === 'reopen') await reopenQuestion(deps, viewer, id);
@@ -214,7 +256,7 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
 
   /** The board's filters from the query string; a search that cannot be used is shown beside the field and ignored. */
   const filtersOf = (request: FastifyRequest): { filters: AnswerFilters; searchError?: string } => {
-    const q = request.query as Record<string, unknown>;
+    const q = queryOf(AnswersQuery, request);
     try {
       return { filters: answerFiltersOf(q) };
     } catch (e) {
@@ -227,8 +269,7 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
     page(request, reply, t('expertPanelsAdmin.titles.answers'), async () => {
       const { deps, viewer } = call(request);
       const { filters, searchError } = filtersOf(request);
-      const afterRaw = (request.query as Record<string, unknown>).after;
-      const after = typeof afterRaw === 'string' && afterRaw.length <= 40 ? afterRaw : null;
+      const { after } = queryOf(AnswersQuery, request);
       const [board, panels, question] = await Promise.all([
         answerBoard(deps, viewer, filters, { after }),
         listPanels(deps, viewer),
@@ -261,21 +302,25 @@ export default async function expertPanelsAdminRoutes(app: FastifyInstance) {
       return <EpAnswer answer={answer} bodyText={htmlToText(answer.bodyHtml)} notice={form ? undefined : noticeOf(request)} form={form} />;
     }, status);
 
-  app.get('/admin/expert-panels/answers/:id', admin, async (request, reply) => answerPage(request, reply, idParam(request)));
+  app.get('/admin/expert-panels/answers/:id', admin, async (request, reply) => answerPage(request, reply, paramsOf(idParams, request).id));
 
   /** An action on one answer: its page, back and again. */
-  const onAnswer = (request: FastifyRequest, reply: FastifyReply, key: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Done>, fields?: readonly string[]): Action => {
-    const id = idParam(request);
-    return { key, keep: fields, page: (form, status) => answerPage(request, reply, id, form, status), run: async (deps, viewer) => [await run(deps, viewer, id), `/admin/expert-panels/answers/${id}`] };
+  const onAnswer = (request: FastifyRequest, reply: FastifyReply, key: string, run: (deps: EpDeps, viewer: EpViewer, id: number) => Promise<Done>, typed?: Record<string, string>): Action => {
+    const { id } = paramsOf(idParams, request);
+    return { key, keep: typed, page: (form, status) => answerPage(request, reply, id, form, status), run: async (deps, viewer) => [await run(deps, viewer, id), `/admin/expert-panels/answers/${id}`] };
   };
 
   post('/admin/expert-panels/answers/:id/review', (request, reply) => onAnswer(request, reply, 'review', async (deps, viewer, id) => (await startReview(deps, viewer, id), 'reviewStarted')));
 
-  post('/admin/expert-panels/answers/:id/edit', (request, reply, body) =>
-    onAnswer(request, reply, 'edit', async (deps, viewer, id) => (await editAnswer(deps, viewer, id, { body: textToHtml(str(body.body).slice(0, 200_000)) }), 'answerEdited'), ['body']),
-  );
+  post('/admin/expert-panels/answers/:id/edit', (request, reply) => {
+    paramsOf(idParams, request);
+    const form = formOf(AnswerEditForm, request);
+    return onAnswer(request, reply, 'edit', async (deps, viewer, id) => (await editAnswer(deps, viewer, id, { body: textToHtml(form.body.slice(0, 200_000)) }), 'answerEdited'), form);
+  });
 
-  post('/admin/expert-panels/answers/:id/decide', (request, reply, body) =>
-    onAnswer(request, reply, 'decide', async (deps, viewer, id) => ((await decideAnswer(deps, viewer, id, decisionOf(body.decision), body.note)) === 'accepted' ? 'accepted' : 'declined'), ['note']),
-  );
+  post('/admin/expert-panels/answers/:id/decide', (request, reply) => {
+    paramsOf(idParams, request);
+    const form = formOf(DecisionForm, request);
+    return onAnswer(request, reply, 'decide', async (deps, viewer, id) => ((await decideAnswer(deps, viewer, id, decisionOf(form.decision), form.note)) === 'accepted' ? 'accepted' : 'declined'), { note: form.note });
+  });
 }

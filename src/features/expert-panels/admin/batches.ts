@@ -1,3 +1,4 @@
+import { parseId } from '#src/core/ids.ts';
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { EpAnswerStatus } from '#src/db/types.ts';
@@ -108,8 +109,8 @@ export async function getBatch(deps: EpDeps, viewer: EpViewer, id: number): Prom
 /** Creates a draft batch for an open (not archived) panel of the community, deadline in the future. */
 export async function createBatch(deps: EpDeps, viewer: EpViewer, input: BatchInput): Promise<number> {
   editorOnly(viewer);
-  const panelId = typeof input.panelId === 'number' ? input.panelId : typeof input.panelId === 'string' && /^[1-9]\d{0,9}$/.test(input.panelId) ? Number(input.panelId) : null;
-  if (panelId === null || panelId > 2_147_483_647) throw fieldError('panelId', 'panelRequired');
+  const panelId = parseId(input.panelId);
+  if (panelId === null) throw fieldError('panelId', 'panelRequired');
   const title = oneLine('title', input.title, BATCH_TITLE_MAX);
   const now = deps.clock.now();
   const deadline = dateTimeField('deadline', input.deadline, now);

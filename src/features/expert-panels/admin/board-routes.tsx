@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, isAppError, notFound } from '#src/core/errors.ts';
+import { z } from 'zod';
+import { AppError, isAppError } from '#src/core/errors.ts';
 import { toCsv } from '#src/lib/csv.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { field, formOf, idParams, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { COUNT_COLUMNS, EpQuestions, questionsParams } from '#src/features/expert-panels/views/admin/questions.tsx';
 import { epDeps, epViewer } from '../deps.ts';
 import type { QuestionFilters } from './admin-types.ts';
@@ -12,6 +12,24 @@ import { afterOf, batchTitle, typedSearch, questionBoard, questionFiltersOf, que
 
 const PATH = '/admin/expert-panels/questions';
 const DONE = ['questionClosed', 'questionReopened'] as const;
+
+/** The board's filters and page, as a query string carries them: what does not fit is dropped (the search is checked beside its field). */
+const BoardFilters = {
+  panelId: optionalId.catch(null),
+  batchId: optionalId.catch(null),
+  state: z.string().optional().catch(undefined),
+  status: z.string().optional().catch(undefined),
+  q: z.string().optional().catch(undefined),
+  sort: z.string().optional().catch(undefined),
+  after: z.string().optional().catch(undefined),
+};
+const BoardQuery = z.object({ ...BoardFilters, done: z.enum(DONE).optional().catch(undefined) });
+/** Close or reopen from the board, with the filters and page it was on (cut to a sane length). */
+const BoardForm = z.object({
+  ...BoardFilters,
+  action: z.enum(['close', 'reopen']),
+  q: field().transform((v) => v.slice(0, 1000)),
+});
 
 /**
  * The editors' questions board (issue 15), staff only: every question of the community's panels and
@@ -40,7 +58,7 @@ export default async function expertPanelsBoardRoutes(app: FastifyInstance) {
 
   app.get(PATH, admin, async (request, reply) => {
     const { deps, viewer } = call(request);
-    const query = request.query as Record<string, unknown>;
+    const query = queryOf(BoardQuery, request);
     const { filters, searchError, searchTyped } = filtersOf(query);
     const after = searchError ? null : afterOf(query.after);
     const [board, panels, batch] = await Promise.all([
@@ -48,7 +66,7 @@ export default async function expertPanelsBoardRoutes(app: FastifyInstance) {
       listPanels(deps, viewer),
       filters.batchId ? batchTitle(deps, viewer, filters.batchId) : Promise.resolve(null),
     ]);
-    const done = typeof query.done === 'string' && (DONE as readonly string[]).includes(query.done) ? t(`expertPanelsAdmin.done.${query.done}`) : undefined;
+    const done = query.done ? t(`expertPanelsAdmin.done.${query.done}`) : undefined;
     return reply.page({
       title: t('expertPanelsAdmin.titles.questions'),
       status: searchError ? 400 : 200,
@@ -58,7 +76,7 @@ export default async function expertPanelsBoardRoutes(app: FastifyInstance) {
 
   app.get(`${PATH}/export.csv`, admin, async (request, reply) => {
     const { deps, viewer } = call(request);
-    const { filters, searchError } = filtersOf(request.query as Record<string, unknown>);
+    const { filters, searchError } = filtersOf(queryOf(BoardQuery, request));
     if (searchError) throw new AppError('BadRequest.Validation');
     const rows = await questionsForExport(deps, viewer, filters);
     const csv = toCsv(
@@ -75,15 +93,13 @@ export default async function expertPanelsBoardRoutes(app: FastifyInstance) {
 
   /** Close or reopen from the board (`action`), then back to the board as it was (the filters and page sent with the button). */
   app.post(`${PATH}/:id/board`, admin, async (request, reply) => {
-    const id = parseId((request.params as Record<string, string | undefined>).id);
-    if (id === null) throw notFound();
-    const body = (request.body ?? {}) as Body;
-    const action = str(body.action);
-    if (action !== 'close' && action !== 'reopen') throw new AppError('BadRequest.Validation');
+    const { id } = paramsOf(idParams, request);
+    const body = formOf(BoardForm, request);
+    const action = body.action;
     const { deps, viewer } = call(request);
     if (action === 'close') await closeQuestion(deps, viewer, id);
     else await reopenQuestion(deps, viewer, id);
-    const { filters, searchError } = filtersOf({ panelId: str(body.panelId), batchId: str(body.batchId), state: str(body.state), q: str(body.q).slice(0, 1000), sort: str(body.sort) });
+    const { filters, searchError } = filtersOf({ panelId: body.panelId, batchId: body.batchId, state: body.state, q: body.q, sort: body.sort });
     const after = searchError ? null : afterOf(body.after);
     const qs = [questionsParams(searchError ? { ...filters, q: null } : filters), after ? `after=${encodeURIComponent(after)}` : '', `done=${action === 'close' ? 'questionClosed' : 'questionReopened'}`].filter(Boolean).join('&');
     return reply.redirectTo(`${PATH}?${qs}#question-row-${id}`);

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, type ErrorCode } from '#src/core/errors.ts';
-import type { FormBody } from '#src/lib/form.ts';
 import { epDeps, epViewer, type EpDeps, type EpViewer } from '../deps.ts';
 
 /** A refused form as its page shows it again: what was typed (undefined: the page shows what is saved) and the messages. */
 export type Refused = { values?: Record<string, string>; errors: Record<string, string> };
 
 /**
- * One form POST of the editors' pages. The route reads the request first (ids and fields: a
- * malformed one is refused before anything runs), then says what was typed, the page that comes back
+ * One form POST of the editors' pages. The route reads the request first, through the zod schemas
+ * declared beside it (formOf, paramsOf from #src/lib/form.ts: a malformed id or field is refused
+ * before anything runs), then says what was typed, the page that comes back
  * when refused, and what the action does: its notice and the way back.
  */
 export type FormAction<Done extends string> = {
@@ -27,9 +27,9 @@ export type FormAction<Done extends string> = {
 export function editorPosts<Done extends string>(app: FastifyInstance, options: { formLevel: readonly ErrorCode[]; back: (path: string, done: Done) => string }) {
   const t = app.t;
   const admin = { config: { access: 'admin' as const } };
-  return (url: string, action: (request: FastifyRequest, reply: FastifyReply, body: FormBody) => FormAction<Done> | Promise<FormAction<Done>>) =>
+  return (url: string, action: (request: FastifyRequest, reply: FastifyReply) => FormAction<Done> | Promise<FormAction<Done>>) =>
     app.post(url, admin, async (request, reply) => {
-      const a = await action(request, reply, (request.body ?? {}) as FormBody);
+      const a = await action(request, reply);
       request.guardian.ensureAdmin();
       try {
         const [done, path] = await a.run(epDeps(request), epViewer(request));

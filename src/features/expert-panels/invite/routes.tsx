@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { field, formOf, optionalId, queryOf } from '#src/lib/form.ts';
 import { textToHtml } from '#src/lib/rich-text.ts';
 import { InvitePage, type InviteProblem } from '#src/features/expert-panels/views/InvitePage.tsx';
 import { epDeps } from '../deps.ts';
@@ -13,6 +13,25 @@ import type { InviteFormState, InviteQuestionView } from './types.ts';
 const NOTICES = ['submitted', 'cant_answer', 'ignored'] as const;
 type Notice = (typeof NOTICES)[number];
 const ACTIONS = ['submit', 'cant_answer', 'ignored'] as const;
+
+/**
+ * A link's fields (`ids`, `m`, `exp`, `sig`) as a query string or a form carries them: text (or a
+ * field sent twice); the link's own reading (links.ts) refuses a bad one with the invitation's answer.
+ */
+const linkField = z.union([z.string(), z.array(z.string())]).optional();
+const LinkFields = { ids: linkField, m: linkField, exp: linkField, sig: linkField };
+/** The invitation's page: the link, and the notice after an answer (anything else shows none). */
+const InviteQuery = z.object({ ...LinkFields, notice: z.enum(NOTICES).optional().catch(undefined) });
+/**
+ * An answer from the invitation's page: the link, the question (not an id: none, refused as a link
+ * that does not load), the text as typed, and the button pressed (anything else: submit).
+ */
+const InviteForm = z.object({
+  ...LinkFields,
+  questionId: optionalId.catch(null),
+  body: field(),
+  action: z.enum(ACTIONS).optional().catch(undefined),
+});
 /** Errors about the answer's text: shown next to the field. */
 const FIELD_CODES = new Set<unknown>(['ExpertPanels.AnswerRequired', 'ExpertPanels.AnswerTooLong', 'ExpertPanels.AnswerTooShort', 150]);
 
@@ -79,11 +98,11 @@ export default async function inviteRoutes(app: FastifyInstance) {
   }
 
   app.get('/expert-panels/invite', visitor, async (request, reply) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
+    const query = queryOf(InviteQuery, request);
     const access = resolveInvitation(secret, request.community.id, query, app.clock.now(), signedInId(request));
     if (!access.ok) return refused(request, reply, access.error, access.link);
     const questions = await openInvitationQuestions(app.db, request.community, access.link.userId, access.link.questionIds);
-    const notice = NOTICES.includes(query.notice as Notice) ? t(`expertPanelsInvite.notices.${query.notice as Notice}`) : null;
+    const notice = query.notice ? t(`expertPanelsInvite.notices.${query.notice}`) : null;
     if (questions.length === 0) {
       // Just answered the last one: say so, not that there is nothing to answer.
       if (notice) return render(request, reply, { link: access.link, questions, notice, allDone: true });
@@ -93,10 +112,10 @@ export default async function inviteRoutes(app: FastifyInstance) {
   });
 
   app.post('/expert-panels/invite', visitor, async (request, reply) => {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
-    const typed = str(body.body);
-    const questionId = parseId(body.questionId);
-    const action = ACTIONS.find((a) => a === body.action) ?? 'submit';
+    const body = formOf(InviteForm, request);
+    const typed = body.body;
+    const questionId = body.questionId;
+    const action = body.action ?? 'submit';
     const communityId = request.community.id;
     const access = resolveInvitation(secret, communityId, body, app.clock.now(), signedInId(request));
     if (!access.ok) {

@@ -65,7 +65,7 @@ async function lockRoundup(trx: Db, deps: EpDeps, id: number, editable: boolean)
 /** A new roundup (DRAFT) of a question of the community; answers its id. */
 export async function createRoundup(deps: EpDeps, viewer: EpViewer, input: { questionId: unknown; title?: unknown; intro?: unknown }): Promise<{ id: number }> {
   ensureEditor(viewer);
-  const questionId = typeof input.questionId === 'number' && Number.isSafeInteger(input.questionId) && input.questionId > 0 && input.questionId <= 2_147_483_647 ? input.questionId : null;
+  const questionId = typeof input.questionId === 'number' ? parseId(input.questionId) : null;
   let text: { title: string; introHtml: string } | null = null;
   const fields: FieldErrors = {};
   try {

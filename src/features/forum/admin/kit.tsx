@@ -1,21 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
-import { AppError, notFound } from '#src/core/errors.ts';
-import { requireId } from '#src/core/ids.ts';
-import type { ForumTargetKind } from '#src/db/types.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { z } from 'zod';
+import type { AppError } from '#src/core/errors.ts';
+import { id, queryOf } from '#src/lib/form.ts';
 import { staffAction, type StaffActionAgain } from '#src/lib/admin/act.ts';
 import { ForumOff, type ForumStaffTab, type StaffForm } from '#src/features/forum/views/admin.tsx';
 import { searchTerm, STAFF_POST_STATUSES, type StaffPostQuery } from '../staff.ts';
 import { isIdCursor } from '../targets.ts';
 
 /**
- * What every section of the staff's forum area shares: reading a route's ids and form fields, the
+ * What every section of the staff's forum area shares: the pieces of its routes' edge schemas (each
+ * route declares its own beside it, read with formOf, queryOf, paramsOf from #src/lib/form.ts), the
  * page frame (or the notice that the forum is off), the notices an action comes back with, and the
  * act-then-redirect helper whose refusals re-render the page with the message beside the field.
  */
-
-export type { Body };
 
 /** The notices an action may come back with (`?done=<key>`): only these render. */
 const DONE = [
@@ -39,33 +37,56 @@ const DONE = [
 ] as const;
 export type Done = (typeof DONE)[number];
 
-export const kindOf = (value: unknown): ForumTargetKind => {
-  if (value === 'post' || value === 'reply') return value;
-  throw notFound();
-};
-export const onOf = (value: unknown): boolean => {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new AppError('BadRequest.Validation');
-};
+/** `/admin/forum/.../:kind/:id/...`: a post or a reply (anything else names nothing: 404). */
+export const KindIdParams = z.object({ kind: z.enum(['post', 'reply']), id });
 
-/** A route's id parameter (`:id`, or the one named), a 404 unless it is a positive id. */
-export const idParam = (request: FastifyRequest, name = 'id'): number => requireId((request.params as Record<string, string | undefined>)[name]);
-/** A form POST's fields (none: an empty body). */
-export const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
-/** A list's cursor as sent (checked where it is used). */
-export const afterOf = (value: unknown) => (typeof value === 'string' && value ? value : null);
+/** A staff switch: 'true' or 'false' (anything else is a bad request). */
+export const staffOn = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-/** The posts list's query from a query string (the list, its pages, and the actions' way back). */
-export function postQueryOf(q: Record<string, unknown>): StaffPostQuery {
-  const status = (STAFF_POST_STATUSES as readonly string[]).includes(str(q.status)) ? (q.status as StaffPostQuery['status']) : null;
-  const after = isIdCursor(q.after) ? q.after : null;
-  return { q: typeof q.q === 'string' ? q.q : null, status, after };
-}
+/** A list's cursor as sent, null when absent or empty (checked where it is used). */
+export const after = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .transform((v) => v || null);
+
+/** A list's own page: its cursor. */
+export const AfterQuery = z.object({ after });
+
+/**
+ * The posts list's query (the list, its pages, and the actions' way back): a search as sent (checked
+ * by searchTerm), a state, an id cursor; what does not fit is dropped.
+ */
+export const PostsQuery = z.object({
+  q: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((v) => v ?? null),
+  status: z
+    .enum(STAFF_POST_STATUSES)
+    .optional()
+    .catch(undefined)
+    .transform((v) => v ?? null),
+  after: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((v) => (isIdCursor(v) ? v : null)),
+});
+
+/** The posts list's query from a query string's fields (never refused: PostsQuery drops what does not fit). */
+export const postQueryOf = (q: Record<string, unknown>): StaffPostQuery => PostsQuery.parse(q);
 
 export { searchTerm };
 
-export { formOf } from '#src/lib/form.ts';
+/** `?done=<key>`: the notice an action came back with; anything else shows none. */
+const DoneQuery = z.object({
+  done: z
+    .enum(DONE)
+    .optional()
+    .catch(undefined),
+});
 
 /** The shared helpers of the sections, bound to the app (its translations). */
 export function forumStaffKit(app: FastifyInstance) {
@@ -73,8 +94,8 @@ export function forumStaffKit(app: FastifyInstance) {
   const admin = { config: { access: 'admin' as const } };
 
   const noticeOf = (request: FastifyRequest) => {
-    const done = (request.query as Record<string, unknown>).done;
-    return typeof done === 'string' && (DONE as readonly string[]).includes(done) ? t(`forumStaff.done.${done}`) : undefined;
+    const { done } = queryOf(DoneQuery, request);
+    return done ? t(`forumStaff.done.${done}`) : undefined;
   };
   const fieldsOf = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key, v.values)]));
 

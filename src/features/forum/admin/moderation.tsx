@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
-import { requireId } from '#src/core/ids.ts';
-import { str } from '#src/lib/form.ts';
+import { field, formOf, idParams, paramsOf, queryOf } from '#src/lib/form.ts';
 import { ForumQueue, ForumReports } from '#src/features/forum/views/admin.tsx';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { mentionLinksUnder } from '../mentions.ts';
@@ -9,7 +9,14 @@ import { approve, moderationQueue, reject, removeContent } from '../moderation.t
 import { openReports, resolveReport } from '../reports.ts';
 import { openReportTarget } from '../staff.ts';
 import { isIdCursor } from '../targets.ts';
-import { afterOf, bodyOf, idParam, kindOf, type ForumStaffKit, type StaffForm } from './kit.tsx';
+import { after, AfterQuery, KindIdParams, type ForumStaffKit, type StaffForm } from './kit.tsx';
+
+/** An approval's optional note, a rejection's reason (the service checks them, beside the field). */
+const DecisionForm = z.object({ note: field(), reason: field() });
+/** A report dismissed: the page of reports it was on. */
+const DismissForm = z.object({ after });
+/** A report's content removed: the reason, and the page of reports it was on. */
+const RemoveForm = z.object({ after, reason: field() });
 
 /** Staff moderation: what waits (approve, reject) and the members' reports (dismiss, remove). */
 export function forumModerationPages(app: FastifyInstance, { admin, noticeOf, page, act }: ForumStaffKit) {
@@ -22,20 +29,18 @@ export function forumModerationPages(app: FastifyInstance, { admin, noticeOf, pa
 
   for (const decision of ['approve', 'reject'] as const) {
     app.post(`/admin/forum/queue/:kind/:id/${decision}`, admin, async (request, reply) => {
-      const params = request.params as { kind?: string; id?: string };
-      const kind = kindOf(params.kind);
-      const id = requireId(params.id);
-      const body = bodyOf(request);
-      const field = decision === 'approve' ? 'note' : 'reason';
+      const { kind, id } = paramsOf(KindIdParams, request);
+      const form = formOf(DecisionForm, request);
+      const name = decision === 'approve' ? 'note' : 'reason';
       return act(
         request,
         reply,
         async () => {
-          if (decision === 'approve') await approve(forumDeps(request), forumViewer(request), kind, id, body.note);
-          else await reject(forumDeps(request), forumViewer(request), kind, id, body.reason);
+          if (decision === 'approve') await approve(forumDeps(request), forumViewer(request), kind, id, form.note);
+          else await reject(forumDeps(request), forumViewer(request), kind, id, form.reason);
           return decision === 'approve' ? 'approved' : 'rejected';
         },
-        { path: '/admin/forum/queue', key: `${kind}-${id}`, values: { [field]: str(body[field]) }, render: (form, status) => queuePage(request, reply, form, status) },
+        { path: '/admin/forum/queue', key: `${kind}-${id}`, values: { [name]: form[name] }, render: (form, status) => queuePage(request, reply, form, status) },
       );
     });
   }
@@ -54,13 +59,13 @@ export function forumModerationPages(app: FastifyInstance, { admin, noticeOf, pa
       status,
     );
 
-  app.get('/admin/forum/reports', admin, async (request, reply) => reportsPage(request, reply, afterOf((request.query as Record<string, unknown>).after)));
+  app.get('/admin/forum/reports', admin, async (request, reply) => reportsPage(request, reply, queryOf(AfterQuery, request).after));
 
   const reportsBack = (after: string | null) => (isIdCursor(after) ? `/admin/forum/reports?after=${after}` : '/admin/forum/reports');
 
   app.post('/admin/forum/reports/:id/dismiss', admin, async (request, reply) => {
-    const id = idParam(request);
-    const after = afterOf(bodyOf(request).after);
+    const { id } = paramsOf(idParams, request);
+    const { after } = formOf(DismissForm, request);
     return act(
       request,
       reply,
@@ -73,9 +78,8 @@ export function forumModerationPages(app: FastifyInstance, { admin, noticeOf, pa
   });
 
   app.post('/admin/forum/reports/:id/remove', admin, async (request, reply) => {
-    const id = idParam(request);
-    const body = bodyOf(request);
-    const after = afterOf(body.after);
+    const { id } = paramsOf(idParams, request);
+    const { after, reason } = formOf(RemoveForm, request);
     return act(
       request,
       reply,
@@ -86,7 +90,7 @@ export function forumModerationPages(app: FastifyInstance, { admin, noticeOf, pa
         if (!target) throw new AppError('Forum.AlreadyModerated');
         try {
           // Removing the content resolves every open report on it, this one included.
-          await removeContent(deps, viewer, target.kind, target.id, body.reason);
+          await removeContent(deps, viewer, target.kind, target.id, reason);
         } catch (e) {
           // Already removed (by another report): this report is resolved as removed too.
           if (!isAppError(e) || e.code !== 'Forum.AlreadyModerated') throw e;
@@ -94,7 +98,7 @@ export function forumModerationPages(app: FastifyInstance, { admin, noticeOf, pa
         }
         return 'removed';
       },
-      { path: reportsBack(after), key: `report-${id}`, values: { reason: str(body.reason) }, render: (form, status) => reportsPage(request, reply, null, form, status) },
+      { path: reportsBack(after), key: `report-${id}`, values: { reason }, render: (form, status) => reportsPage(request, reply, null, form, status) },
     );
   });
 }

@@ -1,16 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isAppError, notFound } from '#src/core/errors.ts';
+import { formOf, id, paramsOf, queryOf } from '#src/lib/form.ts';
 import { adminMembersDeps, setModerator, staffOf } from '#src/features/members/index.ts';
 import { ForumLog, ForumModerators, ForumOverview, ForumSettings } from '#src/features/forum/views/admin.tsx';
 import { listActions } from '../actions-log.ts';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { setAllPostsWait } from '../moderation.ts';
 import { allPostsWaitOf, forumCounts, listModerators, moderatorCandidates } from '../staff.ts';
-import { afterOf, bodyOf, formOf, idParam, onOf, searchTerm, type ForumStaffKit } from './kit.tsx';
+import { AfterQuery, searchTerm, staffOn, type ForumStaffKit } from './kit.tsx';
 
 /** The settings form: the checkbox is 'on' or absent. */
 const SettingsForm = z.object({ allPostsWait: z.literal('on').optional() });
+
+/** A search as sent (checked by searchTerm); not a string, none. */
+const search = z.string().optional().catch(undefined);
+/** The moderators' page: a search for members to make moderators. */
+const ModeratorsQuery = z.object({ q: search });
+/** `/admin/forum/moderators/:userId` */
+const ModeratorParams = z.object({ userId: id });
+/** A member made a moderator or not, and the search to go back to. */
+const ModeratorForm = z.object({ moderator: staffOn, q: search });
 
 /** Staff's overview, moderators (the members area's flag), the forum's settings and its log. */
 export function forumOverviewPages(app: FastifyInstance, { admin, noticeOf, page }: ForumStaffKit) {
@@ -24,7 +34,7 @@ export function forumPeopleSettingsPages(app: FastifyInstance, { admin, noticeOf
   // ---- Moderators (the members area's flag: recorded in the member's staff history) ----
 
   app.get('/admin/forum/moderators', admin, async (request, reply) => {
-    const raw = (request.query as Record<string, unknown>).q;
+    const raw = queryOf(ModeratorsQuery, request).q;
     let q: string | null = null;
     let errors: Record<string, string> = {};
     let status: number | undefined;
@@ -49,9 +59,9 @@ export function forumPeopleSettingsPages(app: FastifyInstance, { admin, noticeOf
   });
 
   app.post('/admin/forum/moderators/:userId', admin, async (request, reply) => {
-    const userId = idParam(request, 'userId');
-    const body = bodyOf(request);
-    const on = onOf(body.moderator);
+    const { userId } = paramsOf(ModeratorParams, request);
+    const body = formOf(ModeratorForm, request);
+    const on = body.moderator;
     if (!request.community.forum_enabled) throw notFound();
     const { id, code, name } = request.community;
     await setModerator(adminMembersDeps(request), staffOf(request), { id, code, name }, userId, on);
@@ -81,7 +91,7 @@ export function forumPeopleSettingsPages(app: FastifyInstance, { admin, noticeOf
   // ---- Log ----
 
   app.get('/admin/forum/log', admin, async (request, reply) => {
-    const after = afterOf((request.query as Record<string, unknown>).after);
+    const { after } = queryOf(AfterQuery, request);
     return page(request, reply, 'log', async () => {
       const { actions, next } = await listActions(forumDeps(request), forumViewer(request), { after });
       return <ForumLog actions={actions} next={next} after={after} />;

@@ -1,19 +1,40 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '#src/core/errors.ts';
-import { str } from '#src/lib/form.ts';
+import { z } from 'zod';
+import { isAppError } from '#src/core/errors.ts';
+import { field, formOf, id, idParams, paramsOf, queryOf } from '#src/lib/form.ts';
+import type { StaffPostQuery } from '../staff.ts';
 import { ForumPostReplies, ForumPosts, postsParams } from '#src/features/forum/views/admin.tsx';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { removeContent, restoreContent, setLocked, setPinned } from '../moderation.ts';
 import { staffPost, staffPosts, staffReplies } from '../staff.ts';
 import { isIdCursor } from '../targets.ts';
-import { afterOf, bodyOf, idParam, onOf, postQueryOf, searchTerm, type Body, type ForumStaffKit, type StaffForm } from './kit.tsx';
+import { after, AfterQuery, PostsQuery, postQueryOf, searchTerm, staffOn, type ForumStaffKit, type StaffForm } from './kit.tsx';
+
+/** The posts list as asked for: a cursor that is no id (or beyond the database's ids) is a 400 here, as on every other list. */
+const PostsListQuery = PostsQuery.extend({
+  after: z
+    .union([z.literal(''), z.string().refine(isIdCursor)])
+    .optional()
+    .transform((v) => v || null),
+});
+/**
+ * A post's action: the list to go back to (its query string, as the form carries it) and, for a
+ * removal, the reason (the service checks it, beside the field).
+ */
+const PostActionForm = z.object({ back: field(), reason: field() });
+/** Locking or pinning: on or off. */
+const PostSwitchForm = PostActionForm.extend({ on: staffOn });
+/** `/admin/forum/posts/:id/replies/:replyId/...` */
+const ReplyParams = z.object({ id, replyId: id });
+/** A reply's action: the page of replies it was on and, for a removal, the reason. */
+const ReplyActionForm = z.object({ after, reason: field() });
 
 /** Staff's posts: the list (search, state, pages) with lock, pin, remove and restore; one post's replies (remove, restore). */
 export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsOf, page, act }: ForumStaffKit) {
   // ---- Posts ----
 
-  async function postsPage(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, form?: StaffForm, status?: number) {
-    let query = postQueryOf(raw);
+  async function postsPage(request: FastifyRequest, reply: FastifyReply, asked: StaffPostQuery, form?: StaffForm, status?: number) {
+    let query = asked;
     let errors: Record<string, string> = {};
     try {
       query = { ...query, q: searchTerm(query.q) };
@@ -36,19 +57,13 @@ export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsO
   }
 
   app.get('/admin/forum/posts', admin, async (request, reply) => {
-    const raw = request.query as Record<string, unknown>;
-    // A cursor that is no id (or beyond the database's ids) is a 400 here, as on every other list.
-    if (raw.after != null && raw.after !== '' && !isIdCursor(raw.after)) throw new AppError('BadRequest.Validation');
-    return postsPage(request, reply, raw);
+    return postsPage(request, reply, queryOf(PostsListQuery, request));
   });
 
   /** Back to the list as it was (its search, state and page), rebuilt from the form's `back` field. */
-  const postsBackOf = (body: Body): Record<string, unknown> => {
-    const back = str(body.back).slice(0, 1000);
-    return Object.fromEntries(new URLSearchParams(back));
-  };
-  const postsPath = (raw: Record<string, unknown>, id: number) => {
-    let query = postQueryOf(raw);
+  const postsBackOf = (back: string): StaffPostQuery => postQueryOf(Object.fromEntries(new URLSearchParams(back.slice(0, 1000))));
+  const postsPath = (asked: StaffPostQuery, id: number) => {
+    let query = asked;
     try {
       query = { ...query, q: searchTerm(query.q) };
     } catch {
@@ -60,9 +75,9 @@ export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsO
 
   const postAction = (name: 'lock' | 'pin' | 'restore' | 'remove') =>
     app.post(`/admin/forum/posts/:id/${name}`, admin, async (request, reply) => {
-      const id = idParam(request);
-      const body = bodyOf(request);
-      const raw = postsBackOf(body);
+      const { id } = paramsOf(idParams, request);
+      const body = name === 'lock' || name === 'pin' ? formOf(PostSwitchForm, request) : { ...formOf(PostActionForm, request), on: false };
+      const raw = postsBackOf(body.back);
       return act(
         request,
         reply,
@@ -71,12 +86,12 @@ export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsO
           const viewer = forumViewer(request);
           switch (name) {
             case 'lock': {
-              const on = onOf(body.on);
+              const on = body.on;
               await setLocked(deps, viewer, id, on);
               return on ? 'locked' : 'unlocked';
             }
             case 'pin': {
-              const on = onOf(body.on);
+              const on = body.on;
               await setPinned(deps, viewer, id, on);
               return on ? 'pinned' : 'unpinned';
             }
@@ -88,7 +103,7 @@ export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsO
               return 'removed';
           }
         },
-        { path: postsPath(raw, id), key: `post-${id}`, values: { reason: str(body.reason) }, render: (form, status) => postsPage(request, reply, raw, form, status) },
+        { path: postsPath(raw, id), key: `post-${id}`, values: { reason: body.reason }, render: (form, status) => postsPage(request, reply, raw, form, status) },
       );
     });
   for (const name of ['lock', 'pin', 'restore', 'remove'] as const) postAction(name);
@@ -109,15 +124,14 @@ export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsO
     );
 
   app.get('/admin/forum/posts/:id', admin, async (request, reply) =>
-    repliesPage(request, reply, idParam(request), afterOf((request.query as Record<string, unknown>).after)),
+    repliesPage(request, reply, paramsOf(idParams, request).id, queryOf(AfterQuery, request).after),
   );
 
   for (const name of ['remove', 'restore'] as const) {
     app.post(`/admin/forum/posts/:id/replies/:replyId/${name}`, admin, async (request, reply) => {
-      const postId = idParam(request);
-      const replyId = idParam(request, 'replyId');
-      const body = bodyOf(request);
-      const after = afterOf(body.after);
+      const { id: postId, replyId } = paramsOf(ReplyParams, request);
+      const body = formOf(ReplyActionForm, request);
+      const after = body.after;
       const keep = isIdCursor(after) ? after : null;
       return act(
         request,
@@ -130,7 +144,7 @@ export function forumPostsPages(app: FastifyInstance, { admin, noticeOf, fieldsO
         {
           path: `/admin/forum/posts/${postId}${keep ? `?after=${keep}` : ''}#reply-${replyId}`,
           key: `reply-${replyId}`,
-          values: { reason: str(body.reason) },
+          values: { reason: body.reason },
           render: (form, status) => repliesPage(request, reply, postId, keep, form, status),
         },
       );

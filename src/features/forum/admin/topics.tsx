@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { str } from '#src/lib/form.ts';
+import { field, formOf, idParams, paramsOf } from '#src/lib/form.ts';
 import { ForumTopics } from '#src/features/forum/views/admin.tsx';
 import { forumDeps, forumViewer } from '../deps.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from '../topics-admin.ts';
-import { bodyOf, formOf, idParam, onOf, type ForumStaffKit, type StaffForm } from './kit.tsx';
+import { staffOn, type ForumStaffKit, type StaffForm } from './kit.tsx';
 
+/** A topic's name as typed (the service checks it, beside the field). */
+const NameForm = z.object({ name: field() });
 const MoveForm = z.object({ direction: z.enum(['up', 'down']) });
+const ArchiveForm = z.object({ archived: staffOn });
 
 /** Staff's topics: create, rename, move, archive. */
 export function forumTopicsPages(app: FastifyInstance, { admin, noticeOf, page, act }: ForumStaffKit) {
@@ -26,34 +29,34 @@ export function forumTopicsPages(app: FastifyInstance, { admin, noticeOf, page, 
   });
 
   app.post('/admin/forum/topics', admin, async (request, reply) => {
-    const body = bodyOf(request);
+    const { name } = formOf(NameForm, request);
     return act(
       request,
       reply,
       async () => {
-        await createTopic(forumDeps(request), forumViewer(request), body.name);
+        await createTopic(forumDeps(request), forumViewer(request), name);
         return 'topicCreated';
       },
-      { path: '/admin/forum/topics', key: 'topic-new', values: { name: str(body.name) }, render: (form, status) => topicsPage(request, reply, form, status) },
+      { path: '/admin/forum/topics', key: 'topic-new', values: { name }, render: (form, status) => topicsPage(request, reply, form, status) },
     );
   });
 
   app.post('/admin/forum/topics/:id/rename', admin, async (request, reply) => {
-    const id = idParam(request);
-    const body = bodyOf(request);
+    const { id } = paramsOf(idParams, request);
+    const { name } = formOf(NameForm, request);
     return act(
       request,
       reply,
       async () => {
-        await renameTopic(forumDeps(request), forumViewer(request), id, body.name);
+        await renameTopic(forumDeps(request), forumViewer(request), id, name);
         return 'topicRenamed';
       },
-      topicAgain(request, reply, id, { name: str(body.name) }),
+      topicAgain(request, reply, id, { name }),
     );
   });
 
   app.post('/admin/forum/topics/:id/move', admin, async (request, reply) => {
-    const id = idParam(request);
+    const { id } = paramsOf(idParams, request);
     const { direction } = formOf(MoveForm, request);
     return act(
       request,
@@ -67,8 +70,8 @@ export function forumTopicsPages(app: FastifyInstance, { admin, noticeOf, page, 
   });
 
   app.post('/admin/forum/topics/:id/archive', admin, async (request, reply) => {
-    const id = idParam(request);
-    const archived = onOf(bodyOf(request).archived);
+    const { id } = paramsOf(idParams, request);
+    const { archived } = formOf(ArchiveForm, request);
     return act(
       request,
       reply,

@@ -1,16 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
+import { parseId } from '#src/core/ids.ts';
+import { formOf } from '#src/lib/form.ts';
 import type { Community } from '#src/db/types.ts';
 import { checkedBalance, rememberCheckedBalance } from './checked.ts';
 import { ensureWithinLimit } from './limits.ts';
 import { checkBalance, clientKey, keyFromToken, parseBalanceRef, parseToken, payBalance, memberSubscription, type BalanceRef, type PayNowApp } from './service.ts';
 
-const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
-  const body = request.body;
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('BadRequest.Validation');
-  return body as Record<string, unknown>;
-};
+/**
+ * The pay calls' JSON body (or form): the pair and the token as sent, text or a number; their readers
+ * (parseBalanceRef, parseToken) answer a bad value with its own code. Not an object: a bad request.
+ */
+const value = z.union([z.string(), z.number()]).nullish();
+const CheckBody = z.object({ subscriptionId: value, userId: value });
+const PayBody = CheckBody.extend({ token: value });
 
 /** The Idempotency-Key header, checked; undefined when absent. */
 export const headerKey = (request: FastifyRequest) => clientKey(request.headers['idempotency-key']);
@@ -25,7 +29,7 @@ export const headerKey = (request: FastifyRequest) => clientKey(request.headers[
 export async function payRef(app: PayNowApp, community: Community, request: FastifyRequest, input: { subscriptionId?: unknown; userId?: unknown }): Promise<BalanceRef> {
   if (input.subscriptionId !== undefined && input.subscriptionId !== null) return parseBalanceRef(input);
   const me = request.guardian?.userId ?? null;
-  const asked = typeof input.userId === 'number' ? input.userId : typeof input.userId === 'string' && /^\d{1,10}$/.test(input.userId) ? Number(input.userId) : null;
+  const asked = parseId(input.userId);
   const checked = checkedBalance(request, community);
   if (checked && asked !== null && checked.userId === asked) return checked;
   if (me === null || asked !== me) throw new AppError('Payments.InvalidMembership');
@@ -52,13 +56,13 @@ export default async function payNowRestRoutes(app: FastifyInstance) {
 
   app.post('/rest/payment/check-balance', open, async (request, reply) => {
     await ensureWithinLimit(request, 'lookup');
-    const body = bodyOf(request);
+    const body = formOf(CheckBody, request);
     return checkAndRemember(app, request, reply, { subscriptionId: body.subscriptionId, userId: body.userId });
   });
 
   app.post('/rest/payment/pay-balance', open, async (request) => {
     await ensureWithinLimit(request, 'pay');
-    const body = bodyOf(request);
+    const body = formOf(PayBody, request);
     const token = parseToken(body.token);
     const key = headerKey(request) ?? keyFromToken(token);
     const ref = await payRef(app, request.community, request, { subscriptionId: body.subscriptionId, userId: body.userId });

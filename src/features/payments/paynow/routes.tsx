@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { formatDate } from '#shared/format.ts';
 import { safeRedirect } from '#src/features/auth/index.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { str } from '#src/lib/form.ts';
+import { formOf, queryOf } from '#src/lib/form.ts';
 import { OverduePage } from '#src/features/payments/views/paynow/Overdue.tsx';
 import { PayNowCompleteView, PayNowErrorView, PayNowFormView, PayNowNoBalanceView } from '#src/features/payments/views/paynow/PayNow.tsx';
 import type { CardFormProps } from '#src/features/payments/views/payments/CardForm.tsx';
@@ -20,8 +21,16 @@ import { clientKey, loadBalance, memberSubscription, parseBalanceRef, payBalance
 const PAY_NOW_PURPOSE = 'pay-now';
 const OVERDUE_PURPOSE = 'pay-overdue';
 
-type Body = Record<string, unknown>;
-const bodyOf = (request: FastifyRequest): Body => (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Body) : {});
+/** A text field as a form or query string carries it; its reader (parseBalanceRef, clientKey, safeRedirect) checks it. */
+const text = z.string().optional();
+/** The pay-now page's pair, as the link carries it: anything else is the pair that names nothing (the error view). */
+const PayNowQuery = z.object({ subscriptionId: text.catch(undefined), userId: text.catch(undefined) });
+/** The card form: the pair, the form's key (absent: code 900), the provider's token (none: the hosted page). */
+const PayNowForm = z.object({ subscriptionId: text, userId: text, idempotencyKey: text, token: text });
+/** The dunning page: where the member was going (checked by safeRedirect; anything odd: home). */
+const OverdueQuery = z.object({ next: text.catch(undefined) });
+/** The dunning page's forms: where next, the form's key, the provider's token (the card form only). */
+const OverdueForm = z.object({ next: text, idempotencyKey: text, token: text });
 
 /**
  * The public pay-now page (spec sections 2, 4 "Pay-now flow", 6) and the dunning page at sign-in.
@@ -101,13 +110,13 @@ export default async function payNowRoutes(app: FastifyInstance) {
 
   app.get('/pay-now', visitor, async (request, reply) => {
     await ensureWithinLimit(request, 'lookup');
-    const query = (request.query ?? {}) as Record<string, unknown>;
+    const query = queryOf(PayNowQuery, request);
     return renderPayNow(request, reply, { subscriptionId: query.subscriptionId, userId: query.userId });
   });
 
   app.post('/pay-now', visitor, async (request, reply) => {
     await ensureWithinLimit(request, 'pay');
-    const body = bodyOf(request);
+    const body = formOf(PayNowForm, request);
     let ref: BalanceRef;
     try {
       ref = parseBalanceRef(body);
@@ -117,7 +126,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
     }
     const key = clientKey(body.idempotencyKey);
     if (!key) return renderPayNow(request, reply, ref, t('errors.client.missingInput'), 400);
-    const token = str(body.token);
+    const token = body.token ?? '';
     if (token) return payAndAnswer(request, reply, ref, key, token);
     // No JavaScript: the card is taken on the provider's hosted page, which returns to us with a token.
     // Nothing left to pay (a second submit after the first paid): the page, which says so.
@@ -186,16 +195,15 @@ export default async function payNowRoutes(app: FastifyInstance) {
   }
 
   app.get('/billing/overdue', member, async (request, reply) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    return renderOverdue(request, reply, nextOf(query.next));
+    return renderOverdue(request, reply, nextOf(queryOf(OverdueQuery, request).next));
   });
 
   app.post('/billing/overdue', member, async (request, reply) => {
-    const body = bodyOf(request);
+    const body = formOf(OverdueForm, request);
     const next = nextOf(body.next);
     const key = clientKey(body.idempotencyKey);
     if (!key) throw new AppError(900);
-    const token = str(body.token);
+    const token = body.token ?? '';
     if (token) return payOverdue(request, reply, next, key, { token });
     const site = await loadPaymentSite(app.db, request.community);
     if (!site) return renderOverdue(request, reply, next);
@@ -212,7 +220,7 @@ export default async function payNowRoutes(app: FastifyInstance) {
   });
 
   app.post('/billing/overdue/default', member, async (request, reply) => {
-    const body = bodyOf(request);
+    const body = formOf(OverdueForm, request);
     const next = nextOf(body.next);
     const key = clientKey(body.idempotencyKey);
     if (!key) throw new AppError(900);

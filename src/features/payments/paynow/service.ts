@@ -1,3 +1,4 @@
+import { parseId } from '#src/core/ids.ts';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 import { hasForbiddenCharacters } from '#src/core/fields.ts';
@@ -45,11 +46,11 @@ export type BalanceRef = { subscriptionId: string; userId: number };
 export function parseBalanceRef(input: { subscriptionId?: unknown; userId?: unknown }): BalanceRef {
   const sid = input.subscriptionId;
   const uid = input.userId;
-  const userId = typeof uid === 'number' ? uid : typeof uid === 'string' && /^\d{1,10}$/.test(uid) ? Number(uid) : NaN;
+  const userId = parseId(uid);
   if (typeof sid !== 'string' || sid.length < 8 || sid.length > 100 || hasForbiddenCharacters(sid) || !/^[\x21-\x7e]+$/.test(sid)) {
     throw new AppError('Payments.InvalidMembership');
   }
-  if (!Number.isSafeInteger(userId) || userId <= 0 || userId > 2_147_483_647) throw new AppError('Payments.InvalidMembership');
+  if (userId === null) throw new AppError('Payments.InvalidMembership');
   return { subscriptionId: sid, userId };
 }
 

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import type { Clock } from '#src/core/clock.ts';
 import type { CardType } from '#src/db/types.ts';
 import type { Authorisation, BrowserSettings, CardProcessor, CardSummary, ChargeLookup, ChargeOutcome, DeclineCode, ProcessorSite, ProfileOutcome, RefundOutcome } from './types.ts';
@@ -26,6 +27,37 @@ const CARD_TYPES: Record<string, CardType> = {
   jcb: 'JCB',
 };
 
+/**
+ * What we read of the processor's answers (an edge too: their JSON is input). Each field is taken when
+ * it has the shape we use and dropped otherwise, so an odd answer reads as one that says nothing (no
+ * charge in it: not an answer, ask again), never as a crash.
+ */
+const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+/** A resource's id, as their API writes it (a number, or text). */
+const ref = z.union([z.string(), z.number()]);
+const ErrorsAnswer = z.object({ errors: loose(z.union([z.string(), z.array(z.unknown())])) });
+const CodeAnswer = z.object({ gateway_response_code: loose(z.union([z.number(), z.string()])) });
+const ProfileAnswer = z.object({
+  payment_profile: z.object({
+    id: loose(ref),
+    masked_card_number: loose(z.string()),
+    card_type: loose(z.string()),
+    expiration_month: loose(z.union([z.number(), z.string()])),
+    expiration_year: loose(z.union([z.number(), z.string()])),
+    first_name: loose(z.string()),
+    last_name: loose(z.string()),
+  }),
+});
+const ChargeAnswer = z.object({ charge: z.object({ id: loose(ref), success: loose(z.boolean()), payment_profile_id: loose(ref.nullable()) }) });
+const RefundAnswer = z.object({ refund: z.object({ id: loose(ref), success: loose(z.boolean()) }) });
+type Profile = z.infer<typeof ProfileAnswer>['payment_profile'];
+
+/** An answer's body through its schema; undefined when it does not have that shape. */
+const read = <T extends z.ZodType>(schema: T, body: unknown): z.infer<T> | undefined => {
+  const result = schema.safeParse(body);
+  return result.success ? result.data : undefined;
+};
+
 /** What a call came back with: the parsed JSON body, or the reason there is none. */
 type Answer = { status: number; body: unknown } | { status: 0; body: null; failure: 'timeout' | 'network' };
 
@@ -33,7 +65,7 @@ type Answer = { status: number; body: unknown } | { status: 0; body: null; failu
 export function declineCodeOf(status: number, body: unknown): DeclineCode {
   // 409: the same key is still being processed (an in-flight duplicate): not an answer yet, ask again.
   if (status === 0 || status >= 500 || status === 401 || status === 403 || status === 409 || status === 429) return 'processing';
-  const errors = (body as { errors?: unknown } | null)?.errors;
+  const errors = read(ErrorsAnswer, body)?.errors;
   const text = (Array.isArray(errors) ? errors : typeof errors === 'string' ? [errors] : []).filter((e) => typeof e === 'string').join(' ').toLowerCase();
   if (/cvv|cvc|security code|verification value/.test(text)) return 'cvv';
   if (/expired|expiration/.test(text)) return 'expired';
@@ -105,7 +137,7 @@ export class MaxioProcessor implements CardProcessor {
 
   async createPaymentProfile(input: { site: ProcessorSite; customerRef: string; token: string; idempotencyKey: string }): Promise<ProfileOutcome> {
     const answer = await this.call(input.site, 'POST', '/payment_profiles.json', { payment_profile: { customer_reference: input.customerRef, chargify_token: input.token } }, input.idempotencyKey);
-    const profile = (answer.body as { payment_profile?: Record<string, unknown> } | null)?.payment_profile;
+    const profile = read(ProfileAnswer, answer.body)?.payment_profile;
     const card = profile ? cardOf(profile) : null;
     const attemptedAt = this.clock.now();
     if ((answer.status === 200 || answer.status === 201) && profile && profile.id !== undefined && card) {
@@ -124,7 +156,7 @@ export class MaxioProcessor implements CardProcessor {
       { charge: { payment_profile_id: input.profileRef, amount_in_cents: input.amountCents, currency: input.currency, memo: input.memo.slice(0, 200) } },
       input.idempotencyKey,
     );
-    const charge = (answer.body as { charge?: Record<string, unknown> } | null)?.charge;
+    const charge = read(ChargeAnswer, answer.body)?.charge;
     const authorisation: Authorisation = { amountCents: input.amountCents, attemptedAt: this.clock.now(), responseCode: 0, reversalHttpCode: null };
     if ((answer.status === 200 || answer.status === 201) && charge && charge.id !== undefined && charge.success !== false) return { ok: true, chargeRef: String(charge.id), authorisation };
     // A 2xx that says the charge failed is a refusal; one we cannot read (no charge in it) is not an
@@ -141,7 +173,7 @@ export class MaxioProcessor implements CardProcessor {
       { refund: { amount_in_cents: input.amountCents, currency: input.currency, memo: input.memo.slice(0, 200) } },
       input.idempotencyKey,
     );
-    const refund = (answer.body as { refund?: Record<string, unknown> } | null)?.refund;
+    const refund = read(RefundAnswer, answer.body)?.refund;
     if ((answer.status === 200 || answer.status === 201) && refund && refund.id !== undefined && refund.success !== false) return { ok: true, refundRef: String(refund.id) };
     return { ok: false, code: answer.status >= 200 && answer.status < 300 ? 'processing' : declineCodeOf(answer.status, answer.body) };
   }
@@ -154,7 +186,7 @@ export class MaxioProcessor implements CardProcessor {
   async findCharge(input: { site: ProcessorSite; idempotencyKey: string }): Promise<ChargeLookup> {
     const answer = await this.call(input.site, 'GET', `/charges/lookup.json?idempotency_key=${encodeURIComponent(input.idempotencyKey)}`, undefined);
     if (answer.status === 404) return { status: 'none' };
-    const charge = (answer.body as { charge?: Record<string, unknown> } | null)?.charge;
+    const charge = read(ChargeAnswer, answer.body)?.charge;
     if (answer.status !== 200 || !charge || charge.id === undefined) return { status: 'unknown' };
     if (charge.success === false) return { status: 'refused', code: 'declined' };
     return { status: 'charged', chargeRef: String(charge.id), profileRef: charge.payment_profile_id === undefined || charge.payment_profile_id === null ? null : String(charge.payment_profile_id) };
@@ -176,10 +208,9 @@ export class MaxioProcessor implements CardProcessor {
 }
 
 /** The card as their profile describes it (a masked number, never the number). */
-function cardOf(p: Record<string, unknown>): CardSummary | null {
-  const masked = typeof p.masked_card_number === 'string' ? p.masked_card_number : '';
-  const last4 = /(\d{4})$/.exec(masked)?.[1];
-  const cardType = typeof p.card_type === 'string' ? CARD_TYPES[p.card_type.toLowerCase()] : undefined;
+function cardOf(p: Profile): CardSummary | null {
+  const last4 = /(\d{4})$/.exec(p.masked_card_number ?? '')?.[1];
+  const cardType = p.card_type !== undefined ? CARD_TYPES[p.card_type.toLowerCase()] : undefined;
   const month = Number(p.expiration_month);
   const year = Number(p.expiration_year);
   if (!last4 || !cardType || !(month >= 1 && month <= 12) || !Number.isInteger(year)) return null;
@@ -188,6 +219,6 @@ function cardOf(p: Record<string, unknown>): CardSummary | null {
 
 /** Their gateway's response code when they give one; else 5 (declined), as the sandbox's codes go. */
 function responseCodeOf(body: unknown): number {
-  const code = Number((body as { gateway_response_code?: unknown } | null)?.gateway_response_code);
+  const code = Number(read(CodeAnswer, body)?.gateway_response_code);
   return Number.isInteger(code) && code > 0 ? code : 5;
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
+import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { withAlert } from '#src/lib/alerts.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
-import { parseId } from '#src/core/ids.ts';
+import { formOf, id, optionalId, paramsOf, queryOf } from '#src/lib/form.ts';
 import { wantsJson, isHtmx } from '#src/lib/negotiation.ts';
 import { adminView, staffCommunity, type StaffCommunity } from '#src/features/members/index.ts';
 import { hostedPageAddress, newIdempotencyKey, readHostedReturn } from '../checkout.ts';
@@ -14,6 +14,26 @@ import { SavedCardsPage, savedCardsPath } from '#src/features/payments/views/pay
 import { AuthLogTable } from '#src/features/payments/views/payments/SavedCardsAuthLog.tsx';
 import { addCard, adminScope, authLog, changeDefault, deleteCard, listCards, type CardsScope } from './service.ts';
 import { authLogRow, cardView, cardsView } from './view-model.ts';
+
+/** `/admin/members/:code/:userId/cards...`: a community's code and a member's id (anything else names no one: 404). */
+const CardsParams = z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), userId: id });
+/** `.../cards/:paymentId/...` */
+const PaymentParams = z.object({ paymentId: id });
+/** The cards page, with one card's log open (`?log=<id>`; anything else opens none). */
+const CardsQuery = z.object({ log: optionalId.catch(null) });
+/** One card's log: as a fragment (`?fragment=1`) or not. */
+const LogQuery = z.object({ fragment: z.string().optional().catch(undefined) });
+/** The card form: the provider's token (none: the hosted page) and the form's key (not a key: a new one). */
+const AddCardForm = z.object({
+  token: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').trim()),
+  idempotencyKey: z
+    .string()
+    .optional()
+    .transform((v) => (v !== undefined && /^[\x21-\x7e]{8,200}$/.test(v) ? v : undefined)),
+});
 
 /**
  * Admin mode's saved cards (spec sections 4 and 6): /admin/members/{code}/{userId}/cards, linked from
@@ -26,20 +46,15 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
 
   /** The member of the path, in a community the staff administer; NotFound otherwise. */
   async function target(request: FastifyRequest): Promise<{ community: StaffCommunity; scope: CardsScope }> {
-    const params = request.params as { code: string; userId: string };
-    const userId = parseId(params.userId);
-    if (!userId || !/^[A-Za-z0-9_-]{1,64}$/.test(params.code)) throw new AppError('NotFound');
+    const params = paramsOf(CardsParams, request);
+    const userId = params.userId;
     request.guardian.ensureAdmin();
     const staff = { userId: request.guardian.userId! };
     const community = await staffCommunity({ db: app.db }, staff, params.code);
     return { community, scope: await adminScope(app, staff, community, userId) };
   }
 
-  const paymentIdOf = (request: FastifyRequest) => {
-    const id = parseId((request.params as { paymentId?: string }).paymentId);
-    if (!id) throw new AppError('NotFound');
-    return id;
-  };
+  const paymentIdOf = (request: FastifyRequest) => paramsOf(PaymentParams, request).paymentId;
 
   /** The card form for adding a card (it becomes the default), or null when the community takes no payments. */
   async function addCardForm(community: StaffCommunity, userId: number, cardError: string | null): Promise<ReactNode | null> {
@@ -62,7 +77,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
     const { community, scope } = await target(request);
     const member = await adminView({ db: app.db }, community, scope.userId);
     const cards = await listCards(app, scope);
-    const logId = parseId((request.query as Record<string, unknown>).log);
+    const logId = queryOf(CardsQuery, request).log;
     const logCard = logId ? cards.find((c) => c.id === logId) : undefined;
     const openLog = logCard ? { cardId: logCard.id, rows: (await authLog(app, scope, logCard.id)).map(authLogRow) } : null;
     const view = cardsView(cards);
@@ -111,7 +126,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
     const { community, scope } = await target(request);
     const paymentId = paymentIdOf(request);
     const rows = (await authLog(app, scope, paymentId)).map(authLogRow);
-    const fragment = (request.query as Record<string, unknown>).fragment === '1' || isHtmx(request);
+    const fragment = queryOf(LogQuery, request).fragment === '1' || isHtmx(request);
     if (!fragment) return reply.redirectTo(`${savedCardsPath(community.code, scope.userId)}?log=${paymentId}#log-${paymentId}`);
     const card = (await listCards(app, scope)).find((c) => c.id === paymentId);
     if (!card) throw new AppError('NotFound');
@@ -137,10 +152,7 @@ export default async function savedCardsRoutes(app: FastifyInstance) {
    */
   app.post('/admin/members/:code/:userId/cards', admin, async (request, reply) => {
     const { community, scope } = await target(request);
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
-    const token = str(body.token).trim();
-    const key = str(body.idempotencyKey);
-    const idempotencyKey = /^[\x21-\x7e]{8,200}$/.test(key) ? key : undefined;
+    const { token, idempotencyKey } = formOf(AddCardForm, request);
     if (token || wantsJson(request)) return added(request, reply, community, scope, { token, idempotencyKey });
     const site = await loadPaymentSite(app.db, community);
     if (!site) throw new AppError('Payments.NotConfigured');

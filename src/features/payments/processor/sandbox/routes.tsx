@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { str } from '#src/lib/form.ts';
+import { z } from 'zod';
 import { ChallengePage, HostedPayPage, SandboxDocument, type HostedField, type HostedPageData } from '#src/features/payments/views/payments/SandboxPay.tsx';
 import { TEST_CARDS } from './cards.ts';
 import { CARD_FIELD_LABELS, isSandboxPublicKey, SandboxKeyError, type CardField, type CardInput } from './engine.ts';
@@ -24,7 +24,43 @@ const STATE = /^[A-Za-z0-9._-]{1,4096}$/;
 const CARD_FIELDS = Object.keys(CARD_FIELD_LABELS) as CardField[];
 
 /** A text the provider takes from a form or JSON: a string, capped (the engine refuses what is too long). */
-const cardText = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : '');
+const cardText = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .transform((v) => (v ?? '').slice(0, 200));
+/**
+ * A card as the hosted page's form or the tokens API sends it: each field's text (cut to 200; not
+ * text: empty), for the engine to check field by field (422 with the invalid ones).
+ */
+const CardForm = z.object(Object.fromEntries(CARD_FIELDS.map((f) => [f, cardText])) as Record<CardField, typeof cardText>);
+/** The tokens API's body: a card and the public key it is for (anything but text: no key, 401). */
+const TokensBody = CardForm.extend({ publicKey: z.string().optional().catch(undefined) });
+
+/** `/:subDomain/hosted`: the site's sub-domain. */
+const HostedParams = z.object({ subDomain: z.string().regex(SUB_DOMAIN) });
+/** The hosted page's query: the public key, our opaque state, where to return and where Cancel goes (checked by ownAddress), an error to show. */
+const HostedQuery = z.object({
+  key: z.string().refine(isSandboxPublicKey),
+  state: z.string().regex(STATE),
+  return: z.string(),
+  cancel: z.string().optional(),
+  error: z.string().optional().catch(undefined),
+});
+/** `/challenge/:token` */
+const ChallengeParams = z.object({ token: z.string().regex(TOKEN) });
+/** The challenge's query: all optional (a client of the tokens API may open it alone), all checked. */
+const ChallengeQuery = z.object({
+  state: z.string().regex(STATE).optional(),
+  return: z.string().optional(),
+  hosted: z
+    .string()
+    .max(6000)
+    .refine((v) => !/[\u0000-\u001f\u007f\\\s]/.test(v))
+    .optional(),
+});
+/** The challenge's answer. */
+const ChallengeForm = z.object({ answer: z.enum(['approve', 'fail']) });
 /** What a page shows again: no control characters. */
 const shown = (v: string) => v.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100);
 
@@ -98,12 +134,14 @@ export default async function sandboxRoutes(app: FastifyInstance) {
 
   /** The hosted page's query, checked: the public key, our opaque state, where to return and where Cancel goes. */
   function hostedQuery(request: FastifyRequest) {
-    const q = (request.query ?? {}) as Record<string, unknown>;
-    const subDomain = (request.params as { subDomain?: string }).subDomain ?? '';
-    const key = q.key;
-    const state = q.state;
+    const params = HostedParams.safeParse(request.params ?? {});
+    const query = HostedQuery.safeParse(request.query ?? {});
+    if (!params.success || !query.success) return null;
+    const { subDomain } = params.data;
+    const q = query.data;
+    const { key, state } = q;
     const returnTo = ownAddress(request, q.return);
-    if (!SUB_DOMAIN.test(subDomain) || typeof key !== 'string' || !isSandboxPublicKey(key) || typeof state !== 'string' || !STATE.test(state) || !returnTo) return null;
+    if (!returnTo) return null;
     const cancel = q.cancel === undefined ? null : ownAddress(request, q.cancel);
     if (q.cancel !== undefined && !cancel) return null;
     const own = new URLSearchParams({ key, state, return: String(q.return) });
@@ -144,8 +182,8 @@ export default async function sandboxRoutes(app: FastifyInstance) {
   app.post(`${SANDBOX_PREFIX}/:subDomain/hosted`, { config: { ...open, rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request, reply) => {
     const q = hostedQuery(request);
     if (!q) return badRequest(reply);
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
-    const card = Object.fromEntries(CARD_FIELDS.map((f) => [f, cardText(body[f])])) as CardInput;
+    const form = CardForm.safeParse(request.body ?? {});
+    const card: CardInput = form.success ? form.data : CardForm.parse({});
     const values = { firstName: shown(card.firstName), lastName: shown(card.lastName), month: shown(card.month), year: shown(card.year), zip: shown(card.zip) };
     let result;
     try {
@@ -169,13 +207,15 @@ export default async function sandboxRoutes(app: FastifyInstance) {
 
   /** The challenge's query: all optional (a client of the tokens API may open it alone), all checked. */
   function challengeQuery(request: FastifyRequest) {
-    const token = (request.params as { token?: string }).token ?? '';
-    const q = (request.query ?? {}) as Record<string, unknown>;
-    if (!TOKEN.test(token)) return null;
-    const state = q.state === undefined ? null : typeof q.state === 'string' && STATE.test(q.state) ? q.state : false;
+    const params = ChallengeParams.safeParse(request.params ?? {});
+    const asked = ChallengeQuery.safeParse(request.query ?? {});
+    if (!params.success || !asked.success) return null;
+    const { token } = params.data;
+    const q = asked.data;
+    const state = q.state ?? null;
     const returnTo = q.return === undefined ? null : (ownAddress(request, q.return) ?? false);
-    const hosted = q.hosted === undefined ? null : typeof q.hosted === 'string' && q.hosted.startsWith(`${prefix}/`) && !/[\u0000-\u001f\u007f\\\s]/.test(q.hosted) && q.hosted.length <= 6000 ? q.hosted : false;
-    if (state === false || returnTo === false || hosted === false || (state === null) !== (returnTo === null)) return null;
+    const hosted = q.hosted === undefined ? null : q.hosted.startsWith(`${prefix}/`) ? q.hosted : false;
+    if (returnTo === false || hosted === false || (state === null) !== (returnTo === null)) return null;
     const own = new URLSearchParams();
     if (state && returnTo) {
       own.set('state', state);
@@ -202,8 +242,9 @@ export default async function sandboxRoutes(app: FastifyInstance) {
   app.post(`${SANDBOX_PREFIX}/challenge/:token`, { config: { ...open, rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request, reply) => {
     const q = challengeQuery(request);
     if (!q) return badRequest(reply);
-    const answer = str((request.body as Record<string, unknown> | undefined)?.answer);
-    if (answer !== 'approve' && answer !== 'fail') return badRequest(reply);
+    const form = ChallengeForm.safeParse(request.body ?? {});
+    if (!form.success) return badRequest(reply);
+    const { answer } = form.data;
     const closed = () =>
       sendPage(reply, 409, t('payments.sandbox.challenge.title'), <ChallengePage t={t} data={{ action: q.self, csrfToken: '', open: false, message: t('payments.sandbox.challenge.done'), backHref: q.hosted }} />);
     if (!(await engine.completeChallenge(q.token, answer === 'approve'))) return closed();
@@ -222,12 +263,11 @@ export default async function sandboxRoutes(app: FastifyInstance) {
   // The provider's tokens API: what its script calls. Public JSON (no cookies of ours: the script
   // omits them), rate limited per address. 401 unknown key, 422 the invalid fields, 200 the token.
   app.post(`${SANDBOX_PREFIX}/v1/tokens`, { config: { ...open, csrf: false, rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request, reply) => {
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send({ error: { code: 'BadRequest', message: t('payments.sandbox.errors.badRequest') } });
-    const b = body as Record<string, unknown>;
-    const card = Object.fromEntries(CARD_FIELDS.map((f) => [f, cardText(b[f])])) as CardInput;
+    const body = TokensBody.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: { code: 'BadRequest', message: t('payments.sandbox.errors.badRequest') } });
+    const { publicKey, ...card } = body.data;
     try {
-      const result = await engine.tokenize(typeof b.publicKey === 'string' ? b.publicKey : '', card);
+      const result = await engine.tokenize(publicKey ?? '', card);
       if (!result.ok) return reply.code(422).send({ invalid: result.invalid });
       return reply.code(200).send(result.challenge ? { token: result.token, challengeUrl: `${prefix}/challenge/${encodeURIComponent(result.token)}` } : { token: result.token });
     } catch (e) {
