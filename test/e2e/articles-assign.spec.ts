@@ -51,7 +51,7 @@ t.test('the assign-editor modal on the editors’ board', async (t) => {
     await trigger.click();
     const dialog = page.getByRole('dialog', { name: 'Assign an editor' });
     await dialog.waitFor();
-    t.equal(await page.evaluate(() => document.querySelector('dialog')?.matches(':modal')), true, 'opened with showModal()');
+    t.equal(await page.evaluate(() => document.querySelector('dialog[open]')?.matches(':modal')), true, 'opened with showModal()');
     t.match(await dialog.textContent(), NIGHT, 'the dialog names the article');
     t.equal(await dialog.getByLabel('Editor').inputValue(), '', 'starts at the current editor: none');
     t.same(await dialog.getByLabel('Editor').locator('option').allTextContents(), ['Unassigned', 'Edna Editor', 'Eve Reviewer'], 'the board’s editors');

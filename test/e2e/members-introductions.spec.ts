@@ -53,7 +53,7 @@ t.test('introductions in the browser: the dialog, the page, the staff queue', as
     await link.click();
     const dialog = page.getByRole('dialog', { name: 'Request an introduction to Pat Prior' });
     await dialog.waitFor();
-    t.equal(await page.evaluate(() => document.querySelector('dialog')?.matches(':modal')), true, 'opened with showModal()');
+    t.equal(await page.evaluate(() => document.querySelector('dialog[open]')?.matches(':modal')), true, 'opened with showModal()');
     await page.waitForFunction(() => document.activeElement?.id === 'reason');
     t.pass('focus is in the reason field');
     t.equal(pathOf(page), '/members/introductions', 'no page load');

@@ -37,7 +37,7 @@ t.test('settings → security in the browser: the modal dialog, the pages withou
     await change.click();
     const dialog = page.getByRole('dialog', { name: 'Change password' });
     await dialog.waitFor();
-    t.equal(await page.evaluate(() => document.querySelector('dialog')?.matches(':modal')), true, 'opened with showModal()');
+    t.equal(await page.evaluate(() => document.querySelector('dialog[open]')?.matches(':modal')), true, 'opened with showModal()');
     await page.waitForFunction(() => document.activeElement?.id === 'old-password');
     t.pass('focus in the first field');
     await expectNoAxeViolations(t, page, 'the password dialog');
@@ -52,7 +52,7 @@ t.test('settings → security in the browser: the modal dialog, the pages withou
     // The NewPasswordFields island comes to life in the dialog: Save waits for the rules, the confirmation is checked on blur.
     const save = dialog.getByRole('button', { name: 'Save' });
     await dialog.getByLabel('New password', { exact: true }).fill('weak');
-    await page.waitForFunction(() => (document.querySelector('dialog button[type="submit"]') as HTMLButtonElement | null)?.disabled === true);
+    await page.waitForFunction(() => (document.querySelector('dialog[open] button[type="submit"]') as HTMLButtonElement | null)?.disabled === true);
     t.pass('Save is disabled while the new password is weak');
     await dialog.getByLabel('New password', { exact: true }).fill(NEW);
     await dialog.getByLabel('Confirm new password').fill('Other-password-5');
@@ -62,7 +62,7 @@ t.test('settings → security in the browser: the modal dialog, the pages withou
     await dialog.getByLabel('Confirm new password').fill(NEW);
     t.equal(await save.isDisabled(), true, 'and while the current password is empty');
     await dialog.getByLabel('Current password').fill('wrong-Password-9');
-    await page.waitForFunction(() => (document.querySelector('dialog button[type="submit"]') as HTMLButtonElement | null)?.disabled === false);
+    await page.waitForFunction(() => (document.querySelector('dialog[open] button[type="submit"]') as HTMLButtonElement | null)?.disabled === false);
     t.pass('submittable once the current password is given');
     await dialog.getByLabel('New password', { exact: true }).fill(NEW);
     await dialog.getByLabel('Confirm new password').fill(NEW);

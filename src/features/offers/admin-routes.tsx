@@ -46,6 +46,11 @@ const formValues = (f: StaffOfferForm): Record<string, string> => ({ ...f, featu
  * then a 303 back with a notice; a refused one re-renders its page with the message beside the field
  * and everything typed kept.
  */
+/** The notice an action comes back with (`?done=<key>`): only these render; anything else shows none. */
+const NoticeQuery = z.object({ done: z.enum(DONE).optional().catch(undefined) }).passthrough();
+/** The logo upload's body as the multipart hook leaves it: the file's bytes, or anything else (no file). */
+const LogoForm = z.object({ logo: z.instanceof(Buffer).optional().catch(undefined) }).passthrough();
+
 export default async function offersAdminRoutes(app: FastifyInstance) {
   const t = app.t;
   const admin = { config: { access: 'admin' as const } };
@@ -55,8 +60,8 @@ export default async function offersAdminRoutes(app: FastifyInstance) {
     return { deps: offersDeps(request), viewer: offersViewer(request) };
   };
   const noticeOf = (request: FastifyRequest) => {
-    const done = (request.query as Record<string, unknown> | undefined)?.done;
-    return typeof done === 'string' && (DONE as readonly string[]).includes(done) ? t(`offers.staff.done.${done}`) : undefined;
+    const { done } = queryOf(NoticeQuery, request);
+    return done ? t(`offers.staff.done.${done}`) : undefined;
   };
   const idOf = (request: FastifyRequest) => offerIdOf(paramsOf(IdParams, request, () => new AppError('Offers.NotFound')).id);
   const partnerOf = (request: FastifyRequest) => partnerIdOf(paramsOf(IdParams, request, () => new AppError('Offers.PartnerNotFound')).id);
@@ -193,8 +198,8 @@ export default async function offersAdminRoutes(app: FastifyInstance) {
     const refuse = (k: string, status: number) => partnersPage(request, reply, { key, values: {}, errors: { logo: t(`offers.partners.errors.${k}`, { max: LOGO_MAX_BYTES / 1024 / 1024 }) } }, status);
     if (tooLarge.has(request)) return refuse('logoTooLarge', 413);
     if (!request.isMultipart()) return refuse('form', 400);
-    const file = (request.body as Record<string, unknown> | undefined)?.logo;
-    if (!Buffer.isBuffer(file) || file.length === 0) return refuse('logoMissing', 400);
+    const { logo: file } = LogoForm.parse(request.body ?? {});
+    if (!file || file.length === 0) return refuse('logoMissing', 400);
     return act(request, reply, async () => {
       const { deps, viewer } = call(request);
       await savePartnerLogo(deps, viewer, id, file);

@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
 import { logClientPaymentError, type ClientPaymentError } from './error-log.ts';
+
+/** A client's report: a JSON object of anything (each field read, bounded and cleaned by error-log.ts). */
+const ReportBody = z.record(z.string(), z.unknown());
 
 /** A body of 64 KiB is far beyond any honest report; the route refuses it before parsing. */
 const BODY_LIMIT = 64 * 1024;
@@ -15,9 +19,10 @@ export default async function paymentErrorLogRoutes(app: FastifyInstance) {
   const config = { access: 'public' as const, csrf: false as const, rateLimit: { max: 20, timeWindow: '1 minute' } };
 
   const read = (request: FastifyRequest, source: ClientPaymentError['source']): ClientPaymentError => {
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError(900);
-    const b = body as Record<string, unknown>;
+    // Any JSON object: a client's report may carry anything; each field is bounded and cleaned below.
+    const parsed = ReportBody.safeParse(request.body);
+    if (!parsed.success) throw new AppError(900);
+    const b = parsed.data;
     const message = b.error ?? b.errorMsg;
     // An Error serialised by a client may arrive as an object: keep its text, not its shape.
     const text = message && typeof message === 'object' ? JSON.stringify(message).slice(0, 2000) : message;

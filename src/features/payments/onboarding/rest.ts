@@ -103,7 +103,7 @@ export async function restRoutes(app: FastifyInstance) {
 
   app.post('/rest/get-started/payment', posting, async (request) =>
     tagged(request, 'payment', async (seen) => {
-      const query = (request.query ?? {}) as Record<string, unknown>;
+      const query = parse(schemas.query, request.query);
       const body = parse(schemas.payment, request.body);
       const o = await loadOnboarding(app, request.community, { identity: request.identity, uid: body.uid ?? query.uid, dealId: body.dealId ?? query.dealId });
       seen(o);
@@ -123,7 +123,7 @@ export async function restRoutes(app: FastifyInstance) {
   app.post('/rest/get-started/password', posting, async (request, reply) =>
     tagged(request, 'password', async (seen) => {
       const body = parse(schemas.password, request.body);
-      const query = (request.query ?? {}) as Record<string, unknown>;
+      const query = parse(schemas.query, request.query);
       const o = await loadOnboarding(app, request.community, { identity: request.identity, uid: body.uid ?? query.uid, dealId: body.dealId ?? query.dealId });
       seen(o);
       const { onboarding, login } = await createCredentials(request, o, { username: body.username, password: body.password });

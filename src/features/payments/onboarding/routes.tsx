@@ -6,7 +6,8 @@ import { countWords } from '#src/lib/plain-text.ts';
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { setSessionCookies } from '#src/features/auth/index.ts';
 import { countryOptions } from '#src/features/settings/index.ts';
-import { type FormBody as Body, str } from '#src/lib/form.ts';
+import { z } from 'zod';
+import { formOf, paramsOf, str } from '#src/lib/form.ts';
 import {
   AddressStep,
   CompleteStep,
@@ -58,6 +59,20 @@ import { logOnboardingFailure } from './rest.ts';
 
 const STEPS: readonly StepName[] = [...STEP_ORDER, 'shutdown'];
 const isStep = (v: unknown): v is StepName => typeof v === 'string' && (STEPS as readonly string[]).includes(v);
+
+/**
+ * The steps' forms at the edge: shapes only (a text, or absent: the services tell an absent field from
+ * an empty one and name the field they refuse); a misfit shape (a list for a text) is 400.
+ */
+const text = z.string().max(1_048_576).optional();
+const PaymentForm = z.object({ planId: text, acceptedTerms: text, token: text });
+const PasswordForm = z.object({ username: text, password: text, confirm: text });
+const PanelsForm = z.object({ panelIds: z.union([z.string().max(20), z.array(z.string().max(20)).max(200)]).optional() });
+const QuestionForm = z.object({ questionId: text, body: text });
+/** A details step (profile, contact, team, address): its fields, each a text; the step's service reads its own. */
+const DetailsForm = z.record(z.string().max(100), z.string().max(1_048_576));
+type Body = Partial<Record<string, string>>;
+const StepParams = z.object({ step: z.string().max(100) });
 
 export default async function onboardingRoutes(app: FastifyInstance) {
   const t = app.t;
@@ -119,7 +134,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
   });
 
   app.get('/get-started/:step', open, async (request, reply) => {
-    const step = (request.params as { step: string }).step;
+    const { step } = paramsOf(StepParams, request);
     if (!isStep(step)) throw new AppError('NotFound');
     let o = await loaded(request, reply);
     if (!o) return reply;
@@ -223,7 +238,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
   }
 
   app.post('/get-started/payment', posting, async (request, reply) => {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const body = formOf(PaymentForm, request);
     const o = await loaded(request, reply);
     if (!o) return reply;
     if (hasPaid(o) || o.site.onboardingDisabled) return reply.redirectTo(stepPath(o), 303);
@@ -282,7 +297,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
   // Password
 
   app.post('/get-started/password', posting, async (request, reply) => {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const body = formOf(PasswordForm, request);
     const o = await loaded(request, reply);
     if (!o) return reply;
     if (currentStep(o) !== 'password') return reply.redirectTo(stepPath(o), 303);
@@ -334,7 +349,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
   const pickedOf = (v: unknown): number[] => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && /^[1-9]\d{0,9}$/.test(x)).slice(0, 50).map(Number);
 
   app.post('/get-started/ep-landing', posting, async (request, reply) => {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    const body = formOf(PanelsForm, request);
     const o = await loaded(request, reply);
     if (!o) return reply;
     if (!o.signedIn) return signInFirst(reply);
@@ -349,7 +364,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
   });
 
   app.post('/get-started/ep-question', posting, async (request, reply) => {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+    const body = formOf(QuestionForm, request);
     const o = await loaded(request, reply);
     if (!o) return reply;
     if (!o.signedIn) return signInFirst(reply);
@@ -388,7 +403,7 @@ export default async function onboardingRoutes(app: FastifyInstance) {
 
   for (const d of detailSteps) {
     app.post(`/get-started/${d.step}`, posting, async (request, reply) => {
-      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
+      const body = formOf(DetailsForm, request);
       const o = await loaded(request, reply);
       if (!o) return reply;
       if (!o.signedIn) return reply.redirectTo(`/login?redirect=${encodeURIComponent(`${app.config.basePath}/get-started`)}`);
