@@ -18,6 +18,9 @@ async function until(check: () => Promise<boolean | undefined>) {
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
+// Eleven journeys in one browser: past two minutes when the machine is busy (CI runs two files at once).
+t.setTimeout(5 * 60_000);
+
 t.test('the rich-text editor island in a browser', async (t) => {
   const browserReady = launchBrowser(t);
   const db = await setupDatabase(t);
