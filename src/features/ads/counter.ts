@@ -75,7 +75,8 @@ export class AdCounter {
 
   /** Writes the tally: one upsert per community, adding to each ad's row for the day. */
   async flush(): Promise<void> {
-    if (this.flushing) await this.flushing;
+    // One write at a time: wait for every write under way (another may start while this one waits).
+    while (this.flushing) await this.flushing;
     if (this.tally.size === 0) return;
     const batch = [...this.tally.values()];
     this.tally = new Map();
@@ -96,7 +97,12 @@ export class AdCounter {
         // An ad deleted since (its foreign key): the others are written one by one and its counts
         // dropped. Anything else (the database away) is kept for the next flush.
         if ((err as { code?: string }).code === '23503') {
-          for (const r of rows) await this.upsert(communityId, [r]).catch(() => {});
+          for (const r of rows) {
+            await this.upsert(communityId, [r]).catch((e: { code?: string }) => {
+              // Only the deleted ad's counts are dropped; any other failure keeps them for the next flush.
+              if (e?.code !== '23503') this.add(r.communityId, r.adId, r.impressions, r.clicks, r.day);
+            });
+          }
         } else {
           for (const r of rows) this.add(r.communityId, r.adId, r.impressions, r.clicks, r.day);
         }
@@ -126,6 +132,7 @@ export class AdCounter {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.flush();
+    while (this.flushing) await this.flushing;
   }
 }
 

@@ -56,14 +56,19 @@ export const adsAdminGraphQL: GraphQLPart = {
   typeDefs,
   resolvers: {
     Query: {
-      adminAds: async (_r: unknown, _a: unknown, ctx: GraphQLContext) => (await listStaffAds(depsOf(ctx))).map((ad) => out(ctx, ad)),
+      adminAds: async (_r: unknown, _a: unknown, ctx: GraphQLContext) => {
+        ctx.guardian.ensureAdmin();
+        return (await listStaffAds(depsOf(ctx))).map((ad) => out(ctx, ad));
+      },
       adminAd: async (_r: unknown, args: { id: unknown }, ctx: GraphQLContext) => {
+        ctx.guardian.ensureAdmin();
         const { ad, days } = await staffAd(depsOf(ctx), idOf(args.id));
         return out(ctx, ad, days);
       },
     },
     Mutation: {
       adUpdate: async (_r: unknown, args: { id: unknown; input: Record<string, unknown> }, ctx: GraphQLContext) => {
+        ctx.guardian.ensureAdmin();
         const id = idOf(args.id);
         const i = args.input ?? {};
         await updateAd(depsOf(ctx), id, { link: str(i.link), altText: str(i.altText), startsAt: str(i.startsAt), endsAt: str(i.endsAt), isActive: i.isActive === true }, undefined);

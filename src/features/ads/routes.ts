@@ -22,7 +22,10 @@ export default async function adRoutes(app: FastifyInstance) {
     const { id } = paramsOf(idParams, request, () => new AppError('Ads.NotFound'));
     // Most clicks are on a live ad, which this process holds: no statement for them.
     const live = (await listLiveAds(app.db, request.community, app.clock)).find((ad) => ad.id === id);
+    // Else the database (this process's list may be up to 30 s old). An ad that ended since the page
+    // showed it still leads to its link; one switched off or not started yet does not give it out.
     const ad = live ?? (await findAd({ db: app.db, community: request.community }, id));
+    if (!live && (!ad.is_active || (ad.starts_at !== null && new Date(ad.starts_at) > app.clock.now()))) throw new AppError('Ads.NotFound');
     adCounterFor(app.db, app.clock).click(request.community.id, ad.id);
     // Only the link stored with the ad (checked http(s) when it was saved): never one from the request.
     return reply.header('cache-control', 'no-store').header('referrer-policy', 'origin').redirect(ad.link, 302);
