@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '#src/core/errors.ts';
 
 /**
- * A form with one file (the avatars' upload path, src/features/members/profile-routes.tsx, made a
+ * A form with one file (the upload path of avatars, partner logos and ads, made a
  * tool): registered in the routes plugin that takes uploads, it reads a multipart body into
  * `request.body` (fields as strings, the file as a Buffer) before the CSRF check, which for multipart
  * bodies runs once they are parsed (src/plugins/security.ts). A file over `maxBytes` is cut there and
@@ -15,10 +15,11 @@ const tooLarge = new WeakSet<FastifyRequest>();
 /** Whether the request's file was larger than the limit (the rest was not read). */
 export const uploadTooLarge = (request: FastifyRequest) => tooLarge.has(request);
 
-export async function acceptUploads(app: FastifyInstance, { maxBytes, fields = 12 }: { maxBytes: number; fields?: number }): Promise<void> {
+/** `fields`: how many text fields the form may have; `fieldSize`: the bytes each may hold. */
+export async function acceptUploads(app: FastifyInstance, { maxBytes, fields = 12, fieldSize = 8 * 1024 }: { maxBytes: number; fields?: number; fieldSize?: number }): Promise<void> {
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: maxBytes, files: 1, fields, fieldSize: 8 * 1024, parts: fields + 2, headerPairs: 50 },
+    limits: { fileSize: maxBytes, files: 1, fields, fieldSize, parts: fields + 2, headerPairs: 50 },
   });
   app.addHook('preValidation', async (request) => {
     if (!request.isMultipart()) return;

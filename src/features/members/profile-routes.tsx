@@ -1,7 +1,7 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, notFound } from '#src/core/errors.ts';
 import { z } from 'zod';
+import { acceptUploads, uploadTooLarge } from '#src/lib/uploads.ts';
 import { checkbox, formOf, id, paramsOf, queryOf, str } from '#src/lib/form.ts';
 import { memberBadges } from '#src/features/badges/index.ts';
 import { ProfilePage } from '#src/features/members/views/Profile.tsx';
@@ -62,9 +62,6 @@ function draftFromBody(body: ProfileBody): ProfileDraft {
   };
 }
 
-/** Set by the upload's onFile when the file is larger than the limit (the rest is not read). */
-const tooLarge = new WeakSet<FastifyRequest>();
-
 /**
  * The profiles area: /profile/{userId}, one's own profile at /profile/{userId}/self with its photo,
  * and the stored avatars at /avatars/{key}/{size}.webp.
@@ -73,34 +70,9 @@ export default async function profileRoutes(app: FastifyInstance) {
   const t = app.t;
   const member = { config: { access: 'member' as const } };
 
-  // Uploads, in this area only: one file, a few small fields. The body is read here, before the CSRF
-  // check (which for multipart bodies runs once they are parsed), the file into memory up to the limit.
-  await app.register(multipart, {
-    throwFileSizeLimit: false,
-    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6, headerPairs: 50 },
-  });
-  app.addHook('preValidation', async (request) => {
-    if (!request.isMultipart()) return;
-    const body: Record<string, unknown> = Object.create(null);
-    try {
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          const bytes = await part.toBuffer();
-          if (part.file.truncated) tooLarge.add(request);
-          body[part.fieldname] = bytes;
-        } else {
-          body[part.fieldname] = part.value;
-        }
-      }
-    } catch (e) {
-      // The library's refusals (too many files or fields) carry their 4xx; a body that ends early or
-      // is not multipart at all is the request's fault too.
-      const status = (e as { statusCode?: number }).statusCode;
-      if (status && status >= 400 && status < 500) throw e;
-      throw new AppError('BadRequest.Validation', { cause: e });
-    }
-    request.body = body;
-  });
+  // Uploads: one file, a few small fields, read before the CSRF check (which for multipart bodies
+  // runs once they are parsed), the file into memory up to the limit.
+  await acceptUploads(app, { maxBytes: AVATAR_MAX_BYTES, fields: 4, fieldSize: 1024 });
 
   /** The signed-in member's id when it is the {userId} of the path; otherwise 404 (see the report: not 403). */
   function ownId(request: FastifyRequest): number {
@@ -157,7 +129,7 @@ export default async function profileRoutes(app: FastifyInstance) {
     const id = ownId(request);
     const limits = { mb: AVATAR_MAX_BYTES / 1024 / 1024, side: AVATAR_MAX_SIDE, megapixels: AVATAR_MAX_PIXELS / 1_000_000 };
     const refuse = (key: string, status = 400) => renderEdit(request, reply, id, { avatarError: t(key, limits) }, status);
-    if (tooLarge.has(request)) return refuse('profile.avatar.errors.tooLarge', 413);
+    if (uploadTooLarge(request)) return refuse('profile.avatar.errors.tooLarge', 413);
     if (!request.isMultipart()) return refuse('profile.avatar.errors.form');
     const file = formOf(AvatarForm, request).avatar;
     if (!file || file.length === 0) return refuse('profile.avatar.errors.missing');

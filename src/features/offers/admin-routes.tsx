@@ -1,9 +1,9 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
 import { staffAction, type StaffActionForm } from '#src/lib/admin/act.ts';
 import { toCsv } from '#src/lib/csv.ts';
+import { acceptUploads, uploadTooLarge } from '#src/lib/uploads.ts';
 import { checkbox, field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { OfferEdit, OfferNew, OffersAdmin } from '#src/features/offers/views/admin/OffersAdmin.tsx';
 import { PartnersAdmin } from '#src/features/offers/views/admin/PartnersAdmin.tsx';
@@ -66,27 +66,8 @@ export default async function offersAdminRoutes(app: FastifyInstance) {
   const idOf = (request: FastifyRequest) => offerIdOf(paramsOf(IdParams, request, () => new AppError('Offers.NotFound')).id);
   const partnerOf = (request: FastifyRequest) => partnerIdOf(paramsOf(IdParams, request, () => new AppError('Offers.PartnerNotFound')).id);
 
-  // Uploads (a partner's logo), in this area only: one file, a few small fields, read before the CSRF check runs on them.
-  const tooLarge = new WeakSet<FastifyRequest>();
-  await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6, headerPairs: 50 } });
-  app.addHook('preValidation', async (request) => {
-    if (!request.isMultipart()) return;
-    const body: Record<string, unknown> = Object.create(null);
-    try {
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          const bytes = await part.toBuffer();
-          if (part.file.truncated) tooLarge.add(request);
-          body[part.fieldname] = bytes;
-        } else body[part.fieldname] = part.value;
-      }
-    } catch (e) {
-      const status = (e as { statusCode?: number }).statusCode;
-      if (status && status >= 400 && status < 500) throw e;
-      throw new AppError('BadRequest.Validation', { cause: e });
-    }
-    request.body = body;
-  });
+  // Uploads (a partner's logo): one file, a few small fields, read before the CSRF check runs on them.
+  await acceptUploads(app, { maxBytes: LOGO_MAX_BYTES, fields: 4, fieldSize: 1024 });
 
   // ---- Offers ----
 
@@ -196,7 +177,7 @@ export default async function offersAdminRoutes(app: FastifyInstance) {
     const id = partnerOf(request);
     const key = `partner-${id}-logo`;
     const refuse = (k: string, status: number) => partnersPage(request, reply, { key, values: {}, errors: { logo: t(`offers.partners.errors.${k}`, { max: LOGO_MAX_BYTES / 1024 / 1024 }) } }, status);
-    if (tooLarge.has(request)) return refuse('logoTooLarge', 413);
+    if (uploadTooLarge(request)) return refuse('logoTooLarge', 413);
     if (!request.isMultipart()) return refuse('form', 400);
     const { logo: file } = LogoForm.parse(request.body ?? {});
     if (!file || file.length === 0) return refuse('logoMissing', 400);
