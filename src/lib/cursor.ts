@@ -12,19 +12,32 @@ export function encodeCursor(parts: readonly (string | number)[]): string {
 const badCursor = () => new AppError('BadRequest.Validation', { fields: { after: { code: 'BadRequest.Validation', key: 'errors.server.validation' } } });
 
 /**
- * A list's cursor by time: (last_activity_at, id), the time in microseconds as PostgreSQL keeps it (a
- * millisecond Date would skip rows written by `now()` within the same millisecond).
+ * A cursor's parts as encoded by `encodeCursor` (base64url JSON of `count` values), or null when
+ * absent; a cursor that is not one (too long, not base64url JSON, another count) is a 400.
  */
-export function decodeActivityCursor(cursor: unknown): { at: string; id: number } | null {
+export function cursorParts(cursor: unknown, count: number, maxLength = 200): unknown[] | null {
   if (cursor == null || cursor === '') return null;
-  if (typeof cursor !== 'string' || cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
+  if (typeof cursor !== 'string' || cursor.length > maxLength || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw badCursor();
   }
-  if (!Array.isArray(parts) || parts.length !== 2) throw badCursor();
+  if (!Array.isArray(parts) || parts.length !== count) throw badCursor();
+  return parts;
+}
+
+/** The 400 of a cursor whose parts are not what its list wrote. */
+export { badCursor };
+
+/**
+ * A list's cursor by time: (last_activity_at, id), the time in microseconds as PostgreSQL keeps it (a
+ * millisecond Date would skip rows written by `now()` within the same millisecond).
+ */
+export function decodeActivityCursor(cursor: unknown): { at: string; id: number } | null {
+  const parts = cursorParts(cursor, 2);
+  if (parts === null) return null;
   const [at, id] = parts as [unknown, unknown];
   if (typeof at !== 'string' || !ACTIVITY_KEY.test(at) || !isDbId(id)) throw badCursor();
   // A real instant (no 31 February): the millisecond part must read back as written.

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { hasForbiddenCharacters } from '#src/core/fields.ts';
-import { encodeCursor } from '#src/lib/cursor.ts';
+import { badCursor, cursorParts, encodeCursor } from '#src/lib/cursor.ts';
 import type { Database } from '#src/db/types.ts';
 import type { OfferAvailability, PartnerLogo } from './types.ts';
 
@@ -40,20 +40,12 @@ export type ListKey = { featured: boolean; position: number; id: number };
 
 export const cursorOf = (k: ListKey) => encodeCursor([k.featured ? 1 : 0, k.position, k.id]);
 
-const badCursor = () => new AppError('BadRequest.Validation', { fields: { after: { code: 'BadRequest.Validation', key: 'errors.server.validation' } } });
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 
 /** A list cursor, or null when absent; anything else is a 400. */
 export function decodeListCursor(cursor: unknown): ListKey | null {
-  if (cursor == null || cursor === '') return null;
-  if (typeof cursor !== 'string' || cursor.length > 100 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parts) || parts.length !== 3) throw badCursor();
+  const parts = cursorParts(cursor, 3, 100);
+  if (parts === null) return null;
   const [f, p, id] = parts as unknown[];
   if (!isInt(f, 0, 1) || !isInt(p, -2_147_483_648, 2_147_483_647) || !isInt(id, 1, 2_147_483_647)) throw badCursor();
   return { featured: f === 1, position: p, id };
