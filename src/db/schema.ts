@@ -226,6 +226,34 @@ export interface CommunityHosts {
   host: string;
 }
 
+export interface ConversationMembers {
+  blocked_at: Timestamp | null;
+  community_id: number;
+  conversation_id: number;
+  read_message_id: Generated<number>;
+  user_id: number;
+}
+
+export interface ConversationMessages {
+  body: string;
+  community_id: number;
+  conversation_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  sender_id: number;
+}
+
+export interface Conversations {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  last_message_at: Generated<Timestamp>;
+  last_message_id: Generated<number>;
+  last_sender_id: number | null;
+  member_high: number;
+  member_low: number;
+}
+
 export interface CopyScans {
   aggregated_score: number | null;
   ai_probability: number | null;
@@ -931,6 +959,9 @@ export interface DB {
   card_auth_log: CardAuthLog;
   communities: Communities;
   community_hosts: CommunityHosts;
+  conversation_members: ConversationMembers;
+  conversation_messages: ConversationMessages;
+  conversations: Conversations;
   copy_scans: CopyScans;
   ep_answer_revisions: EpAnswerRevisions;
   ep_answers: EpAnswers;

@@ -77,6 +77,9 @@ export type EpRoundupAnswersTable = DB['ep_roundup_answers'];
 export type EpRoundupMovesTable = DB['ep_roundup_moves'];
 export type PartnersTable = DB['partners'];
 export type OffersTable = DB['offers'];
+export type ConversationsTable = DB['conversations'];
+export type ConversationMembersTable = DB['conversation_members'];
+export type ConversationMessagesTable = DB['conversation_messages'];
 
 export type Community = Selectable<CommunitiesTable>;
 export type NewCommunity = Insertable<CommunitiesTable>;
