@@ -9,6 +9,7 @@ export type { MemberNote, StaffActionEntry } from './admin-actions.ts';
 export { adminMembersDeps, staffOf } from './admin-request.ts';
 export { userOut } from './directory-graphql.ts';
 export type { DirectoryPage, FilterOptions, Suggestion } from './directory.ts';
+export { introducedPair } from './introductions.ts';
 export type { IntroductionView } from './introductions.ts';
 export { findProfile, updateProfile } from './profile.ts';
 export type { ProfileDraft } from './profile.ts';

@@ -3,11 +3,11 @@ import { AppError, notFound, type FieldErrors } from '#src/core/errors.ts';
 import { ensureText } from '#src/core/fields.ts';
 import type { Translate } from '#src/core/i18n.ts';
 import type { Db } from '#src/db/index.ts';
-import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
+import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Community } from '#src/db/types.ts';
 import type { Messages } from '#src/lib/messaging/outgoing.ts';
 import type { Notifier } from '#src/features/notifications/index.ts';
-import { findSnapshot, membersOf, snapshotsOf } from './queries.ts';
+import { activeMembersOf, findSnapshot, membersOf, snapshotsOf } from './queries.ts';
 import type { IntroductionStatus, MemberSnapshot } from './types.ts';
 
 /**
@@ -360,4 +360,23 @@ export async function approveIntroduction(deps: IntroDeps, reviewerId: number, i
 
 export async function declineIntroduction(deps: IntroDeps, reviewerId: number, id: number, reason: unknown): Promise<IntroductionView> {
   return review(deps, reviewerId, id, { status: 'DECLINED', reason: checkDeclineReason(reason) });
+}
+
+/**
+ * Whether two members of this community were introduced: a request between them (either direction)
+ * that the staff approved, and both still active members. One statement; oneself is never a pair.
+ * The conversations area asks it before two members may write to each other (issue 28).
+ */
+export async function introducedPair(db: Db, community: Tenant, a: number, b: number): Promise<boolean> {
+  if (a === b) return false;
+  const row = await selectInCommunity(db, 'introduction_requests', community)
+    .select('introduction_requests.id')
+    .where('introduction_requests.status', '=', 'APPROVED')
+    .where('introduction_requests.requester_id', 'in', [a, b])
+    .where('introduction_requests.target_id', 'in', [a, b])
+    .where((eb) => eb.exists(activeMembersOf(db, community).select('users.id').where('users.id', '=', a)))
+    .where((eb) => eb.exists(activeMembersOf(db, community).select('users.id').where('users.id', '=', b)))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

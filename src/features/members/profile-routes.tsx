@@ -8,6 +8,7 @@ import { ProfilePage } from '#src/features/members/views/Profile.tsx';
 import { ProfileEditPage, type ProfileEditState } from '#src/features/members/views/ProfileEdit.tsx';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, AVATAR_MAX_SIDE, AVATAR_PIXELS, readAvatar, removeAvatar, saveAvatar } from './avatars.ts';
 import { draftOf, findProfile, PROFILE_LIMITS, publishedArticles, updateProfile, type ProfileDeps, type ProfileDraft } from './profile.ts';
+import { introducedPair } from './introductions.ts';
 import { INDUSTRIES, SOCIAL_NETWORKS } from './types.ts';
 
 export function profileDeps(request: FastifyRequest): ProfileDeps {
@@ -98,9 +99,17 @@ export default async function profileRoutes(app: FastifyInstance) {
   app.get('/profile/:userId', member, async (request, reply) => {
     const id = paramsOf(ProfileParams, request, notFound).userId;
     const deps = profileDeps(request);
-    const [profile, articles, badges] = await Promise.all([findProfile(deps, id), publishedArticles(deps, id), memberBadges({ ...deps, t }, id)]);
+    const viewerId = request.guardian.userId!;
+    const [profile, articles, badges, introduced] = await Promise.all([
+      findProfile(deps, id),
+      publishedArticles(deps, id),
+      memberBadges({ ...deps, t }, id),
+      introducedPair(deps.db, deps.community, viewerId, id),
+    ]);
     if (!profile) throw notFound();
-    return reply.page({ title: profile.name, body: <ProfilePage profile={profile} articles={articles} badges={badges} isSelf={id === request.guardian.userId} /> });
+    // Members who were introduced may write to each other (issue 28): the conversations area's page.
+    const messageHref = introduced ? `/messages/conversations/with/${id}` : undefined;
+    return reply.page({ title: profile.name, body: <ProfilePage profile={profile} articles={articles} badges={badges} isSelf={id === viewerId} messageHref={messageHref} /> });
   });
 
   app.get('/profile/:userId/self', member, async (request, reply) => {

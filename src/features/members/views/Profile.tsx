@@ -35,7 +35,20 @@ export function ProfileAvatar({ name, url, size }: { name: string; url: string |
 const shortAddress = (url: string) => url.replace(/^https?:\/\/(www\.)?/i, '').replace(/\/$/, '');
 
 /** /profile/{userId}: spec section 3's member snapshot, the company profile, links and published articles. */
-export function ProfilePage({ profile, articles, badges = [], isSelf }: { profile: MemberProfile; articles: ProfileArticle[]; badges?: BadgeView[]; isSelf: boolean }) {
+export function ProfilePage({
+  profile,
+  articles,
+  badges = [],
+  isSelf,
+  messageHref,
+}: {
+  profile: MemberProfile;
+  articles: ProfileArticle[];
+  badges?: BadgeView[];
+  isSelf: boolean;
+  /** Where the viewer writes to this member, when the two were introduced (the conversations' page). */
+  messageHref?: string;
+}) {
   const { t } = usePage();
   const href = useHref();
   const c = profile.company;
@@ -89,7 +102,15 @@ export function ProfilePage({ profile, articles, badges = [], isSelf }: { profil
                 {t('profile.edit')}
               </a>
             ) : (
-              <IntroduceLink userId={profile.id} name={profile.name} />
+              <>
+                {messageHref ? (
+                  <a className="button" href={href(messageHref)}>
+                    {t('profile.message')}
+                    <span className="visually-hidden">{t('profile.messageSuffix', { name: profile.name })}</span>
+                  </a>
+                ) : null}
+                <IntroduceLink userId={profile.id} name={profile.name} />
+              </>
             )}
           </p>
         </div>
