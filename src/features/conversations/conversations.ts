@@ -210,7 +210,7 @@ export type SendTarget = { conversationId: number } | { userId: number };
  * active (NotFound), a block (either side, with its message), a member over the rate limit, a bad body.
  * The recipient is notified once per conversation until they read it (decision 0058).
  */
-export async function sendMessage(deps: ConversationsDeps, viewer: ConversationsViewer, target: SendTarget, bodyInput: unknown): Promise<{ conversationId: number; messageId: number }> {
+export async function sendMessage(deps: ConversationsDeps, viewer: ConversationsViewer, target: SendTarget, bodyInput: unknown): Promise<{ conversationId: number; messageId: number; body: string; at: Date }> {
   const me = viewer.userId;
   const otherId = 'userId' in target ? target.userId : (await loadConversation(deps, viewer, target.conversationId)).user_id;
   if (otherId === me || !(await introducedPair(deps.db, deps.community, me, otherId))) throw notFound();
@@ -268,7 +268,7 @@ export async function sendMessage(deps: ConversationsDeps, viewer: Conversations
         createdAt: now,
       });
     }
-    return { conversationId: conv.id, messageId: message.id };
+    return { conversationId: conv.id, messageId: message.id, body, at: now };
   });
 }
 

@@ -35,6 +35,14 @@ const SEEDS: Seed[] = [
     note: 'Marcus is not taking fundraising conversations through the council this quarter. The Capital Roundtable on the 14th is a good place to meet investors.',
   },
   {
+    from: 'kwame.mensah',
+    to: 'amara.okafor',
+    status: 'APPROVED',
+    daysAgo: 6,
+    reason: 'Brightline is forecasting install demand across three states; Lumen’s freight forecasting work looks close to what we need, and I would like to learn how Amara’s team validates its models.',
+    note: 'Amara spoke about forecasting at the last Operators Circle; she is glad to compare notes.',
+  },
+  {
     from: 'priya.raman',
     to: 'kwame.mensah',
     status: 'PENDING',
@@ -67,7 +75,8 @@ const SEEDS: Seed[] = [
 ];
 
 /**
- * Demo introduction requests among Summit's members, in every state (amara.okafor has one of each),
+ * Demo introduction requests among Summit's members, in every state (amara.okafor has one of each,
+ * and kwame.mensah's approved request to meet her: the conversations' demo writes between them),
  * with the staff actions of the reviewed ones. Called from seedDemo inside its transaction.
  */
 export async function seedIntroductions(trx: RawDb, ctx: { communityId: number; staffId: number; now?: Date }): Promise<void> {
