@@ -36,7 +36,7 @@ export function checkBody(value: unknown): string {
   const body = raw.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd();
   if (body.trim() === '') throw bodyError('Conversations.Invalid', 'conversations.errors.bodyRequired');
   const length = [...body].length;
-  if (length > BODY_MAX) throw bodyError('Conversations.Invalid', 'conversations.errors.bodyTooLong', { max: BODY_MAX, num: length - BODY_MAX });
+  if (length > BODY_MAX) throw bodyError('Conversations.Invalid', 'conversations.errors.bodyTooLong', { max: BODY_MAX.toLocaleString('en-US'), num: length - BODY_MAX });
   return body;
 }
 
