@@ -1,0 +1,12 @@
+import type { Area } from '#src/features/area.ts';
+import groupsAdminRoutes from './admin-routes.tsx';
+import { groupsErrors } from './errors.ts';
+import { groupsNotificationKinds } from './notification-kinds.ts';
+
+/** Groups (issue 28): the members' pages and discussion, the staff's groups, their GraphQL, the demo's groups. */
+export const area: Area = {
+  name: 'groups',
+  errors: groupsErrors,
+  notificationKinds: groupsNotificationKinds,
+  routes: [groupsAdminRoutes],
+};
