@@ -1,5 +1,6 @@
 import type { Area } from '#src/features/area.ts';
 import groupsAdminRoutes from './admin-routes.tsx';
+import groupsRoutes from './routes.tsx';
 import { groupsErrors } from './errors.ts';
 import { groupsNotificationKinds } from './notification-kinds.ts';
 
@@ -8,5 +9,5 @@ export const area: Area = {
   name: 'groups',
   errors: groupsErrors,
   notificationKinds: groupsNotificationKinds,
-  routes: [groupsAdminRoutes],
+  routes: [groupsRoutes, groupsAdminRoutes],
 };
