@@ -60,7 +60,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const { deps, viewer } = call(request);
     const { after } = queryOf(PageQuery, request);
     const group = await getGroup(deps, viewer, slug);
-    const posts = group.abilities.canRead ? await groupPosts(deps, viewer, slug, after ?? null) : { posts: [], next: null };
+    const posts = group.abilities.canRead && group.discussion ? await groupPosts(deps, viewer, slug, after ?? null) : { posts: [], next: null };
     return reply.page({
       title: group.name,
       status: typed?.status,

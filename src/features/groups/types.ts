@@ -45,6 +45,8 @@ export type GroupView = GroupCard & {
   chairs: MemberSnapshot[];
   members: MemberSnapshot[];
   abilities: GroupAbilities;
+  /** Whether the community has the forum, and so groups have a discussion. */
+  discussion: boolean;
   /** Waiting requests (for chairs and staff only; else empty). */
   requests: JoinRequestView[];
 };

@@ -59,6 +59,7 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
         <h2 id="chairs">{t('groups.chairsHeading')}</h2>
         {group.chairs.length ? <People people={group.chairs} label={t('groups.chairsHeading')} /> : <p>{t('groups.noChairs')}</p>}
       </section>
+      {group.discussion ? (
       <section aria-labelledby="discussion">
         <h2 id="discussion">{t('groups.discussionHeading')}</h2>
         {a.canRead ? (
@@ -113,6 +114,7 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
           <p>{t('groups.joinToPost')}</p>
         ) : null}
       </section>
+      ) : null}
       <section aria-labelledby="members">
         <h2 id="members">{t('groups.membersHeading')}</h2>
         {group.members.length ? <People people={group.members} label={t('groups.membersHeading')} /> : <p>{t('groups.noMembers')}</p>}
