@@ -99,13 +99,16 @@ const OVERRIDES: Record<string, string> = {
     "offers.status": "ColumnType<OfferStatus, OfferStatus | undefined, OfferStatus>",
     "offer_status_events.from_status": "OfferStatus | null",
     "offer_status_events.to_status": "OfferStatus",
+    "groups.visibility": "ColumnType<GroupVisibility, GroupVisibility | undefined, GroupVisibility>",
+    "group_members.role": "ColumnType<GroupRole, GroupRole | undefined, GroupRole>",
+    "group_join_requests.status": "ColumnType<GroupJoinStatus, GroupJoinStatus | undefined, GroupJoinStatus>",
 };
 
 const COLUMN_TYPES = [
   'NavLink', 'Role', 'Gate', 'OtcChannel', 'ArticleStatusValue', 'NotificationChannel', 'DeliveryStatus', 'PushPlatform',
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
-  'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus',
+  'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -69,3 +69,8 @@ export type ForumTargetKind = 'post' | 'reply';
 export type OfferTier = 'everyone' | 'exec';
 export type OfferRedemption = 'code' | 'link' | 'concierge';
 export type OfferStatus = 'draft' | 'published' | 'withdrawn';
+
+/** Groups (migration 0030). */
+export type GroupVisibility = 'disabled' | 'preview' | 'private' | 'public';
+export type GroupRole = 'chair' | 'member';
+export type GroupJoinStatus = 'pending' | 'accepted' | 'declined';

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType } from "./column-types.ts";
+import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -415,6 +415,7 @@ export interface ForumPosts {
   created_at: Generated<Timestamp>;
   deleted_at: Timestamp | null;
   edited_at: Timestamp | null;
+  group_id: number | null;
   id: Generated<number>;
   last_activity_at: Generated<Timestamp>;
   like_count: Generated<number>;
@@ -492,6 +493,59 @@ export interface ForumTopics {
   id: Generated<number>;
   name: string;
   position: Generated<number>;
+}
+
+export interface GroupActions {
+  action: string;
+  actor_id: number | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  detail: Generated<string>;
+  group_id: number;
+  id: Generated<number>;
+}
+
+export interface GroupImages {
+  bytes: Buffer;
+  community_id: number;
+  content_type: string;
+  created_at: Generated<Timestamp>;
+  group_id: number;
+  key: string;
+}
+
+export interface GroupJoinRequests {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  decided_at: Timestamp | null;
+  decided_by: number | null;
+  group_id: number;
+  id: Generated<number>;
+  status: ColumnType<GroupJoinStatus, GroupJoinStatus | undefined, GroupJoinStatus>;
+  user_id: number;
+}
+
+export interface GroupMembers {
+  added_by: number | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  group_id: number;
+  role: ColumnType<GroupRole, GroupRole | undefined, GroupRole>;
+  user_id: number;
+}
+
+export interface Groups {
+  about_html: Generated<string>;
+  about_text: Generated<string>;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  id: Generated<number>;
+  image: string | null;
+  name: string;
+  slug: string;
+  updated_at: Generated<Timestamp>;
+  visibility: ColumnType<GroupVisibility, GroupVisibility | undefined, GroupVisibility>;
 }
 
 export interface IntroductionRequests {
@@ -982,6 +1036,11 @@ export interface DB {
   forum_reply_notices: ForumReplyNotices;
   forum_reports: ForumReports;
   forum_topics: ForumTopics;
+  group_actions: GroupActions;
+  group_images: GroupImages;
+  group_join_requests: GroupJoinRequests;
+  group_members: GroupMembers;
+  groups: Groups;
   introduction_requests: IntroductionRequests;
   member_badges: MemberBadges;
   member_notes: MemberNotes;

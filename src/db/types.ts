@@ -8,7 +8,7 @@ import type { DB } from './schema.ts';
  * A new table needs no edit here unless the code names its row type.
  */
 
-export type { NavLink, Role, Gate, OtcChannel, ArticleStatusValue, NotificationChannel, DeliveryStatus, PushPlatform, SupportContactType, IntroductionStatus, CardType, SavedPaymentStatus, SubscriptionStatus, LedgerKind, LedgerStatus, LedgerPurpose, StatementKind, LineItem, OnboardingStep, EpBatchStatus, EpAnswerStatus, RoundupStatus, ForumStatus, ForumTargetKind, OfferTier, OfferRedemption, OfferStatus } from './column-types.ts';
+export type { NavLink, Role, Gate, OtcChannel, ArticleStatusValue, NotificationChannel, DeliveryStatus, PushPlatform, SupportContactType, IntroductionStatus, CardType, SavedPaymentStatus, SubscriptionStatus, LedgerKind, LedgerStatus, LedgerPurpose, StatementKind, LineItem, OnboardingStep, EpBatchStatus, EpAnswerStatus, RoundupStatus, ForumStatus, ForumTargetKind, OfferTier, OfferRedemption, OfferStatus, GroupVisibility, GroupRole, GroupJoinStatus } from './column-types.ts';
 
 /** Every table, by name (what `Kysely<Database>` takes). An interface, so that errors name it. */
 export interface Database extends DB {}
@@ -80,6 +80,7 @@ export type OffersTable = DB['offers'];
 export type ConversationsTable = DB['conversations'];
 export type ConversationMembersTable = DB['conversation_members'];
 export type ConversationMessagesTable = DB['conversation_messages'];
+export type GroupsTable = DB['groups'];
 
 export type Community = Selectable<CommunitiesTable>;
 export type NewCommunity = Insertable<CommunitiesTable>;
@@ -88,3 +89,4 @@ export type Membership = Selectable<MembershipsTable>;
 export type Ad = Selectable<AdsTable>;
 export type Partner = Selectable<PartnersTable>;
 export type Offer = Selectable<OffersTable>;
+export type Group = Selectable<GroupsTable>;

@@ -16,6 +16,7 @@ export async function newestPosts(db: Db, community: Tenant, limit: number): Pro
     .select(['forum_posts.id', 'forum_posts.title', 'forum_posts.reply_count', 'forum_posts.created_at', 'users.first_name', 'users.last_name'])
     .where('forum_posts.status', '=', 'published')
     .where('forum_posts.deleted_at', 'is', null)
+    .where('forum_posts.group_id', 'is', null)
     .orderBy('forum_posts.created_at', 'desc')
     .orderBy('forum_posts.id', 'desc')
     .limit(limit)

@@ -25,7 +25,7 @@ export type Author = { id: number; name: string; waits: boolean };
  * moderator, and so do everyone's posts (not replies) where the community has every post wait
  * (decision 0031); staff and moderators never wait.
  */
-export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind): Promise<Author> {
+export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, scope?: { groupId: number }): Promise<Author> {
   const row = await selectInCommunity(deps.db, 'memberships', deps.community)
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(['users.first_name', 'users.last_name', 'memberships.joined_at', 'memberships.is_moderator'])
@@ -37,7 +37,8 @@ export async function authorOf(deps: ForumDeps, viewer: ForumViewer, kind: Forum
   const trusted = viewer.isStaff || row.is_moderator;
   const isNew = deps.clock.now().getTime() - new Date(row.joined_at).getTime() < NEW_MEMBER_MS;
   const allWait = kind === 'post' && deps.community.forum_all_posts_wait;
-  return { id: viewer.userId, name: `${row.first_name} ${row.last_name}`.trim(), waits: !trusted && (allWait || isNew) };
+  // In a group's discussion nothing waits: its chairs moderate what is published (decision 0056).
+  return { id: viewer.userId, name: `${row.first_name} ${row.last_name}`.trim(), waits: !scope && !trusted && (allWait || isNew) };
 }
 
 /**
@@ -54,7 +55,7 @@ export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTarget
   if (kind === 'post') {
     const post = await selectInCommunity(trx, 'forum_posts', community)
       .innerJoin('users', 'users.id', 'forum_posts.author_id')
-      .select(['forum_posts.id', 'forum_posts.author_id', 'forum_posts.title', 'forum_posts.body_text', 'users.first_name', 'users.last_name'])
+      .select(['forum_posts.id', 'forum_posts.author_id', 'forum_posts.title', 'forum_posts.body_text', 'forum_posts.group_id', 'users.first_name', 'users.last_name'])
       .where('forum_posts.id', '=', id)
       .executeTakeFirst();
     if (!post) throw new AppError('Forum.PostNotFound');
@@ -64,6 +65,7 @@ export async function publishEffects(trx: Db, deps: ForumDeps, kind: ForumTarget
       title: post.title,
       url: postPath(post.id),
       text: `${post.title}\n${post.body_text}`,
+      groupId: post.group_id,
     });
     return;
   }

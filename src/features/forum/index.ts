@@ -21,3 +21,14 @@ export type {
 } from './types.ts';
 export { decodeActivityCursor, decodeIdCursor, encodeCursor, pageSize } from '#src/lib/cursor.ts';
 export { newestPosts, waitingPostsOf, type NewestPost } from './activity.ts';
+
+// A group's discussion (issue 28, decision 0056): the forum's own services in a scope the groups area
+// decides (who reads, who posts, its chairs as moderators); the forum never imports the groups area.
+export type { ForumScope, RepliesPage } from './types.ts';
+export { forumDeps, forumViewer, type ForumDeps } from './deps.ts';
+export { createPost, getPost } from './posts.ts';
+export { createReply, listReplies } from './replies.ts';
+export { removeContent, restoreContent } from './moderation.ts';
+export { listGroupPosts, serveGroupPostsAt, type GroupPostPath } from './group-discussion.ts';
+export { mentionLinksUnder } from './mentions.ts';
+export { POST_MAX, REPLY_MAX, TITLE_MAX } from './rules.ts';

@@ -26,14 +26,16 @@ export function mentionTokens(text: string): string[] {
 }
 
 /** The mentioned members, by lowercase username (one query). */
-export async function resolveMentions(db: Db, community: Tenant, text: string): Promise<Map<string, MemberSnapshot>> {
+export async function resolveMentions(db: Db, community: Tenant, text: string, groupId: number | null = null): Promise<Map<string, MemberSnapshot>> {
   const names = mentionTokens(text);
   const out = new Map<string, MemberSnapshot>();
   if (names.length === 0) return out;
-  const rows = await activeMembersOf(db, community)
+  let q = activeMembersOf(db, community)
     .select([...SNAPSHOT_COLUMNS, sql<string>`lower(users.username)`.as('handle')])
-    .where(sql<string>`lower(users.username)`, 'in', names)
-    .execute();
+    .where(sql<string>`lower(users.username)`, 'in', names);
+  // In a group's discussion only the group's people are mentioned (linked, told): nobody else hears of it.
+  if (groupId != null) q = q.where(sql<boolean>`exists (select 1 from group_members gm where gm.community_id = ${community.id} and gm.group_id = ${groupId} and gm.user_id = users.id)`);
+  const rows = await q.execute();
   for (const r of rows) out.set(r.handle, toSnapshot(r));
   return out;
 }
@@ -74,9 +76,9 @@ export function linkMentions(html: string, members: Map<string, MemberSnapshot>)
 export async function notifyMentions(
   trx: Db,
   deps: ForumDeps,
-  input: { authorId: number; authorName: string; title: string; url: string; text: string; skip?: ReadonlySet<number> },
+  input: { authorId: number; authorName: string; title: string; url: string; text: string; skip?: ReadonlySet<number>; groupId?: number | null },
 ): Promise<number[]> {
-  const members = await resolveMentions(trx, deps.community, input.text);
+  const members = await resolveMentions(trx, deps.community, input.text, input.groupId ?? null);
   const notified: number[] = [];
   const createdAt = deps.clock.now();
   for (const m of members.values()) {
@@ -106,8 +108,8 @@ export function mentionLinksUnder(html: string, basePath: string): string {
  * After an edit of a published text: notifies the members the new text mentions and the old one did
  * not (each once; the author never). Inside the edit's transaction.
  */
-export async function notifyNewMentions(trx: Db, deps: ForumDeps, input: { authorId: number; title: string; url: string; before: string; after: string }): Promise<number[]> {
-  const before = await resolveMentions(trx, deps.community, input.before);
+export async function notifyNewMentions(trx: Db, deps: ForumDeps, input: { authorId: number; title: string; url: string; before: string; after: string; groupId?: number | null }): Promise<number[]> {
+  const before = await resolveMentions(trx, deps.community, input.before, input.groupId ?? null);
   const author = await trx.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', input.authorId).executeTakeFirst();
   return notifyMentions(trx, deps, {
     authorId: input.authorId,
@@ -116,5 +118,6 @@ export async function notifyNewMentions(trx: Db, deps: ForumDeps, input: { autho
     url: input.url,
     text: input.after,
     skip: new Set([...before.values()].map((m) => m.id)),
+    groupId: input.groupId ?? null,
   });
 }

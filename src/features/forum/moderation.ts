@@ -8,7 +8,8 @@ import { logAction, type ForumActionName } from './actions-log.ts';
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { REPORTS_TO_QUEUE } from './rules.ts';
 import { checkModerationNote, ensureModerator, ensureStaff, loadTarget, missing, snapshotsOf, type Target } from './targets.ts';
-import type { QueueItem } from './types.ts';
+import type { ForumScope, QueueItem } from './types.ts';
+import { moderatesIn } from './scope.ts';
 import { moveStatus, resolveReportsOf } from './visibility.ts';
 import { postPath, publishEffects, replyPath } from './effects.ts';
 
@@ -32,6 +33,7 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
       .select(['id', 'id as post_id', 'title', 'body_html', 'author_id', 'created_at', 'report_count'])
       .where('status', '=', 'pending')
       .where('deleted_at', 'is', null)
+      .where('group_id', 'is', null)
       .orderBy('id', 'asc')
       .limit(QUEUE_MAX)
       .execute(),
@@ -42,6 +44,7 @@ export async function moderationQueue(deps: ForumDeps, viewer: ForumViewer): Pro
       .where('r.deleted_at', 'is', null)
       .where('p.deleted_at', 'is', null)
       .where('p.status', '=', 'published')
+      .where('p.group_id', 'is', null)
       .orderBy('r.id', 'asc')
       .limit(QUEUE_MAX)
       .execute(),
@@ -121,12 +124,18 @@ async function lastRemoval(trx: Db, community: Tenant, kind: ForumTargetKind, id
   return (row?.action as ForumActionName | undefined) ?? null;
 }
 
-async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, d: Decision): Promise<void> {
+async function decide(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, d: Decision, scope?: ForumScope): Promise<void> {
   ensureForumOn(deps.community);
-  await ensureModerator(deps, viewer);
+  // In a group's discussion its chairs moderate (and staff); in the forum its moderators.
+  if (scope) {
+    if (!scope.canRead) throw missing(kind);
+    if (!moderatesIn(viewer, scope, false)) throw new AppError('Forum.NotModerator');
+  } else await ensureModerator(deps, viewer);
   const c = deps.community;
   const target = await loadTarget(deps.db, c, kind, id);
   if (target.deleted || (kind === 'reply' && target.postDeleted)) throw missing(kind);
+  // A group's post is moderated in its group (staff may also act on it from the forum's staff pages).
+  if (scope ? target.groupId !== scope.groupId : target.groupId != null && !viewer.isStaff) throw missing(kind);
   // No one judges their own waiting post or reply.
   if ((d.action === 'approve' || d.action === 'reject') && target.authorId === viewer.userId) throw new AppError('Forum.NotModerator');
   const now = deps.clock.now();
@@ -177,14 +186,14 @@ export async function reject(deps: ForumDeps, viewer: ForumViewer, kind: ForumTa
 }
 
 /** Takes a published or waiting post or reply down (restorable); the author is told why. */
-export async function removeContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, reason: unknown): Promise<void> {
+export async function removeContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, reason: unknown, scope?: ForumScope): Promise<void> {
   const n = checkModerationNote(reason, { required: true });
-  await decide(deps, viewer, kind, id, { from: ['published', 'pending'], to: 'removed', action: 'remove', note: n, reports: 'removed', notify: 'removed' });
+  await decide(deps, viewer, kind, id, { from: ['published', 'pending'], to: 'removed', action: 'remove', note: n, reports: 'removed', notify: 'removed' }, scope);
 }
 
 /** Puts a removed post or reply back; the author is told. */
-export async function restoreContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number): Promise<void> {
-  await decide(deps, viewer, kind, id, { from: ['removed'], to: 'published', action: 'restore', note: null, reports: null, notify: 'restored' });
+export async function restoreContent(deps: ForumDeps, viewer: ForumViewer, kind: ForumTargetKind, id: number, scope?: ForumScope): Promise<void> {
+  await decide(deps, viewer, kind, id, { from: ['removed'], to: 'published', action: 'restore', note: null, reports: null, notify: 'restored' }, scope);
 }
 
 async function livePost(deps: ForumDeps, postId: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumDeps } from './deps.ts';
@@ -29,22 +30,23 @@ export async function deliverReplyNotices(deps: NoticeDeps, replyId: number): Pr
     const reply = await selectInCommunity(trx, 'forum_replies', community)
       .innerJoin('users', 'users.id', 'forum_replies.author_id')
       .innerJoin('forum_posts', (j) => j.onRef('forum_posts.id', '=', 'forum_replies.post_id').onRef('forum_posts.community_id', '=', 'forum_replies.community_id'))
-      .select(['forum_replies.id', 'forum_replies.post_id', 'forum_replies.author_id', 'forum_replies.body_text', 'forum_posts.title', 'users.first_name', 'users.last_name'])
+      .select(['forum_replies.id', 'forum_replies.post_id', 'forum_replies.author_id', 'forum_replies.body_text', 'forum_posts.title', 'forum_posts.group_id', 'users.first_name', 'users.last_name'])
       .where('forum_replies.id', '=', replyId)
       .where('forum_replies.status', '=', 'published')
       .where('forum_replies.deleted_at', 'is', null)
       .where('forum_posts.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!reply) return []; // gone, removed or rejected since: nobody is told
-    const followers = await selectInCommunity(trx, 'forum_follows', community)
+    let followersQuery = selectInCommunity(trx, 'forum_follows', community)
       .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_follows.user_id').onRef('memberships.community_id', '=', 'forum_follows.community_id'))
       .select('forum_follows.user_id')
       .where('forum_follows.post_id', '=', reply.post_id)
       .where('forum_follows.user_id', '!=', reply.author_id)
-      .where('memberships.is_active', '=', true)
-      .orderBy('forum_follows.user_id')
-      .execute();
-    const mentioned = await resolveMentions(trx, community, reply.body_text);
+      .where('memberships.is_active', '=', true);
+    // A group's discussion: only those still in the group hear of it.
+    if (reply.group_id != null) followersQuery = followersQuery.where(sql<boolean>`exists (select 1 from group_members gm where gm.community_id = ${community.id} and gm.group_id = ${reply.group_id} and gm.user_id = forum_follows.user_id)`);
+    const followers = await followersQuery.orderBy('forum_follows.user_id').execute();
+    const mentioned = await resolveMentions(trx, community, reply.body_text, reply.group_id);
     // Who hears, and of what: a follower that the reply mentions hears once, as a follower.
     const targets = new Map<number, 'forum.notify.replied' | 'forum.notify.mentioned'>();
     for (const f of followers) targets.set(f.user_id, 'forum.notify.replied');

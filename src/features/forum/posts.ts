@@ -24,7 +24,8 @@ import {
   type SummaryRow,
 } from './queries.ts';
 import { LIST_PAGE_SIZE, POST_MAX } from './rules.ts';
-import type { ForumListPage, ForumListQuery, PostView } from './types.ts';
+import type { ForumListPage, ForumListQuery, ForumScope, PostView } from './types.ts';
+import { ensureMayPost, inScope, moderatesIn } from './scope.ts';
 
 /**
  * Forum posts (issue 14): the list (newest activity first, topic filter, full-text search, keyset
@@ -56,7 +57,9 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
     postsWithAuthors(deps.db, deps.community)
       .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json')])
       .where('forum_posts.status', '=', 'published')
-      .where('forum_posts.deleted_at', 'is', null);
+      .where('forum_posts.deleted_at', 'is', null)
+      // A group's posts are its discussion's, never the forum's list or search (decision 0056).
+      .where('forum_posts.group_id', 'is', null);
 
   // The pinned posts shown apart: the PINNED_MAX most recently pinned, published and not deleted.
   const shownPinned = () =>
@@ -65,6 +68,7 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
       .where('pp.pinned_at', 'is not', null)
       .where('pp.status', '=', 'published')
       .where('pp.deleted_at', 'is', null)
+      .where('pp.group_id', 'is', null)
       .orderBy('pp.pinned_at', 'desc')
       .orderBy('pp.id', 'desc')
       .limit(PINNED_MAX);
@@ -123,6 +127,7 @@ function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
       'forum_posts.body_html',
       'forum_posts.edited_at',
       'forum_posts.moderation_note',
+      'forum_posts.group_id',
       eb
         .exists(eb.selectFrom('forum_likes').select(sql`1`.as('one')).where('forum_likes.community_id', '=', deps.community.id).where('forum_likes.target_kind', '=', 'post').whereRef('forum_likes.target_id', '=', 'forum_posts.id').where('forum_likes.user_id', '=', me))
         .as('liked'),
@@ -142,11 +147,11 @@ function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
  * One post as the viewer may see it, else 'Forum.PostNotFound' (missing, deleted, another community's;
  * removed or rejected or pending unless the viewer wrote it or moderates).
  */
-export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<PostView> {
+export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: number, scope?: ForumScope): Promise<PostView> {
   ensureForumOn(deps.community);
   const row = await postQuery(deps, viewer, postId).executeTakeFirst();
-  if (!row) throw new AppError('Forum.PostNotFound');
-  const moderator = viewer.isStaff || row.viewer_is_moderator === true;
+  if (!row || !inScope(row.group_id, scope)) throw new AppError('Forum.PostNotFound');
+  const moderator = moderatesIn(viewer, scope, row.viewer_is_moderator === true);
   const mine = row.author_id === viewer.userId;
   if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
   const summary = toSummary(row as SummaryRow, topicsFromJson(row.topics_json), deps.t('forum.formerMember'));
@@ -165,11 +170,12 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
       canEdit: mine && inWindow && row.status !== 'removed',
       canDelete: mine && inWindow && row.status !== 'removed',
       canRemove: moderator && !mine && (published || row.status === 'pending'),
-      canReport: !mine && published,
+      // Reports, likes and reactions are the forum's own (its moderators'): not in a group's discussion.
+      canReport: !mine && published && !scope,
       canModerate: moderator,
-      canReply: published && row.locked_at == null,
+      canReply: published && row.locked_at == null && (!scope || scope.canPost),
       canLock: moderator,
-      canPin: viewer.isStaff,
+      canPin: viewer.isStaff && !scope,
     },
   };
 }
@@ -192,11 +198,13 @@ async function checkPost(deps: ForumDeps, input: PostInput, topicsRequired: bool
  * waits in this community; staff and moderators never wait). The author follows it. @mentions become
  * profile links and, once published, notify the mentioned members.
  */
-export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: PostInput): Promise<PostView> {
+export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: PostInput, scope?: ForumScope): Promise<PostView> {
   ensureForumOn(deps.community);
-  const author = await authorOf(deps, viewer, 'post');
-  const { title, body, topicIds } = await checkPost(deps, input, true);
-  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
+  ensureMayPost(scope);
+  const author = await authorOf(deps, viewer, 'post', scope);
+  // A group's posts need no topic (topics are the forum's); one given is kept.
+  const { title, body, topicIds } = await checkPost(deps, input, !scope);
+  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`, scope?.groupId ?? null);
   const now = deps.clock.now();
   const id = await forumTransaction(deps.db, async (trx) => {
     const post = await insertInCommunity(trx, 'forum_posts', deps.community, {
@@ -207,20 +215,23 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
       status: author.waits ? 'pending' : 'published',
       last_activity_at: now,
       created_at: now,
+      group_id: scope?.groupId ?? null,
     })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await insertInCommunity(
-      trx,
-      'forum_post_topics',
-      deps.community,
-      topicIds!.map((topic_id) => ({ post_id: post.id, topic_id })),
-    ).execute();
+    if (topicIds && topicIds.length > 0) {
+      await insertInCommunity(
+        trx,
+        'forum_post_topics',
+        deps.community,
+        topicIds.map((topic_id) => ({ post_id: post.id, topic_id })),
+      ).execute();
+    }
     await follow(trx, deps.community, post.id, author.id, now);
     if (!author.waits) await publishEffects(trx, deps, 'post', post.id);
     return post.id;
   });
-  return getPost(deps, viewer, id);
+  return getPost(deps, viewer, id, scope);
 }
 
 /** The author's own, not deleted post, locked for the change, within the edit window. */
@@ -230,7 +241,7 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
  */
 async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, purpose: 'edit' | 'delete') {
   const row = await selectInCommunity(trx, 'forum_posts', deps.community)
-    .select(['id', 'author_id', 'status', 'created_at'])
+    .select(['id', 'author_id', 'status', 'created_at', 'group_id'])
     .where('id', '=', postId)
     .where('deleted_at', 'is', null)
     .forUpdate()
@@ -252,7 +263,8 @@ async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: F
 export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: number, input: PostInput): Promise<PostView> {
   ensureForumOn(deps.community);
   const { title, body, topicIds } = await checkPost(deps, input, false);
-  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`);
+  const groupOf = await selectInCommunity(deps.db, 'forum_posts', deps.community).select('group_id').where('id', '=', postId).executeTakeFirst();
+  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`, groupOf?.group_id ?? null);
   await forumTransaction(deps.db, async (trx) => {
     const row = await ownPostForChange(trx, deps, viewer, postId, 'edit');
     const old = await selectInCommunity(trx, 'forum_posts', deps.community).select(['title', 'body_text']).where('id', '=', postId).executeTakeFirstOrThrow();
@@ -271,7 +283,7 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
     }
     // Members the edit newly mentions hear of it now (a waiting post's mentions wait for its approval).
     if (row.status === 'published') {
-      await notifyNewMentions(trx, deps, { authorId: row.author_id, title, url: postPath(postId), before: `${old.title}\n${old.body_text}`, after: `${title}\n${body.text}` });
+      await notifyNewMentions(trx, deps, { authorId: row.author_id, title, url: postPath(postId), before: `${old.title}\n${old.body_text}`, after: `${title}\n${body.text}`, groupId: row.group_id });
     }
   });
   return getPost(deps, viewer, postId);

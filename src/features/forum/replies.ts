@@ -10,7 +10,8 @@ import { linkMentions, notifyNewMentions, resolveMentions } from './mentions.ts'
 import { markNoticed } from './notices.ts';
 import { authorSnapshot, decodeIdCursor, encodeCursor, mayView, moderatorColumn, pageSize, reactionsFromJson, reactionsJsonColumn, withinEditWindow } from './queries.ts';
 import { REPLIES_PAGE_SIZE, REPLY_MAX } from './rules.ts';
-import type { PostView, RepliesPage, ReplyView } from './types.ts';
+import type { ForumScope, PostView, RepliesPage, ReplyView } from './types.ts';
+import { ensureMayPost, inScope, moderatesIn } from './scope.ts';
 
 /**
  * Replies to a post (issue 14): a thread's pages (oldest first, keyset on id), replying, editing and
@@ -21,14 +22,14 @@ import type { PostView, RepliesPage, ReplyView } from './types.ts';
  */
 
 /** The post a thread belongs to, as the viewer may see it, with whether the viewer moderates. */
-async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId: number) {
+async function visiblePost(db: Db, deps: ForumDeps, viewer: ForumViewer, postId: number, scope?: ForumScope) {
   const row = await selectInCommunity(db, 'forum_posts', deps.community)
-    .select((eb) => ['id', 'title', 'author_id', 'status', 'locked_at', moderatorColumn(db, deps.community, viewer.userId).as('viewer_is_moderator')])
+    .select((eb) => ['id', 'title', 'author_id', 'status', 'locked_at', 'group_id', moderatorColumn(db, deps.community, viewer.userId).as('viewer_is_moderator')])
     .where('id', '=', postId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!row) throw new AppError('Forum.PostNotFound');
-  const moderator = viewer.isStaff || row.viewer_is_moderator === true;
+  if (!row || !inScope(row.group_id, scope)) throw new AppError('Forum.PostNotFound');
+  const moderator = moderatesIn(viewer, scope, row.viewer_is_moderator === true);
   const mine = row.author_id === viewer.userId;
   if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.PostNotFound');
   return { ...row, moderator };
@@ -99,14 +100,14 @@ export async function listReplies(
   deps: ForumDeps,
   viewer: ForumViewer,
   postId: number,
-  opts: { after?: string | null; first?: number; post?: Pick<PostView, 'id' | 'abilities'> } = {},
+  opts: { after?: string | null; first?: number; post?: Pick<PostView, 'id' | 'abilities'>; scope?: ForumScope } = {},
 ): Promise<RepliesPage> {
   ensureForumOn(deps.community);
   const first = pageSize(opts.first, REPLIES_PAGE_SIZE);
   const after = decodeIdCursor(opts.after);
   // The post page has just read the post with getPost (as this viewer): its visibility and the
   // viewer's role need no second query, so the whole page stays within five statements.
-  const post = opts.post && opts.post.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId);
+  const post = opts.post && opts.post.id === postId ? { moderator: opts.post.abilities.canModerate } : await visiblePost(deps.db, deps, viewer, postId, opts.scope);
   let q = repliesQuery(deps.db, deps, viewer).where('forum_replies.post_id', '=', postId);
   // Everyone sees the published replies (moderators the pending ones too); the viewer also sees their
   // own pending, rejected and removed ones (never deleted ones), with their state, so the anchor of a
@@ -128,14 +129,17 @@ export async function listReplies(
 }
 
 /** One reply as the viewer may see it (for answers to writes), else 'Forum.ReplyNotFound'. */
-export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<ReplyView> {
+export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: number, scope?: ForumScope): Promise<ReplyView> {
   ensureForumOn(deps.community);
   const row = await repliesQuery(deps.db, deps, viewer)
-    .select((eb) => moderatorColumn(deps.db, deps.community, viewer.userId).as('viewer_is_moderator'))
+    .select((eb) => [
+      moderatorColumn(deps.db, deps.community, viewer.userId).as('viewer_is_moderator'),
+      eb.selectFrom('forum_posts as rp').select('rp.group_id').whereRef('rp.id', '=', 'forum_replies.post_id').where('rp.community_id', '=', deps.community.id).as('post_group_id'),
+    ])
     .where('forum_replies.id', '=', replyId)
     .executeTakeFirst();
-  if (!row) throw new AppError('Forum.ReplyNotFound');
-  const moderator = viewer.isStaff || row.viewer_is_moderator === true;
+  if (!row || !inScope(row.post_group_id ?? null, scope)) throw new AppError('Forum.ReplyNotFound');
+  const moderator = moderatesIn(viewer, scope, row.viewer_is_moderator === true);
   const mine = row.author_id === viewer.userId;
   if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.ReplyNotFound');
   return toReplyView(deps, viewer, moderator, row);
@@ -151,20 +155,21 @@ function checkReply(body: unknown) {
  * when the author must wait (as for posts). Publishing bumps the post (reply_count, last activity) and
  * notifies its followers and the mentioned members (publishEffects); the replier follows the post.
  */
-export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: number, input: { body: unknown }): Promise<ReplyView> {
+export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: number, input: { body: unknown }, scope?: ForumScope): Promise<ReplyView> {
   ensureForumOn(deps.community);
-  const author = await authorOf(deps, viewer, 'reply');
+  ensureMayPost(scope);
+  const author = await authorOf(deps, viewer, 'reply', scope);
   const body = checkReply(input.body);
-  const mentioned = await resolveMentions(deps.db, deps.community, body.text);
+  const mentioned = await resolveMentions(deps.db, deps.community, body.text, scope?.groupId ?? null);
   const now = deps.clock.now();
   const id = await forumTransaction(deps.db, async (trx) => {
     const post = await selectInCommunity(trx, 'forum_posts', deps.community)
-      .select(['id', 'status', 'locked_at'])
+      .select(['id', 'status', 'locked_at', 'group_id'])
       .where('id', '=', postId)
       .where('deleted_at', 'is', null)
       .forUpdate()
       .executeTakeFirst();
-    if (!post || post.status !== 'published') throw new AppError('Forum.PostNotFound');
+    if (!post || post.status !== 'published' || !inScope(post.group_id, scope)) throw new AppError('Forum.PostNotFound');
     if (post.locked_at) throw new AppError('Forum.Locked');
     const reply = await insertInCommunity(trx, 'forum_replies', deps.community, {
       post_id: postId,
@@ -180,7 +185,7 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
     if (!author.waits) await publishEffects(trx, deps, 'reply', reply.id);
     return reply.id;
   });
-  return getReply(deps, viewer, id);
+  return getReply(deps, viewer, id, scope);
 }
 
 /** The reply locked for a change, its post row locked first (counts change under that lock). */
@@ -224,9 +229,9 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
       .where('id', '=', replyId)
       .execute();
     // Members the edit newly mentions hear of it now, when the reply and its post are public.
-    const post = await selectInCommunity(trx, 'forum_posts', deps.community).select(['title', 'status', 'deleted_at']).where('id', '=', row.post_id).executeTakeFirst();
+    const post = await selectInCommunity(trx, 'forum_posts', deps.community).select(['title', 'status', 'deleted_at', 'group_id']).where('id', '=', row.post_id).executeTakeFirst();
     if (row.status === 'published' && post?.status === 'published' && post.deleted_at == null) {
-      const told = await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text });
+      const told = await notifyNewMentions(trx, deps, { authorId: row.author_id, title: post.title, url: replyPath(row.post_id, replyId), before: old.body_text, after: body.text, groupId: post.group_id });
       // Its notices job, if still queued, reads the new text: it must not tell them again.
       await markNoticed(trx, deps.community, replyId, told, deps.clock.now());
     }

@@ -19,6 +19,7 @@ import { LIST_PAGE_SIZE, POST_MAX, REPLIES_PAGE_SIZE, REPLY_MAX, TITLE_MAX, TOPI
 import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { listTopics } from './topics.ts';
 import { removeContent } from './moderation.ts';
+import { groupPostPathFor } from './group-discussion.ts';
 
 const LIMITS = { titleMax: TITLE_MAX, bodyMax: POST_MAX, topicsMax: TOPICS_MAX };
 
@@ -183,7 +184,16 @@ export default async function forumRoutes(app: FastifyInstance) {
   app.get('/forum/post/:postId', member, async (request, reply) => {
     const { postId } = paramsOf(PostParams, request);
     const { after, notice } = queryOf(PostQuery, request);
-    return postPage(request, reply, postId, { after, notice: notice ? t(`forumPages.notices.${notice}`) : undefined });
+    try {
+      return await postPage(request, reply, postId, { after, notice: notice ? t(`forumPages.notices.${notice}`) : undefined });
+    } catch (e) {
+      // A group's post (its notifications link here): to a reader of the group, its page in the group;
+      // to anyone else the same 404 as an unknown post (decision 0056).
+      if (!isAppError(e) || e.code !== 'Forum.PostNotFound') throw e;
+      const path = await groupPostPathFor(forumDeps(request), forumViewer(request), postId);
+      if (!path) throw e;
+      return reply.redirectTo(path, 302);
+    }
   });
 
   app.post('/forum/post/:postId/reply', member, async (request, reply) => {

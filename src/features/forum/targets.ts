@@ -31,6 +31,8 @@ export type Target = {
   postStatus: ForumStatus;
   postDeleted: boolean;
   postLocked: boolean;
+  /** The group whose discussion it is in (its post's), or null: the forum's own. */
+  groupId: number | null;
 };
 
 /** A target kind from a transport ('post' | 'reply', any case); anything else is NotFound. */
@@ -65,6 +67,7 @@ export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKin
             'status as post_status',
             'deleted_at as post_deleted_at',
             'locked_at',
+            'group_id',
           ])
           .where('id', '=', id)
           .executeTakeFirst()
@@ -84,6 +87,7 @@ export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKin
             'p.status as post_status',
             'p.deleted_at as post_deleted_at',
             'p.locked_at',
+            'p.group_id',
           ])
           .where('p.community_id', '=', community.id)
           .where('r.id', '=', id)
@@ -104,6 +108,7 @@ export async function loadTarget(db: Db, community: Tenant, kind: ForumTargetKin
     postStatus: row.post_status,
     postDeleted: row.post_deleted_at != null,
     postLocked: row.locked_at != null,
+    groupId: row.group_id ?? null,
   };
 }
 
@@ -113,7 +118,8 @@ export const isPublic = (t: Target) => t.status === 'published' && !t.deleted &&
 /** The target as members act on it (like, react, follow, report): it must be public, else not found. */
 export async function loadPublicTarget(db: Db, community: Tenant, kind: ForumTargetKind, id: number): Promise<Target> {
   const target = await loadTarget(db, community, kind, id);
-  if (!isPublic(target)) throw missing(kind);
+  // A group's discussion has no likes, reactions, follows or reports of the forum (decision 0056).
+  if (!isPublic(target) || target.groupId != null) throw missing(kind);
   return target;
 }
 

@@ -127,6 +127,14 @@ export type QueueItem = {
   why: 'new_member' | 'all_wait' | 'reported';
 };
 
+/**
+ * A discussion scoped to a group (issue 28, decision 0056): the groups area decides who reads, who
+ * posts and who moderates, and hands the forum this scope; the forum never reads the groups' rules.
+ * Posts of a group appear only where the scope is given (never in the forum's own list, search, home
+ * or feeds); its chairs moderate its posts and replies (staff always do).
+ */
+export type ForumScope = { groupId: number; canRead: boolean; canPost: boolean; moderators: readonly number[] };
+
 export type ForumActionView = {
   id: number;
   actor: { id: number; name: string } | null;

@@ -1,0 +1,27 @@
+import { AppError } from '#src/core/errors.ts';
+import type { ForumViewer } from './deps.ts';
+import type { ForumScope } from './types.ts';
+
+/**
+ * A group's discussion (types.ts ForumScope, decision 0056): the forum's checks of a post's group
+ * against the scope it is read or written in. A post of a group is found only in its group's scope,
+ * by someone the scope lets read; a post of the forum only without a scope.
+ */
+
+/** Whether a post (its `group_id`) is found in this scope. */
+export function inScope(groupId: number | null, scope: ForumScope | undefined): boolean {
+  if (!scope) return groupId == null;
+  return groupId === scope.groupId && scope.canRead;
+}
+
+/** Who moderates here: staff always; in a group its chairs; in the forum its moderators. */
+export function moderatesIn(viewer: ForumViewer, scope: ForumScope | undefined, forumModerator: boolean): boolean {
+  if (viewer.isStaff) return true;
+  return scope ? scope.moderators.includes(viewer.userId) : forumModerator;
+}
+
+/** A write in a group needs the scope's leave to post. */
+export function ensureMayPost(scope: ForumScope | undefined): void {
+  if (scope && !scope.canRead) throw new AppError('Forum.PostNotFound');
+  if (scope && !scope.canPost) throw new AppError('Forbidden');
+}

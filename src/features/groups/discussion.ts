@@ -1,0 +1,80 @@
+import { AppError } from '#src/core/errors.ts';
+import { parseId } from '#src/core/ids.ts';
+import { createPost, createReply, getPost, listGroupPosts, listReplies, removeContent, restoreContent, type ForumDeps, type ForumScope, type GroupPostPath, type PostSummary, type PostView, type ReplyView } from '#src/features/forum/index.ts';
+import type { Db } from '#src/db/index.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
+import type { GroupsDeps, GroupsViewer } from './deps.ts';
+import { chairIdsOf, visibleGroup } from './queries.ts';
+import { slugOf } from './members.ts';
+
+/**
+ * A group's discussion: the forum's posts and replies scoped to the group, through the forum's own
+ * services (its content rules and limits, mentions, reply notices, moderation) with the scope this
+ * area decides (queries.ts abilitiesOf): who reads, who posts, and its chairs as its moderators.
+ */
+
+type Group = Awaited<ReturnType<typeof visibleGroup>>;
+
+const forumOf = (deps: GroupsDeps): ForumDeps => ({ db: deps.db, clock: deps.clock, community: deps.community as ForumDeps['community'], t: deps.t, notifier: deps.notifier, publicUrl: deps.publicUrl, jobs: deps.jobs });
+
+async function scopeOf(db: Db, community: Tenant, g: Group): Promise<ForumScope> {
+  return { groupId: g.id, canRead: g.abilities.canRead, canPost: g.abilities.canPost, moderators: await chairIdsOf(db, community, g.id) };
+}
+
+/** The group (as the viewer may see it) and its discussion's scope. */
+export async function groupScope(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown): Promise<{ group: Group; scope: ForumScope }> {
+  const group = await visibleGroup(deps.db, deps.community, { slug: slugOf(slug) }, viewer);
+  return { group, scope: await scopeOf(deps.db, deps.community, group) };
+}
+
+export function postIdOf(value: unknown): number {
+  const id = parseId(value);
+  if (id === null) throw new AppError('Forum.PostNotFound');
+  return id;
+}
+
+/** A page of the group's posts. */
+export async function groupPosts(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, after?: string | null): Promise<{ posts: PostSummary[]; next: string | null; scope: ForumScope }> {
+  const { scope } = await groupScope(deps, viewer, slug);
+  const page = await listGroupPosts(forumOf(deps), viewer, scope, { after });
+  return { ...page, scope };
+}
+
+/** A new post in the group's discussion (the forum's rules; its members and chairs, and staff). */
+export async function postInGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, input: { title: unknown; body: unknown }): Promise<PostView> {
+  const { scope } = await groupScope(deps, viewer, slug);
+  return createPost(forumOf(deps), viewer, { title: input.title, body: input.body, topicIds: undefined }, scope);
+}
+
+/** One post of the group with a page of its replies. */
+export async function groupPost(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, postId: unknown, after?: string | null): Promise<{ post: PostView; replies: ReplyView[]; next: string | null }> {
+  const { scope } = await groupScope(deps, viewer, slug);
+  const id = postIdOf(postId);
+  const f = forumOf(deps);
+  const post = await getPost(f, viewer, id, scope);
+  const page = await listReplies(f, viewer, id, { after, post, scope });
+  return { post, replies: page.replies, next: page.next };
+}
+
+export async function replyInGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, postId: unknown, input: { body: unknown }): Promise<ReplyView> {
+  const { scope } = await groupScope(deps, viewer, slug);
+  return createReply(forumOf(deps), viewer, postIdOf(postId), input, scope);
+}
+
+/** A chair (or staff) removes a post or reply of the group's discussion with a reason, or restores it. */
+export async function moderateInGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, kind: 'post' | 'reply', id: unknown, action: 'remove' | 'restore', reason?: unknown): Promise<void> {
+  const { scope } = await groupScope(deps, viewer, slug);
+  const target = postIdOf(id);
+  if (action === 'remove') await removeContent(forumOf(deps), viewer, kind, target, reason, scope);
+  else await restoreContent(forumOf(deps), viewer, kind, target, scope);
+}
+
+/** The forum's post page sends a group's post here for whoever may read the group (else the same 404). */
+export const groupPostPath: GroupPostPath = async (deps, viewer, groupId, postId) => {
+  try {
+    const g = await visibleGroup(deps.db, deps.community, { id: groupId }, viewer);
+    return g.abilities.canRead ? `/groups/${g.slug}/posts/${postId}` : null;
+  } catch {
+    return null;
+  }
+};

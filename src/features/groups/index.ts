@@ -1,0 +1,23 @@
+/**
+ * The groups area's public face: what other areas use (the staff's messages write to a group's
+ * people) and the types its views read. Routes, GraphQL, the demo seed and its errors are registered
+ * through register.ts, never imported from here.
+ */
+export { groupAudience, groupChoices } from './audience.ts';
+export type {
+  GroupAbilities,
+  GroupActionRow,
+  GroupCard,
+  GroupForm,
+  GroupImage,
+  GroupJoinStatus,
+  GroupPerson,
+  GroupRole,
+  GroupsStaffForm,
+  GroupView,
+  GroupVisibility,
+  JoinRequestView,
+  StaffGroupDetail,
+  StaffGroupPerson,
+  StaffGroupRow,
+} from './types.ts';

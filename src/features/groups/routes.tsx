@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError, isAppError } from '#src/core/errors.ts';
+import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
+import { mentionLinksUnder, serveGroupPostsAt } from '#src/features/forum/index.ts';
+import { GroupPage } from '#src/features/groups/views/GroupPage.tsx';
+import { GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
+import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
+import { groupsDeps, groupsViewer } from './deps.ts';
+import { groupPost, groupPostPath, groupPosts, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
+import { readGroupImage } from './images.ts';
+import { decideRequest, getGroup, listGroups, requestToJoin } from './members.ts';
+
+const SlugParams = z.object({ slug: z.string().max(100) });
+const PostParams = z.object({ slug: z.string().max(100), postId: z.string().max(40) });
+const RequestParams = z.object({ slug: z.string().max(100), requestId: z.string().max(40) });
+const ImageParams = z.object({ file: z.string().max(100) });
+const PageQuery = z.object({ after: z.string().max(200).optional().catch(undefined), done: z.enum(['requested', 'accepted', 'declined', 'posted', 'replied', 'removed', 'restored']).optional().catch(undefined) }).passthrough();
+const PostBody = z.object({ title: field(10_000), body: field(200_000) });
+const ReplyBody = z.object({ body: field(200_000) });
+const DecisionBody = z.object({ decision: z.enum(['accept', 'decline']) });
+const ModerateBody = z.object({ kind: z.enum(['post', 'reply']), id: z.string().max(40), action: z.enum(['remove', 'restore']), reason: field(10_000) });
+
+type Typed = { values: Record<string, string>; errors: Record<string, string>; status: number };
+
+/**
+ * The members' groups (issue 28): /groups, /groups/{slug} (about, chairs, members, join requests, the
+ * discussion's posts and the new-post form), /groups/{slug}/posts/{id} (a post, its replies, the reply
+ * form, the chairs' remove and restore). Plain forms, POST-redirect-GET; no island.
+ */
+export default async function groupsRoutes(app: FastifyInstance) {
+  const t = app.t;
+  const member = { config: { access: 'member' as const } };
+  const notFound = () => new AppError('Groups.NotFound');
+  serveGroupPostsAt(groupPostPath);
+  const call = (request: FastifyRequest) => ({ deps: groupsDeps(request), viewer: groupsViewer(request) });
+  const noticeOf = (request: FastifyRequest) => {
+    const { done } = queryOf(PageQuery, request);
+    return done ? t(`groups.done.${done}`) : undefined;
+  };
+  const fieldsOf = (e: AppError) => Object.fromEntries(Object.entries(e.fields ?? {}).map(([f, v]) => [f, t(v.key, v.values)]));
+  const base = app.config.basePath;
+
+  app.get('/groups', member, async (request, reply) => {
+    const { deps, viewer } = call(request);
+    const lists = await listGroups(deps, viewer);
+    return reply.page({ title: t('groups.list.title'), body: <GroupsList mine={lists.mine} others={lists.others} /> });
+  });
+
+  app.get('/groups/images/:file', member, async (request, reply) => {
+    const { file } = paramsOf(ImageParams, request, notFound);
+    const key = /^([A-Za-z0-9_-]{16,64})\.webp$/.exec(file)?.[1];
+    if (!key) throw notFound();
+    const image = await readGroupImage(groupsDeps(request), key);
+    if (!image) throw notFound();
+    return reply.header('content-type', image.content_type).header('cache-control', 'private, max-age=31536000, immutable').send(image.bytes);
+  });
+
+  const groupPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, typed?: Typed) => {
+    const { deps, viewer } = call(request);
+    const { after } = queryOf(PageQuery, request);
+    const group = await getGroup(deps, viewer, slug);
+    const posts = group.abilities.canRead && group.discussion ? await groupPosts(deps, viewer, slug, after ?? null) : { posts: [], next: null };
+    return reply.page({
+      title: group.name,
+      status: typed?.status,
+      body: <GroupPage group={group} posts={posts.posts} next={posts.next} after={after ?? null} notice={typed ? undefined : noticeOf(request)} typed={typed} />,
+    });
+  };
+
+  app.get('/groups/:slug', member, async (request, reply) => groupPage(request, reply, paramsOf(SlugParams, request, notFound).slug));
+
+  app.post('/groups/:slug/join', member, async (request, reply) => {
+    const { slug } = paramsOf(SlugParams, request, notFound);
+    const { deps, viewer } = call(request);
+    const done = await requestToJoin(deps, viewer, slug);
+    return reply.redirectTo(`/groups/${done.slug}?done=requested`);
+  });
+
+  app.post('/groups/:slug/requests/:requestId', member, async (request, reply) => {
+    const { slug, requestId } = paramsOf(RequestParams, request, notFound);
+    const { decision } = formOf(DecisionBody, request);
+    const { deps, viewer } = call(request);
+    const done = await decideRequest(deps, viewer, slug, requestId, decision === 'accept');
+    return reply.redirectTo(`/groups/${done.slug}?done=${decision === 'accept' ? 'accepted' : 'declined'}#requests`);
+  });
+
+  app.post('/groups/:slug/posts', member, async (request, reply) => {
+    const { slug } = paramsOf(SlugParams, request, notFound);
+    const body = formOf(PostBody, request);
+    const { deps, viewer } = call(request);
+    try {
+      const post = await postInGroup(deps, viewer, slug, body);
+      return reply.redirectTo(`/groups/${slug}/posts/${post.id}?done=posted`);
+    } catch (e) {
+      if (!isAppError(e) || !e.fields) throw e;
+      return groupPage(request, reply, slug, { values: body, errors: fieldsOf(e), status: e.status });
+    }
+  });
+
+  const postPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, postId: string, typed?: Typed) => {
+    const { deps, viewer } = call(request);
+    const { after } = queryOf(PageQuery, request);
+    const [group, view] = await Promise.all([getGroup(deps, viewer, slug), groupPost(deps, viewer, slug, postId, after ?? null)]);
+    return reply.page({
+      title: view.post.title,
+      status: typed?.status,
+      body: (
+        <GroupPostPage
+          group={{ name: group.name, slug: group.slug }}
+          post={{ ...view.post, bodyHtml: mentionLinksUnder(view.post.bodyHtml, base) }}
+          replies={view.replies.map((r) => ({ ...r, bodyHtml: mentionLinksUnder(r.bodyHtml, base) }))}
+          next={view.next}
+          notice={typed ? undefined : noticeOf(request)}
+          typed={typed}
+        />
+      ),
+    });
+  };
+
+  app.get('/groups/:slug/posts/:postId', member, async (request, reply) => {
+    const { slug, postId } = paramsOf(PostParams, request, notFound);
+    return postPage(request, reply, slug, postId);
+  });
+
+  app.post('/groups/:slug/posts/:postId/replies', member, async (request, reply) => {
+    const { slug, postId } = paramsOf(PostParams, request, notFound);
+    const body = formOf(ReplyBody, request);
+    const { deps, viewer } = call(request);
+    try {
+      const r = await replyInGroup(deps, viewer, slug, postId, body);
+      return reply.redirectTo(`/groups/${slug}/posts/${r.postId}?done=replied#reply-${r.id}`);
+    } catch (e) {
+      if (!isAppError(e) || (!e.fields && e.code !== 'Forum.Locked')) throw e;
+      return postPage(request, reply, slug, postId, { values: body, errors: e.fields ? fieldsOf(e) : { body: t(e.key) }, status: e.status });
+    }
+  });
+
+  app.post('/groups/:slug/posts/:postId/moderate', member, async (request, reply) => {
+    const { slug, postId } = paramsOf(PostParams, request, notFound);
+    const body = formOf(ModerateBody, request);
+    const { deps, viewer } = call(request);
+    try {
+      await moderateInGroup(deps, viewer, slug, body.kind, body.id, body.action, body.reason);
+      return reply.redirectTo(`/groups/${slug}/posts/${postId}?done=${body.action === 'remove' ? 'removed' : 'restored'}`);
+    } catch (e) {
+      if (!isAppError(e) || !e.fields) throw e;
+      return postPage(request, reply, slug, postId, { values: { reason: body.reason, target: `${body.kind}-${body.id}` }, errors: { [`reason-${body.kind}-${body.id}`]: Object.values(fieldsOf(e))[0] ?? '' }, status: e.status });
+    }
+  });
+}

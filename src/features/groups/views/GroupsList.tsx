@@ -1,0 +1,18 @@
+import type { GroupCard } from '#src/features/groups/index.ts';
+import { usePage } from '#views/layout/page-context.tsx';
+import { GroupCards } from './parts.tsx';
+
+/** `/groups`: the viewer's groups first, then the others they can see. */
+export function GroupsList({ mine, others }: { mine: GroupCard[]; others: GroupCard[] }) {
+  const { t, community } = usePage();
+  return (
+    <section className="groups">
+      <h1>{t('groups.list.heading')}</h1>
+      <p className="lead">{t('groups.list.intro', { name: community.familiar_name })}</p>
+      <h2>{t('groups.list.mine')}</h2>
+      {mine.length ? <GroupCards groups={mine} /> : <p>{t('groups.list.noneMine')}</p>}
+      <h2>{t('groups.list.others')}</h2>
+      {others.length ? <GroupCards groups={others} /> : <p>{t('groups.list.noneOthers')}</p>}
+    </section>
+  );
+}

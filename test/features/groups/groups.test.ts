@@ -1,0 +1,177 @@
+import t from 'tap';
+import { fixedClock } from '#src/core/clock.ts';
+import { groupAudience, groupChoices } from '#src/features/groups/index.ts';
+import { setupDatabase, startApp } from '#test/helpers/app.ts';
+import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
+
+const html = { accept: 'text/html' };
+
+t.test('groups: staff, visibility, joining, discussion, tenancy, the face', async (t) => {
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle', forum_enabled: true });
+  const beta = await createCommunity(db, { code: 'beta', app_name: 'Beta Guild', hosts: ['beta.test'] });
+  const clock = fixedClock('2026-11-21T12:00:00Z');
+  const { app } = await startApp(t, db, { clock });
+
+  const staff = await createMember(db, alpha, { firstName: 'Sam', lastName: 'Staff', roles: ['ADMIN'] });
+  const chair = await createMember(db, alpha, { firstName: 'Cara', lastName: 'Chair' });
+  const member = await createMember(db, alpha, { firstName: 'Mo', lastName: 'Member' });
+  const outsider = await createMember(db, alpha, { firstName: 'Oz', lastName: 'Outsider' });
+  const gone = await createMember(db, alpha, { firstName: 'Gil', lastName: 'Gone', active: false });
+  const bea = await createMember(db, beta, { firstName: 'Bea', lastName: 'Beta', roles: ['ADMIN'] });
+
+  const s = { staff: await signIn(app, staff, alpha, ['ADMIN']), chair: await signIn(app, chair, alpha), member: await signIn(app, member, alpha), outsider: await signIn(app, outsider, alpha) };
+  const beaSession = await signIn(app, bea, beta, ['ADMIN']);
+  const get = (url: string, cookie: string, host?: string) => app.inject({ url, headers: { ...html, cookie, ...(host ? { host } : {}) } });
+  const post = async (url: string, cookie: string, form: Record<string, string>, host?: string) => {
+    const c = await csrfFor(app, cookie, '/');
+    return app.inject({ method: 'POST', url, headers: { ...html, cookie: c.cookie, 'content-type': 'application/x-www-form-urlencoded', ...(host ? { host } : {}) }, payload: new URLSearchParams({ ...form, _csrf: c.token }).toString() });
+  };
+  const idFrom = (location: string | undefined) => Number(/\/admin\/groups\/(\d+)/.exec(location ?? '')?.[1]);
+
+  // ---- Staff create groups (the form, slug rules, uniqueness per community) ----
+  const make = async (name: string, slug: string, visibility: string) => {
+    const res = await post('/admin/groups', s.staff.cookie, { name, slug, about: `About ${name}\n\n- one\n- two <script>x</script>`, visibility });
+    t.equal(res.statusCode, 303, `${name} created`);
+    return idFrom(res.headers.location as string);
+  };
+  const pub = await make('Peer Forum', 'peer-forum', 'public');
+  const priv = await make('CFO Circle', 'cfo-circle', 'private');
+  const prev = await make('New Venture', 'new-venture', 'preview');
+  const off = await make('Old Board', 'old-board', 'disabled');
+
+  await t.test('staff pages: list, refusals beside the field with what was typed, hostile input', async (t) => {
+    const list = await get('/admin/groups', s.staff.cookie);
+    t.equal(list.statusCode, 200);
+    for (const n of ['Peer Forum', 'CFO Circle', 'New Venture', 'Old Board']) t.match(list.body, n);
+    t.equal((await get('/admin/groups', s.member.cookie)).statusCode, 303, 'members are not staff: sent to sign in as staff');
+    t.match((await get('/admin', s.staff.cookie)).body, 'href="/admin/groups"', 'the admin home links it');
+    const taken = await post('/admin/groups', s.staff.cookie, { name: 'Copy', slug: 'peer-forum', about: 'typed about', visibility: 'public' });
+    t.equal(taken.statusCode, 400);
+    t.match(taken.body, 'Another group of this community has this address.');
+    t.match(taken.body, 'typed about', 'what was typed is kept');
+    const bad = await post('/admin/groups', s.staff.cookie, { name: '', slug: 'Bad Slug!', about: '', visibility: 'secret' });
+    t.equal(bad.statusCode, 400);
+    t.match(bad.body, 'Give the group a name.');
+    t.match(bad.body, 'lowercase letters, digits and single hyphens');
+    t.match(bad.body, 'Choose one of the four visibilities.');
+    t.equal((await post('/admin/groups', s.staff.cookie, { name: 'Nul\u0000', slug: 'nul', about: '', visibility: 'public' })).statusCode, 400, 'a NUL byte is 400');
+    t.equal((await post('/admin/groups', s.staff.cookie, { name: 'x'.repeat(5000), slug: 'y', visibility: 'public' })).statusCode, 400, 'a huge value is 4xx');
+    t.equal((await post('/admin/groups', s.staff.cookie, { name: 'Reserved', slug: 'images', visibility: 'public' })).statusCode, 400, 'reserved slug');
+    t.equal((await get('/admin/groups/99999999999', s.staff.cookie)).statusCode, 404);
+    const edit = await get(`/admin/groups/${pub}`, s.staff.cookie);
+    t.notMatch(edit.body, '<script>x', 'about is sanitised');
+    const rename = await post(`/admin/groups/${pub}`, s.staff.cookie, { name: 'Peer Forum', slug: 'peer-forum', about: 'Peers who share.', visibility: 'public' });
+    t.equal(rename.statusCode, 303);
+  });
+
+  await t.test('staff add people by pasted emails and by the search; CSV; the log', async (t) => {
+    const unknown = await post(`/admin/groups/${pub}/people`, s.staff.cookie, { emails: `${member.email}, nobody@example.com`, role: 'member' });
+    t.equal(unknown.statusCode, 400);
+    t.match(unknown.body, 'Not members of this community: nobody@example.com');
+    t.match(unknown.body, member.email, 'the pasted list is kept');
+    const beaNotHere = await post(`/admin/groups/${pub}/people`, s.staff.cookie, { emails: bea.email, role: 'member' });
+    t.equal(beaNotHere.statusCode, 400, "another community's member is not added");
+    t.equal((await post(`/admin/groups/${pub}/people`, s.staff.cookie, { emails: `Mo <${member.email.toUpperCase()}>`, role: 'member' })).statusCode, 303);
+    t.equal((await post(`/admin/groups/${pub}/people`, s.staff.cookie, { userId: String(chair.id), role: 'chair' })).statusCode, 303);
+    for (const g of [priv, prev, off]) {
+      await post(`/admin/groups/${g}/people`, s.staff.cookie, { emails: chair.email, role: 'chair' });
+      await post(`/admin/groups/${g}/people`, s.staff.cookie, { emails: member.email, role: 'member' });
+    }
+    await db.insertInto('group_members').values({ community_id: alpha.id, group_id: priv, user_id: gone.id, role: 'member' }).execute();
+    const search = await get(`/admin/groups/${pub}?q=outs`, s.staff.cookie);
+    t.match(search.body, 'Oz Outsider');
+    const csv = await get(`/admin/groups/${pub}/people.csv`, s.staff.cookie);
+    t.equal(csv.statusCode, 200);
+    t.match(csv.headers['content-type'], 'text/csv');
+    t.match(csv.body, member.email);
+    t.match(csv.body, 'Chair');
+    const page = await get(`/admin/groups/${pub}`, s.staff.cookie);
+    t.match(page.body, 'Members added');
+    t.match(page.body, 'Chairs added');
+    const removed = await post(`/admin/groups/${off}/people/${member.id}/remove`, s.staff.cookie, {});
+    t.equal(removed.statusCode, 303);
+    t.equal((await post(`/admin/groups/${off}/people/${member.id}/remove`, s.staff.cookie, {})).statusCode, 404, 'removing twice: not found');
+  });
+
+  await t.test('the face for messages: audience (active only) and choices', async (t) => {
+    t.same(await groupAudience(app.db, alpha, priv), [chair.id, member.id].sort((a, b) => a - b), 'the inactive member is left out');
+    t.equal(await groupAudience(app.db, beta, priv), null, "another community's group is none");
+    t.equal(await groupAudience(app.db, alpha, 99999), null);
+    const choices = await groupChoices(app.db, alpha);
+    t.same(choices.map((c) => c.name), ['CFO Circle', 'New Venture', 'Old Board', 'Peer Forum']);
+    t.equal(choices.find((c) => c.id === priv)?.memberCount, 2);
+  });
+
+  await t.test('visibility: each state for outsiders, members, chairs and staff (404, not 403; absent from lists)', async (t) => {
+    const expect = { 'peer-forum': [200, 200, 200, 200], 'cfo-circle': [404, 200, 200, 200], 'new-venture': [404, 404, 200, 200], 'old-board': [404, 404, 404, 200] } as const;
+    for (const [slug, codes] of Object.entries(expect)) {
+      const who = [s.outsider, s.member, s.chair, s.staff];
+      for (let i = 0; i < who.length; i++) t.equal((await get(`/groups/${slug}`, who[i]!.cookie)).statusCode, codes[i], `${slug} for ${['outsider', 'member', 'chair', 'staff'][i]}`);
+    }
+    const outsiderList = (await get('/groups', s.outsider.cookie)).body;
+    t.match(outsiderList, 'Peer Forum');
+    for (const hidden of ['CFO Circle', 'New Venture', 'Old Board']) t.notMatch(outsiderList, hidden);
+    const memberList = (await get('/groups', s.member.cookie)).body;
+    t.match(memberList, 'CFO Circle');
+    t.notMatch(memberList, 'New Venture');
+    t.ok(memberList.indexOf('CFO Circle') < memberList.indexOf('Other groups') || memberList.indexOf('Peer Forum') < memberList.indexOf('Other groups'), 'theirs first');
+    t.match((await get('/groups', s.chair.cookie)).body, 'New Venture');
+    t.equal((await get('/groups/peer-forum', beaSession.cookie, 'beta.test')).statusCode, 404, "another community's group is 404");
+    t.equal((await get('/groups/NOT%20A%20SLUG', s.member.cookie)).statusCode, 404);
+    t.equal((await post('/groups/cfo-circle/join', s.outsider.cookie, {})).statusCode, 404, 'asking to join a private group: it does not exist');
+  });
+
+  await t.test('join request: outsider asks, chair is told and accepts, member is told', async (t) => {
+    const asked = await post('/groups/peer-forum/join', s.outsider.cookie, {});
+    t.equal(asked.statusCode, 303);
+    t.equal((await post('/groups/peer-forum/join', s.outsider.cookie, {})).statusCode, 303, 'asking twice changes nothing');
+    const note = await db.selectFrom('notifications').select(['message', 'url']).where('user_id', '=', chair.id).where('kind', '=', 'groups').executeTakeFirst();
+    t.match(note?.message, 'Oz Outsider asks to join Peer Forum');
+    const req = await db.selectFrom('group_join_requests').select('id').where('user_id', '=', outsider.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    t.equal((await post(`/groups/peer-forum/requests/${req.id}`, s.member.cookie, { decision: 'accept' })).statusCode, 403, 'a member is not a chair');
+    const page = await get('/groups/peer-forum', s.chair.cookie);
+    t.match(page.body, 'Requests to join (1)');
+    t.equal((await post(`/groups/peer-forum/requests/${req.id}`, s.chair.cookie, { decision: 'accept' })).statusCode, 303);
+    t.equal((await post(`/groups/peer-forum/requests/${req.id}`, s.chair.cookie, { decision: 'accept' })).statusCode, 404, 'decided already');
+    t.ok(await db.selectFrom('group_members').select('role').where('group_id', '=', pub).where('user_id', '=', outsider.id).executeTakeFirst(), 'now a member');
+    t.match((await db.selectFrom('notifications').select('message').where('user_id', '=', outsider.id).where('kind', '=', 'groups').executeTakeFirst())?.message, 'Welcome to Peer Forum');
+  });
+
+  await t.test('discussion: a group post is the forum’s service, invisible in /forum and to outsiders; a chair moderates', async (t) => {
+    const bad = await post('/groups/cfo-circle/posts', s.member.cookie, { title: '', body: 'kept text' });
+    t.equal(bad.statusCode, 400);
+    t.match(bad.body, 'kept text');
+    const made = await post('/groups/cfo-circle/posts', s.member.cookie, { title: 'Budget season secrets', body: 'How do you run the budget?' });
+    t.equal(made.statusCode, 303);
+    const postId = Number(/\/posts\/(\d+)/.exec(made.headers.location as string)?.[1]);
+    t.ok(postId > 0);
+    const page = await get(`/groups/cfo-circle/posts/${postId}`, s.member.cookie);
+    t.equal(page.statusCode, 200);
+    t.match(page.body, 'How do you run the budget?');
+    t.notMatch((await get('/forum', s.member.cookie)).body, 'Budget season secrets', 'not in the forum list');
+    t.notMatch((await get('/forum?q=budget', s.member.cookie)).body, 'Budget season secrets', 'not in search');
+    t.notMatch((await get('/', s.member.cookie)).body, 'Budget season secrets', 'not on home');
+    const unknown = await get('/forum/post/99999999', s.outsider.cookie);
+    const outsiders = await get(`/forum/post/${postId}`, s.outsider.cookie);
+    t.equal(outsiders.statusCode, 404, 'an outsider: 404 at the forum address');
+    const main = (b: string) => /<main[\s\S]*<\/main>/.exec(b)?.[0];
+    t.equal(main(outsiders.body), main(unknown.body), 'the same 404 as an unknown post');
+    t.equal((await get(`/groups/cfo-circle/posts/${postId}`, s.outsider.cookie)).statusCode, 404);
+    const forMember = await get(`/forum/post/${postId}`, s.member.cookie);
+    t.equal(forMember.statusCode, 302, 'a member is sent to the group');
+    t.equal(forMember.headers.location, `/groups/cfo-circle/posts/${postId}`);
+    t.equal((await post(`/groups/peer-forum/posts`, s.staff.cookie, { title: 'Staff note', body: 'hi' })).statusCode, 303, 'staff may post');
+    const replied = await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: 'Zero-based, every year.' });
+    t.equal(replied.statusCode, 303);
+    const replyId = Number(/reply-(\d+)/.exec(replied.headers.location as string)?.[1]);
+    t.equal((await post(`/groups/cfo-circle/posts/${postId}/moderate`, s.member.cookie, { kind: 'reply', id: String(replyId), action: 'remove', reason: 'no' })).statusCode, 403, 'a member is not a moderator');
+    const noReason = await post(`/groups/cfo-circle/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: '' });
+    t.equal(noReason.statusCode, 400);
+    t.equal((await post(`/groups/cfo-circle/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: 'Confidential figures' })).statusCode, 303, 'the chair removes');
+    t.equal((await db.selectFrom('forum_posts').select('status').where('id', '=', postId).executeTakeFirstOrThrow()).status, 'removed');
+    t.equal((await post(`/groups/cfo-circle/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'restore', reason: '' })).statusCode, 303, 'and restores');
+    // A forum moderator who is not in the group cannot act on it through the forum.
+    t.equal((await post(`/groups/peer-forum/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: 'x' })).statusCode, 404, "another group's post is not found in this group");
+  });
+});
