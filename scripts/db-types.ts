@@ -99,6 +99,11 @@ const OVERRIDES: Record<string, string> = {
     "offers.status": "ColumnType<OfferStatus, OfferStatus | undefined, OfferStatus>",
     "offer_status_events.from_status": "OfferStatus | null",
     "offer_status_events.to_status": "OfferStatus",
+    "team_messages.status": "ColumnType<TeamMessageStatus, TeamMessageStatus | undefined, TeamMessageStatus>",
+    "team_messages.audience": "ColumnType<TeamMessageAudience, string, string>",
+    "message_recipients.state": "ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>",
+    "message_events.from_status": "TeamMessageStatus | null",
+    "message_events.to_status": "TeamMessageStatus",
 };
 
 const COLUMN_TYPES = [
@@ -106,6 +111,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */
