@@ -18,6 +18,7 @@ import { area as ads } from './ads/register.ts';
 import { area as badges } from './badges/register.ts';
 import { area as offers } from './offers/register.ts';
 import { area as contact } from './contact/register.ts';
+import { area as messages } from './messages/register.ts';
 
 export type { Area } from './area.ts';
 
@@ -26,7 +27,7 @@ export type { Area } from './area.ts';
  * jobs, demo seed (run in this order: an area's demo may use the people and places of those before
  * it), error codes and kinds of notification; its messages live in its own locales/ folder.
  */
-export const AREAS: readonly Area[] = [system, home, auth, dev, admin, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads, badges, offers, contact];
+export const AREAS: readonly Area[] = [system, home, auth, dev, admin, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads, badges, offers, contact, messages];
 
 for (const area of AREAS) {
   if (area.errors) registerErrorCodes(area.errors);

@@ -115,3 +115,13 @@ export function sendJobOf(data: unknown): SendJob | null {
   return { communityId: d.communityId!, messageId: d.messageId! };
 }
 
+
+export const DUE_SWEEP_JOB = 'messages.due-sweep';
+
+/** The community's scheduled messages whose time has passed (the sweep's catch: a delayed job lost, or the demo's). */
+export async function sendDueMessages(deps: MessagesDeps): Promise<number> {
+  const due = await selectInCommunity(deps.db, 'team_messages', deps.community).select('id').where('status', '=', 'SCHEDULED').where('scheduled_at', '<=', deps.clock.now()).orderBy('id').limit(100).execute();
+  let started = 0;
+  for (const m of due) if (await runDue(deps, m.id)) started += 1;
+  return started;
+}

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '#src/lib/jobs/queue.ts';
 import { jobDeps } from './deps.ts';
-import { DUE_JOB, runDue, runSendBatch, SEND_JOB, sendJobOf } from './delivery.ts';
+import { DUE_JOB, DUE_SWEEP_JOB, runDue, runSendBatch, SEND_JOB, sendDueMessages, sendJobOf } from './delivery.ts';
 
 /**
  * The messages' jobs: `messages.send` (one batch of a message's sending; each batch queues the next)
- * and `messages.due` (a scheduled message's delayed job: it starts sending at its time). Their data
- * carries the community; a community that is gone has nobody to send to.
+ * and `messages.due` (a scheduled message's delayed job: it starts sending at its time); and
+ * `messages.due-sweep`, every five minutes across all processes, each community in turn, for a due
+ * message whose delayed job was lost. Job data carries the community; one that is gone has nobody to send to.
  */
 export function messageJobs(app: FastifyInstance): JobDefinition[] {
   const communityOf = async (id: number) => app.db.selectFrom('communities').select('id').where('id', '=', id).executeTakeFirst();
@@ -31,6 +32,19 @@ export function messageJobs(app: FastifyInstance): JobDefinition[] {
         const community = job && (await communityOf(job.communityId));
         if (!job || !community) return;
         await runDue(jobDeps(app, community), job.messageId);
+      },
+    },
+    {
+      name: DUE_SWEEP_JOB,
+      schedule: '*/5 * * * *',
+      expireInSeconds: 10 * 60,
+      handler: async () => {
+        // Each community in turn (the communities table is outside every community), each within its own.
+        const communities = await app.db.selectFrom('communities').select('id').orderBy('id').execute();
+        for (const community of communities) {
+          const started = await sendDueMessages(jobDeps(app, community));
+          if (started) app.log.info({ community: community.id, started }, 'scheduled team messages started by the sweep');
+        }
       },
     },
   ];
