@@ -87,7 +87,10 @@ export async function runSendBatch(deps: MessagesDeps, messageId: number, option
     if (skipped.length) {
       await updateInCommunity(trx, 'message_recipients', deps.community).set({ state: 'skipped' }).where('message_id', '=', m.id).where('user_id', 'in', skipped).execute();
     }
-    if (batch.length === size) {
+    const more =
+      batch.length === size &&
+      (await selectInCommunity(trx, 'message_recipients', deps.community).select('user_id').where('message_id', '=', m.id).where('state', '=', 'pending').limit(1).executeTakeFirst()) !== undefined;
+    if (more) {
       await deps.jobs.enqueue(trx, SEND_JOB, { communityId: deps.community.id, messageId: m.id } satisfies SendJob);
       return 'batch';
     }
