@@ -48,9 +48,9 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
     t.equal(await countMessageAudience(deps, asStaff, form({ audienceKind: 'filter', tier: 'Premier', industry: 'Accounting', location: 'austin' })), 1, 'tier, industry, location');
     t.equal(await countMessageAudience(deps, asStaff, form({ audienceKind: 'emails', emails: `${ada.email}, ${bob.email.toUpperCase()}` })), 2, 'emails, any case');
     await t.rejects(countMessageAudience(deps, asStaff, form({ audienceKind: 'emails', emails: `${ada.email}\n${cy.email}\n${bea.email}\nnobody@example.com` })), { code: 'Messages.Invalid', fields: { emails: { values: { count: 3, list: `${cy.email}, ${bea.email}, nobody@example.com` } } } });
-    await t.rejects(countMessageAudience(deps, asStaff, form({ audienceKind: 'group', groupId: '1' })), { fields: { audienceKind: { key: 'messagesAdmin.errors.groupsUnavailable' } } }, 'no group audience until the groups area is wired');
+    await t.rejects(countMessageAudience(deps, asStaff, form({ audienceKind: 'group', groupId: '1' })), { code: 'Messages.Invalid', fields: { audienceKind: { key: 'messagesAdmin.errors.groupsUnavailable' } } }, 'no group audience until the groups area is wired');
     await t.rejects(countMessageAudience(deps, { userId: ada.id, isStaff: false }, form()), { code: 'Forbidden' });
-    await t.rejects(createMessage(deps, asStaff, form({ subject: 'a\u0000b' })), { fields: { subject: {} } });
+    await t.rejects(createMessage(deps, asStaff, form({ subject: 'a\u0000b' })), { code: 'Messages.Invalid', fields: { subject: {} } });
   });
 
   await t.test('send: a crash mid-batch sends nobody anything twice; deactivated and other communities never receive it', async (t) => {
@@ -108,7 +108,7 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
 
   await t.test('scheduling: picked up when due; cancelled or early, never', async (t) => {
     const id = await createMessage(deps, asStaff, form({ subject: 'Next week' }));
-    await t.rejects(scheduleMessage(deps, asStaff, id, '2026-11-20T09:00'), { fields: { scheduledAt: { key: 'messagesAdmin.errors.schedulePast' } } });
+    await t.rejects(scheduleMessage(deps, asStaff, id, '2026-11-20T09:00'), { code: 'Messages.Invalid', fields: { scheduledAt: { key: 'messagesAdmin.errors.schedulePast' } } });
     await scheduleMessage(deps, asStaff, id, '2026-11-28T09:00');
     t.equal((await getStaffMessage(deps, asStaff, id)).status, 'SCHEDULED');
     t.equal(await sendDueMessages(deps), 0, 'not yet');
