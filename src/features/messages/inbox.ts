@@ -71,22 +71,29 @@ export async function readInboxMessage(deps: MessagesDeps, viewer: MessagesViewe
     .executeTakeFirst();
   if (!r) throw new AppError('Messages.NotFound');
   let readAt = r.read_at;
-  if (!readAt && options.markRead !== false) readAt = await markRead(deps, viewer, id);
+  if (!readAt && options.markRead !== false) readAt = (await setRead(deps, viewer, id)) ?? readAt;
   return { id: r.id, subject: r.subject, bodyHtml: r.body_html, senderName: r.first_name ? `${r.first_name} ${r.last_name}`.trim() : null, sentAt: r.delivered_at!, readAt };
 }
 
 /** Marks a message read (once: the first time stays); NotFound unless it was delivered to the member. */
 export async function markRead(deps: MessagesDeps, viewer: MessagesViewer, messageId: unknown): Promise<Date> {
   const id = messageIdOf(messageId);
-  const now = deps.clock.now();
-  await updateInCommunity(deps.db, 'message_recipients', deps.community)
-    .set({ read_at: now })
+  const now = await setRead(deps, viewer, id);
+  if (now) return now;
+  const row = await mine(deps, viewer).select('r.read_at').where('r.message_id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('Messages.NotFound');
+  return row.read_at ?? deps.clock.now();
+}
+
+/** Sets read_at if the message was delivered to the member and unread: its time, or null when nothing changed. One statement. */
+async function setRead(deps: MessagesDeps, viewer: MessagesViewer, id: number): Promise<Date | null> {
+  const row = await updateInCommunity(deps.db, 'message_recipients', deps.community)
+    .set({ read_at: deps.clock.now() })
     .where('message_id', '=', id)
     .where('user_id', '=', viewer.userId)
     .where('state', '=', 'delivered')
     .where('read_at', 'is', null)
-    .execute();
-  const row = await mine(deps, viewer).select('r.read_at').where('r.message_id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('Messages.NotFound');
-  return row.read_at ?? now;
+    .returning('read_at')
+    .executeTakeFirst();
+  return row?.read_at ?? null;
 }
