@@ -153,17 +153,17 @@ async function weigh(side: Side): Promise<Weight[]> {
     for (const p of pages) {
       // Two cold contexts: the first warms the server, the second is weighed (cold cache, encoded bytes).
       for (let i = 0; i < 2; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addCookies([{ name: name!, value: rest.join('='), domain: HOST, path: '/', httpOnly: true, sameSite: 'Lax' }]);
-      try {
-        const page = await context.newPage();
-        const w = await loadAndWeigh(page, `http://${HOST}:${side.probePort}${p.path}`);
-        if (i === 0) continue;
-        const text = (await get(side.probePort, p.path, { accept: 'text/html', cookie: side.cookie })).body.toString('utf8');
-        weights.push({ label: p.label, status: w.status, bytes: w.bytes, htmlCss: w.bytes.html + w.bytes.css, signedIn: isSignedInPage(text), react: w.files.some((f) => f.kind === 'js' && /react/i.test(f.url)) });
-      } finally {
-        await context.close();
-      }
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        await context.addCookies([{ name: name!, value: rest.join('='), domain: HOST, path: '/', httpOnly: true, sameSite: 'Lax' }]);
+        try {
+          const page = await context.newPage();
+          const w = await loadAndWeigh(page, `http://${HOST}:${side.probePort}${p.path}`);
+          if (i === 0) continue;
+          const text = (await get(side.probePort, p.path, { accept: 'text/html', cookie: side.cookie })).body.toString('utf8');
+          weights.push({ label: p.label, status: w.status, bytes: w.bytes, htmlCss: w.bytes.html + w.bytes.css, signedIn: isSignedInPage(text), react: w.files.some((f) => f.kind === 'js' && /react/i.test(f.url)) });
+        } finally {
+          await context.close();
+        }
       }
     }
   } finally {
