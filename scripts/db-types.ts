@@ -102,6 +102,11 @@ const OVERRIDES: Record<string, string> = {
     "groups.visibility": "ColumnType<GroupVisibility, GroupVisibility | undefined, GroupVisibility>",
     "group_members.role": "ColumnType<GroupRole, GroupRole | undefined, GroupRole>",
     "group_join_requests.status": "ColumnType<GroupJoinStatus, GroupJoinStatus | undefined, GroupJoinStatus>",
+    "team_messages.status": "ColumnType<TeamMessageStatus, TeamMessageStatus | undefined, TeamMessageStatus>",
+    "team_messages.audience": "ColumnType<TeamMessageAudience, string, string>",
+    "message_recipients.state": "ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>",
+    "message_events.from_status": "TeamMessageStatus | null",
+    "message_events.to_status": "TeamMessageStatus",
 };
 
 const COLUMN_TYPES = [
@@ -109,6 +114,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -74,3 +74,13 @@ export type OfferStatus = 'draft' | 'published' | 'withdrawn';
 export type GroupVisibility = 'disabled' | 'preview' | 'private' | 'public';
 export type GroupRole = 'chair' | 'member';
 export type GroupJoinStatus = 'pending' | 'accepted' | 'declined';
+
+/** Messages from the community team (migration 0031). */
+export type TeamMessageStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'CANCELLED' | 'FAILED';
+export type MessageRecipientState = 'pending' | 'delivered' | 'skipped';
+/** Who a team message goes to: a tagged value kept on the message (no foreign key to groups). */
+export type TeamMessageAudience =
+  | { kind: 'community' }
+  | { kind: 'group'; groupId: number }
+  | { kind: 'filter'; tier?: string | null; founding?: boolean | null; industry?: string | null; location?: string | null; standing?: string | null }
+  | { kind: 'emails'; emails: string[] };

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType } from "./column-types.ts";
+import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -637,6 +637,27 @@ export interface Memberships {
   vertical: string | null;
 }
 
+export interface MessageEvents {
+  actor_id: number | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  from_status: TeamMessageStatus | null;
+  id: Generated<number>;
+  message_id: number;
+  note: string | null;
+  to_status: TeamMessageStatus;
+}
+
+export interface MessageRecipients {
+  community_id: number;
+  delivered_at: Timestamp | null;
+  message_id: number;
+  notification_id: number | null;
+  read_at: Timestamp | null;
+  state: ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>;
+  user_id: number;
+}
+
 export interface NotificationDeliveries {
   channel: string;
   community_id: number;
@@ -979,6 +1000,22 @@ export interface SupportContacts {
   user_id: number;
 }
 
+export interface TeamMessages {
+  audience: ColumnType<TeamMessageAudience, string, string>;
+  audience_count: Generated<number>;
+  body_html: Generated<string>;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  recipients_ready: Generated<boolean>;
+  scheduled_at: Timestamp | null;
+  sender_id: number | null;
+  sent_at: Timestamp | null;
+  status: ColumnType<TeamMessageStatus, TeamMessageStatus | undefined, TeamMessageStatus>;
+  subject: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Users {
   created_at: Generated<Timestamp>;
   email: string;
@@ -1046,6 +1083,8 @@ export interface DB {
   member_notes: MemberNotes;
   membership_plans: MembershipPlans;
   memberships: Memberships;
+  message_events: MessageEvents;
+  message_recipients: MessageRecipients;
   notification_deliveries: NotificationDeliveries;
   notification_preferences: NotificationPreferences;
   notification_settings: NotificationSettings;
@@ -1071,5 +1110,6 @@ export interface DB {
   statements: Statements;
   subscriptions: Subscriptions;
   support_contacts: SupportContacts;
+  team_messages: TeamMessages;
   users: Users;
 }

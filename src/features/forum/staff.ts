@@ -53,6 +53,8 @@ export async function forumCounts(deps: StaffForumDeps): Promise<ForumCounts> {
     selectInCommunity(deps.db, 'forum_posts', c)
       .select([sql<number>`count(*) filter (where status = 'pending')`.as('pending'), sql<number>`count(*)`.as('total')])
       .where('deleted_at', 'is', null)
+      // A group's discussion is the group's, not the forum's (decision 0056).
+      .where('group_id', 'is', null)
       .executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_replies', c).select(sql<number>`count(*)`.as('n')).where('status', '=', 'pending').where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_reports', c)

@@ -55,6 +55,9 @@ export type MemberSearch = {
   standing?: string | null;
   founding?: boolean | null;
   tier?: string | null;
+  /** Exact industry, and words of the location (the team's messages' audience filters). */
+  industry?: string | null;
+  location?: string | null;
   active?: ActiveState;
   sort?: MemberSort;
   /** Keyset cursor of the last row of the previous page. */
@@ -118,8 +121,9 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Checks the free-text filters (they reach SQL): no control characters, bounded length. */
 function checkSearch(query: MemberSearch) {
-  ensureText({ q: query.q, standing: query.standing, tier: query.tier, community: query.community });
-  for (const [name, value] of Object.entries({ q: query.q, standing: query.standing, tier: query.tier, community: query.community })) {
+  const texts = { q: query.q, standing: query.standing, tier: query.tier, community: query.community, industry: query.industry, location: query.location };
+  ensureText(texts);
+  for (const [name, value] of Object.entries(texts)) {
     if (typeof value === 'string' && value.length > QUERY_MAX) throw new AppError('BadRequest.Validation', { fields: { [name]: { code: 'BadRequest.Validation', key: 'adminMembers.errors.tooLong' } } });
   }
 }
@@ -130,6 +134,25 @@ async function filtered(deps: Pick<AdminMembersDeps, 'db'>, staff: Staff, query:
   const communities = await staffCommunities(deps, staff);
   let ids = communities.map((c) => c.id);
   if (query.community) ids = communities.filter((c) => c.code.toLowerCase() === query.community!.toLowerCase()).map((c) => c.id);
+  return matching(deps, ids, query);
+}
+
+/**
+ * The active members of one community who match the search's filters (the community team's messages:
+ * a message to "a filter of the staff's member search" goes to these), by user id. Deactivated
+ * members and people of other communities never match.
+ */
+export async function matchingMemberIds(deps: Pick<AdminMembersDeps, 'db'>, community: { id: number }, query: Omit<MemberSearch, 'community' | 'active' | 'sort' | 'after' | 'first'>): Promise<number[]> {
+  checkSearch(query);
+  const rows = await matching(deps, [community.id], { ...query, active: 'active' })
+    .select('users.id as user_id')
+    .orderBy('users.id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** The members of these communities with the search's filters (no order, no page). */
+function matching(deps: Pick<AdminMembersDeps, 'db'>, ids: number[], query: MemberSearch) {
   // The staff members area's cross-brand list (named cross-community query), limited to the admin's communities.
   let q = crossCommunity(deps.db)
     .selectFrom('memberships')
@@ -152,6 +175,11 @@ async function filtered(deps: Pick<AdminMembersDeps, 'db'>, staff: Staff, query:
   }
   if (query.standing) q = q.where('memberships.standing', '=', query.standing);
   if (query.tier) q = q.where('memberships.membership_tier', '=', query.tier);
+  if (query.industry) q = q.where('memberships.industry', '=', query.industry);
+  if (query.location) {
+    const place = `%${escapeLike(query.location.trim().toLowerCase())}%`;
+    q = q.where((eb) => eb.or([eb(eb.fn('lower', ['memberships.location_name']), 'like', place), eb(eb.fn('lower', ['memberships.location_familiar_name']), 'like', place)]));
+  }
   if (typeof query.founding === 'boolean') q = q.where('memberships.is_founding', '=', query.founding);
   if (query.active === 'active') q = q.where('memberships.is_active', '=', true).where('users.is_active', '=', true);
   if (query.active === 'deactivated') q = q.where((eb) => eb.or([eb('memberships.is_active', '=', false), eb('users.is_active', '=', false)]));

@@ -2,7 +2,7 @@
  * The members area's public face: the only module other areas (and views) import from. Profiles,
  * the directory, introductions and the staff's members area live behind it.
  */
-export { adminView, staffCommunity } from './admin.ts';
+export { adminView, matchingMemberIds, staffCommunity } from './admin.ts';
 export type { MemberRow, MemberSearch, Staff, StaffCommunity } from './admin.ts';
 export { setModerator } from './admin-actions.ts';
 export type { MemberNote, StaffActionEntry } from './admin-actions.ts';

@@ -1,0 +1,50 @@
+import t from 'tap';
+import { setupDatabase } from '#test/helpers/app.ts';
+import { collectPageProblems, expectReflowAndAxeAtPhoneWidths, launchBrowser, openContext, serveApp } from '#test/helpers/browser.ts';
+import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
+
+t.test('messages from the team in the browser: staff compose, count and send; the member reads it', async (t) => {
+  const browserReady = launchBrowser(t);
+  const db = await setupDatabase(t);
+  const alpha = await createCommunity(db, { code: 'alpha', app_name: 'Alpha Circle' });
+  const { app, baseUrl } = await serveApp(t, db);
+  const browser = await browserReady;
+  const ada = await createMember(db, alpha, { firstName: 'Ada', lastName: 'Member' });
+  await createMember(db, alpha, { firstName: 'Ben', lastName: 'Member' });
+  const boss = await createMember(db, alpha, { firstName: 'Bea', lastName: 'Boss', roles: ['ADMIN', 'MEMBER'] });
+
+  const staff = await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 740 }, token: (await signIn(app, boss, alpha, ['ADMIN', 'MEMBER'])).token });
+  const admin = await staff.newPage();
+  const adminProblems = collectPageProblems(admin);
+  await admin.goto('/admin/messages');
+  await admin.getByRole('heading', { name: 'Messages from the team', level: 1 }).waitFor();
+  await Promise.all([admin.waitForURL(/\/admin\/messages\/new$/), admin.getByRole('link', { name: 'Write a message' }).click()]);
+  await admin.getByLabel('Subject').fill('Spring dinner series');
+  await admin.getByLabel('Message', { exact: true }).fill('Seats are open.\n\n- Austin\n- Denver');
+  await admin.getByLabel('The whole community').check();
+  await admin.getByRole('button', { name: 'Count audience' }).click();
+  await admin.getByText('This message would go to 3 members.').waitFor();
+  t.equal(await admin.getByLabel('Subject').inputValue(), 'Spring dinner series', 'what was typed is kept');
+  await expectReflowAndAxeAtPhoneWidths(t, admin, 'the compose form with its count', { browser, javaScriptEnabled: true });
+  await Promise.all([admin.waitForURL(/done=sending/), admin.getByRole('button', { name: 'Send now' }).click()]);
+  await app.jobs.drain();
+  await admin.reload();
+  await admin.getByText('Status: Sent.').waitFor();
+  await admin.goto('/admin/messages');
+  await admin.getByRole('cell', { name: '3 members (The whole community)' }).waitFor();
+  await expectReflowAndAxeAtPhoneWidths(t, admin, 'the staff list with figures', { browser, javaScriptEnabled: true });
+  t.same(adminProblems, [], 'no errors in the staff pages');
+
+  const member = await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 740 }, token: (await signIn(app, ada, alpha)).token });
+  const page = await member.newPage();
+  const problems = collectPageProblems(page);
+  await page.goto('/messages');
+  await page.getByRole('link', { name: 'From the team, 1 unread' }).waitFor();
+  await expectReflowAndAxeAtPhoneWidths(t, page, 'the member inbox', { browser, javaScriptEnabled: true });
+  await Promise.all([page.waitForURL(/\/messages\/team\/\d+$/), page.getByRole('link', { name: /Spring dinner series/ }).click()]);
+  await page.getByRole('heading', { name: 'Spring dinner series', level: 1 }).waitFor();
+  t.ok(await page.getByRole('listitem').filter({ hasText: 'Denver' }).isVisible(), 'the body as rich text');
+  t.ok(await page.getByRole('link', { name: 'From the team', exact: true }).isVisible(), 'read: no unread left');
+  await expectReflowAndAxeAtPhoneWidths(t, page, 'a message from the team', { browser, javaScriptEnabled: true });
+  t.same(problems, [], 'no errors in the member pages');
+});
