@@ -150,7 +150,7 @@ t.test('the page shell in a browser', async (t) => {
     const header = await page.getByRole('banner').boundingBox();
     const panel = await mobile.boundingBox();
     t.ok(header && panel && panel.y >= header.y + header.height - 1, 'the sidebar opens below the header, not over it', { header, panel });
-    for (const label of [...MAIN_LINKS, ...MORE_LINKS, 'Notifications', 'Manage Profile', 'Settings']) {
+    for (const label of [...MAIN_LINKS, ...MORE_LINKS, 'Notifications', 'Manage Profile', 'Messages', 'Groups', 'Settings']) {
       t.ok(await mobile.getByRole('link', { name: label, exact: true }).isVisible(), `the sidebar shows ${label}`);
     }
     t.ok(await mobile.getByRole('heading', { name: 'More' }).isVisible(), 'the More links have a heading');

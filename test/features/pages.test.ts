@@ -45,7 +45,7 @@ t.test('pages and the shell', async (t) => {
     const res = await app.inject({ url: '/', headers: { ...html, cookie } });
     t.equal(res.statusCode, 200);
     t.match(res.body, '<title>Home | Alpha Circle</title>');
-    for (const label of ['Forum', 'Members', 'Expert Panels', 'Articles', 'EXEC', 'More', 'Events', 'Manage Profile', 'Settings', 'Sign Out']) {
+    for (const label of ['Forum', 'Members', 'Expert Panels', 'Articles', 'EXEC', 'More', 'Events', 'Manage Profile', 'Messages', 'Groups', 'Settings', 'Sign Out']) {
       t.match(res.body, `>${label}<`, `shows ${label}`);
     }
     t.match(res.body, 'data-island="NotificationBell"');

@@ -114,6 +114,12 @@ function UserMenu() {
           <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
         </li>
         <li>
+          <a href={href('/messages')}>{t('shell.userMenu.messages')}</a>
+        </li>
+        <li>
+          <a href={href('/groups')}>{t('shell.userMenu.groups')}</a>
+        </li>
+        <li>
           <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
         </li>
         <li>
@@ -184,9 +190,17 @@ function MobileNav({ items }: { items: NavItem[] }) {
             <a href={href('/notifications')}>{t('shell.bell.label')}</a>
           </li>
           {identity.loggedIn ? (
-            <li>
-              <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
-            </li>
+            <>
+              <li>
+                <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
+              </li>
+              <li>
+                <a href={href('/messages')}>{t('shell.userMenu.messages')}</a>
+              </li>
+              <li>
+                <a href={href('/groups')}>{t('shell.userMenu.groups')}</a>
+              </li>
+            </>
           ) : null}
           <li>
             <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
