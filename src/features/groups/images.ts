@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
 import { AppError } from '#src/core/errors.ts';
-import { ConcurrencyGate } from '#src/core/passwords.ts';
+import { renderUpload, type ImageRefusal } from '#src/lib/images.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import { ensureStaff, groupsTransaction, type GroupsDeps, type GroupsViewer } from './deps.ts';
 import { logAction } from './queries.ts';
@@ -14,34 +13,13 @@ import { groupIdOf } from './staff.ts';
  */
 
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
-const MAX_PIXELS = 25_000_000;
-const MAX_SIDE = 6000;
-const FORMATS = ['jpeg', 'png', 'webp'];
+const LIMITS = { maxBytes: IMAGE_MAX_BYTES, maxPixels: 25_000_000, maxSide: 6000, formats: ['jpeg', 'png', 'webp'] };
+const KEYS = { missing: 'imageMissing', tooLarge: 'imageTooLarge', type: 'imageType', dimensions: 'imageType' } as const;
 
-const refused = (key: string) => new AppError('Groups.Invalid', { fields: { image: { code: 'Groups.Invalid', key: `groupsAdmin.errors.${key}`, values: { max: IMAGE_MAX_BYTES / 1024 / 1024 } } } });
-const rendering = new ConcurrencyGate(1, 8, () => new AppError('Busy.Uploads'));
+const refused = (why: ImageRefusal) => new AppError('Groups.Invalid', { fields: { image: { code: 'Groups.Invalid', key: `groupsAdmin.errors.${KEYS[why]}`, values: { max: IMAGE_MAX_BYTES / 1024 / 1024 } } } });
 
-export async function renderImage(bytes: Buffer): Promise<Buffer> {
-  if (bytes.length === 0) throw refused('imageMissing');
-  if (bytes.length > IMAGE_MAX_BYTES) throw refused('imageTooLarge');
-  let meta: Metadata;
-  try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch {
-    throw refused('imageType');
-  }
-  if (!meta.format || !FORMATS.includes(meta.format)) throw refused('imageType');
-  const width = meta.width ?? 0;
-  const height = meta.pageHeight ?? meta.height ?? 0;
-  if (!width || !height || width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) throw refused('imageType');
-  return rendering.run(async () => {
-    try {
-      return await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate().resize(640, 360, { fit: 'cover' }).webp({ quality: 80 }).toBuffer();
-    } catch {
-      throw refused('imageType');
-    }
-  });
-}
+/** The image as WebP, cropped to fill a 640×360 box (src/lib/images.ts checks it first). */
+export const renderImage = (bytes: Buffer): Promise<Buffer> => renderUpload(bytes, LIMITS, refused, (image) => image.resize(640, 360, { fit: 'cover' }).webp({ quality: 80 }).toBuffer());
 
 /** Stores an uploaded image under a new key, drops the group's older ones; logged. */
 export async function saveGroupImage(deps: GroupsDeps, viewer: GroupsViewer, groupId: unknown, bytes: Buffer): Promise<void> {

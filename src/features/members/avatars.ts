@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { AppError } from '#src/core/errors.ts';
-import { ConcurrencyGate } from '#src/core/passwords.ts';
 import type { Db } from '#src/db/index.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
+import { renderUpload } from '#src/lib/images.ts';
 import { avatarPath } from './queries.ts';
 import { AVATAR_SIZES } from './types.ts';
 
@@ -32,30 +32,8 @@ export const newAvatarKey = () => randomBytes(18).toString('base64url');
  * Every preset of an image: size -> WebP bytes. Refused (BadRequest.Validation on the field `avatar`)
  * when the bytes are not a JPEG, PNG or WebP, too large, or too many pixels.
  */
-export async function renderAvatar(bytes: Buffer): Promise<Map<number, Buffer>> {
-  if (bytes.length === 0) throw refuse('profile.avatar.errors.missing');
-  if (bytes.length > AVATAR_MAX_BYTES) throw refuse('profile.avatar.errors.tooLarge');
-  let meta: Metadata;
-  try {
-    // The header alone: nothing is decoded yet, so a declared 20000x20000 costs nothing here.
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch {
-    throw refuse('profile.avatar.errors.type');
-  }
-  if (!meta.format || !(AVATAR_FORMATS as readonly string[]).includes(meta.format)) throw refuse('profile.avatar.errors.type');
-  const width = meta.width ?? 0;
-  const height = meta.pageHeight ?? meta.height ?? 0;
-  if (!width || !height) throw refuse('profile.avatar.errors.type');
-  if (width > AVATAR_MAX_SIDE || height > AVATAR_MAX_SIDE || width * height > AVATAR_MAX_PIXELS) throw refuse('profile.avatar.errors.dimensions');
-  return avatarRendering.run(() => renderSquares(sharp(bytes, { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' }).rotate()));
-}
-
-/**
- * Uploads rendered at once per process: a large photo costs a core for a fraction of a second, so
- * a burst of uploads waits its turn (a few queued, then a 429) instead of taking every core from the
- * pages. The upload route is also rate-limited per address.
- */
-const avatarRendering = new ConcurrencyGate(1, 8, () => new AppError('Busy.Uploads'));
+export const renderAvatar = (bytes: Buffer): Promise<Map<number, Buffer>> =>
+  renderUpload(bytes, { maxBytes: AVATAR_MAX_BYTES, maxPixels: AVATAR_MAX_PIXELS, maxSide: AVATAR_MAX_SIDE, formats: AVATAR_FORMATS }, (why) => refuse(`profile.avatar.errors.${why}`), renderSquares);
 
 /** The presets of a sharp pipeline: a centred square at the largest size, the others resized from it. */
 export async function renderSquares(image: Sharp, { effort = 4 }: { effort?: number } = {}): Promise<Map<number, Buffer>> {

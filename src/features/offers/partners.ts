@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters } from '#src/core/fields.ts';
-import { ConcurrencyGate } from '#src/core/passwords.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
+import { renderUpload, type ImageRefusal } from '#src/lib/images.ts';
 import { parseId } from '#src/core/ids.ts';
 import { ensureStaff, offersTransaction, type OffersDeps, type OffersViewer } from './deps.ts';
 import { isWebUrl } from './offer-input.ts';
@@ -99,37 +98,14 @@ export async function deletePartner(deps: OffersDeps, viewer: OffersViewer, part
   });
 }
 
-const logoRefused = (key: string) => new AppError('Offers.Invalid', { fields: { logo: invalid('logo', key, { max: LOGO_MAX_BYTES / 1024 / 1024 }) } });
-/** One logo rendered at a time per process (a large image costs a core for a moment); a burst waits, then 429. */
-const logoRendering = new ConcurrencyGate(1, 8, () => new AppError('Busy.Uploads'));
+const LOGO_KEYS = { missing: 'logoMissing', tooLarge: 'logoTooLarge', type: 'logoType', dimensions: 'logoType' } as const;
+const logoRefused = (why: ImageRefusal) => new AppError('Offers.Invalid', { fields: { logo: invalid('logo', LOGO_KEYS[why], { max: LOGO_MAX_BYTES / 1024 / 1024 }) } });
 
-/** The logo as WebP fitted in a 240 px box, or 'Offers.Invalid' on the field `logo`. */
-export async function renderLogo(bytes: Buffer): Promise<Buffer> {
-  if (bytes.length === 0) throw logoRefused('logoMissing');
-  if (bytes.length > LOGO_MAX_BYTES) throw logoRefused('logoTooLarge');
-  let meta: Metadata;
-  try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch {
-    throw logoRefused('logoType');
-  }
-  if (!meta.format || !LOGO_FORMATS.includes(meta.format)) throw logoRefused('logoType');
-  const width = meta.width ?? 0;
-  const height = meta.pageHeight ?? meta.height ?? 0;
-  if (!width || !height || width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE || width * height > LOGO_MAX_PIXELS) throw logoRefused('logoType');
-  return logoRendering.run(async () => {
-    try {
-      return await sharp(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'error' })
-        .rotate()
-        .resize(LOGO_BOX, LOGO_BOX, { fit: 'contain', background: '#ffffff' })
-        .flatten({ background: '#ffffff' })
-        .webp({ quality: 85 })
-        .toBuffer();
-    } catch {
-      throw logoRefused('logoType');
-    }
-  });
-}
+/** The logo as WebP fitted in a 240 px box on white, or 'Offers.Invalid' on the field `logo` (src/lib/images.ts checks it first). */
+export const renderLogo = (bytes: Buffer): Promise<Buffer> =>
+  renderUpload(bytes, { maxBytes: LOGO_MAX_BYTES, maxPixels: LOGO_MAX_PIXELS, maxSide: LOGO_MAX_SIDE, formats: LOGO_FORMATS }, logoRefused, (image) =>
+    image.resize(LOGO_BOX, LOGO_BOX, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }).webp({ quality: 85 }).toBuffer(),
+  );
 
 /** Stores an uploaded logo under a new key (a key never changes: the address is cached for good) and drops the partner's older ones. */
 export async function savePartnerLogo(deps: OffersDeps, viewer: OffersViewer, partnerId: unknown, bytes: Buffer): Promise<void> {
