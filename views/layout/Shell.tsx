@@ -98,6 +98,25 @@ function Avatar({ name, url }: { name: string; url: string | null }) {
   return <span className="avatar avatar-initials" aria-hidden="true" data-initials={initials} />;
 }
 
+/** A signed-in member's own places, in the account menu and the mobile menu alike: profile, messages, groups. */
+function MemberLinks({ userId }: { userId: number }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <>
+      <li>
+        <a href={href(`/profile/${userId}/self`)}>{t('shell.userMenu.manageProfile')}</a>
+      </li>
+      <li>
+        <a href={href('/messages')}>{t('shell.userMenu.messages')}</a>
+      </li>
+      <li>
+        <a href={href('/groups')}>{t('shell.userMenu.groups')}</a>
+      </li>
+    </>
+  );
+}
+
 function UserMenu() {
   const { t, identity } = usePage();
   const href = useHref();
@@ -110,15 +129,7 @@ function UserMenu() {
         <span className="user-name">{identity.user.firstName}</span>
       </summary>
       <ul className="menu-list menu-list-end">
-        <li>
-          <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
-        </li>
-        <li>
-          <a href={href('/messages')}>{t('shell.userMenu.messages')}</a>
-        </li>
-        <li>
-          <a href={href('/groups')}>{t('shell.userMenu.groups')}</a>
-        </li>
+        <MemberLinks userId={identity.user.id} />
         <li>
           <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
         </li>
@@ -189,19 +200,7 @@ function MobileNav({ items }: { items: NavItem[] }) {
           <li>
             <a href={href('/notifications')}>{t('shell.bell.label')}</a>
           </li>
-          {identity.loggedIn ? (
-            <>
-              <li>
-                <a href={href(`/profile/${identity.user.id}/self`)}>{t('shell.userMenu.manageProfile')}</a>
-              </li>
-              <li>
-                <a href={href('/messages')}>{t('shell.userMenu.messages')}</a>
-              </li>
-              <li>
-                <a href={href('/groups')}>{t('shell.userMenu.groups')}</a>
-              </li>
-            </>
-          ) : null}
+          {identity.loggedIn ? <MemberLinks userId={identity.user.id} /> : null}
           <li>
             <a href={href('/settings')}>{t('shell.userMenu.settings')}</a>
           </li>
