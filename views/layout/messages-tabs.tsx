@@ -14,6 +14,9 @@ export const MESSAGES_TABS = [
 
 export type MessagesTab = (typeof MESSAGES_TABS)[number]['key'];
 
+/** Beyond this many unread, a count says "more than 99" (the services count no further than one more). */
+export const MANY_UNREAD = 99;
+
 /** `unread` per tab, shown in words after the tab's name ("From the team, 2 unread"). */
 export function MessagesTabs({ current, unread = {} }: { current: MessagesTab; unread?: Partial<Record<MessagesTab, number>> }) {
   const { t } = usePage();
@@ -23,7 +26,8 @@ export function MessagesTabs({ current, unread = {} }: { current: MessagesTab; u
       tabs={MESSAGES_TABS.map((tab) => {
         const count = unread[tab.key] ?? 0;
         const name = t(`shell.messagesTabs.${tab.key}`);
-        return { ...tab, label: count > 0 ? t('shell.messagesTabs.withUnread', { name, count }) : name };
+        const label = count > MANY_UNREAD ? t('shell.messagesTabs.withManyUnread', { name, count: MANY_UNREAD }) : count > 0 ? t('shell.messagesTabs.withUnread', { name, count }) : name;
+        return { ...tab, label };
       })}
       current={current}
     />

@@ -29,9 +29,23 @@ function mine(deps: MessagesDeps, viewer: MessagesViewer) {
   return selectInCommunityAs(deps.db, 'message_recipients', 'r', deps.community).where('r.user_id', '=', viewer.userId).where('r.state', '=', 'delivered');
 }
 
-/** How many of the member's messages from the team are unread. */
+/**
+ * Unread messages are counted up to UNREAD_CAP, one more than the pages show in figures (beyond, they
+ * say "more than 99": views/layout/messages-tabs.tsx MANY_UNREAD): a member with a hundred thousand
+ * messages costs the page what one with a hundred does.
+ */
+export const UNREAD_CAP = 100;
+
+/** The member's unread messages, at most UNREAD_CAP of them, as a subquery counting them. */
+function unreadCapped(deps: MessagesDeps, viewer: MessagesViewer) {
+  return deps.db
+    .selectFrom(mine(deps, viewer).where('r.read_at', 'is', null).select('r.message_id').limit(UNREAD_CAP).as('u'))
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
+/** How many of the member's messages from the team are unread (at most UNREAD_CAP). */
 export async function unreadCount(deps: MessagesDeps, viewer: MessagesViewer): Promise<number> {
-  const row = await mine(deps, viewer).where('r.read_at', 'is', null).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await unreadCapped(deps, viewer).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -60,19 +74,31 @@ export async function listInbox(deps: MessagesDeps, viewer: MessagesViewer, inpu
   return { items, next: rows.length > first ? items.at(-1)!.cursor : null, unread };
 }
 
-/** One message sent to the member; opening it marks it read (`markRead: false` to only look). */
-export async function readInboxMessage(deps: MessagesDeps, viewer: MessagesViewer, messageId: unknown, options: { markRead?: boolean } = {}): Promise<InboxMessage> {
+/**
+ * One message sent to the member, with how many of theirs are unread (read in the same statement, for
+ * the tabs); opening it marks it read (`markRead: false` to only look): two statements at most.
+ */
+export async function readInboxMessage(deps: MessagesDeps, viewer: MessagesViewer, messageId: unknown, options: { markRead?: boolean } = {}): Promise<InboxMessage & { unread: number }> {
   const id = messageIdOf(messageId);
   const r = await mine(deps, viewer)
     .innerJoin('team_messages as m', 'm.id', 'r.message_id')
     .leftJoin('users as u', 'u.id', 'm.sender_id')
     .select(['m.id', 'm.subject', 'm.body_html', 'r.delivered_at', 'r.read_at', 'u.first_name', 'u.last_name'])
+    .select(() => unreadCapped(deps, viewer).as('unread'))
     .where('r.message_id', '=', id)
     .executeTakeFirst();
   if (!r) throw new AppError('Messages.NotFound');
   let readAt = r.read_at;
-  if (!readAt && options.markRead !== false) readAt = (await setRead(deps, viewer, id)) ?? readAt;
-  return { id: r.id, subject: r.subject, bodyHtml: r.body_html, senderName: r.first_name ? `${r.first_name} ${r.last_name}`.trim() : null, sentAt: r.delivered_at!, readAt };
+  let unread = Number(r.unread ?? 0);
+  if (!readAt && options.markRead !== false) {
+    const now = await setRead(deps, viewer, id);
+    if (now) {
+      readAt = now;
+      // At the cap the count is "more than": one read leaves it so.
+      if (unread < UNREAD_CAP) unread = Math.max(0, unread - 1);
+    }
+  }
+  return { id: r.id, subject: r.subject, bodyHtml: r.body_html, senderName: r.first_name ? `${r.first_name} ${r.last_name}`.trim() : null, sentAt: r.delivered_at!, readAt, unread };
 }
 
 /** Marks a message read (once: the first time stays); NotFound unless it was delivered to the member. */

@@ -4,7 +4,7 @@ import { AppError } from '#src/core/errors.ts';
 import { field, paramsOf, queryOf } from '#src/lib/form.ts';
 import { InboxPage, MessagePage } from '#src/features/messages/views/InboxPage.tsx';
 import { messagesDeps, messagesViewer } from './deps.ts';
-import { listInbox, readInboxMessage, unreadCount } from './inbox.ts';
+import { listInbox, readInboxMessage } from './inbox.ts';
 
 const ListQuery = z.object({ after: field(200) });
 const IdParams = z.object({ id: z.string().max(40) });
@@ -27,8 +27,7 @@ export default async function messagesRoutes(app: FastifyInstance) {
     const { id } = paramsOf(IdParams, request, () => new AppError('Messages.NotFound'));
     const deps = messagesDeps(request);
     const viewer = messagesViewer(request);
-    const message = await readInboxMessage(deps, viewer, id);
-    const unread = await unreadCount(deps, viewer);
+    const { unread, ...message } = await readInboxMessage(deps, viewer, id);
     return reply.page({ title: message.subject, body: <MessagePage message={message} unread={unread} /> });
   });
 }

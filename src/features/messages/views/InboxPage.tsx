@@ -1,6 +1,6 @@
 import { formatDate } from '#shared/format.ts';
 import type { InboxMessage, InboxPage as InboxPageData } from '#src/features/messages/index.ts';
-import { MessagesTabs } from '#views/layout/messages-tabs.tsx';
+import { MANY_UNREAD, MessagesTabs } from '#views/layout/messages-tabs.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** `/messages`: "From the team", the messages the community team sent the member, newest first, unread in words. */
@@ -11,7 +11,7 @@ export function InboxPage({ page, after }: { page: InboxPageData; after: string 
     <section className="team-messages">
       <h1>{t('messages.inbox.heading')}</h1>
       <MessagesTabs current="team" unread={{ team: page.unread }} />
-      <p>{page.unread > 0 ? t('messages.inbox.unreadCount', { count: page.unread }) : t('messages.inbox.allRead')}</p>
+      <p>{page.unread > MANY_UNREAD ? t('messages.inbox.unreadMany', { count: MANY_UNREAD }) : page.unread > 0 ? t('messages.inbox.unreadCount', { count: page.unread }) : t('messages.inbox.allRead')}</p>
       {page.items.length === 0 ? (
         <p>{after ? t('messages.inbox.noMore') : t('messages.inbox.empty')}</p>
       ) : (
