@@ -236,8 +236,11 @@ function rowOf(r: StaffRaw, figures: DeliveryFigures | undefined): StaffMessageR
 /** The community's messages, newest first, 50 a page (`after`: the last id shown). */
 export async function listStaffMessages(deps: MessagesDeps, viewer: MessagesViewer, input: { after?: number | null } = {}): Promise<{ rows: StaffMessageRow[]; next: number | null }> {
   ensureStaff(viewer);
+  const after = input.after ?? null;
+  // A hostile page cursor (0, beyond a row id) is a 400, never a database error.
+  if (after !== null && (!Number.isSafeInteger(after) || after < 1 || after > 2_147_483_647)) throw new AppError('BadRequest.Validation');
   let q = staffQuery(deps);
-  if (input.after) q = q.where('m.id', '<', input.after);
+  if (after !== null) q = q.where('m.id', '<', after);
   const rows = await q.orderBy('m.id', 'desc').limit(STAFF_PAGE + 1).execute();
   const page = rows.slice(0, STAFF_PAGE);
   const figures = await figuresOf(deps, page.map((r) => r.id));

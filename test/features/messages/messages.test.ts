@@ -164,6 +164,8 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
     t.equal(list.statusCode, 200);
     t.match(list.body, 'Crash test');
     t.match(list.body, '3 delivered, ');
+    t.equal((await get('/admin/messages?after=9999999999', cookie)).statusCode, 400, 'a page cursor beyond any id is a 400, not a 500');
+    t.equal((await get('/admin/messages?after=0', cookie)).statusCode, 400);
     t.match((await get('/admin', cookie)).body, 'href="/admin/messages"', 'the admin home lists it');
     t.equal((await get('/admin/messages/new', cookie)).statusCode, 200);
     const counted = await post('/admin/messages', cookie, { intent: 'count', subject: 'Typed', body: 'Kept', audienceKind: 'filter', founding: 'yes' });
@@ -223,5 +225,7 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
     t.equal(bad.json().errors?.[0]?.extensions?.code, 'BadRequest.Validation', 'a hostile cursor is refused');
     const notStaff = await gql('/graphqlAdmin', '{ staffTeamMessages { rows { id } } }', {}, asAda);
     t.ok(notStaff.json().errors, 'members cannot use the staff operations');
+    const beyond = await gql('/graphqlAdmin', '{ staffTeamMessages(after: "99999999999") { nextAfter } }', {}, asStaffBearer);
+    t.equal(beyond.json().errors?.[0]?.extensions?.code, 'BadRequest.Validation', 'a page cursor beyond any id is refused, not an UnknownError');
   });
 });
