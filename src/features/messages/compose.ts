@@ -60,8 +60,10 @@ export function scheduleOf(value: string, now: Date): Date {
   const v = value.trim();
   if (!v) throw refuse('scheduleRequired');
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,3})?)?Z?$/.exec(v);
-  const at = m ? new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:00Z`) : null;
-  if (!at || Number.isNaN(at.getTime()) || Number(m![1]) > 2200) throw refuse('scheduleInvalid');
+  const typed = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}` : '';
+  const at = m ? new Date(`${typed}:00Z`) : null;
+  // A real instant: 31 February or 24:00 would be read as another day, so it must read back as typed.
+  if (!at || Number.isNaN(at.getTime()) || Number(m![1]) > 2200 || at.toISOString().slice(0, 16) !== typed) throw refuse('scheduleInvalid');
   if (at <= now) throw refuse('schedulePast');
   return at;
 }

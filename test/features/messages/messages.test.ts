@@ -115,6 +115,9 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
   await t.test('scheduling: picked up when due; cancelled or early, never', async (t) => {
     const id = await createMessage(deps, asStaff, form({ subject: 'Next week' }));
     await t.rejects(scheduleMessage(deps, asStaff, id, '2026-11-20T09:00'), { code: 'Messages.Invalid', fields: { scheduledAt: { key: 'messagesAdmin.errors.schedulePast' } } });
+    for (const impossible of ['2027-02-31T09:00', '2026-11-28T24:00', '2026-11-31T09:00Z'])
+      await t.rejects(scheduleMessage(deps, asStaff, id, impossible), { code: 'Messages.Invalid', fields: { scheduledAt: { key: 'messagesAdmin.errors.scheduleInvalid' } } }, `${impossible} is not read as another day`);
+    t.equal((await getStaffMessage(deps, asStaff, id)).status, 'DRAFT', 'nothing scheduled by an impossible date');
     await scheduleMessage(deps, asStaff, id, '2026-11-28T09:00');
     t.equal((await getStaffMessage(deps, asStaff, id)).status, 'SCHEDULED');
     t.equal(await sendDueMessages(deps), 0, 'not yet');
