@@ -132,6 +132,18 @@ t.test('forum moderation', async (t) => {
     t.notOk((await listPosts(deps, bob.viewer, {})).pinned.some((p) => p.id === post.id), 'unpinned');
   });
 
+  await t.test('a group’s post is not the forum moderators’ to lock (nor to learn of); staff still may', async (t) => {
+    const group = await db.insertInto('groups').values({ community_id: alpha.id, name: 'Board', slug: 'board', visibility: 'private' }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('group_members').values({ community_id: alpha.id, group_id: group.id, user_id: cy.id, role: 'chair' }).execute();
+    const scope = { groupId: group.id, canRead: true, canPost: true, moderators: [cy.id] };
+    const secret = await createPost(deps, cy.viewer, { title: 'Board only', body: '<p>Not for the forum</p>' }, scope);
+    await rejects(t, setLocked(deps, mod.viewer, secret.id, true), 'Forum.PostNotFound', 'the forum’s moderator gets the same 404 as an unknown post');
+    await rejects(t, setLocked(deps, mod.viewer, secret.id, false), 'Forum.PostNotFound');
+    t.equal((await db.selectFrom('forum_posts').select('locked_at').where('id', '=', secret.id).executeTakeFirstOrThrow()).locked_at, null, 'not locked');
+    t.same(await setLocked(deps, staff.viewer, secret.id, true), { locked: true }, 'staff act on it from the forum’s staff pages');
+    await setLocked(deps, staff.viewer, secret.id, false);
+  });
+
   await t.test('staff make every post wait', async (t) => {
     await rejects(t, setAllPostsWait(deps, mod.viewer, true), 'Forbidden', 'not a moderator');
     t.same(await setAllPostsWait(deps, staff.viewer, true), { allPostsWait: true });
