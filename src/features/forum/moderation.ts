@@ -196,9 +196,10 @@ export async function restoreContent(deps: ForumDeps, viewer: ForumViewer, kind:
   await decide(deps, viewer, kind, id, { from: ['removed'], to: 'published', action: 'restore', note: null, reports: null, notify: 'restored' }, scope);
 }
 
-async function livePost(deps: ForumDeps, postId: number): Promise<void> {
+async function livePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
   const post = await loadTarget(deps.db, deps.community, 'post', postId);
-  if (post.deleted) throw missing('post');
+  // A group's post is its chairs' to moderate: to the forum's moderators it does not exist (staff may act from the forum's staff pages).
+  if (post.deleted || (post.groupId != null && !viewer.isStaff)) throw missing('post');
 }
 
 /**
@@ -206,7 +207,7 @@ async function livePost(deps: ForumDeps, postId: number): Promise<void> {
  * checks who may.
  */
 async function setPostFlag(deps: ForumDeps, viewer: ForumViewer, postId: number, column: 'locked_at' | 'pinned_at', action: 'lock' | 'unlock' | 'pin' | 'unpin', on: boolean): Promise<void> {
-  await livePost(deps, postId);
+  await livePost(deps, viewer, postId);
   const now = deps.clock.now();
   const at = on ? now : null;
   await forumTransaction(deps.db, async (trx) => {

@@ -246,7 +246,9 @@ async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: F
     .where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
-  if (!row) throw new AppError('Forum.PostNotFound');
+  // A group's post is not the forum's (decision 0056): its edit and delete here would bypass the group's
+  // say on who may write, and NotYours or UseRemove would tell anyone that it exists.
+  if (!row || row.group_id != null) throw new AppError('Forum.PostNotFound');
   const mine = row.author_id === viewer.userId;
   if (!mine) {
     const moderator = purpose === 'delete' && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);

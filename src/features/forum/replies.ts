@@ -197,7 +197,9 @@ async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, rep
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!found) throw new AppError('Forum.ReplyNotFound');
-  await selectInCommunity(trx, 'forum_posts', deps.community).select('id').where('id', '=', found.post_id).forUpdate().executeTakeFirst();
+  const post = await selectInCommunity(trx, 'forum_posts', deps.community).select(['id', 'group_id']).where('id', '=', found.post_id).forUpdate().executeTakeFirst();
+  // A reply in a group's discussion is not the forum's to change (nor to tell of: decision 0056).
+  if (post?.group_id != null) throw new AppError('Forum.ReplyNotFound');
   const row = await selectInCommunity(trx, 'forum_replies', deps.community)
     .select(['id', 'post_id', 'author_id', 'status', 'created_at'])
     .where('id', '=', replyId)

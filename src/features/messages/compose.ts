@@ -60,8 +60,10 @@ export function scheduleOf(value: string, now: Date): Date {
   const v = value.trim();
   if (!v) throw refuse('scheduleRequired');
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,3})?)?Z?$/.exec(v);
-  const at = m ? new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:00Z`) : null;
-  if (!at || Number.isNaN(at.getTime()) || Number(m![1]) > 2200) throw refuse('scheduleInvalid');
+  const typed = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}` : '';
+  const at = m ? new Date(`${typed}:00Z`) : null;
+  // A real instant: 31 February or 24:00 would be read as another day, so it must read back as typed.
+  if (!at || Number.isNaN(at.getTime()) || Number(m![1]) > 2200 || at.toISOString().slice(0, 16) !== typed) throw refuse('scheduleInvalid');
   if (at <= now) throw refuse('schedulePast');
   return at;
 }
@@ -236,8 +238,11 @@ function rowOf(r: StaffRaw, figures: DeliveryFigures | undefined): StaffMessageR
 /** The community's messages, newest first, 50 a page (`after`: the last id shown). */
 export async function listStaffMessages(deps: MessagesDeps, viewer: MessagesViewer, input: { after?: number | null } = {}): Promise<{ rows: StaffMessageRow[]; next: number | null }> {
   ensureStaff(viewer);
+  const after = input.after ?? null;
+  // A hostile page cursor (0, beyond a row id) is a 400, never a database error.
+  if (after !== null && (!Number.isSafeInteger(after) || after < 1 || after > 2_147_483_647)) throw new AppError('BadRequest.Validation');
   let q = staffQuery(deps);
-  if (input.after) q = q.where('m.id', '<', input.after);
+  if (after !== null) q = q.where('m.id', '<', after);
   const rows = await q.orderBy('m.id', 'desc').limit(STAFF_PAGE + 1).execute();
   const page = rows.slice(0, STAFF_PAGE);
   const figures = await figuresOf(deps, page.map((r) => r.id));

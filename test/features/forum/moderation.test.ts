@@ -1,10 +1,10 @@
 import t from 'tap';
 import { listActions } from '#src/features/forum/actions-log.ts';
 import { approve, moderationQueue, reject, removeContent, restoreContent, setAllPostsWait, setLocked, setPinned } from '#src/features/forum/moderation.ts';
-import { createPost, getPost, listPosts } from '#src/features/forum/posts.ts';
+import { createPost, deletePost, editPost, getPost, listPosts } from '#src/features/forum/posts.ts';
 import { followPost } from '#src/features/forum/reactions.ts';
 import { reportContent } from '#src/features/forum/reports.ts';
-import { createReply, listReplies } from '#src/features/forum/replies.ts';
+import { createReply, deleteReply, editReply, listReplies } from '#src/features/forum/replies.ts';
 import { MODERATION_NOTE_MAX, TOPIC_NAME_MAX } from '#src/features/forum/rules.ts';
 import { createTopic, listTopicsForStaff, moveTopic, renameTopic, setTopicArchived } from '#src/features/forum/topics-admin.ts';
 import { fieldMessage, forumWorld, rejects } from '#test/helpers/forum-core.ts';
@@ -130,6 +130,27 @@ t.test('forum moderation', async (t) => {
     t.ok((await listPosts(deps, bob.viewer, {})).pinned.some((p) => p.id === post.id), 'pinned above the list');
     await setPinned(deps, staff.viewer, post.id, false);
     t.notOk((await listPosts(deps, bob.viewer, {})).pinned.some((p) => p.id === post.id), 'unpinned');
+  });
+
+  await t.test('a group’s post is not the forum moderators’ to lock (nor to learn of); staff still may', async (t) => {
+    const group = await db.insertInto('groups').values({ community_id: alpha.id, name: 'Board', slug: 'board', visibility: 'private' }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('group_members').values({ community_id: alpha.id, group_id: group.id, user_id: cy.id, role: 'chair' }).execute();
+    const scope = { groupId: group.id, canRead: true, canPost: true, moderators: [cy.id] };
+    const secret = await createPost(deps, cy.viewer, { title: 'Board only', body: '<p>Not for the forum</p>', topicIds: undefined }, scope);
+    await rejects(t, setLocked(deps, mod.viewer, secret.id, true), 'Forum.PostNotFound', 'the forum’s moderator gets the same 404 as an unknown post');
+    await rejects(t, setLocked(deps, mod.viewer, secret.id, false), 'Forum.PostNotFound', 'nor unlock it');
+    t.equal((await db.selectFrom('forum_posts').select('locked_at').where('id', '=', secret.id).executeTakeFirstOrThrow()).locked_at, null, 'not locked');
+    t.same(await setLocked(deps, staff.viewer, secret.id, true), { locked: true }, 'staff act on it from the forum’s staff pages');
+    await setLocked(deps, staff.viewer, secret.id, false);
+    // Nor are its edit and delete the forum's: nothing half done (saved, then a 404), nothing told of it (NotYours, UseRemove).
+    const answer = await createReply(deps, cy.viewer, secret.id, { body: '<p>Minutes attached</p>' }, scope);
+    await rejects(t, editPost(deps, cy.viewer, secret.id, { title: 'Changed', body: '<p>Changed</p>', topicIds: undefined }), 'Forum.PostNotFound', 'not edited through the forum');
+    t.equal((await db.selectFrom('forum_posts').select('title').where('id', '=', secret.id).executeTakeFirstOrThrow()).title, 'Board only', 'nothing saved');
+    await rejects(t, deletePost(deps, bob.viewer, secret.id), 'Forum.PostNotFound', 'an outsider learns nothing (not NotYours)');
+    await rejects(t, deletePost(deps, mod.viewer, secret.id), 'Forum.PostNotFound', 'nor does a forum moderator (not UseRemove)');
+    await rejects(t, editReply(deps, cy.viewer, answer.id, { body: '<p>Changed</p>' }), 'Forum.ReplyNotFound', 'a reply is not edited through the forum');
+    await rejects(t, deleteReply(deps, bob.viewer, answer.id), 'Forum.ReplyNotFound', 'nor told of (not NotYours)');
+    t.equal((await getPost(deps, cy.viewer, secret.id, scope)).title, 'Board only', 'still in its group');
   });
 
   await t.test('staff make every post wait', async (t) => {

@@ -115,6 +115,9 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
   await t.test('scheduling: picked up when due; cancelled or early, never', async (t) => {
     const id = await createMessage(deps, asStaff, form({ subject: 'Next week' }));
     await t.rejects(scheduleMessage(deps, asStaff, id, '2026-11-20T09:00'), { code: 'Messages.Invalid', fields: { scheduledAt: { key: 'messagesAdmin.errors.schedulePast' } } });
+    for (const impossible of ['2027-02-31T09:00', '2026-11-28T24:00', '2026-11-31T09:00Z'])
+      await t.rejects(scheduleMessage(deps, asStaff, id, impossible), { code: 'Messages.Invalid', fields: { scheduledAt: { key: 'messagesAdmin.errors.scheduleInvalid' } } }, `${impossible} is not read as another day`);
+    t.equal((await getStaffMessage(deps, asStaff, id)).status, 'DRAFT', 'nothing scheduled by an impossible date');
     await scheduleMessage(deps, asStaff, id, '2026-11-28T09:00');
     t.equal((await getStaffMessage(deps, asStaff, id)).status, 'SCHEDULED');
     t.equal(await sendDueMessages(deps), 0, 'not yet');
@@ -164,6 +167,8 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
     t.equal(list.statusCode, 200);
     t.match(list.body, 'Crash test');
     t.match(list.body, '3 delivered, ');
+    t.equal((await get('/admin/messages?after=9999999999', cookie)).statusCode, 400, 'a page cursor beyond any id is a 400, not a 500');
+    t.equal((await get('/admin/messages?after=0', cookie)).statusCode, 400);
     t.match((await get('/admin', cookie)).body, 'href="/admin/messages"', 'the admin home lists it');
     t.equal((await get('/admin/messages/new', cookie)).statusCode, 200);
     const counted = await post('/admin/messages', cookie, { intent: 'count', subject: 'Typed', body: 'Kept', audienceKind: 'filter', founding: 'yes' });
@@ -223,5 +228,7 @@ t.test('messages from the team: audience, delivery exactly once, inbox, pages, G
     t.equal(bad.json().errors?.[0]?.extensions?.code, 'BadRequest.Validation', 'a hostile cursor is refused');
     const notStaff = await gql('/graphqlAdmin', '{ staffTeamMessages { rows { id } } }', {}, asAda);
     t.ok(notStaff.json().errors, 'members cannot use the staff operations');
+    const beyond = await gql('/graphqlAdmin', '{ staffTeamMessages(after: "99999999999") { nextAfter } }', {}, asStaffBearer);
+    t.equal(beyond.json().errors?.[0]?.extensions?.code, 'BadRequest.Validation', 'a page cursor beyond any id is refused, not an UnknownError');
   });
 });
