@@ -266,4 +266,19 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.same((await gql('/graphql', LIST, {}, { ...bearer(beaSession.token), host: 'beta.test' })).json().data.groups.map((g: { slug: string }) => g.slug), ['board-room'], "a member's list is their community's");
     t.notOk(answers.some((a) => a.includes('UnknownError')), 'never UnknownError');
   });
+
+  await t.test('leaving from the page: a member leaves (logged), a private group is then 404; the only chair has no button and is refused', async (t) => {
+    t.match((await get('/groups/peer-forum', s.member.cookie)).body, 'Leave the group', 'a member has the button');
+    t.notMatch((await get('/groups/cfo-circle', s.chair.cookie)).body, 'Leave the group', 'its only chair has none');
+    const left = await post('/groups/cfo-circle/leave', s.member.cookie, {});
+    t.equal(left.statusCode, 303);
+    t.equal(left.headers.location, '/groups?done=left', 'a private group is no longer theirs to see: back to the list');
+    t.match((await get('/groups?done=left', s.member.cookie)).body, 'You left the group.');
+    t.equal((await get('/groups/cfo-circle', s.member.cookie)).statusCode, 404);
+    t.equal((await post('/groups/cfo-circle/leave', s.member.cookie, {})).statusCode, 404, 'leaving again: it does not exist for them');
+    t.equal((await post('/groups/peer-forum/leave', s.outsider.cookie, {})).headers.location, '/groups/peer-forum?done=left', 'a public group: back to it');
+    t.equal((await post('/groups/peer-forum/leave', s.outsider.cookie, {})).statusCode, 409, 'not in it any more');
+    t.equal((await post('/groups/cfo-circle/leave', s.chair.cookie, {})).statusCode, 409, 'the only chair stays');
+    t.match((await get(`/admin/groups/${priv}`, s.staff.cookie)).body, 'Member left', 'logged');
+  });
 });
