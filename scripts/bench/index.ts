@@ -20,6 +20,7 @@ import { signInModule } from './auth.ts';
 import { floodModule } from './flood.ts';
 import { forumModule } from './forum.ts';
 import { offersModule } from './offers.ts';
+import { groupsModule } from './groups.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -54,6 +55,7 @@ const MODULES: BenchModule[] = [
   forumModule,
   expertPanelsModule,
   offersModule,
+  groupsModule,
   dayModule,
   bearerModule,
   signInModule,
