@@ -21,6 +21,7 @@ import { floodModule } from './flood.ts';
 import { forumModule } from './forum.ts';
 import { offersModule } from './offers.ts';
 import { messagesModule } from './messages.ts';
+import { groupsModule } from './groups.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -56,6 +57,7 @@ const MODULES: BenchModule[] = [
   expertPanelsModule,
   offersModule,
   messagesModule,
+  groupsModule,
   dayModule,
   bearerModule,
   signInModule,

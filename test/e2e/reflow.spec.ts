@@ -5,6 +5,7 @@ import { approveForPublishing, autosaveRevision, submitForReview } from '#src/fe
 import { moveArticle } from '#src/features/articles/review.ts';
 import { evaluateMembers } from '#src/features/badges/evaluate.ts';
 import { awardStaffBadge } from '#src/features/badges/staff.ts';
+import { addPeople, createGroup } from '#src/features/groups/staff.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
 import { setPassword, setPhone } from '#test/helpers/auth.ts';
@@ -83,6 +84,17 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
   // Badges: the published article's, and a staff badge with a long reason (the tab's tables and log).
   await evaluateMembers(deps, [member.id]);
   await awardStaffBadge(deps, editor, { member: String(member.id), badge: 'speaker', reason: 'Keynote on supply chains at the autumn leadership forum, with a long reason' });
+  // A group with a long name, slug and about, its chair the member, and a staff member with a long address (the people table).
+  const groupDeps = { ...deps, publicUrl: baseUrl, jobs: app.jobs };
+  const group = await createGroup(groupDeps, editor, {
+    name: 'Founders of Independent Regional Logistics, Warehousing and Cold-Chain Companies',
+    slug: 'founders-of-independent-regional-logistics-warehousing-cold',
+    about: `Peers who run logistics companies. Notes: ${LONG_URL}`,
+    visibility: 'public',
+  });
+  await db.updateTable('users').set({ email: 'bartholomew.featherstonehaugh.operations-director@alpha-circle-independent.example.com' }).where('id', '=', staff.id).execute();
+  await addPeople(groupDeps, editor, group, { userIds: [member.id], role: 'chair' });
+  await addPeople(groupDeps, editor, group, { userIds: [staff.id], role: 'member' });
   const memberToken = (await signIn(app, member, alpha)).token;
   const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
 
@@ -165,6 +177,8 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/badges', name: 'badges' },
     { path: `/profile/${member.id}`, name: 'the profile with its badges' },
     { path: '/login?redirect=%2Fadmin', name: 'sign-in asking a member for an admin account' },
+    { path: '/groups', name: 'the groups' },
+    { path: '/groups/founders-of-independent-regional-logistics-warehousing-cold', name: 'a group its member chairs' },
   ];
   const adminPages: Visit[] = [
     { path: '/admin', name: 'the admin home' },
@@ -176,6 +190,8 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/admin/marketplace/badges', name: "the marketplace's badges tab" },
     { path: '/admin/marketplace/badges?q=vandenberghe', name: "the badges tab's member search" },
     { path: '/admin/marketplace/ads', name: 'the ads tab of the marketplace' },
+    { path: '/admin/groups', name: "the staff's groups" },
+    { path: `/admin/groups/${group}?q=feather`, name: 'a group for staff, with the people search' },
   ];
 
   for (const [who, token, pages] of [

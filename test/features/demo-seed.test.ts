@@ -43,7 +43,7 @@ t.test('the demo forum: a living Summit forum, and Harbor with its forum off', a
     t.ok(topics.some((tp) => tp.name === 'Operations'));
   });
 
-  // The forum's posts (a group's discussion is the group's: decision 0056).
+  // The forum's own posts (the groups' discussions hold a few more, checked below).
   const posts = await db.selectFrom('forum_posts').selectAll().where('community_id', '=', summit.id).where('group_id', 'is', null).execute();
 
   await t.test('about forty posts by many members over the past four months, each with one or two topics', async (t) => {
@@ -130,6 +130,14 @@ t.test('the demo forum: a living Summit forum, and Harbor with its forum off', a
     const followed = new Set(follows.map((f) => `${f.post_id}:${f.user_id}`));
     t.ok(posts.every((p) => followed.has(`${p.id}:${p.author_id}`)));
     t.ok(follows.filter((f) => f.user_id === amara && !posts.some((p) => p.id === f.post_id && p.author_id === amara)).length >= 2, 'Amara follows others\u2019 posts');
+  });
+
+  await t.test("the groups' discussions: a few posts outside the forum, followed by who wrote and replied, without topics", async (t) => {
+    const inGroups = await db.selectFrom('forum_posts').select(['id', 'author_id']).where('community_id', '=', summit.id).where('group_id', 'is not', null).execute();
+    t.ok(inGroups.length >= 2, `${inGroups.length} posts in groups`);
+    const follows = await db.selectFrom('forum_follows').select(['post_id', 'user_id']).where('post_id', 'in', inGroups.map((p) => p.id)).execute();
+    t.ok(inGroups.every((p) => follows.some((f) => f.post_id === p.id && f.user_id === p.author_id)), 'their authors follow them');
+    t.equal((await db.selectFrom('forum_post_topics').select('post_id').where('post_id', 'in', inGroups.map((p) => p.id)).execute()).length, 0, 'no topics');
   });
 
   await t.test('Amara has a post of her own and a reply mentions her with a link to her profile', async (t) => {

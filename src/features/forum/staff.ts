@@ -16,7 +16,7 @@ import { cursorId } from './targets.ts';
 
 export type StaffForumDeps = { db: Db; community: Tenant };
 
-export type ForumCounts = { pendingPosts: number; pendingReplies: number; openReports: number; posts: number; topics: number; moderators: number; allPostsWait: boolean };
+export type ForumCounts = { pendingPosts: number; pendingReplies: number; openReports: number; /** The forum's own posts. */ posts: number; /** Posts of groups' discussions (listed on the staff's posts page too). */ groupPosts: number; topics: number; moderators: number; allPostsWait: boolean };
 
 export const STAFF_POSTS_PAGE = 25;
 export const STAFF_SEARCH_MAX = 200;
@@ -51,10 +51,8 @@ export async function forumCounts(deps: StaffForumDeps): Promise<ForumCounts> {
   const c = deps.community;
   const [posts, replies, reports, topics, moderators, settings] = await Promise.all([
     selectInCommunity(deps.db, 'forum_posts', c)
-      .select([sql<number>`count(*) filter (where status = 'pending')`.as('pending'), sql<number>`count(*)`.as('total')])
+      .select([sql<number>`count(*) filter (where status = 'pending')`.as('pending'), sql<number>`count(*) filter (where group_id is null)`.as('total'), sql<number>`count(*) filter (where group_id is not null)`.as('in_groups')])
       .where('deleted_at', 'is', null)
-      // A group's discussion is the group's, not the forum's (decision 0056).
-      .where('group_id', 'is', null)
       .executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_replies', c).select(sql<number>`count(*)`.as('n')).where('status', '=', 'pending').where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
     selectInCommunity(deps.db, 'forum_reports', c)
@@ -74,6 +72,7 @@ export async function forumCounts(deps: StaffForumDeps): Promise<ForumCounts> {
     pendingReplies: count(replies.n),
     openReports: count(reports.n),
     posts: count(posts.total),
+    groupPosts: count(posts.in_groups),
     topics: count(topics.n),
     moderators: count(moderators.n),
     allPostsWait: settings,

@@ -11,6 +11,9 @@ export const groupsErrors = {
   'Groups.NotOpen': { status: 409, key: 'groups.errors.notOpen' },
   'Groups.AlreadyMember': { status: 409, key: 'groups.errors.alreadyMember' },
   'Groups.RequestNotFound': { status: 404, key: 'groups.errors.requestNotFound' },
+  // Leaving: not in the group; the last chair stays (staff name another first).
+  'Groups.NotMember': { status: 409, key: 'groups.errors.notMember' },
+  'Groups.LastChair': { status: 409, key: 'groups.errors.lastChair' },
   'Groups.Busy': { status: 409, key: 'groups.errors.busy' },
 } as const satisfies Record<string, ErrorSpec>;
 

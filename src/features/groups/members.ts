@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
-import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import type { GroupRole } from '#src/db/types.ts';
 import { snapshotsOf } from '#src/features/members/index.ts';
 import { groupsTransaction, type GroupsDeps, type GroupsViewer } from './deps.ts';
@@ -158,4 +158,46 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
     });
   });
   return { slug: g.slug };
+}
+
+/**
+ * A waiting request by its id alone (GraphQL's accept and decline): the group it belongs to, as the
+ * viewer may see it, then decided as on the page. A request the viewer cannot see, of another
+ * community, or decided already, is 'Groups.RequestNotFound'.
+ */
+export async function decideRequestById(deps: GroupsDeps, viewer: GroupsViewer, requestId: unknown, accept: boolean): Promise<{ slug: string }> {
+  const id = parseId(requestId);
+  if (id === null) throw new AppError('Groups.RequestNotFound');
+  const row = await selectInCommunityAs(deps.db, 'group_join_requests', 'jr', deps.community)
+    .innerJoin('groups as g', 'g.id', 'jr.group_id')
+    .select('g.slug')
+    .where('jr.id', '=', id)
+    .where('jr.status', '=', 'pending')
+    .executeTakeFirst();
+  if (!row) throw new AppError('Groups.RequestNotFound');
+  try {
+    return await decideRequest(deps, viewer, row.slug, id, accept);
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'Groups.NotFound') throw new AppError('Groups.RequestNotFound');
+    throw e;
+  }
+}
+
+/**
+ * The viewer leaves a group they are in (a member, or a chair who is not its last); logged. Not in it:
+ * 'Groups.NotMember'; its only chair: 'Groups.LastChair' (staff name another chair first).
+ */
+export async function leaveGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown): Promise<{ slug: string; stillSees: boolean }> {
+  const g = await visibleGroup(deps.db, deps.community, { slug: slugOf(slug) }, viewer);
+  if (!g.my_role) throw new AppError('Groups.NotMember');
+  await groupsTransaction(deps.db, async (trx) => {
+    // Lock the group's chairs so that two chairs leaving at once cannot leave it with none.
+    const chairs = await selectInCommunity(trx, 'group_members', deps.community).select('user_id').where('group_id', '=', g.id).where('role', '=', 'chair').forUpdate().execute();
+    const gone = await deleteInCommunity(trx, 'group_members', deps.community).where('group_id', '=', g.id).where('user_id', '=', viewer.userId).returning('role').executeTakeFirst();
+    if (!gone) throw new AppError('Groups.NotMember');
+    if (gone.role === 'chair' && chairs.filter((c) => c.user_id !== viewer.userId).length === 0) throw new AppError('Groups.LastChair');
+    const who = await trx.selectFrom('users').select('email').where('id', '=', viewer.userId).executeTakeFirst();
+    await logAction(trx, deps.community, { groupId: g.id, actorId: viewer.userId, action: gone.role === 'chair' ? 'chair_left' : 'member_left', detail: who?.email ?? '', at: deps.clock.now() });
+  });
+  return { slug: g.slug, stillSees: viewer.isStaff || g.visibility === 'public' };
 }

@@ -2,6 +2,7 @@ import type { Area } from '#src/features/area.ts';
 import groupsAdminRoutes from './admin-routes.tsx';
 import groupsRoutes from './routes.tsx';
 import { groupsErrors } from './errors.ts';
+import { groupsAdminGraphQL, groupsMemberGraphQL } from './graphql.ts';
 import { groupsNotificationKinds } from './notification-kinds.ts';
 import { seedGroups } from './seed.ts';
 
@@ -11,6 +12,7 @@ export const area: Area = {
   errors: groupsErrors,
   notificationKinds: groupsNotificationKinds,
   routes: [groupsRoutes, groupsAdminRoutes],
+  graphql: { member: [groupsMemberGraphQL], admin: [groupsAdminGraphQL] },
   seed: async (trx, demo) => {
     await seedGroups(trx, demo);
   },

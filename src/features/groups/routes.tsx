@@ -9,13 +9,13 @@ import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
 import { groupsDeps, groupsViewer } from './deps.ts';
 import { groupPost, groupPostPath, groupPosts, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
 import { readGroupImage } from './images.ts';
-import { decideRequest, getGroup, listGroups, requestToJoin } from './members.ts';
+import { decideRequest, getGroup, leaveGroup, listGroups, requestToJoin } from './members.ts';
 
 const SlugParams = z.object({ slug: z.string().max(100) });
 const PostParams = z.object({ slug: z.string().max(100), postId: z.string().max(40) });
 const RequestParams = z.object({ slug: z.string().max(100), requestId: z.string().max(40) });
 const ImageParams = z.object({ file: z.string().max(100) });
-const PageQuery = z.object({ after: z.string().max(200).optional().catch(undefined), done: z.enum(['requested', 'accepted', 'declined', 'posted', 'replied', 'removed', 'restored']).optional().catch(undefined) }).passthrough();
+const PageQuery = z.object({ after: z.string().max(200).optional().catch(undefined), done: z.enum(['requested', 'accepted', 'declined', 'posted', 'replied', 'removed', 'restored', 'left']).optional().catch(undefined) }).passthrough();
 const PostBody = z.object({ title: field(10_000), body: field(200_000) });
 const ReplyBody = z.object({ body: field(200_000) });
 const DecisionBody = z.object({ decision: z.enum(['accept', 'decline']) });
@@ -44,7 +44,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
   app.get('/groups', member, async (request, reply) => {
     const { deps, viewer } = call(request);
     const lists = await listGroups(deps, viewer);
-    return reply.page({ title: t('groups.list.title'), body: <GroupsList mine={lists.mine} others={lists.others} /> });
+    return reply.page({ title: t('groups.list.title'), body: <GroupsList mine={lists.mine} others={lists.others} notice={noticeOf(request)} /> });
   });
 
   app.get('/groups/images/:file', member, async (request, reply) => {
@@ -75,6 +75,14 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const { deps, viewer } = call(request);
     const done = await requestToJoin(deps, viewer, slug);
     return reply.redirectTo(`/groups/${done.slug}?done=requested`);
+  });
+
+  // Leaving (a member, or a chair who is not the last): logged; back to the group if it is still theirs to see, else to the list.
+  app.post('/groups/:slug/leave', member, async (request, reply) => {
+    const { slug } = paramsOf(SlugParams, request, notFound);
+    const { deps, viewer } = call(request);
+    const done = await leaveGroup(deps, viewer, slug);
+    return reply.redirectTo(done.stillSees ? `/groups/${done.slug}?done=left` : '/groups?done=left');
   });
 
   app.post('/groups/:slug/requests/:requestId', member, async (request, reply) => {

@@ -83,6 +83,9 @@ export async function seedGroups(trx: RawDb, demo: DemoContext): Promise<void> {
         await trx.insertInto('forum_replies').values({ community_id: communityId, post_id: postId, author_id: replier, body_html: cleanRichText(textToHtml(body)), body_text: body, status: 'published', created_at: at(minutes - n * 60) }).execute();
       }
       await trx.updateTable('forum_posts').set({ reply_count: n }).where('id', '=', postId).execute();
+      // As the forum's services do: whoever writes or replies follows the post.
+      const followers = [...new Set([author, ...p.replies.map(([by]) => idOf.get(by)).filter((u): u is number => u !== undefined)])];
+      await trx.insertInto('forum_follows').values(followers.map((user_id) => ({ community_id: communityId, post_id: postId, user_id }))).execute();
       minutes -= 60 * 24;
     }
   }

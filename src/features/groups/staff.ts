@@ -207,6 +207,17 @@ export async function removePerson(deps: GroupsDeps, viewer: GroupsViewer, group
   });
 }
 
+/** Makes someone already in the group its chair or a member (logged as added with that role). Someone not in it is 'Groups.NotFound'. */
+export async function setPersonRole(deps: GroupsDeps, viewer: GroupsViewer, groupId: unknown, userId: unknown, role: GroupRole): Promise<void> {
+  ensureStaff(viewer);
+  const id = groupIdOf(groupId);
+  const uid = groupIdOf(userId);
+  const inGroup = await selectInCommunity(deps.db, 'group_members', deps.community).select('role').where('group_id', '=', id).where('user_id', '=', uid).executeTakeFirst();
+  if (!inGroup) throw new AppError('Groups.NotFound');
+  if (inGroup.role === role) return;
+  await addPeople(deps, viewer, id, { userIds: [uid], role });
+}
+
 /** Active members of the community matching a name or address (the add-people search; at most 20). */
 export async function searchMembers(deps: GroupsDeps, viewer: GroupsViewer, q: string): Promise<{ id: number; name: string; email: string; companyName: string | null }[]> {
   ensureStaff(viewer);

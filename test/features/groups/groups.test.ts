@@ -174,4 +174,111 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     // A forum moderator who is not in the group cannot act on it through the forum.
     t.equal((await post(`/groups/peer-forum/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: 'x' })).statusCode, 404, "another group's post is not found in this group");
   });
+
+  await t.test('GraphQL: members (bearer, cookie with CSRF), visibility as the page, join, decide, leave; staff; tenancy; hostile input', async (t) => {
+    const answers: string[] = [];
+    const gql = async (url: string, query: string, variables: object, headers: Record<string, string>) => {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query, variables }) });
+      answers.push(res.body);
+      return res;
+    };
+    const codeOf = (res: { json: () => { errors?: { extensions?: { code?: string } }[] } }) => res.json().errors?.[0]?.extensions?.code;
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const newbie = await createMember(db, alpha, { firstName: 'Nia', lastName: 'Newbie' });
+    const asNewbie = bearer((await signIn(app, newbie, alpha)).token);
+    const asMember = bearer(s.member.token);
+    const asChair = bearer(s.chair.token);
+    const LIST = '{ groups { slug myRole visibility memberCount aboutHtml chairs { name } } }';
+    const ONE = 'query ($slug: String!) { group(slug: $slug) { id slug name aboutHtml myRole requested chairs { id name } members { name } abilities { canRead canPost canRequest canChair canLeave } } }';
+
+    const mine = (await gql('/graphql', LIST, {}, asMember)).json().data.groups;
+    t.same(mine.map((g: { slug: string }) => g.slug), ['cfo-circle', 'peer-forum'], "a member's list: theirs, no preview or disabled group");
+    t.equal(mine[0].aboutHtml, null, 'no about in a list');
+    t.same((await gql('/graphql', LIST, {}, asNewbie)).json().data.groups.map((g: { slug: string }) => g.slug), ['peer-forum'], 'an outsider sees the public group only');
+    for (const slug of ['cfo-circle', 'new-venture', 'old-board', 'no-such-group', 'NOT A SLUG', 'nul\u0000', 'x'.repeat(100_000)]) {
+      const res = await gql('/graphql', ONE, { slug }, asNewbie);
+      t.equal(res.json().data?.group, null, `group(${slug.slice(0, 20)}) is null to an outsider`);
+      t.equal(codeOf(res), 'Groups.NotFound');
+    }
+    const pubView = (await gql('/graphql', ONE, { slug: 'peer-forum' }, asNewbie)).json().data.group;
+    t.same(pubView.chairs.map((c: { name: string }) => c.name), ['Cara Chair']);
+    t.same(pubView.abilities, { canRead: true, canPost: false, canRequest: true, canChair: false, canLeave: false });
+    t.equal((await gql('/graphql', ONE, { slug: 'cfo-circle' }, asMember)).json().data.group.myRole, 'MEMBER', 'a member sees their private group');
+
+    const JOIN = 'mutation ($slug: String!) { groupJoinRequest(slug: $slug) { slug requested } }';
+    t.same((await gql('/graphql', JOIN, { slug: 'peer-forum' }, asNewbie)).json().data.groupJoinRequest, { slug: 'peer-forum', requested: true });
+    t.equal(codeOf(await gql('/graphql', JOIN, { slug: 'cfo-circle' }, asNewbie)), 'Groups.NotFound', 'asking to join a private group: it does not exist');
+    const REQUESTS = 'query ($slug: String!) { groupJoinRequests(slug: $slug) { id member { name } createdAt } }';
+    t.equal(codeOf(await gql('/graphql', REQUESTS, { slug: 'peer-forum' }, asMember)), 'Groups.NotChair');
+    const browser = await csrfFor(app, s.chair.cookie, '/');
+    const waiting = (await gql('/graphql', REQUESTS, { slug: 'peer-forum' }, { cookie: browser.cookie, 'x-csrf-token': browser.token })).json().data.groupJoinRequests;
+    t.same(waiting.map((r: { member: { name: string } }) => r.member.name), ['Nia Newbie']);
+    const ACCEPT = 'mutation ($id: ID!) { groupJoinRequestAccept(id: $id) { slug memberCount } }';
+    const DECLINE = 'mutation ($id: ID!) { groupJoinRequestDecline(id: $id) { slug } }';
+    t.equal((await gql('/graphql', ACCEPT, { id: waiting[0].id }, { cookie: browser.cookie })).statusCode, 403, 'a mutation by cookie without CSRF is refused');
+    t.equal(codeOf(await gql('/graphql', ACCEPT, { id: waiting[0].id }, asMember)), 'Groups.NotChair', 'a member is not a chair');
+    const accepted = await gql('/graphql', ACCEPT, { id: waiting[0].id }, { cookie: browser.cookie, 'x-csrf-token': browser.token });
+    t.equal(accepted.json().data?.groupJoinRequestAccept.slug, 'peer-forum', accepted.body);
+    for (const id of [waiting[0].id, 'abc', '99999999999999999999']) t.equal(codeOf(await gql('/graphql', DECLINE, { id }, asChair)), 'Groups.RequestNotFound', `decline(${id})`);
+
+    const LEAVE = 'mutation ($slug: String!) { groupLeave(slug: $slug) }';
+    t.equal((await gql('/graphql', LEAVE, { slug: 'peer-forum' }, asNewbie)).json().data.groupLeave, true, 'a member leaves');
+    t.equal(codeOf(await gql('/graphql', LEAVE, { slug: 'peer-forum' }, asNewbie)), 'Groups.NotMember');
+    t.equal(codeOf(await gql('/graphql', LEAVE, { slug: 'cfo-circle' }, asChair)), 'Groups.LastChair', 'the only chair stays');
+    t.equal(codeOf(await gql('/graphql', LEAVE, { slug: 'cfo-circle' }, asNewbie)), 'Groups.NotFound');
+
+    // Staff.
+    const asStaff = bearer(s.staff.token);
+    const asBea = { ...bearer(beaSession.token), host: 'beta.test' };
+    const rows = (await gql('/graphqlAdmin', '{ adminGroups { id slug visibility chairCount memberCount pendingCount } }', {}, asStaff)).json().data.adminGroups;
+    t.same(rows.map((r: { slug: string }) => r.slug), ['cfo-circle', 'new-venture', 'old-board', 'peer-forum']);
+    t.not(codeOf(await gql('/graphqlAdmin', '{ adminGroups { id } }', {}, asMember)), undefined, 'members are refused');
+    const CREATE = 'mutation ($input: GroupInput!) { groupCreate(input: $input) { id slug visibility about people { userId role } log { action } } }';
+    const bad = await gql('/graphqlAdmin', CREATE, { input: { name: 'Nul\u0000', slug: 'Bad Slug', visibility: 'PUBLIC' } }, asStaff);
+    t.equal(codeOf(bad), 'Groups.Invalid');
+    t.ok(bad.json().errors[0].extensions.fields.name && bad.json().errors[0].extensions.fields.slug, 'each field named');
+    t.equal(codeOf(await gql('/graphqlAdmin', CREATE, { input: { name: 'Copy', slug: 'peer-forum', visibility: 'PUBLIC' } }, asStaff)), 'Groups.Invalid', 'a taken slug');
+    const made = (await gql('/graphqlAdmin', CREATE, { input: { name: 'Board Room', about: 'Boards.', visibility: 'PRIVATE' } }, asStaff)).json().data.groupCreate;
+    t.match(made, { slug: 'board-room', visibility: 'PRIVATE', about: 'Boards.', log: [{ action: 'created' }] });
+    const UPDATE = 'mutation ($id: ID!, $input: GroupInput!) { groupUpdate(id: $id, input: $input) { name visibility } }';
+    t.same((await gql('/graphqlAdmin', UPDATE, { id: made.id, input: { name: 'Board Room', slug: 'board-room', visibility: 'PUBLIC' } }, asStaff)).json().data.groupUpdate, { name: 'Board Room', visibility: 'PUBLIC' });
+    const ADD = 'mutation ($g: ID!, $e: String!, $r: GroupRole!) { groupPeopleAdd(groupId: $g, emails: $e, role: $r) { people { userId role email } } }';
+    const unknown = await gql('/graphqlAdmin', ADD, { g: made.id, e: `${member.email}, nobody@example.com`, r: 'MEMBER' }, asStaff);
+    t.equal(codeOf(unknown), 'Groups.Invalid', 'an unknown address: nobody added');
+    t.equal(codeOf(await gql('/graphqlAdmin', ADD, { g: made.id, e: bea.email, r: 'MEMBER' }, asStaff)), 'Groups.Invalid', "another community's member");
+    for (const e of ['\u0000', '\uD800@x.y', 'word '.repeat(20_000)]) t.equal(codeOf(await gql('/graphqlAdmin', ADD, { g: made.id, e, r: 'MEMBER' }, asStaff)), 'Groups.Invalid', 'hostile emails');
+    const added = (await gql('/graphqlAdmin', ADD, { g: made.id, e: `${member.email}\n${chair.email}`, r: 'MEMBER' }, asStaff)).json().data.groupPeopleAdd.people;
+    t.equal(added.length, 2);
+    const ROLE = 'mutation ($g: ID!, $u: ID!, $r: GroupRole!) { groupPersonRole(groupId: $g, userId: $u, role: $r) { people { userId role } } }';
+    const roled = (await gql('/graphqlAdmin', ROLE, { g: made.id, u: String(chair.id), r: 'CHAIR' }, asStaff)).json().data.groupPersonRole.people;
+    t.same(roled.find((p: { userId: string }) => p.userId === String(chair.id)), { userId: String(chair.id), role: 'CHAIR' });
+    t.equal(codeOf(await gql('/graphqlAdmin', ROLE, { g: made.id, u: String(outsider.id), r: 'CHAIR' }, asStaff)), 'Groups.NotFound', 'someone not in the group');
+    const REMOVE = 'mutation ($g: ID!, $u: ID!) { groupPersonRemove(groupId: $g, userId: $u) { people { userId } } }';
+    t.same((await gql('/graphqlAdmin', REMOVE, { g: made.id, u: String(member.id) }, asStaff)).json().data.groupPersonRemove.people, [{ userId: String(chair.id) }]);
+    t.equal(codeOf(await gql('/graphqlAdmin', REMOVE, { g: made.id, u: String(member.id) }, asStaff)), 'Groups.NotFound', 'removing twice');
+    // Tenancy: beta's staff see none of alpha's groups, and make their own under the same slug.
+    t.same((await gql('/graphqlAdmin', '{ adminGroups { id } }', {}, asBea)).json().data.adminGroups, []);
+    for (const q of ['query ($id: ID!) { adminGroup(id: $id) { id } }', 'mutation ($id: ID!) { groupPersonRemove(groupId: $id, userId: "1") { id } }']) t.equal(codeOf(await gql('/graphqlAdmin', q, { id: made.id }, asBea)), 'Groups.NotFound', "alpha's group from beta");
+    t.equal(codeOf(await gql('/graphqlAdmin', ADD, { g: made.id, e: bea.email, r: 'MEMBER' }, asBea)), 'Groups.NotFound');
+    const betaMade = (await gql('/graphqlAdmin', CREATE, { input: { name: 'Board Room', visibility: 'PUBLIC' } }, asBea)).json().data.groupCreate;
+    t.equal(betaMade.slug, 'board-room', 'slugs are unique per community');
+    t.equal(codeOf(await gql('/graphqlAdmin', 'query ($id: ID!) { adminGroup(id: $id) { id } }', { id: betaMade.id }, asStaff)), 'Groups.NotFound', "beta's group from alpha");
+    t.same((await gql('/graphql', LIST, {}, { ...bearer(beaSession.token), host: 'beta.test' })).json().data.groups.map((g: { slug: string }) => g.slug), ['board-room'], "a member's list is their community's");
+    t.notOk(answers.some((a) => a.includes('UnknownError')), 'never UnknownError');
+  });
+
+  await t.test('leaving from the page: a member leaves (logged), a private group is then 404; the only chair has no button and is refused', async (t) => {
+    t.match((await get('/groups/peer-forum', s.member.cookie)).body, 'Leave the group', 'a member has the button');
+    t.notMatch((await get('/groups/cfo-circle', s.chair.cookie)).body, 'Leave the group', 'its only chair has none');
+    const left = await post('/groups/cfo-circle/leave', s.member.cookie, {});
+    t.equal(left.statusCode, 303);
+    t.equal(left.headers.location, '/groups?done=left', 'a private group is no longer theirs to see: back to the list');
+    t.match((await get('/groups?done=left', s.member.cookie)).body, 'You left the group.');
+    t.equal((await get('/groups/cfo-circle', s.member.cookie)).statusCode, 404);
+    t.equal((await post('/groups/cfo-circle/leave', s.member.cookie, {})).statusCode, 404, 'leaving again: it does not exist for them');
+    t.equal((await post('/groups/peer-forum/leave', s.outsider.cookie, {})).headers.location, '/groups/peer-forum?done=left', 'a public group: back to it');
+    t.equal((await post('/groups/peer-forum/leave', s.outsider.cookie, {})).statusCode, 409, 'not in it any more');
+    t.equal((await post('/groups/cfo-circle/leave', s.chair.cookie, {})).statusCode, 409, 'the only chair stays');
+    t.match((await get(`/admin/groups/${priv}`, s.staff.cookie)).body, 'Member left', 'logged');
+  });
 });

@@ -13,6 +13,8 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
   const { t } = usePage();
   const href = useHref();
   const a = group.abilities;
+  // Its only chair stays until staff name another.
+  const canLeave = group.myRole === 'member' || (group.myRole === 'chair' && group.chairs.length > 1);
   return (
     <article className="group">
       <h1>{group.name}</h1>
@@ -24,15 +26,27 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {group.visibility === 'preview' ? <Alert kind="info">{t('groups.previewNote')}</Alert> : null}
       {group.aboutHtml ? <div className="group-about" dangerouslySetInnerHTML={{ __html: group.aboutHtml }} /> : null}
-      {a.canRequest ? (
-        <form method="post" action={href(`/groups/${group.slug}/join`)}>
-          <CsrfField />
-          <button type="submit" className="button">
-            {t('groups.join')}
-          </button>
-        </form>
-      ) : group.requested && !group.myRole ? (
-        <p>{t('groups.requestWaiting')}</p>
+      {a.canRequest || (group.requested && !group.myRole) || canLeave ? (
+        <div className="group-actions">
+          {a.canRequest ? (
+            <form method="post" action={href(`/groups/${group.slug}/join`)}>
+              <CsrfField />
+              <button type="submit" className="button">
+                {t('groups.join')}
+              </button>
+            </form>
+          ) : group.requested && !group.myRole ? (
+            <p>{t('groups.requestWaiting')}</p>
+          ) : null}
+          {canLeave ? (
+            <form method="post" action={href(`/groups/${group.slug}/leave`)}>
+              <CsrfField />
+              <button type="submit" className="button button-secondary" aria-label={t('groups.leaveLabel', { name: group.name })}>
+                {t('groups.leave')}
+              </button>
+            </form>
+          ) : null}
+        </div>
       ) : null}
       {a.canChair && group.requests.length ? (
         <section aria-labelledby="requests">

@@ -95,6 +95,7 @@ export function ForumOverview({ counts, notice }: { counts: ForumCounts; notice?
         </li>
         <li>
           <a href={href('/admin/forum/posts')}>{t('forumStaff.overview.posts', { n: counts.posts })}</a>
+          {counts.groupPosts ? ` ${t('forumStaff.overview.groupPosts', { n: counts.groupPosts })}` : null}
         </li>
         <li>
           <a href={href('/admin/forum/topics')}>{t('forumStaff.overview.topics', { n: counts.topics })}</a>
