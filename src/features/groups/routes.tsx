@@ -7,9 +7,9 @@ import { GroupPage } from '#src/features/groups/views/GroupPage.tsx';
 import { GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
 import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
 import { groupsDeps, groupsViewer } from './deps.ts';
-import { groupPost, groupPostPath, groupPosts, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
+import { groupPost, groupPostPath, groupPosts, groupScope, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
 import { readGroupImage } from './images.ts';
-import { decideRequest, getGroup, leaveGroup, listGroups, requestToJoin } from './members.ts';
+import { decideRequest, groupViewOf, leaveGroup, listGroups, requestToJoin } from './members.ts';
 
 const SlugParams = z.object({ slug: z.string().max(100) });
 const PostParams = z.object({ slug: z.string().max(100), postId: z.string().max(40) });
@@ -59,8 +59,12 @@ export default async function groupsRoutes(app: FastifyInstance) {
   const groupPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, typed?: Typed) => {
     const { deps, viewer } = call(request);
     const { after } = queryOf(PageQuery, request);
-    const group = await getGroup(deps, viewer, slug);
-    const posts = group.abilities.canRead && group.discussion ? await groupPosts(deps, viewer, slug, after ?? null) : { posts: [], next: null };
+    // The group is read once (with its chairs) and handed to the page and to the discussion's scope.
+    const { group: loaded, scope } = await groupScope(deps, viewer, slug);
+    const [group, posts] = await Promise.all([
+      groupViewOf(deps, loaded),
+      loaded.abilities.canRead && deps.community.forum_enabled ? groupPosts(deps, viewer, scope, after ?? null) : Promise.resolve({ posts: [], next: null }),
+    ]);
     return reply.page({
       title: group.name,
       status: typed?.status,
@@ -109,7 +113,8 @@ export default async function groupsRoutes(app: FastifyInstance) {
   const postPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, postId: string, typed?: Typed) => {
     const { deps, viewer } = call(request);
     const { after } = queryOf(PageQuery, request);
-    const [group, view] = await Promise.all([getGroup(deps, viewer, slug), groupPost(deps, viewer, slug, postId, after ?? null)]);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    const view = await groupPost(deps, viewer, scope, postId, after ?? null);
     return reply.page({
       title: view.post.title,
       status: typed?.status,

@@ -149,6 +149,13 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     const page = await get(`/groups/cfo-circle/posts/${postId}`, s.member.cookie);
     t.equal(page.statusCode, 200);
     t.match(page.body, 'How do you run the budget?');
+    // SQL per page (issue budget ≤ 5, Server-Timing as the bench reads it): the group is read once.
+    const sqlOf = (r: { headers: Record<string, unknown> }) => Number(/db;[^,]*dur=(\d+)/.exec(String(r.headers['server-timing']))?.[1]);
+    t.ok(sqlOf(page) <= 5, `a post's page: ${sqlOf(page)} statements`);
+    const groupPageRes = await get('/groups/cfo-circle', s.member.cookie);
+    t.match(groupPageRes.body, 'Budget season secrets');
+    t.ok(sqlOf(groupPageRes) <= 5, `the group's page: ${sqlOf(groupPageRes)} statements`);
+    t.ok(sqlOf(await get('/groups/cfo-circle', s.chair.cookie)) <= 5, "a chair's group page (with its requests) too");
     t.notMatch((await get('/forum', s.member.cookie)).body, 'Budget season secrets', 'not in the forum list');
     t.notMatch((await get('/forum?q=budget', s.member.cookie)).body, 'Budget season secrets', 'not in search');
     t.notMatch((await get('/', s.member.cookie)).body, 'Budget season secrets', 'not on home');
