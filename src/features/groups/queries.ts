@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
@@ -48,6 +48,21 @@ export function abilitiesOf(visibility: GroupVisibility, who: { staff: boolean; 
 export const VISIBLE_TO_OUTSIDER: readonly GroupVisibility[] = ['public'];
 export const VISIBLE_TO_MEMBER: readonly GroupVisibility[] = ['private', 'public'];
 export const VISIBLE_TO_CHAIR: readonly GroupVisibility[] = ['preview', 'private', 'public'];
+
+/**
+ * maySee as SQL, for the discussion's notices (the forum's `readGroupsWith`): whether this user is one
+ * of the group's people who sees it: a chair of a preview group, a chair or member of a private or
+ * public one, staff (ADMIN here) in any. Nobody else is told of a group's post (a disabled group's
+ * chairs and members, outsiders of a public group who follow nothing of it).
+ */
+export function readersOf(community: Tenant, groupId: number, userId: RawBuilder<number>): RawBuilder<boolean> {
+  const list = (vs: readonly GroupVisibility[]) => sql.join(vs.map((v) => sql.lit(v)));
+  return sql<boolean>`exists (select 1 from group_members rd
+    join groups rg on rg.community_id = rd.community_id and rg.id = rd.group_id
+    join memberships rm on rm.community_id = rd.community_id and rm.user_id = rd.user_id
+    where rd.community_id = ${community.id} and rd.group_id = ${groupId} and rd.user_id = ${userId}
+      and (rg.visibility in (${list(VISIBLE_TO_MEMBER)}) or (rg.visibility in (${list(VISIBLE_TO_CHAIR)}) and rd.role = 'chair') or 'ADMIN' = any(rm.roles)))`;
+}
 
 /** An image as stored (`groups.image`): an uploaded one is `upload:<key>`, anything else a path under static/. */
 export function imageOf(stored: string | null): GroupImage {

@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
-import { mentionLinksUnder, serveGroupPostsAt } from '#src/features/forum/index.ts';
+import { mentionLinksUnder, readGroupsWith, serveGroupPostsAt } from '#src/features/forum/index.ts';
 import { GroupPage } from '#src/features/groups/views/GroupPage.tsx';
 import { GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
 import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
 import { groupsDeps, groupsViewer } from './deps.ts';
 import { groupPost, groupPostPath, groupPosts, groupScope, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
 import { readGroupImage } from './images.ts';
+import { readersOf } from './queries.ts';
 import { decideRequest, groupViewOf, leaveGroup, listGroups, requestToJoin } from './members.ts';
 
 const SlugParams = z.object({ slug: z.string().max(100) });
@@ -33,6 +34,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
   const member = { config: { access: 'member' as const } };
   const notFound = () => new AppError('Groups.NotFound');
   serveGroupPostsAt(groupPostPath);
+  readGroupsWith(readersOf);
   const call = (request: FastifyRequest) => ({ deps: groupsDeps(request), viewer: groupsViewer(request) });
   const noticeOf = (request: FastifyRequest) => {
     const { done } = queryOf(PageQuery, request);

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { fixedClock } from '#src/core/clock.ts';
+import { REPLY_NOTICES_JOB } from '#src/features/forum/notices.ts';
 import { groupAudience, groupChoices } from '#src/features/groups/index.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
@@ -180,6 +181,33 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.equal((await post(`/groups/cfo-circle/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'restore', reason: '' })).statusCode, 303, 'and restores');
     // A forum moderator who is not in the group cannot act on it through the forum.
     t.equal((await post(`/groups/peer-forum/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: 'x' })).statusCode, 404, "another group's post is not found in this group");
+  });
+
+  await t.test("mentions and reply notices tell only who may read the group: a preview group's chairs, nobody in a disabled one", async (t) => {
+    const drain = () => app.jobs.drain([REPLY_NOTICES_JOB]);
+    await drain();
+    const at = (who: string) => `@${who.split('@')[0]}`;
+    const heard = async (userId: number, title: string) => (await db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', 'forum').execute()).filter((n) => n.message.includes(title)).length;
+    const setVisibility = (v: 'preview' | 'private' | 'disabled') => db.updateTable('groups').set({ visibility: v }).where('id', '=', priv).execute();
+    // The member posts in the private group (and follows it), then the group goes back to preview.
+    const made = await post('/groups/cfo-circle/posts', s.member.cookie, { title: 'Preview plans', body: 'Our plans.' });
+    const postId = Number(/\/posts\/(\d+)/.exec(made.headers.location as string)?.[1]);
+    await setVisibility('preview');
+    t.equal((await post('/groups/cfo-circle/posts', s.chair.cookie, { title: 'Chair only draft', body: `Thoughts, ${at(member.email)}?` })).statusCode, 303);
+    t.equal(await heard(member.id, 'Chair only draft'), 0, 'a plain member of a preview group is not told of a mention');
+    t.equal((await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: `Noted ${at(member.email)}.` })).statusCode, 303);
+    await drain();
+    t.equal(await heard(member.id, 'Preview plans'), 0, 'nor of a reply to the post they follow');
+    // Private again: the member hears; a reply queued before the group is disabled tells nobody.
+    await setVisibility('private');
+    await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: 'Second thought.' });
+    await drain();
+    t.equal(await heard(member.id, 'Preview plans'), 1, 'a member of a private group hears of the reply');
+    await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: `Third, ${at(member.email)}.` });
+    await setVisibility('disabled');
+    await drain();
+    t.equal(await heard(member.id, 'Preview plans'), 1, 'a disabled group: nobody is told');
+    await setVisibility('private');
   });
 
   await t.test('GraphQL: members (bearer, cookie with CSRF), visibility as the page, join, decide, leave; staff; tenancy; hostile input', async (t) => {
