@@ -53,7 +53,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const { file } = paramsOf(ImageParams, request, notFound);
     const key = /^([A-Za-z0-9_-]{16,64})\.webp$/.exec(file)?.[1];
     if (!key) throw notFound();
-    const image = await readGroupImage(groupsDeps(request), key);
+    const image = await readGroupImage(groupsDeps(request), groupsViewer(request), key);
     if (!image) throw notFound();
     return reply.header('content-type', image.content_type).header('cache-control', 'private, max-age=31536000, immutable').send(image.bytes);
   });

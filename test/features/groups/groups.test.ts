@@ -123,6 +123,19 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.equal((await post('/groups/cfo-circle/join', s.outsider.cookie, {})).statusCode, 404, 'asking to join a private group: it does not exist');
   });
 
+  await t.test("a group's image is served to whoever may see the group (staff always), else the same 404", async (t) => {
+    const key = 'previewImageKey0123456789';
+    await db.insertInto('group_images').values({ community_id: alpha.id, key, group_id: prev, content_type: 'image/webp', bytes: Buffer.from('RIFFxxxxWEBP') }).execute();
+    const url = `/groups/images/${key}.webp`;
+    const unknown = await get('/groups/images/noSuchImageKey0123456.webp', s.member.cookie);
+    t.equal(unknown.statusCode, 404);
+    for (const [who, code] of [['outsider', 404], ['member', 404], ['chair', 200], ['staff', 200]] as const) t.equal((await get(url, s[who].cookie)).statusCode, code, `a preview group's image for its ${who}`);
+    const main = (b: string) => /<main[\s\S]*<\/main>/.exec(b)?.[0];
+    t.ok(main(unknown.body));
+    t.equal(main((await get(url, s.member.cookie)).body), main(unknown.body), 'the same 404 as an unknown image');
+    t.equal((await get(url, beaSession.cookie, 'beta.test')).statusCode, 404, "another community's");
+  });
+
   await t.test('join request: outsider asks, chair is told and accepts, member is told', async (t) => {
     const asked = await post('/groups/peer-forum/join', s.outsider.cookie, {});
     t.equal(asked.statusCode, 303);
