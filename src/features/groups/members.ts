@@ -150,7 +150,7 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
   if (!g.abilities.canChair) throw new AppError('Groups.NotChair');
   const id = parseId(requestId);
   if (id === null) throw new AppError('Groups.RequestNotFound');
-  await groupsTransaction(deps.db, async (trx) => {
+  const stale = await groupsTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     const r = await updateInCommunity(trx, 'group_join_requests', deps.community)
       .set({ status: accept ? 'accepted' : 'declined', decided_by: viewer.userId, decided_at: now })
@@ -160,6 +160,16 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
       .returning('user_id')
       .executeTakeFirst();
     if (!r) throw new AppError('Groups.RequestNotFound');
+    if (accept && !(await activeMembersOf(trx, deps.community).select('users.id').where('users.id', '=', r.user_id).executeTakeFirst())) {
+      // The requester is no longer an active member of the community: nobody inactive joins a group.
+      // Our choice: the request is settled as declined (so it leaves the chairs' list for good, and is
+      // logged), nobody is notified (they are not here to read it), and the chair is answered
+      // 'Groups.RequestNotFound', as for a request decided already.
+      await updateInCommunity(trx, 'group_join_requests', deps.community).set({ status: 'declined' }).where('id', '=', id).execute();
+      const who = await trx.selectFrom('users').select('email').where('id', '=', r.user_id).executeTakeFirst();
+      await logAction(trx, deps.community, { groupId: g.id, actorId: viewer.userId, action: 'request_declined', detail: who?.email ?? '', at: now });
+      return true;
+    }
     if (accept) {
       await insertInCommunity(trx, 'group_members', deps.community, { group_id: g.id, user_id: r.user_id, role: 'member', added_by: viewer.userId, created_at: now })
         .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
@@ -175,7 +185,9 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
       message: deps.t(accept ? 'groups.notify.accepted' : 'groups.notify.declined', { group: g.name }),
       createdAt: now,
     });
+    return false;
   });
+  if (stale) throw new AppError('Groups.RequestNotFound');
   return { slug: g.slug };
 }
 

@@ -152,6 +152,17 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.match((await db.selectFrom('notifications').select('message').where('user_id', '=', outsider.id).where('kind', '=', 'groups').executeTakeFirst())?.message, 'Welcome to Peer Forum');
   });
 
+  await t.test('accepting the request of someone no longer an active member: not found, nobody joins, the request is settled', async (t) => {
+    const leaver = await createMember(db, alpha, { firstName: 'Lee', lastName: 'Leaver' });
+    t.equal((await post('/groups/peer-forum/join', (await signIn(app, leaver, alpha)).cookie, {})).statusCode, 303);
+    const req = await db.selectFrom('group_join_requests').select('id').where('user_id', '=', leaver.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    await db.updateTable('memberships').set({ is_active: false }).where('user_id', '=', leaver.id).where('community_id', '=', alpha.id).execute();
+    t.equal((await post(`/groups/peer-forum/requests/${req.id}`, s.chair.cookie, { decision: 'accept' })).statusCode, 404);
+    t.notOk(await db.selectFrom('group_members').select('role').where('group_id', '=', pub).where('user_id', '=', leaver.id).executeTakeFirst(), 'not added');
+    t.equal((await db.selectFrom('group_join_requests').select('status').where('id', '=', req.id).executeTakeFirstOrThrow()).status, 'declined', 'the request is settled (declined)');
+    t.equal((await db.selectFrom('notifications').select('id').where('user_id', '=', leaver.id).where('kind', '=', 'groups').execute()).length, 0, 'and they are not told');
+  });
+
   await t.test('discussion: a group post is the forum’s service, invisible in /forum and to outsiders; a chair moderates', async (t) => {
     const bad = await post('/groups/cfo-circle/posts', s.member.cookie, { title: '', body: 'kept text' });
     t.equal(bad.statusCode, 400);
