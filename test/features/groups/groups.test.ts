@@ -190,6 +190,9 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     const main = (b: string) => /<main[\s\S]*<\/main>/.exec(b)?.[0];
     t.equal(main(outsiders.body), main(unknown.body), 'the same 404 as an unknown post');
     t.equal((await get(`/groups/cfo-circle/posts/${postId}`, s.outsider.cookie)).statusCode, 404);
+    // Following or unfollowing a group's post through the forum: the forum's 404, for its author too (who follows it already).
+    for (const [who, on] of [['outsider', '0'], ['outsider', '1'], ['member', '0']] as const) t.equal((await post(`/forum/post/${postId}/follow`, s[who].cookie, { on })).statusCode, 404, `forum follow ${on} by the ${who}: 404`);
+    t.ok(await db.selectFrom('forum_follows').select('user_id').where('post_id', '=', postId).where('user_id', '=', member.id).executeTakeFirst(), 'the author still follows it');
     const forMember = await get(`/forum/post/${postId}`, s.member.cookie);
     t.equal(forMember.statusCode, 302, 'a member is sent to the group');
     t.equal(forMember.headers.location, `/groups/cfo-circle/posts/${postId}`);
