@@ -31,4 +31,5 @@ export { createReply, listReplies } from './replies.ts';
 export { removeContent, restoreContent } from './moderation.ts';
 export { listGroupPosts, serveGroupPostsAt, type GroupPostPath } from './group-discussion.ts';
 export { mentionLinksUnder } from './mentions.ts';
+export { readGroupsWith, type GroupReaders } from './scope.ts';
 export { POST_MAX, REPLY_MAX, TITLE_MAX } from './rules.ts';

@@ -5,6 +5,7 @@ import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/mem
 import type { MemberSnapshot } from '#src/features/members/index.ts';
 import type { ForumDeps } from './deps.ts';
 import { MENTIONS_MAX } from './rules.ts';
+import { readsGroup } from './scope.ts';
 
 /**
  * @mentions: `@username` in a post or reply names an active member of the community (users.username,
@@ -33,8 +34,9 @@ export async function resolveMentions(db: Db, community: Tenant, text: string, g
   let q = activeMembersOf(db, community)
     .select([...SNAPSHOT_COLUMNS, sql<string>`lower(users.username)`.as('handle')])
     .where(sql<string>`lower(users.username)`, 'in', names);
-  // In a group's discussion only the group's people are mentioned (linked, told): nobody else hears of it.
-  if (groupId != null) q = q.where(sql<boolean>`exists (select 1 from group_members gm where gm.community_id = ${community.id} and gm.group_id = ${groupId} and gm.user_id = users.id)`);
+  // In a group's discussion only those of the group's people who may read it are mentioned (linked,
+  // told), by the groups area's rule (a preview group's chairs; nobody in a disabled one): nobody else hears of it.
+  if (groupId != null) q = q.where(readsGroup(community, groupId, 'users.id'));
   const rows = await q.execute();
   for (const r of rows) out.set(r.handle, toSnapshot(r));
   return out;

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ForumDeps } from './deps.ts';
 import { replyPath } from './paths.ts';
 import { resolveMentions } from './mentions.ts';
+import { readsGroup } from './scope.ts';
 
 /**
  * The notices of a published reply: the post's followers hear that someone replied, the members it
@@ -43,8 +43,8 @@ export async function deliverReplyNotices(deps: NoticeDeps, replyId: number): Pr
       .where('forum_follows.post_id', '=', reply.post_id)
       .where('forum_follows.user_id', '!=', reply.author_id)
       .where('memberships.is_active', '=', true);
-    // A group's discussion: only those still in the group hear of it.
-    if (reply.group_id != null) followersQuery = followersQuery.where(sql<boolean>`exists (select 1 from group_members gm where gm.community_id = ${community.id} and gm.group_id = ${reply.group_id} and gm.user_id = forum_follows.user_id)`);
+    // A group's discussion: only those of its people who may still read it hear of it (the groups area's rule).
+    if (reply.group_id != null) followersQuery = followersQuery.where(readsGroup(community, reply.group_id, 'forum_follows.user_id'));
     const followers = await followersQuery.orderBy('forum_follows.user_id').execute();
     const mentioned = await resolveMentions(trx, community, reply.body_text, reply.group_id);
     // Who hears, and of what: a follower that the reply mentions hears once, as a follower.

@@ -5,7 +5,7 @@ import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommun
 import { ensureForumOn, forumTransaction, type ForumDeps, type ForumViewer } from './deps.ts';
 import { reactionsOf } from './queries.ts';
 import { isReaction } from './rules.ts';
-import { forumFieldError, loadPublicTarget, loadTarget, tableOf } from './targets.ts';
+import { forumFieldError, loadPublicTarget, loadTarget, missing, tableOf } from './targets.ts';
 import type { ReactionCount } from './types.ts';
 
 /**
@@ -94,8 +94,10 @@ export async function followPost(deps: ForumDeps, viewer: ForumViewer, postId: n
   ensureForumOn(deps.community);
   const c = deps.community;
   // One may stop following a post that has since been hidden; following needs a post everyone sees.
+  // A group's post is neither followed nor unfollowed here (its authors follow it by writing): the
+  // same 404 as every other forum action on a group's post, so nobody learns it exists (decision 0056).
   if (on) await loadPublicTarget(deps.db, c, 'post', postId);
-  else await loadTarget(deps.db, c, 'post', postId);
+  else if ((await loadTarget(deps.db, c, 'post', postId)).groupId != null) throw missing('post');
   if (on) {
     await insertInCommunity(deps.db, 'forum_follows', c, { post_id: postId, user_id: viewer.userId, created_at: deps.clock.now() })
       .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())

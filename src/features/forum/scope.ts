@@ -1,4 +1,6 @@
+import { sql, type RawBuilder } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
+import type { Tenant } from '#src/db/tenancy.ts';
 import type { ForumViewer } from './deps.ts';
 import type { ForumScope } from './types.ts';
 
@@ -24,4 +26,21 @@ export function moderatesIn(viewer: ForumViewer, scope: ForumScope | undefined, 
 export function ensureMayPost(scope: ForumScope | undefined): void {
   if (scope && !scope.canRead) throw new AppError('Forum.PostNotFound');
   if (scope && !scope.canPost) throw new AppError('Forbidden');
+}
+
+/**
+ * Who reads a group's discussion, as SQL on a user id column: the groups area decides (its rule of who
+ * sees a group, decision 0056) and registers it once per process (`readGroupsWith`); the forum uses it
+ * so that a group's mentions and reply notices tell only people who may read the post. Never
+ * registered (a process without the groups area): nobody in a group is told.
+ */
+export type GroupReaders = (community: Tenant, groupId: number, userId: RawBuilder<number>) => RawBuilder<boolean>;
+let groupReaders: GroupReaders | null = null;
+export function readGroupsWith(readers: GroupReaders): void {
+  groupReaders = readers;
+}
+
+/** Whether the user in this column may read the group's discussion (SQL, for a where). */
+export function readsGroup(community: Tenant, groupId: number, userIdColumn: string): RawBuilder<boolean> {
+  return groupReaders ? groupReaders(community, groupId, sql.ref(userIdColumn) as RawBuilder<number>) : sql<boolean>`false`;
 }

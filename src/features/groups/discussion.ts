@@ -1,10 +1,8 @@
 import { AppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
 import { createPost, createReply, getPost, listGroupPosts, listReplies, removeContent, restoreContent, type ForumDeps, type ForumScope, type GroupPostPath, type PostSummary, type PostView, type ReplyView } from '#src/features/forum/index.ts';
-import type { Db } from '#src/db/index.ts';
-import type { Tenant } from '#src/db/tenancy.ts';
 import type { GroupsDeps, GroupsViewer } from './deps.ts';
-import { chairIdsOf, visibleGroup } from './queries.ts';
+import { visibleGroup, type VisibleGroup } from './queries.ts';
 import { slugOf } from './members.ts';
 
 /**
@@ -13,18 +11,17 @@ import { slugOf } from './members.ts';
  * area decides (queries.ts abilitiesOf): who reads, who posts, and its chairs as its moderators.
  */
 
-type Group = Awaited<ReturnType<typeof visibleGroup>>;
-
 const forumOf = (deps: GroupsDeps): ForumDeps => ({ db: deps.db, clock: deps.clock, community: deps.community as ForumDeps['community'], t: deps.t, notifier: deps.notifier, publicUrl: deps.publicUrl, jobs: deps.jobs });
 
-async function scopeOf(db: Db, community: Tenant, g: Group): Promise<ForumScope> {
-  return { groupId: g.id, canRead: g.abilities.canRead, canPost: g.abilities.canPost, moderators: await chairIdsOf(db, community, g.id) };
+/** The discussion's scope of a loaded group: nothing more is read (its chairs come with it). */
+export function scopeOf(g: VisibleGroup): ForumScope {
+  return { groupId: g.id, canRead: g.abilities.canRead, canPost: g.abilities.canPost, moderators: g.chair_ids };
 }
 
-/** The group (as the viewer may see it) and its discussion's scope. */
-export async function groupScope(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown): Promise<{ group: Group; scope: ForumScope }> {
+/** The group (as the viewer may see it) and its discussion's scope: one statement, handed on to the page and the discussion. */
+export async function groupScope(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown): Promise<{ group: VisibleGroup; scope: ForumScope }> {
   const group = await visibleGroup(deps.db, deps.community, { slug: slugOf(slug) }, viewer);
-  return { group, scope: await scopeOf(deps.db, deps.community, group) };
+  return { group, scope: scopeOf(group) };
 }
 
 export function postIdOf(value: unknown): number {
@@ -33,11 +30,9 @@ export function postIdOf(value: unknown): number {
   return id;
 }
 
-/** A page of the group's posts. */
-export async function groupPosts(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, after?: string | null): Promise<{ posts: PostSummary[]; next: string | null; scope: ForumScope }> {
-  const { scope } = await groupScope(deps, viewer, slug);
-  const page = await listGroupPosts(forumOf(deps), viewer, scope, { after });
-  return { ...page, scope };
+/** A page of the group's posts, in the scope of the group the caller loaded (groupScope). */
+export async function groupPosts(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, after?: string | null): Promise<{ posts: PostSummary[]; next: string | null }> {
+  return listGroupPosts(forumOf(deps), viewer, scope, { after });
 }
 
 /** A new post in the group's discussion (the forum's rules; its members and chairs, and staff). */
@@ -46,9 +41,8 @@ export async function postInGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: 
   return createPost(forumOf(deps), viewer, { title: input.title, body: input.body, topicIds: undefined }, scope);
 }
 
-/** One post of the group with a page of its replies. */
-export async function groupPost(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, postId: unknown, after?: string | null): Promise<{ post: PostView; replies: ReplyView[]; next: string | null }> {
-  const { scope } = await groupScope(deps, viewer, slug);
+/** One post of the group with a page of its replies, in the scope of the group the caller loaded (groupScope). */
+export async function groupPost(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown, after?: string | null): Promise<{ post: PostView; replies: ReplyView[]; next: string | null }> {
   const id = postIdOf(postId);
   const f = forumOf(deps);
   const post = await getPost(f, viewer, id, scope);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '#src/core/errors.ts';
 import { renderUpload, type ImageRefusal } from '#src/lib/images.ts';
-import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
+import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import { ensureStaff, groupsTransaction, type GroupsDeps, type GroupsViewer } from './deps.ts';
-import { logAction } from './queries.ts';
+import { logAction, maySee } from './queries.ts';
 import { groupIdOf } from './staff.ts';
 
 /**
@@ -38,7 +38,17 @@ export async function saveGroupImage(deps: GroupsDeps, viewer: GroupsViewer, gro
   });
 }
 
-/** An uploaded image of the community, or undefined. */
-export async function readGroupImage(deps: Pick<GroupsDeps, 'db' | 'community'>, key: string) {
-  return selectInCommunity(deps.db, 'group_images', deps.community).select(['bytes', 'content_type']).where('key', '=', key).executeTakeFirst();
+/**
+ * An uploaded image of a group the viewer may see (queries.ts maySee: staff always), or undefined: the
+ * same answer for an unknown key, another community's, and a group hidden from them.
+ */
+export async function readGroupImage(deps: Pick<GroupsDeps, 'db' | 'community'>, viewer: GroupsViewer, key: string): Promise<{ bytes: Buffer; content_type: string } | undefined> {
+  const row = await selectInCommunityAs(deps.db, 'group_images', 'gi', deps.community)
+    .innerJoin('groups as g', (j) => j.onRef('g.id', '=', 'gi.group_id').onRef('g.community_id', '=', 'gi.community_id'))
+    .leftJoin('group_members as me', (j) => j.onRef('me.group_id', '=', 'g.id').onRef('me.community_id', '=', 'g.community_id').on('me.user_id', '=', viewer.userId))
+    .select(['gi.bytes', 'gi.content_type', 'g.visibility', 'me.role'])
+    .where('gi.key', '=', key)
+    .executeTakeFirst();
+  if (!row || !maySee(row.visibility, { staff: viewer.isStaff, role: row.role ?? null })) return undefined;
+  return { bytes: row.bytes, content_type: row.content_type };
 }

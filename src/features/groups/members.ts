@@ -3,9 +3,9 @@ import { AppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
 import type { GroupRole } from '#src/db/types.ts';
-import { snapshotsOf } from '#src/features/members/index.ts';
+import { activeMembersOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import { groupsTransaction, type GroupsDeps, type GroupsViewer } from './deps.ts';
-import { excerptOf, imageOf, logAction, visibleGroup } from './queries.ts';
+import { excerptOf, imageOf, logAction, visibleGroup, type VisibleGroup } from './queries.ts';
 import type { GroupCard, GroupView } from './types.ts';
 
 /**
@@ -71,16 +71,35 @@ export async function listGroups(deps: GroupsDeps, viewer: GroupsViewer): Promis
 
 /** One group's page as the viewer may see it, else 'Groups.NotFound'. */
 export async function getGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown): Promise<GroupView> {
-  const g = await visibleGroup(deps.db, deps.community, { slug: slugOf(slug) }, viewer);
+  return groupViewOf(deps, await visibleGroup(deps.db, deps.community, { slug: slugOf(slug) }, viewer));
+}
+
+/**
+ * The page of a group already loaded (visibleGroup): its people with their snapshots in one statement
+ * (only active members: the page lists no one else), and for its chairs the waiting requests with theirs.
+ */
+export async function groupViewOf(deps: GroupsDeps, g: VisibleGroup): Promise<GroupView> {
+  const c = deps.community;
   const [people, requests] = await Promise.all([
-    selectInCommunity(deps.db, 'group_members', deps.community).select(['user_id', 'role']).where('group_id', '=', g.id).limit(PEOPLE_MAX).execute(),
+    activeMembersOf(deps.db, c)
+      .innerJoin('group_members as gm', (j) => j.onRef('gm.user_id', '=', 'users.id').onRef('gm.community_id', '=', 'memberships.community_id'))
+      .select([...SNAPSHOT_COLUMNS, 'gm.role'])
+      .where('gm.group_id', '=', g.id)
+      .limit(PEOPLE_MAX)
+      .execute(),
     g.abilities.canChair
-      ? selectInCommunity(deps.db, 'group_join_requests', deps.community).select(['id', 'user_id', 'created_at']).where('group_id', '=', g.id).where('status', '=', 'pending').orderBy('id').limit(REQUESTS_MAX).execute()
+      ? selectInCommunityAs(deps.db, 'group_join_requests', 'jr', c)
+          .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'jr.user_id').onRef('memberships.community_id', '=', 'jr.community_id'))
+          .innerJoin('users', 'users.id', 'jr.user_id')
+          .select([...SNAPSHOT_COLUMNS, 'jr.id', 'jr.created_at'])
+          .where('jr.group_id', '=', g.id)
+          .where('jr.status', '=', 'pending')
+          .orderBy('jr.id')
+          .limit(REQUESTS_MAX)
+          .execute()
       : Promise.resolve([]),
   ]);
-  const snap = await snapshotsOf(deps.db, deps.community, [...people.map((p) => p.user_id), ...requests.map((r) => r.user_id)]);
   const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-  const visible = (p: { user_id: number }) => snap(p.user_id).isActive;
   return {
     id: g.id,
     name: g.name,
@@ -94,9 +113,9 @@ export async function getGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unk
     requested: g.requested,
     discussion: deps.community.forum_enabled,
     abilities: { ...g.abilities, canPost: g.abilities.canPost && deps.community.forum_enabled },
-    chairs: people.filter((p) => p.role === 'chair' && visible(p)).map((p) => snap(p.user_id)).sort(byName),
-    members: people.filter((p) => p.role === 'member' && visible(p)).map((p) => snap(p.user_id)).sort(byName),
-    requests: requests.map((r) => ({ id: r.id, member: snap(r.user_id), createdAt: new Date(r.created_at) })),
+    chairs: people.filter((p) => p.role === 'chair').map(toSnapshot).sort(byName),
+    members: people.filter((p) => p.role === 'member').map(toSnapshot).sort(byName),
+    requests: requests.map((r) => ({ id: r.id, member: toSnapshot(r), createdAt: new Date(r.created_at) })),
   };
 }
 
@@ -131,7 +150,7 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
   if (!g.abilities.canChair) throw new AppError('Groups.NotChair');
   const id = parseId(requestId);
   if (id === null) throw new AppError('Groups.RequestNotFound');
-  await groupsTransaction(deps.db, async (trx) => {
+  const stale = await groupsTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     const r = await updateInCommunity(trx, 'group_join_requests', deps.community)
       .set({ status: accept ? 'accepted' : 'declined', decided_by: viewer.userId, decided_at: now })
@@ -141,6 +160,16 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
       .returning('user_id')
       .executeTakeFirst();
     if (!r) throw new AppError('Groups.RequestNotFound');
+    if (accept && !(await activeMembersOf(trx, deps.community).select('users.id').where('users.id', '=', r.user_id).executeTakeFirst())) {
+      // The requester is no longer an active member of the community: nobody inactive joins a group.
+      // Our choice: the request is settled as declined (so it leaves the chairs' list for good, and is
+      // logged), nobody is notified (they are not here to read it), and the chair is answered
+      // 'Groups.RequestNotFound', as for a request decided already.
+      await updateInCommunity(trx, 'group_join_requests', deps.community).set({ status: 'declined' }).where('id', '=', id).execute();
+      const who = await trx.selectFrom('users').select('email').where('id', '=', r.user_id).executeTakeFirst();
+      await logAction(trx, deps.community, { groupId: g.id, actorId: viewer.userId, action: 'request_declined', detail: who?.email ?? '', at: now });
+      return true;
+    }
     if (accept) {
       await insertInCommunity(trx, 'group_members', deps.community, { group_id: g.id, user_id: r.user_id, role: 'member', added_by: viewer.userId, created_at: now })
         .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
@@ -156,7 +185,9 @@ export async function decideRequest(deps: GroupsDeps, viewer: GroupsViewer, slug
       message: deps.t(accept ? 'groups.notify.accepted' : 'groups.notify.declined', { group: g.name }),
       createdAt: now,
     });
+    return false;
   });
+  if (stale) throw new AppError('Groups.RequestNotFound');
   return { slug: g.slug };
 }
 

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
@@ -48,6 +49,21 @@ export const VISIBLE_TO_OUTSIDER: readonly GroupVisibility[] = ['public'];
 export const VISIBLE_TO_MEMBER: readonly GroupVisibility[] = ['private', 'public'];
 export const VISIBLE_TO_CHAIR: readonly GroupVisibility[] = ['preview', 'private', 'public'];
 
+/**
+ * maySee as SQL, for the discussion's notices (the forum's `readGroupsWith`): whether this user is one
+ * of the group's people who sees it: a chair of a preview group, a chair or member of a private or
+ * public one, staff (ADMIN here) in any. Nobody else is told of a group's post (a disabled group's
+ * chairs and members, outsiders of a public group who follow nothing of it).
+ */
+export function readersOf(community: Tenant, groupId: number, userId: RawBuilder<number>): RawBuilder<boolean> {
+  const list = (vs: readonly GroupVisibility[]) => sql.join(vs.map((v) => sql.lit(v)));
+  return sql<boolean>`exists (select 1 from group_members rd
+    join groups rg on rg.community_id = rd.community_id and rg.id = rd.group_id
+    join memberships rm on rm.community_id = rd.community_id and rm.user_id = rd.user_id
+    where rd.community_id = ${community.id} and rd.group_id = ${groupId} and rd.user_id = ${userId}
+      and (rg.visibility in (${list(VISIBLE_TO_MEMBER)}) or (rg.visibility in (${list(VISIBLE_TO_CHAIR)}) and rd.role = 'chair') or 'ADMIN' = any(rm.roles)))`;
+}
+
 /** An image as stored (`groups.image`): an uploaded one is `upload:<key>`, anything else a path under static/. */
 export function imageOf(stored: string | null): GroupImage {
   if (!stored) return null;
@@ -64,7 +80,7 @@ export function excerptOf(text: string, max = 200): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** The group with the viewer's place in it (one statement), or undefined. */
+/** The group with the viewer's place in it, its member count and its chairs' ids (one statement), or undefined. */
 export async function groupWithRole(db: Db, community: Tenant, where: { id: number } | { slug: string }, userId: number) {
   let q = selectInCommunity(db, 'groups', community).select((eb) => [
     'groups.id',
@@ -79,10 +95,11 @@ export async function groupWithRole(db: Db, community: Tenant, where: { id: numb
       .exists(eb.selectFrom('group_join_requests as jr').select('jr.id').whereRef('jr.group_id', '=', 'groups.id').where('jr.user_id', '=', userId).where('jr.status', '=', 'pending').where('jr.community_id', '=', community.id))
       .as('requested'),
     eb.selectFrom('group_members as gm').select(eb.fn.countAll<number>().as('n')).whereRef('gm.group_id', '=', 'groups.id').where('gm.community_id', '=', community.id).as('member_count'),
+    sql<number[]>`(select coalesce(json_agg(ch.user_id order by ch.user_id), '[]'::json) from group_members ch where ch.community_id = ${community.id} and ch.group_id = groups.id and ch.role = 'chair')`.as('chair_ids'),
   ]);
   q = 'id' in where ? q.where('groups.id', '=', where.id) : q.where('groups.slug', '=', where.slug);
   const row = await q.executeTakeFirst();
-  return row ? { ...row, my_role: (row.my_role ?? null) as GroupRole | null, requested: Boolean(row.requested), member_count: Number(row.member_count ?? 0) } : undefined;
+  return row ? { ...row, my_role: (row.my_role ?? null) as GroupRole | null, requested: Boolean(row.requested), member_count: Number(row.member_count ?? 0), chair_ids: (row.chair_ids ?? []).map(Number) } : undefined;
 }
 
 /** The group as the viewer may see it, with their place, else 'Groups.NotFound' (the same for missing, another community's, or hidden). */
@@ -94,11 +111,8 @@ export async function visibleGroup(db: Db, community: Tenant, where: { id: numbe
   return { ...row, abilities: abilitiesOf(row.visibility, who) };
 }
 
-/** The chairs' user ids of a group (the discussion's moderators). */
-export async function chairIdsOf(db: Db, community: Tenant, groupId: number): Promise<number[]> {
-  const rows = await selectInCommunity(db, 'group_members', community).select('user_id').where('group_id', '=', groupId).where('role', '=', 'chair').execute();
-  return rows.map((r) => r.user_id);
-}
+/** A group as the viewer may see it (visibleGroup's answer): read once per request and handed on. */
+export type VisibleGroup = Awaited<ReturnType<typeof visibleGroup>>;
 
 /** One line of the group's log, in the caller's transaction. */
 export async function logAction(trx: Db, community: Tenant, entry: { groupId: number; actorId: number | null; action: string; detail?: string; at: Date }): Promise<void> {

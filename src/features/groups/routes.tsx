@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
-import { mentionLinksUnder, serveGroupPostsAt } from '#src/features/forum/index.ts';
+import { mentionLinksUnder, readGroupsWith, serveGroupPostsAt } from '#src/features/forum/index.ts';
 import { GroupPage } from '#src/features/groups/views/GroupPage.tsx';
 import { GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
 import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
 import { groupsDeps, groupsViewer } from './deps.ts';
-import { groupPost, groupPostPath, groupPosts, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
+import { groupPost, groupPostPath, groupPosts, groupScope, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
 import { readGroupImage } from './images.ts';
-import { decideRequest, getGroup, leaveGroup, listGroups, requestToJoin } from './members.ts';
+import { readersOf } from './queries.ts';
+import { decideRequest, groupViewOf, leaveGroup, listGroups, requestToJoin } from './members.ts';
 
 const SlugParams = z.object({ slug: z.string().max(100) });
 const PostParams = z.object({ slug: z.string().max(100), postId: z.string().max(40) });
@@ -33,6 +34,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
   const member = { config: { access: 'member' as const } };
   const notFound = () => new AppError('Groups.NotFound');
   serveGroupPostsAt(groupPostPath);
+  readGroupsWith(readersOf);
   const call = (request: FastifyRequest) => ({ deps: groupsDeps(request), viewer: groupsViewer(request) });
   const noticeOf = (request: FastifyRequest) => {
     const { done } = queryOf(PageQuery, request);
@@ -51,7 +53,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const { file } = paramsOf(ImageParams, request, notFound);
     const key = /^([A-Za-z0-9_-]{16,64})\.webp$/.exec(file)?.[1];
     if (!key) throw notFound();
-    const image = await readGroupImage(groupsDeps(request), key);
+    const image = await readGroupImage(groupsDeps(request), groupsViewer(request), key);
     if (!image) throw notFound();
     return reply.header('content-type', image.content_type).header('cache-control', 'private, max-age=31536000, immutable').send(image.bytes);
   });
@@ -59,8 +61,12 @@ export default async function groupsRoutes(app: FastifyInstance) {
   const groupPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, typed?: Typed) => {
     const { deps, viewer } = call(request);
     const { after } = queryOf(PageQuery, request);
-    const group = await getGroup(deps, viewer, slug);
-    const posts = group.abilities.canRead && group.discussion ? await groupPosts(deps, viewer, slug, after ?? null) : { posts: [], next: null };
+    // The group is read once (with its chairs) and handed to the page and to the discussion's scope.
+    const { group: loaded, scope } = await groupScope(deps, viewer, slug);
+    const [group, posts] = await Promise.all([
+      groupViewOf(deps, loaded),
+      loaded.abilities.canRead && deps.community.forum_enabled ? groupPosts(deps, viewer, scope, after ?? null) : Promise.resolve({ posts: [], next: null }),
+    ]);
     return reply.page({
       title: group.name,
       status: typed?.status,
@@ -109,7 +115,8 @@ export default async function groupsRoutes(app: FastifyInstance) {
   const postPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, postId: string, typed?: Typed) => {
     const { deps, viewer } = call(request);
     const { after } = queryOf(PageQuery, request);
-    const [group, view] = await Promise.all([getGroup(deps, viewer, slug), groupPost(deps, viewer, slug, postId, after ?? null)]);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    const view = await groupPost(deps, viewer, scope, postId, after ?? null);
     return reply.page({
       title: view.post.title,
       status: typed?.status,

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { fixedClock } from '#src/core/clock.ts';
+import { REPLY_NOTICES_JOB } from '#src/features/forum/notices.ts';
 import { groupAudience, groupChoices } from '#src/features/groups/index.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
@@ -122,6 +123,19 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.equal((await post('/groups/cfo-circle/join', s.outsider.cookie, {})).statusCode, 404, 'asking to join a private group: it does not exist');
   });
 
+  await t.test("a group's image is served to whoever may see the group (staff always), else the same 404", async (t) => {
+    const key = 'previewImageKey0123456789';
+    await db.insertInto('group_images').values({ community_id: alpha.id, key, group_id: prev, content_type: 'image/webp', bytes: Buffer.from('RIFFxxxxWEBP') }).execute();
+    const url = `/groups/images/${key}.webp`;
+    const unknown = await get('/groups/images/noSuchImageKey0123456.webp', s.member.cookie);
+    t.equal(unknown.statusCode, 404);
+    for (const [who, code] of [['outsider', 404], ['member', 404], ['chair', 200], ['staff', 200]] as const) t.equal((await get(url, s[who].cookie)).statusCode, code, `a preview group's image for its ${who}`);
+    const main = (b: string) => /<main[\s\S]*<\/main>/.exec(b)?.[0];
+    t.ok(main(unknown.body));
+    t.equal(main((await get(url, s.member.cookie)).body), main(unknown.body), 'the same 404 as an unknown image');
+    t.equal((await get(url, beaSession.cookie, 'beta.test')).statusCode, 404, "another community's");
+  });
+
   await t.test('join request: outsider asks, chair is told and accepts, member is told', async (t) => {
     const asked = await post('/groups/peer-forum/join', s.outsider.cookie, {});
     t.equal(asked.statusCode, 303);
@@ -138,6 +152,17 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.match((await db.selectFrom('notifications').select('message').where('user_id', '=', outsider.id).where('kind', '=', 'groups').executeTakeFirst())?.message, 'Welcome to Peer Forum');
   });
 
+  await t.test('accepting the request of someone no longer an active member: not found, nobody joins, the request is settled', async (t) => {
+    const leaver = await createMember(db, alpha, { firstName: 'Lee', lastName: 'Leaver' });
+    t.equal((await post('/groups/peer-forum/join', (await signIn(app, leaver, alpha)).cookie, {})).statusCode, 303);
+    const req = await db.selectFrom('group_join_requests').select('id').where('user_id', '=', leaver.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    await db.updateTable('memberships').set({ is_active: false }).where('user_id', '=', leaver.id).where('community_id', '=', alpha.id).execute();
+    t.equal((await post(`/groups/peer-forum/requests/${req.id}`, s.chair.cookie, { decision: 'accept' })).statusCode, 404);
+    t.notOk(await db.selectFrom('group_members').select('role').where('group_id', '=', pub).where('user_id', '=', leaver.id).executeTakeFirst(), 'not added');
+    t.equal((await db.selectFrom('group_join_requests').select('status').where('id', '=', req.id).executeTakeFirstOrThrow()).status, 'declined', 'the request is settled (declined)');
+    t.equal((await db.selectFrom('notifications').select('id').where('user_id', '=', leaver.id).where('kind', '=', 'groups').execute()).length, 0, 'and they are not told');
+  });
+
   await t.test('discussion: a group post is the forum’s service, invisible in /forum and to outsiders; a chair moderates', async (t) => {
     const bad = await post('/groups/cfo-circle/posts', s.member.cookie, { title: '', body: 'kept text' });
     t.equal(bad.statusCode, 400);
@@ -149,6 +174,13 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     const page = await get(`/groups/cfo-circle/posts/${postId}`, s.member.cookie);
     t.equal(page.statusCode, 200);
     t.match(page.body, 'How do you run the budget?');
+    // SQL per page (issue budget ≤ 5, Server-Timing as the bench reads it): the group is read once.
+    const sqlOf = (r: { headers: Record<string, unknown> }) => Number(/db;[^,]*dur=(\d+)/.exec(String(r.headers['server-timing']))?.[1]);
+    t.ok(sqlOf(page) <= 5, `a post's page: ${sqlOf(page)} statements`);
+    const groupPageRes = await get('/groups/cfo-circle', s.member.cookie);
+    t.match(groupPageRes.body, 'Budget season secrets');
+    t.ok(sqlOf(groupPageRes) <= 5, `the group's page: ${sqlOf(groupPageRes)} statements`);
+    t.ok(sqlOf(await get('/groups/cfo-circle', s.chair.cookie)) <= 5, "a chair's group page (with its requests) too");
     t.notMatch((await get('/forum', s.member.cookie)).body, 'Budget season secrets', 'not in the forum list');
     t.notMatch((await get('/forum?q=budget', s.member.cookie)).body, 'Budget season secrets', 'not in search');
     t.notMatch((await get('/', s.member.cookie)).body, 'Budget season secrets', 'not on home');
@@ -158,6 +190,9 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     const main = (b: string) => /<main[\s\S]*<\/main>/.exec(b)?.[0];
     t.equal(main(outsiders.body), main(unknown.body), 'the same 404 as an unknown post');
     t.equal((await get(`/groups/cfo-circle/posts/${postId}`, s.outsider.cookie)).statusCode, 404);
+    // Following or unfollowing a group's post through the forum: the forum's 404, for its author too (who follows it already).
+    for (const [who, on] of [['outsider', '0'], ['outsider', '1'], ['member', '0']] as const) t.equal((await post(`/forum/post/${postId}/follow`, s[who].cookie, { on })).statusCode, 404, `forum follow ${on} by the ${who}: 404`);
+    t.ok(await db.selectFrom('forum_follows').select('user_id').where('post_id', '=', postId).where('user_id', '=', member.id).executeTakeFirst(), 'the author still follows it');
     const forMember = await get(`/forum/post/${postId}`, s.member.cookie);
     t.equal(forMember.statusCode, 302, 'a member is sent to the group');
     t.equal(forMember.headers.location, `/groups/cfo-circle/posts/${postId}`);
@@ -173,6 +208,33 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.equal((await post(`/groups/cfo-circle/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'restore', reason: '' })).statusCode, 303, 'and restores');
     // A forum moderator who is not in the group cannot act on it through the forum.
     t.equal((await post(`/groups/peer-forum/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: 'x' })).statusCode, 404, "another group's post is not found in this group");
+  });
+
+  await t.test("mentions and reply notices tell only who may read the group: a preview group's chairs, nobody in a disabled one", async (t) => {
+    const drain = () => app.jobs.drain([REPLY_NOTICES_JOB]);
+    await drain();
+    const at = (who: string) => `@${who.split('@')[0]}`;
+    const heard = async (userId: number, title: string) => (await db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', 'forum').execute()).filter((n) => n.message.includes(title)).length;
+    const setVisibility = (v: 'preview' | 'private' | 'disabled') => db.updateTable('groups').set({ visibility: v }).where('id', '=', priv).execute();
+    // The member posts in the private group (and follows it), then the group goes back to preview.
+    const made = await post('/groups/cfo-circle/posts', s.member.cookie, { title: 'Preview plans', body: 'Our plans.' });
+    const postId = Number(/\/posts\/(\d+)/.exec(made.headers.location as string)?.[1]);
+    await setVisibility('preview');
+    t.equal((await post('/groups/cfo-circle/posts', s.chair.cookie, { title: 'Chair only draft', body: `Thoughts, ${at(member.email)}?` })).statusCode, 303);
+    t.equal(await heard(member.id, 'Chair only draft'), 0, 'a plain member of a preview group is not told of a mention');
+    t.equal((await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: `Noted ${at(member.email)}.` })).statusCode, 303);
+    await drain();
+    t.equal(await heard(member.id, 'Preview plans'), 0, 'nor of a reply to the post they follow');
+    // Private again: the member hears; a reply queued before the group is disabled tells nobody.
+    await setVisibility('private');
+    await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: 'Second thought.' });
+    await drain();
+    t.equal(await heard(member.id, 'Preview plans'), 1, 'a member of a private group hears of the reply');
+    await post(`/groups/cfo-circle/posts/${postId}/replies`, s.chair.cookie, { body: `Third, ${at(member.email)}.` });
+    await setVisibility('disabled');
+    await drain();
+    t.equal(await heard(member.id, 'Preview plans'), 1, 'a disabled group: nobody is told');
+    await setVisibility('private');
   });
 
   await t.test('GraphQL: members (bearer, cookie with CSRF), visibility as the page, join, decide, leave; staff; tenancy; hostile input', async (t) => {
