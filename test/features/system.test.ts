@@ -38,8 +38,9 @@ t.test('health, legacy redirects and the path prefix', async (t) => {
       t.equal((await app.inject({ url: `/v1/${area}/123`, headers: { cookie: m.cookie } })).headers.location, '/v2', `${area}: member`);
       t.equal((await app.inject({ url: `/v1/${area}` })).headers.location, '/v2', `${area}: visitor`);
     }
-    // Areas not built yet send admins to the admin home (decision 0010), never to a 404.
-    t.equal((await app.inject({ url: '/v1/groups/7', headers: { cookie: a.cookie } })).headers.location, '/admin');
+    // Every legacy area has its admin area now (an area not built would send admins to the admin home, decision 0010).
+    t.equal((await app.inject({ url: '/v1/groups/7', headers: { cookie: a.cookie } })).headers.location, '/admin/groups', 'groups: the staff groups, now built');
+    t.equal((await app.inject({ url: '/v1/notifications', headers: { cookie: a.cookie } })).headers.location, '/admin/messages', 'notifications: the staff messages, now built');
     t.equal((await app.inject({ url: '/v1/offers', headers: { cookie: a.cookie } })).headers.location, '/admin/marketplace', 'offers: the marketplace, now built');
     for (const area of ['forum', 'groups', 'members', 'profile', 'expert-panels', 'offers', 'notifications']) {
       const to = (await app.inject({ url: `/v1/${area}`, headers: { cookie: a.cookie } })).headers.location as string;

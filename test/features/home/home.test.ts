@@ -46,6 +46,8 @@ t.test('the home page', async (t) => {
       .select(['id', 'title'])
       .where('community_id', '=', summit.id)
       .where('status', '=', 'published')
+      // The forum's own: a group's discussion stays in the group (decision 0056).
+      .where('group_id', 'is', null)
       .orderBy('created_at', 'desc')
       .limit(5)
       .execute();

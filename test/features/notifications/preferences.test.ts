@@ -34,7 +34,7 @@ t.test('notification preferences', async (t) => {
 
   await t.test('the defaults come from the catalogue; a change is stored and read back; the rhythm too', async (t) => {
     const view = await preferencesOf(db, adaRef, app.t);
-    t.same(view.groups.map((g) => [g.id, g.group]), [['articles', 'Articles'], ['members', 'Members and introductions'], ['account', 'Your account'], ['forum', 'Forum'], ['expertPanels', 'Expert panels'], ['badges', 'Badges']]);
+    t.same(view.groups.map((g) => [g.id, g.group]), [['articles', 'Articles'], ['members', 'Members and introductions'], ['account', 'Your account'], ['forum', 'Forum'], ['expertPanels', 'Expert panels'], ['badges', 'Badges'], ['groups', 'Groups'], ['team', 'From the community team']]);
     t.same(view.groups[3]!.options[0]!.email, { id: 'forum:email', channel: 'email', selected: false, available: true }, 'forum news: no email unless chosen');
     const security = view.groups[2]!.options[0]!;
     t.same(security, {
@@ -74,7 +74,7 @@ t.test('notification preferences', async (t) => {
     let res = await gql(PREFS, {}, auth);
     t.equal(res.statusCode, 200);
     const groups = res.json().data.me.notificationPreferences;
-    t.equal(groups.length, 6, 'the five groups and the badges');
+    t.equal(groups.length, 8, 'the five groups, the badges, groups and the team');
     t.same(groups[0].options[1].push, { id: 'article_feedback:push', selected: true });
     t.equal(groups[1].options[0].name, 'Introductions');
     t.equal(res.json().data.me.notificationEmailDigest, false);
