@@ -259,7 +259,7 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.same((await gql('/graphql', LIST, {}, asNewbie)).json().data.groups.map((g: { slug: string }) => g.slug), ['peer-forum'], 'an outsider sees the public group only');
     for (const slug of ['cfo-circle', 'new-venture', 'old-board', 'no-such-group', 'NOT A SLUG', 'nul\u0000', 'x'.repeat(100_000)]) {
       const res = await gql('/graphql', ONE, { slug }, asNewbie);
-      t.equal(res.json().data?.group, null, `group(${slug.slice(0, 20)}) is null to an outsider`);
+      t.equal(res.json().data?.group, null, `group(${JSON.stringify(slug.slice(0, 20))}) is null to an outsider`);
       t.equal(codeOf(res), 'Groups.NotFound');
     }
     const pubView = (await gql('/graphql', ONE, { slug: 'peer-forum' }, asNewbie)).json().data.group;
