@@ -139,3 +139,29 @@ export function Pager({ base, after, next, nextLabel, firstLabel, params = '' }:
     </ul>
   );
 }
+
+/** One change of a status in a staff log: when, who (null: the system, or someone since removed), from (null: created) and to. */
+export type StatusChange = { at: Date; actorName: string | null; from: string | null; to: string };
+
+/**
+ * A thing's status log (an offer's, a message's): a section with its heading and a table of when,
+ * who and the change, read from `${prefix}.log.*` (heading, none, tableLabel, col.*, moved, created)
+ * and `nobody` for a change no one is named for.
+ */
+export function StatusLog({ id, prefix, events, status, nobody }: { id: string; prefix: string; events: readonly StatusChange[]; status: (s: string) => string; nobody: string }) {
+  const { t } = usePage();
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{t(`${prefix}.log.heading`)}</h2>
+      <AdminTable prefix={prefix} section="log" columns={['when', 'who', 'change']} empty={events.length === 0}>
+        {events.map((e, i) => (
+          <tr key={i}>
+            <td>{dateTime(e.at)}</td>
+            <td>{e.actorName ?? nobody}</td>
+            <td>{e.from ? t(`${prefix}.log.moved`, { from: status(e.from), to: status(e.to) }) : t(`${prefix}.log.created`, { to: status(e.to) })}</td>
+          </tr>
+        ))}
+      </AdminTable>
+    </section>
+  );
+}

@@ -1,5 +1,5 @@
 import type { AudienceOptions, StaffMessageDetail, StaffMessageForm, StaffMessageRow, TeamMessageStatus } from '#src/features/messages/index.ts';
-import { ActionForm, AdminTabFrame, AdminTable, dateTime, Pager } from '#views/admin/tab-frame.tsx';
+import { ActionForm, AdminTabFrame, AdminTable, dateTime, StatusLog, Pager } from '#views/admin/tab-frame.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { CsrfField, describedBy, Field, FieldNotes, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -177,18 +177,7 @@ export function MessageDetail({ message, values, errors, options, count, notice 
           <div className="rich-text" dangerouslySetInnerHTML={{ __html: message.bodyHtml }} />
         </section>
       )}
-      <section aria-labelledby="message-log">
-        <h2 id="message-log">{t('messagesAdmin.log.heading')}</h2>
-        <AdminTable prefix="messagesAdmin" section="log" columns={['when', 'who', 'change']} empty={message.events.length === 0}>
-          {message.events.map((e, i) => (
-            <tr key={i}>
-              <td>{dateTime(e.at)}</td>
-              <td>{e.actorName ?? t('messagesAdmin.log.system')}</td>
-              <td>{e.from ? t('messagesAdmin.log.moved', { from: status(e.from), to: status(e.to) }) : t('messagesAdmin.log.created', { to: status(e.to) })}</td>
-            </tr>
-          ))}
-        </AdminTable>
-      </section>
+      <StatusLog id="message-log" prefix="messagesAdmin" events={message.events} status={status} nobody={t('messagesAdmin.log.system')} />
     </AdminTabFrame>
   );
 }

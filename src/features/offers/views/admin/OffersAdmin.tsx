@@ -1,7 +1,7 @@
 import { formatDate } from '#shared/format.ts';
 import type { OfferStatus, OffersStaffForm, PartnerRow, StaffOfferDetail, StaffOfferForm, StaffOfferRow } from '#src/features/offers/index.ts';
 import { MarketplaceTabs } from '#views/admin/marketplace-tabs.tsx';
-import { ActionForm, AdminTabFrame, AdminTable, dateTime, FormError, Pager } from '#views/admin/tab-frame.tsx';
+import { ActionForm, AdminTabFrame, AdminTable, dateTime, StatusLog, FormError, Pager } from '#views/admin/tab-frame.tsx';
 import { CsrfField, Field, FieldNotes, describedBy, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -185,18 +185,7 @@ export function OfferEdit({ offer, form, partners, categories, notice, moves }: 
         <h2 id="offer-edit">{t('offers.staff.editTitle')}</h2>
         <OfferForm action={`/admin/marketplace/offers/${offer.id}`} values={values} errors={typed?.errors ?? {}} partners={partners} categories={categories} submit={t('offers.staff.save')} />
       </section>
-      <section aria-labelledby="offer-log">
-        <h2 id="offer-log">{t('offers.staff.log.heading')}</h2>
-        <AdminTable prefix="offers.staff" section="log" columns={['when', 'who', 'change']} empty={offer.events.length === 0}>
-          {offer.events.map((e, i) => (
-            <tr key={i}>
-              <td>{dateTime(e.at)}</td>
-              <td>{e.actorName ?? t('offers.staff.log.unknown')}</td>
-              <td>{e.from ? t('offers.staff.log.moved', { from: status(e.from), to: status(e.to) }) : t('offers.staff.log.created', { to: status(e.to) })}</td>
-            </tr>
-          ))}
-        </AdminTable>
-      </section>
+      <StatusLog id="offer-log" prefix="offers.staff" events={offer.events} status={status} nobody={t('offers.staff.log.unknown')} />
     </AdminTabFrame>
   );
 }
