@@ -26,8 +26,8 @@ export { newestPosts, waitingPostsOf, type NewestPost } from './activity.ts';
 // decides (who reads, who posts, its chairs as moderators); the forum never imports the groups area.
 export type { ForumScope, RepliesPage } from './types.ts';
 export { forumDeps, forumViewer, type ForumDeps } from './deps.ts';
-export { createPost, getPost } from './posts.ts';
-export { createReply, listReplies } from './replies.ts';
+export { createPost, deletePost, editPost, getPost } from './posts.ts';
+export { createReply, deleteReply, editReply, getReply, listReplies } from './replies.ts';
 export { removeContent, restoreContent } from './moderation.ts';
 export { listGroupPosts, serveGroupPostsAt, type GroupPostPath } from './group-discussion.ts';
 export { mentionLinksUnder } from './mentions.ts';

@@ -167,8 +167,9 @@ export async function getPost(deps: ForumDeps, viewer: ForumViewer, postId: numb
     reportedByMe: Boolean(row.reported),
     reactions: reactionsFromJson(row.reactions_json),
     abilities: {
-      canEdit: mine && inWindow && row.status !== 'removed',
-      canDelete: mine && inWindow && row.status !== 'removed',
+      // In a group, only while the viewer may still post there (a member who left keeps nothing to change).
+      canEdit: mine && inWindow && row.status !== 'removed' && (!scope || scope.canPost),
+      canDelete: mine && inWindow && row.status !== 'removed' && (!scope || scope.canPost),
       canRemove: moderator && !mine && (published || row.status === 'pending'),
       // Reports, likes and reactions are the forum's own (its moderators'): not in a group's discussion.
       canReport: !mine && published && !scope,
@@ -234,21 +235,26 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
   return getPost(deps, viewer, id, scope);
 }
 
-/** The author's own, not deleted post, locked for the change, within the edit window. */
 /**
  * The viewer's own post, to edit or delete within the window. A moderator (or staff) deleting someone
  * else's post is sent to remove-with-reason (moderation.ts: logged, the author told, restorable).
+ * A group's post is changed only in its group's scope (decision 0056), by its author while the scope
+ * lets them post; without a scope it is not found: the forum's endpoints would bypass the group's say
+ * on who may write, and NotYours or UseRemove would tell anyone that it exists.
  */
-async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, purpose: 'edit' | 'delete') {
+async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: ForumViewer, postId: number, purpose: 'edit' | 'delete', scope?: ForumScope) {
   const row = await selectInCommunity(trx, 'forum_posts', deps.community)
     .select(['id', 'author_id', 'status', 'created_at', 'group_id'])
     .where('id', '=', postId)
     .where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
-  // A group's post is not the forum's (decision 0056): its edit and delete here would bypass the group's
-  // say on who may write, and NotYours or UseRemove would tell anyone that it exists.
-  if (!row || row.group_id != null) throw new AppError('Forum.PostNotFound');
+  if (!row || !inScope(row.group_id, scope)) throw new AppError('Forum.PostNotFound');
+  if (scope && row.author_id !== viewer.userId) {
+    // In a group: its chairs (and staff) remove with a reason; anyone else finds nothing of theirs here.
+    if (purpose === 'delete' && moderatesIn(viewer, scope, false) && (row.status === 'published' || row.status === 'pending')) throw new AppError('Forum.UseRemove');
+    throw new AppError('Forum.PostNotFound');
+  }
   const mine = row.author_id === viewer.userId;
   if (!mine) {
     const moderator = purpose === 'delete' && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
@@ -262,13 +268,14 @@ async function ownPostForChange(trx: ForumDeps['db'], deps: ForumDeps, viewer: F
 }
 
 /** The author changes their post (title, text, topics when given) within EDIT_WINDOW_MS. */
-export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: number, input: PostInput): Promise<PostView> {
+export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: number, input: PostInput, scope?: ForumScope): Promise<PostView> {
   ensureForumOn(deps.community);
+  ensureMayPost(scope);
   const { title, body, topicIds } = await checkPost(deps, input, false);
-  const groupOf = await selectInCommunity(deps.db, 'forum_posts', deps.community).select('group_id').where('id', '=', postId).executeTakeFirst();
-  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`, groupOf?.group_id ?? null);
+  // Only a group's post is edited in its scope, only a forum's without one (ownPostForChange): mentions resolve there.
+  const mentioned = await resolveMentions(deps.db, deps.community, `${title}\n${body.text}`, scope?.groupId ?? null);
   await forumTransaction(deps.db, async (trx) => {
-    const row = await ownPostForChange(trx, deps, viewer, postId, 'edit');
+    const row = await ownPostForChange(trx, deps, viewer, postId, 'edit', scope);
     const old = await selectInCommunity(trx, 'forum_posts', deps.community).select(['title', 'body_text']).where('id', '=', postId).executeTakeFirstOrThrow();
     await updateInCommunity(trx, 'forum_posts', deps.community)
       .set({ title, body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
@@ -288,17 +295,18 @@ export async function editPost(deps: ForumDeps, viewer: ForumViewer, postId: num
       await notifyNewMentions(trx, deps, { authorId: row.author_id, title, url: postPath(postId), before: `${old.title}\n${old.body_text}`, after: `${title}\n${body.text}`, groupId: row.group_id });
     }
   });
-  return getPost(deps, viewer, postId);
+  return getPost(deps, viewer, postId, scope);
 }
 
 /**
  * The author deletes their post within EDIT_WINDOW_MS: hidden everywhere. Someone else's post is not
  * deleted, even by a moderator: they remove it with a reason ('Forum.UseRemove', moderation.ts).
  */
-export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number): Promise<void> {
+export async function deletePost(deps: ForumDeps, viewer: ForumViewer, postId: number, scope?: ForumScope): Promise<void> {
   ensureForumOn(deps.community);
+  ensureMayPost(scope);
   await forumTransaction(deps.db, async (trx) => {
-    await ownPostForChange(trx, deps, viewer, postId, 'delete');
+    await ownPostForChange(trx, deps, viewer, postId, 'delete', scope);
     const now = deps.clock.now();
     await updateInCommunity(trx, 'forum_posts', deps.community).set({ deleted_at: now }).where('id', '=', postId).execute();
     // Gone with its text: the open reports on it and on its replies are settled ('deleted').

@@ -65,7 +65,8 @@ function repliesQuery(db: Db, deps: ForumDeps, viewer: ForumViewer) {
 
 type ReplyRow = Awaited<ReturnType<ReturnType<typeof repliesQuery>['executeTakeFirstOrThrow']>>;
 
-function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r: ReplyRow): ReplyView {
+/** `mayPost`: false in a group's scope that no longer lets the viewer post (nothing of theirs to change then). */
+function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r: ReplyRow, mayPost = true): ReplyView {
   const mine = r.author_id === viewer.userId;
   const inWindow = withinEditWindow(r.created_at, deps.clock.now());
   return {
@@ -82,8 +83,8 @@ function toReplyView(deps: ForumDeps, viewer: ForumViewer, moderator: boolean, r
     reactions: reactionsFromJson(r.reactions_json),
     reportedByMe: Boolean(r.reported),
     abilities: {
-      canEdit: mine && inWindow && r.status !== 'removed',
-      canDelete: mine && inWindow && r.status !== 'removed',
+      canEdit: mine && mayPost && inWindow && r.status !== 'removed',
+      canDelete: mine && mayPost && inWindow && r.status !== 'removed',
       canRemove: moderator && !mine && (r.status === 'published' || r.status === 'pending'),
       canReport: !mine && r.status === 'published',
       canModerate: moderator,
@@ -123,7 +124,7 @@ export async function listReplies(
   const page = rows.slice(0, first);
   const last = page[page.length - 1];
   return {
-    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r)),
+    replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r, !opts.scope || opts.scope.canPost)),
     next: rows.length > first && last ? encodeCursor([last.id]) : null,
   };
 }
@@ -142,7 +143,7 @@ export async function getReply(deps: ForumDeps, viewer: ForumViewer, replyId: nu
   const moderator = moderatesIn(viewer, scope, row.viewer_is_moderator === true);
   const mine = row.author_id === viewer.userId;
   if (!mayView(row.status, { mine, moderator })) throw new AppError('Forum.ReplyNotFound');
-  return toReplyView(deps, viewer, moderator, row);
+  return toReplyView(deps, viewer, moderator, row, !scope || scope.canPost);
 }
 
 function checkReply(body: unknown) {
@@ -188,9 +189,12 @@ export async function createReply(deps: ForumDeps, viewer: ForumViewer, postId: 
   return getReply(deps, viewer, id, scope);
 }
 
-/** The reply locked for a change, its post row locked first (counts change under that lock). */
-/** The viewer's own reply, to edit or delete; a moderator deleting someone else's is sent to remove-with-reason. */
-async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, replyId: number, purpose: 'edit' | 'delete') {
+/**
+ * The viewer's own reply, to edit or delete, locked for the change with its post row first (counts
+ * change under that lock); a moderator deleting someone else's is sent to remove-with-reason. A reply
+ * in a group's discussion is changed only in its group's scope (decision 0056), else not found.
+ */
+async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, replyId: number, purpose: 'edit' | 'delete', scope?: ForumScope) {
   const found = await selectInCommunity(trx, 'forum_replies', deps.community)
     .select(['post_id'])
     .where('id', '=', replyId)
@@ -199,7 +203,7 @@ async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, rep
   if (!found) throw new AppError('Forum.ReplyNotFound');
   const post = await selectInCommunity(trx, 'forum_posts', deps.community).select(['id', 'group_id']).where('id', '=', found.post_id).forUpdate().executeTakeFirst();
   // A reply in a group's discussion is not the forum's to change (nor to tell of: decision 0056).
-  if (post?.group_id != null) throw new AppError('Forum.ReplyNotFound');
+  if (!post || !inScope(post.group_id, scope)) throw new AppError('Forum.ReplyNotFound');
   const row = await selectInCommunity(trx, 'forum_replies', deps.community)
     .select(['id', 'post_id', 'author_id', 'status', 'created_at'])
     .where('id', '=', replyId)
@@ -207,6 +211,11 @@ async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, rep
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw new AppError('Forum.ReplyNotFound');
+  if (scope && row.author_id !== viewer.userId) {
+    // In a group: its chairs (and staff) remove with a reason; anyone else finds nothing of theirs here.
+    if (purpose === 'delete' && moderatesIn(viewer, scope, false) && (row.status === 'published' || row.status === 'pending')) throw new AppError('Forum.UseRemove');
+    throw new AppError('Forum.ReplyNotFound');
+  }
   if (row.author_id !== viewer.userId) {
     const moderator = purpose === 'delete' && (viewer.isStaff || (await moderatorColumn(trx, deps.community, viewer.userId).executeTakeFirst())?.is_moderator === true);
     if (moderator && (row.status === 'published' || row.status === 'pending')) throw new AppError('Forum.UseRemove');
@@ -219,12 +228,13 @@ async function replyForChange(trx: Db, deps: ForumDeps, viewer: ForumViewer, rep
 }
 
 /** The author changes their reply within EDIT_WINDOW_MS. */
-export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: number, input: { body: unknown }): Promise<ReplyView> {
+export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: number, input: { body: unknown }, scope?: ForumScope): Promise<ReplyView> {
   ensureForumOn(deps.community);
+  ensureMayPost(scope);
   const body = checkReply(input.body);
-  const mentioned = await resolveMentions(deps.db, deps.community, body.text);
+  const mentioned = await resolveMentions(deps.db, deps.community, body.text, scope?.groupId ?? null);
   await forumTransaction(deps.db, async (trx) => {
-    const row = await replyForChange(trx, deps, viewer, replyId, 'edit');
+    const row = await replyForChange(trx, deps, viewer, replyId, 'edit', scope);
     const old = await selectInCommunity(trx, 'forum_replies', deps.community).select('body_text').where('id', '=', replyId).executeTakeFirstOrThrow();
     await updateInCommunity(trx, 'forum_replies', deps.community)
       .set({ body_html: linkMentions(body.html, mentioned), body_text: body.text, edited_at: deps.clock.now() })
@@ -238,7 +248,7 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
       await markNoticed(trx, deps.community, replyId, told, deps.clock.now());
     }
   });
-  return getReply(deps, viewer, replyId);
+  return getReply(deps, viewer, replyId, scope);
 }
 
 /**
@@ -246,10 +256,11 @@ export async function editReply(deps: ForumDeps, viewer: ForumViewer, replyId: n
  * is removed with a reason instead: 'Forum.UseRemove', moderation.ts). A published
  * reply's post loses one from reply_count in the same transaction, under the post row's lock.
  */
-export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId: number): Promise<void> {
+export async function deleteReply(deps: ForumDeps, viewer: ForumViewer, replyId: number, scope?: ForumScope): Promise<void> {
   ensureForumOn(deps.community);
+  ensureMayPost(scope);
   await forumTransaction(deps.db, async (trx) => {
-    const row = await replyForChange(trx, deps, viewer, replyId, 'delete');
+    const row = await replyForChange(trx, deps, viewer, replyId, 'delete', scope);
     const now = deps.clock.now();
     await updateInCommunity(trx, 'forum_replies', deps.community).set({ deleted_at: now, report_count: 0 }).where('id', '=', replyId).execute();
     // Gone with its text: the open reports on it are settled ('deleted').

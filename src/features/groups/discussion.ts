@@ -1,6 +1,6 @@
 import { AppError } from '#src/core/errors.ts';
 import { parseId } from '#src/core/ids.ts';
-import { createPost, createReply, getPost, listGroupPosts, listReplies, removeContent, restoreContent, type ForumDeps, type ForumScope, type GroupPostPath, type PostSummary, type PostView, type ReplyView } from '#src/features/forum/index.ts';
+import { createPost, createReply, deletePost, deleteReply, editPost, editReply, getPost, getReply, listGroupPosts, listReplies, removeContent, restoreContent, type ForumDeps, type ForumScope, type GroupPostPath, type PostSummary, type PostView, type ReplyView } from '#src/features/forum/index.ts';
 import type { GroupsDeps, GroupsViewer } from './deps.ts';
 import { visibleGroup, type VisibleGroup } from './queries.ts';
 import { slugOf } from './members.ts';
@@ -53,6 +53,42 @@ export async function groupPost(deps: GroupsDeps, viewer: GroupsViewer, scope: F
 export async function replyInGroup(deps: GroupsDeps, viewer: GroupsViewer, slug: unknown, postId: unknown, input: { body: unknown }): Promise<ReplyView> {
   const { scope } = await groupScope(deps, viewer, slug);
   return createReply(forumOf(deps), viewer, postIdOf(postId), input, scope);
+}
+
+/**
+ * The author edits or deletes their own post of the group, in its scope: the forum's rules (its edit
+ * window, its content rules) and the scope's leave to post; anyone else finds nothing (404).
+ */
+export async function editPostInGroup(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown, input: { title: unknown; body: unknown }): Promise<PostView> {
+  return editPost(forumOf(deps), viewer, postIdOf(postId), { title: input.title, body: input.body, topicIds: undefined }, scope);
+}
+
+export async function deletePostInGroup(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown): Promise<void> {
+  await deletePost(forumOf(deps), viewer, postIdOf(postId), scope);
+}
+
+/** One post of the group as the viewer sees it (for its edit form: no replies read). */
+export async function groupPostOnly(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown): Promise<PostView> {
+  return getPost(forumOf(deps), viewer, postIdOf(postId), scope);
+}
+
+/** A reply of this post of the group as the viewer sees it, else not found (a reply is changed under its own post's address only). */
+async function replyOfPost(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown, replyId: unknown): Promise<ReplyView> {
+  const id = parseId(replyId);
+  if (id === null) throw new AppError('Forum.ReplyNotFound');
+  const found = await getReply(forumOf(deps), viewer, id, scope);
+  if (found.postId !== postIdOf(postId)) throw new AppError('Forum.ReplyNotFound');
+  return found;
+}
+
+export async function editReplyInGroup(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown, replyId: unknown, input: { body: unknown }): Promise<ReplyView> {
+  const found = await replyOfPost(deps, viewer, scope, postId, replyId);
+  return editReply(forumOf(deps), viewer, found.id, input, scope);
+}
+
+export async function deleteReplyInGroup(deps: GroupsDeps, viewer: GroupsViewer, scope: ForumScope, postId: unknown, replyId: unknown): Promise<void> {
+  const found = await replyOfPost(deps, viewer, scope, postId, replyId);
+  await deleteReply(forumOf(deps), viewer, found.id, scope);
 }
 
 /** A chair (or staff) removes a post or reply of the group's discussion with a reason, or restores it. */

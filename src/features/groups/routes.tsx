@@ -4,19 +4,21 @@ import { AppError, isAppError } from '#src/core/errors.ts';
 import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { mentionLinksUnder, readGroupsWith, serveGroupPostsAt } from '#src/features/forum/index.ts';
 import { GroupPage } from '#src/features/groups/views/GroupPage.tsx';
-import { GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
+import { GroupPostEditPage, GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
 import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
 import { groupsDeps, groupsViewer } from './deps.ts';
-import { groupPost, groupPostPath, groupPosts, groupScope, moderateInGroup, postInGroup, replyInGroup } from './discussion.ts';
+import { htmlToText } from '#src/lib/rich-text.ts';
+import { deletePostInGroup, deleteReplyInGroup, editPostInGroup, editReplyInGroup, groupPost, groupPostOnly, groupPostPath, groupPosts, groupScope, moderateInGroup, postIdOf, postInGroup, replyInGroup } from './discussion.ts';
 import { readGroupImage } from './images.ts';
 import { readersOf } from './queries.ts';
 import { decideRequest, groupViewOf, leaveGroup, listGroups, requestToJoin } from './members.ts';
 
 const SlugParams = z.object({ slug: z.string().max(100) });
 const PostParams = z.object({ slug: z.string().max(100), postId: z.string().max(40) });
+const ReplyParams = z.object({ slug: z.string().max(100), postId: z.string().max(40), replyId: z.string().max(40) });
 const RequestParams = z.object({ slug: z.string().max(100), requestId: z.string().max(40) });
 const ImageParams = z.object({ file: z.string().max(100) });
-const PageQuery = z.object({ after: z.string().max(200).optional().catch(undefined), done: z.enum(['requested', 'accepted', 'declined', 'posted', 'replied', 'removed', 'restored', 'left']).optional().catch(undefined) }).passthrough();
+const PageQuery = z.object({ after: z.string().max(200).optional().catch(undefined), done: z.enum(['requested', 'accepted', 'declined', 'posted', 'replied', 'removed', 'restored', 'left', 'edited', 'deleted']).optional().catch(undefined), 'edit-reply': z.string().max(40).optional().catch(undefined) }).passthrough();
 const PostBody = z.object({ title: field(10_000), body: field(200_000) });
 const ReplyBody = z.object({ body: field(200_000) });
 const DecisionBody = z.object({ decision: z.enum(['accept', 'decline']) });
@@ -27,7 +29,8 @@ type Typed = { values: Record<string, string>; errors: Record<string, string>; s
 /**
  * The members' groups (issue 28): /groups, /groups/{slug} (about, chairs, members, join requests, the
  * discussion's posts and the new-post form), /groups/{slug}/posts/{id} (a post, its replies, the reply
- * form, the chairs' remove and restore). Plain forms, POST-redirect-GET; no island.
+ * form, the chairs' remove and restore; the author's edit and delete of their own post and reply, the
+ * reply's inline by `?edit-reply={id}`). Plain forms, POST-redirect-GET; no island.
  */
 export default async function groupsRoutes(app: FastifyInstance) {
   const t = app.t;
@@ -112,11 +115,26 @@ export default async function groupsRoutes(app: FastifyInstance) {
     }
   });
 
+  // A refusal of a change that is no field's (the edit window closed meanwhile) is told beside the text.
+  const refusalOf = (e: unknown): Record<string, string> | null => {
+    if (!isAppError(e)) return null;
+    if (e.fields) return fieldsOf(e);
+    return e.code === 'Forum.EditWindowClosed' ? { body: t(e.key, e.values) } : null;
+  };
+
   const postPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, postId: string, typed?: Typed) => {
     const { deps, viewer } = call(request);
-    const { after } = queryOf(PageQuery, request);
+    const query = queryOf(PageQuery, request);
+    const after = query.after;
+    // The inline edit form of one's reply: asked for (`?edit-reply={id}`), or shown again with what was typed.
+    const editing = typed?.values.target?.startsWith('edit-reply-') ? Number(typed.values.target.slice('edit-reply-'.length)) : Number(query['edit-reply'] ?? NaN);
     const { group, scope } = await groupScope(deps, viewer, slug);
     const view = await groupPost(deps, viewer, scope, postId, after ?? null);
+    const mineToEdit = view.replies.find((r) => r.id === editing && r.abilities.canEdit);
+    const target = `edit-reply-${editing}`;
+    const editingReply = mineToEdit
+      ? { id: mineToEdit.id, body: typed?.values.target === target ? (typed.values.body ?? '') : htmlToText(mineToEdit.bodyHtml), error: typed?.errors[target] }
+      : null;
     return reply.page({
       title: view.post.title,
       status: typed?.status,
@@ -128,6 +146,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
           next={view.next}
           notice={typed ? undefined : noticeOf(request)}
           typed={typed}
+          editing={editingReply}
         />
       ),
     });
@@ -162,5 +181,77 @@ export default async function groupsRoutes(app: FastifyInstance) {
       if (!isAppError(e) || !e.fields) throw e;
       return postPage(request, reply, slug, postId, { values: { reason: body.reason, target: `${body.kind}-${body.id}` }, errors: { [`reason-${body.kind}-${body.id}`]: Object.values(fieldsOf(e))[0] ?? '' }, status: e.status });
     }
+  });
+
+  // The author edits or deletes their own post or reply, in the group's scope (the forum's window and rules; anyone else: 404).
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, slug: string, postId: string, typed?: Typed) => {
+    const { deps, viewer } = call(request);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    const post = await groupPostOnly(deps, viewer, scope, postId);
+    if (!typed && !post.abilities.canEdit) throw new AppError(post.author.id === viewer.userId && scope.canPost && post.status !== 'removed' ? 'Forum.EditWindowClosed' : 'Forum.PostNotFound');
+    return reply.page({
+      title: t('groups.editPost'),
+      status: typed?.status,
+      body: <GroupPostEditPage group={{ name: group.name, slug: group.slug }} postId={post.id} values={typed?.values ?? { title: post.title, body: htmlToText(post.bodyHtml) }} errors={typed?.errors ?? {}} />,
+    });
+  };
+
+  app.get('/groups/:slug/posts/:postId/edit', member, async (request, reply) => {
+    const { slug, postId } = paramsOf(PostParams, request, notFound);
+    return editPage(request, reply, slug, postId);
+  });
+
+  app.post('/groups/:slug/posts/:postId/edit', member, async (request, reply) => {
+    const { slug, postId } = paramsOf(PostParams, request, notFound);
+    const body = formOf(PostBody, request);
+    const { deps, viewer } = call(request);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    try {
+      const post = await editPostInGroup(deps, viewer, scope, postId, body);
+      return reply.redirectTo(`/groups/${group.slug}/posts/${post.id}?done=edited`);
+    } catch (e) {
+      const errors = refusalOf(e);
+      if (!errors || !isAppError(e)) throw e;
+      return editPage(request, reply, slug, postId, { values: body, errors, status: e.status });
+    }
+  });
+
+  app.post('/groups/:slug/posts/:postId/delete', member, async (request, reply) => {
+    const { slug, postId } = paramsOf(PostParams, request, notFound);
+    const { deps, viewer } = call(request);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    await deletePostInGroup(deps, viewer, scope, postId);
+    return reply.redirectTo(`/groups/${group.slug}?done=deleted#discussion`);
+  });
+
+  app.get('/groups/:slug/posts/:postId/replies/:replyId/edit', member, async (request, reply) => {
+    const { slug, postId, replyId } = paramsOf(ReplyParams, request, notFound);
+    const id = Number(replyId);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('Forum.ReplyNotFound');
+    return reply.redirectTo(`/groups/${encodeURIComponent(slug)}/posts/${encodeURIComponent(postId)}?edit-reply=${id}#reply-${id}`);
+  });
+
+  app.post('/groups/:slug/posts/:postId/replies/:replyId/edit', member, async (request, reply) => {
+    const { slug, postId, replyId } = paramsOf(ReplyParams, request, notFound);
+    const body = formOf(ReplyBody, request);
+    const { deps, viewer } = call(request);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    try {
+      const r = await editReplyInGroup(deps, viewer, scope, postId, replyId, body);
+      return reply.redirectTo(`/groups/${group.slug}/posts/${r.postId}?done=edited#reply-${r.id}`);
+    } catch (e) {
+      const errors = refusalOf(e);
+      if (!errors || !isAppError(e)) throw e;
+      const target = `edit-reply-${replyId}`;
+      return postPage(request, reply, slug, postId, { values: { body: body.body, target }, errors: { [target]: errors.body ?? Object.values(errors)[0] ?? '' }, status: e.status });
+    }
+  });
+
+  app.post('/groups/:slug/posts/:postId/replies/:replyId/delete', member, async (request, reply) => {
+    const { slug, postId, replyId } = paramsOf(ReplyParams, request, notFound);
+    const { deps, viewer } = call(request);
+    const { group, scope } = await groupScope(deps, viewer, slug);
+    await deleteReplyInGroup(deps, viewer, scope, postId, replyId);
+    return reply.redirectTo(`/groups/${group.slug}/posts/${postIdOf(postId)}?done=deleted#replies`);
   });
 }

@@ -210,6 +210,62 @@ t.test('groups: staff, visibility, joining, discussion, tenancy, the face', asyn
     t.equal((await post(`/groups/peer-forum/posts/${postId}/moderate`, s.chair.cookie, { kind: 'post', id: String(postId), action: 'remove', reason: 'x' })).statusCode, 404, "another group's post is not found in this group");
   });
 
+  await t.test("the author edits and deletes their own post and reply in the group (the forum's services in its scope); nobody else; not after leaving; never through /forum", async (t) => {
+    const other = await createMember(db, alpha, { firstName: 'Otto', lastName: 'Other' });
+    const ed = await createMember(db, alpha, { firstName: 'Ed', lastName: 'Editor' });
+    for (const [who, g] of [[other, priv], [ed, pub]] as const) t.equal((await post(`/admin/groups/${g}/people`, s.staff.cookie, { emails: who.email, role: 'member' })).statusCode, 303);
+    const asOther = (await signIn(app, other, alpha)).cookie;
+    const made = await post('/groups/cfo-circle/posts', s.member.cookie, { title: 'Draft figures', body: 'First draft.' });
+    const postId = Number(/\/posts\/(\d+)/.exec(made.headers.location as string)?.[1]);
+    const base = `/groups/cfo-circle/posts/${postId}`;
+    const replyId = Number(/reply-(\d+)/.exec((await post(`${base}/replies`, s.member.cookie, { body: 'My reply.' })).headers.location as string)?.[1]);
+    const page = (await get(base, s.member.cookie)).body;
+    for (const action of [`${base}/edit"`, `${base}/delete"`, `${base}?edit-reply=${replyId}#reply-${replyId}"`, `${base}/replies/${replyId}/delete"`]) t.match(page, action, `the author has ${action}`);
+    const othersPage = (await get(base, asOther)).body;
+    t.notMatch(othersPage, `${base}/edit"`, 'another member has no edit');
+    t.notMatch(othersPage, `/replies/${replyId}/delete"`, 'nor delete');
+    // Another member: 404 for each (and so for a reply under another post's address).
+    t.equal((await get(`${base}/edit`, asOther)).statusCode, 404);
+    for (const [url, form] of [[`${base}/edit`, { title: 'Mine now', body: 'x' }], [`${base}/delete`, {}], [`${base}/replies/${replyId}/edit`, { body: 'x' }], [`${base}/replies/${replyId}/delete`, {}]] as const) t.equal((await post(url, asOther, form)).statusCode, 404, `another member: ${url.slice(base.length) || 'post'} is 404`);
+    t.equal((await post(`/groups/cfo-circle/posts/${postId + 100000}/replies/${replyId}/edit`, s.member.cookie, { body: 'x' })).statusCode, 404, "a reply under another post's address");
+    // The forum's own endpoints still know nothing of the group's post and reply, even for its author.
+    // (The forum's post edit checks its fields, topics included, first: a refusal there is 400 for any post.)
+    for (const url of [`/forum/post/${postId}/edit`, `/forum/reply/${replyId}/edit`, `/forum/post/${postId}/delete`, `/forum/reply/${replyId}/delete`]) t.equal((await get(url, s.member.cookie)).statusCode, 404, `GET ${url}: 404`);
+    t.not((await post(`/forum/post/${postId}/edit`, s.member.cookie, { title: 'Via the forum', body: 'Changed through the forum.' })).statusCode, 303, 'no edit through the forum');
+    for (const [url, form] of [[`/forum/post/${postId}/delete`, {}], [`/forum/reply/${replyId}/edit`, { body: 'Changed through the forum.' }], [`/forum/reply/${replyId}/delete`, {}]] as const) t.equal((await post(url, s.member.cookie, form)).statusCode, 404, `${url}: 404`);
+    // The author edits: the form prefilled; a refusal beside the field with what was typed; then saved.
+    const form = await get(`${base}/edit`, s.member.cookie);
+    t.equal(form.statusCode, 200);
+    t.match(form.body, 'First draft.');
+    const refused = await post(`${base}/edit`, s.member.cookie, { title: '', body: 'typed and kept' });
+    t.equal(refused.statusCode, 400);
+    t.match(refused.body, 'typed and kept');
+    const saved = await post(`${base}/edit`, s.member.cookie, { title: 'Final figures', body: 'Second draft.' });
+    t.equal(saved.headers.location, `${base}?done=edited`);
+    t.match(await db.selectFrom('forum_posts').select(['title', 'body_text']).where('id', '=', postId).executeTakeFirstOrThrow(), { title: 'Final figures', body_text: 'Second draft.' });
+    const inline = (await get(`${base}?edit-reply=${replyId}`, s.member.cookie)).body;
+    t.match(inline, `action="${base}/replies/${replyId}/edit"`, 'the inline reply form');
+    const emptyReply = await post(`${base}/replies/${replyId}/edit`, s.member.cookie, { body: '   ' });
+    t.equal(emptyReply.statusCode, 400);
+    t.match(emptyReply.body, `id="edit-reply-${replyId}-error"`, 'the refusal beside the reply field');
+    t.equal((await post(`${base}/replies/${replyId}/edit`, s.member.cookie, { body: 'Better reply.' })).headers.location, `${base}?done=edited#reply-${replyId}`);
+    t.equal((await db.selectFrom('forum_replies').select('body_text').where('id', '=', replyId).executeTakeFirstOrThrow()).body_text, 'Better reply.');
+    // And deletes.
+    t.equal((await post(`${base}/replies/${replyId}/delete`, s.member.cookie, {})).headers.location, `${base}?done=deleted#replies`);
+    t.ok((await db.selectFrom('forum_replies').select('deleted_at').where('id', '=', replyId).executeTakeFirstOrThrow()).deleted_at, 'the reply is deleted');
+    t.equal((await post(`${base}/delete`, s.member.cookie, {})).headers.location, '/groups/cfo-circle?done=deleted#discussion');
+    t.ok((await db.selectFrom('forum_posts').select('deleted_at').where('id', '=', postId).executeTakeFirstOrThrow()).deleted_at, 'the post is deleted');
+    t.equal((await get(base, s.member.cookie)).statusCode, 404);
+    // Having left a public group (still readable), its former member changes nothing there.
+    const asEd = (await signIn(app, ed, alpha)).cookie;
+    const edPost = Number(/\/posts\/(\d+)/.exec((await post('/groups/peer-forum/posts', asEd, { title: 'Ed writes', body: 'Hello.' })).headers.location as string)?.[1]);
+    t.equal((await post('/groups/peer-forum/leave', asEd, {})).statusCode, 303);
+    t.notMatch((await get(`/groups/peer-forum/posts/${edPost}`, asEd)).body, `/posts/${edPost}/edit"`, 'no edit offered after leaving');
+    t.equal((await post(`/groups/peer-forum/posts/${edPost}/edit`, asEd, { title: 'Changed', body: 'x' })).statusCode, 403, 'an edit after leaving is refused');
+    t.equal((await post(`/groups/peer-forum/posts/${edPost}/delete`, asEd, {})).statusCode, 403, 'and a delete');
+    t.equal((await db.selectFrom('forum_posts').select('title').where('id', '=', edPost).executeTakeFirstOrThrow()).title, 'Ed writes');
+  });
+
   await t.test("mentions and reply notices tell only who may read the group: a preview group's chairs, nobody in a disabled one", async (t) => {
     const drain = () => app.jobs.drain([REPLY_NOTICES_JOB]);
     await drain();

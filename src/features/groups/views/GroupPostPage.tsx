@@ -1,7 +1,7 @@
 import type { PostView, ReplyView } from '#src/features/forum/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
 import { DateText } from '#views/kit/date-text.tsx';
-import { CsrfField, Hidden, TextArea } from '#views/kit/form.tsx';
+import { CsrfField, Field, Hidden, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 type Typed = { values: Record<string, string>; errors: Record<string, string> };
@@ -25,8 +25,72 @@ function Moderate({ slug, postId, kind, id, removed, typed }: { slug: string; po
   );
 }
 
+/** The author's edit and delete of their own post or reply (shown where its abilities allow), as plain forms. */
+function OwnChanges({ base, canEdit, canDelete, editHref, label }: { base: string; canEdit: boolean; canDelete: boolean; editHref: string; label: string }) {
+  const { t } = usePage();
+  const href = useHref();
+  if (!canEdit && !canDelete) return null;
+  return (
+    <p className="own-changes">
+      {canEdit ? (
+        <a href={href(editHref)} className="button button-secondary" aria-label={t('groups.own.editLabel', { what: label })}>
+          {t('groups.own.edit')}
+        </a>
+      ) : null}{' '}
+      {canDelete ? (
+        <form method="post" action={href(`${base}/delete`)} className="inline-form">
+          <CsrfField />
+          <button type="submit" className="button button-secondary" aria-label={t('groups.own.deleteLabel', { what: label })}>
+            {t('groups.own.delete')}
+          </button>
+        </form>
+      ) : null}
+    </p>
+  );
+}
+
+/** `/groups/{slug}/posts/{id}/edit`: the author edits their post (the forum's rules), refusals beside the field. */
+export function GroupPostEditPage({ group, postId, values, errors }: { group: { name: string; slug: string }; postId: number; values: Record<string, string>; errors: Record<string, string> }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <article className="group-post-edit">
+      <p>
+        <a href={href(`/groups/${group.slug}/posts/${postId}`)}>{t('groups.own.cancel')}</a>
+      </p>
+      <h1>{t('groups.editPost')}</h1>
+      <form method="post" action={href(`/groups/${group.slug}/posts/${postId}/edit`)} noValidate>
+        <CsrfField />
+        <Field id="post-title" name="title" label={t('groups.field.title')} maxLength={400} defaultValue={values.title ?? ''} error={errors.title} />
+        <TextArea id="post-body" name="body" label={t('groups.field.body')} hint={t('groups.field.bodyHint')} value={values.body ?? ''} error={errors.body} rows={8} />
+        <button type="submit" className="button">
+          {t('groups.own.save')}
+        </button>
+      </form>
+    </article>
+  );
+}
+
 /** `/groups/{slug}/posts/{id}`: a post of the group's discussion, its replies, the reply form; the chairs' remove and restore. */
-export function GroupPostPage({ group, post, replies, next, notice, typed }: { group: { name: string; slug: string }; post: PostView; replies: ReplyView[]; next: string | null; notice?: string; typed?: Typed }) {
+export function GroupPostPage({
+  group,
+  post,
+  replies,
+  next,
+  notice,
+  typed,
+  editing,
+}: {
+  group: { name: string; slug: string };
+  post: PostView;
+  replies: ReplyView[];
+  next: string | null;
+  notice?: string;
+  typed?: Typed;
+  /** The viewer's reply edited inline (`?edit-reply={id}`), with its text and refusal. */
+  editing?: { id: number; body: string; error?: string } | null;
+}) {
+  const postBase = `/groups/${group.slug}/posts/${post.id}`;
   const { t } = usePage();
   const href = useHref();
   return (
@@ -42,6 +106,7 @@ export function GroupPostPage({ group, post, replies, next, notice, typed }: { g
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {post.moderationNote ? <Alert kind="info">{t('groups.moderate.note', { note: post.moderationNote })}</Alert> : null}
       <div className="post-body" dangerouslySetInnerHTML={{ __html: post.bodyHtml }} />
+      <OwnChanges base={postBase} canEdit={post.abilities.canEdit} canDelete={post.abilities.canDelete} editHref={`${postBase}/edit`} label={post.title} />
       {post.abilities.canModerate ? <Moderate slug={group.slug} postId={post.id} kind="post" id={post.id} removed={post.status === 'removed'} typed={typed} /> : null}
       <section aria-labelledby="replies">
         <h2 id="replies">{t('groups.replies', { count: post.replyCount })}</h2>
@@ -52,7 +117,21 @@ export function GroupPostPage({ group, post, replies, next, notice, typed }: { g
                 {r.author.name} · <DateText at={r.createdAt} />
                 {r.status !== 'published' ? ` · ${t(`groups.status.${r.status}`)}` : ''}
               </p>
-              <div dangerouslySetInnerHTML={{ __html: r.bodyHtml }} />
+              {editing?.id === r.id ? (
+                <form method="post" action={href(`${postBase}/replies/${r.id}/edit`)} noValidate>
+                  <CsrfField />
+                  <TextArea id={`edit-reply-${r.id}`} name="body" label={t('groups.own.editReply')} value={editing.body} error={editing.error} rows={4} />
+                  <button type="submit" className="button">
+                    {t('groups.own.save')}
+                  </button>{' '}
+                  <a href={href(`${postBase}#reply-${r.id}`)}>{t('groups.own.cancel')}</a>
+                </form>
+              ) : (
+                <>
+                  <div dangerouslySetInnerHTML={{ __html: r.bodyHtml }} />
+                  <OwnChanges base={`${postBase}/replies/${r.id}`} canEdit={r.abilities.canEdit} canDelete={r.abilities.canDelete} editHref={`${postBase}?edit-reply=${r.id}#reply-${r.id}`} label={t('groups.own.yourReply')} />
+                </>
+              )}
               {r.abilities.canModerate && (r.abilities.canRemove || r.status === 'removed') ? <Moderate slug={group.slug} postId={post.id} kind="reply" id={r.id} removed={r.status === 'removed'} typed={typed} /> : null}
             </li>
           ))}
