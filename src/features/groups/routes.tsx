@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
+import { htmlToText, textToHtml } from '#src/lib/rich-text.ts';
 import { mentionLinksUnder, readGroupsWith, serveGroupPostsAt } from '#src/features/forum/index.ts';
 import { GroupPage } from '#src/features/groups/views/GroupPage.tsx';
 import { GroupPostEditPage, GroupPostPage } from '#src/features/groups/views/GroupPostPage.tsx';
 import { GroupsList } from '#src/features/groups/views/GroupsList.tsx';
 import { groupsDeps, groupsViewer } from './deps.ts';
-import { htmlToText } from '#src/lib/rich-text.ts';
 import { deletePostInGroup, deleteReplyInGroup, editPostInGroup, editReplyInGroup, groupPost, groupPostOnly, groupPostPath, groupPosts, groupScope, moderateInGroup, postIdOf, postInGroup, replyInGroup } from './discussion.ts';
 import { readGroupImage } from './images.ts';
 import { readersOf } from './queries.ts';
@@ -23,6 +23,9 @@ const PostBody = z.object({ title: field(10_000), body: field(200_000) });
 const ReplyBody = z.object({ body: field(200_000) });
 const DecisionBody = z.object({ decision: z.enum(['accept', 'decline']) });
 const ModerateBody = z.object({ kind: z.enum(['post', 'reply']), id: z.string().max(40), action: z.enum(['remove', 'restore']), reason: field(10_000) });
+
+/** What a member types (paragraphs, lists, links as plain text) becomes the forum's rich text, as the forum's own forms do; what they typed is shown again as typed. */
+const asHtml = <T extends { body: string }>(form: T): T => ({ ...form, body: textToHtml(form.body) });
 
 type Typed = { values: Record<string, string>; errors: Record<string, string>; status: number };
 
@@ -107,7 +110,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const body = formOf(PostBody, request);
     const { deps, viewer } = call(request);
     try {
-      const post = await postInGroup(deps, viewer, slug, body);
+      const post = await postInGroup(deps, viewer, slug, asHtml(body));
       return reply.redirectTo(`/groups/${slug}/posts/${post.id}?done=posted`);
     } catch (e) {
       if (!isAppError(e) || !e.fields) throw e;
@@ -162,7 +165,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const body = formOf(ReplyBody, request);
     const { deps, viewer } = call(request);
     try {
-      const r = await replyInGroup(deps, viewer, slug, postId, body);
+      const r = await replyInGroup(deps, viewer, slug, postId, asHtml(body));
       return reply.redirectTo(`/groups/${slug}/posts/${r.postId}?done=replied#reply-${r.id}`);
     } catch (e) {
       if (!isAppError(e) || (!e.fields && e.code !== 'Forum.Locked')) throw e;
@@ -207,7 +210,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const { deps, viewer } = call(request);
     const { group, scope } = await groupScope(deps, viewer, slug);
     try {
-      const post = await editPostInGroup(deps, viewer, scope, postId, body);
+      const post = await editPostInGroup(deps, viewer, scope, postId, asHtml(body));
       return reply.redirectTo(`/groups/${group.slug}/posts/${post.id}?done=edited`);
     } catch (e) {
       const errors = refusalOf(e);
@@ -237,7 +240,7 @@ export default async function groupsRoutes(app: FastifyInstance) {
     const { deps, viewer } = call(request);
     const { group, scope } = await groupScope(deps, viewer, slug);
     try {
-      const r = await editReplyInGroup(deps, viewer, scope, postId, replyId, body);
+      const r = await editReplyInGroup(deps, viewer, scope, postId, replyId, asHtml(body));
       return reply.redirectTo(`/groups/${group.slug}/posts/${r.postId}?done=edited#reply-${r.id}`);
     } catch (e) {
       const errors = refusalOf(e);
