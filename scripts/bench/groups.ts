@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv } from './lib.ts';
+import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv, flatPagesSection } from './lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 import { loadAndWeigh, type Bytes, type WeighedFile } from './weight.ts';
 
@@ -244,27 +244,18 @@ export const groupsModule: BenchModule = {
           notes: weights.map((w) => `  ${w.key}: ${w.files.map((f) => `${f.url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/static\/build\//, '')} ${kib(f.bytes)}`).join(', ')}`),
         });
       }
-      const p99 = (size: number, key: string) => results.find((r) => r.size === size && r.key === key)?.latencyMs?.p99 ?? null;
-      sections.push({
-        key: 'groups-pages',
-        title: `Groups: SQL per page (budget ≤ ${SQL_BUDGET}) and load (${LOAD.connections} connections, ${LOAD.durationSeconds} s; p99 at ${BIG.toLocaleString('en-US')} posts ≤ ${FLAT_FACTOR}x at ${SMALL})`,
-        head: ['posts', 'page', 'SQL', `≤ ${SQL_BUDGET}`, 'req/s', 'p50 ms', 'p99 ms', `flat ≤ ${FLAT_FACTOR}x`],
-        right: [true, false, true, false, true, true, true, false],
-        rows: results.map((m) => {
-          const small99 = p99(SMALL, m.key);
-          const ratio = m.size === BIG && small99 && m.latencyMs ? m.latencyMs.p99 / small99 : null;
-          return [
-            m.size.toLocaleString('en-US'),
-            m.label,
-            m.sql === null ? '-' : String(m.sql),
-            m.sql === null ? '-' : m.sql <= SQL_BUDGET ? 'pass' : 'over',
-            String(m.requestsPerSecond ?? '-'),
-            m.latencyMs ? String(m.latencyMs.p50) : '-',
-            m.latencyMs ? String(m.latencyMs.p99) : '-',
-            ratio === null ? '' : `${ratio.toFixed(2)}x ${ratio <= FLAT_FACTOR ? 'pass' : 'over'}`,
-          ];
+      sections.push(
+        flatPagesSection({
+          key: 'groups-pages',
+          title: `Groups: SQL per page (budget ≤ ${SQL_BUDGET}) and load (${LOAD.connections} connections, ${LOAD.durationSeconds} s; p99 at ${BIG.toLocaleString('en-US')} posts ≤ ${FLAT_FACTOR}x at ${SMALL})`,
+          sizeHead: 'posts',
+          results,
+          small: SMALL,
+          big: BIG,
+          sqlBudget: SQL_BUDGET,
+          flatFactor: FLAT_FACTOR,
         }),
-      });
+      );
       return { sections, warnings, data: { seedMs: info.seedMs, weights: weights.map(({ files, ...w }) => ({ ...w, files: files.length })), results } };
     } finally {
       if (child) await stopServer(child);

@@ -422,3 +422,45 @@ export async function mailSink(onText?: (text: string) => void) {
     close: () => new Promise<void>((resolve) => sink.close(() => resolve())),
   };
 }
+
+/** A page measured at one size of its data: its statements, and its throughput and latency under load (null: not loaded). */
+export type SizedMeasure = { size: number; key: string; label: string; sql: number | null; requestsPerSecond: number | null; latencyMs: Latency | null };
+
+/**
+ * The table of pages measured at a small and a big size of their data (offers, messages, posts in a
+ * group): SQL per page against its budget, throughput and latency, and the p99 at the big size over
+ * the p99 at the small one against the "flat" factor.
+ */
+export function flatPagesSection(o: {
+  key: string;
+  title: string;
+  /** The column naming the size ('offers', 'messages', 'posts'). */
+  sizeHead: string;
+  results: readonly SizedMeasure[];
+  small: number;
+  big: number;
+  sqlBudget: number;
+  flatFactor: number;
+}): Section {
+  const p99 = (size: number, key: string) => o.results.find((r) => r.size === size && r.key === key)?.latencyMs?.p99 ?? null;
+  return {
+    key: o.key,
+    title: o.title,
+    head: [o.sizeHead, 'page', 'SQL', `≤ ${o.sqlBudget}`, 'req/s', 'p50 ms', 'p99 ms', `flat ≤ ${o.flatFactor}x`],
+    right: [true, false, true, false, true, true, true, false],
+    rows: o.results.map((m) => {
+      const small99 = p99(o.small, m.key);
+      const ratio = m.size === o.big && small99 && m.latencyMs ? m.latencyMs.p99 / small99 : null;
+      return [
+        m.size.toLocaleString('en-US'),
+        m.label,
+        m.sql === null ? '-' : String(m.sql),
+        m.sql === null ? '-' : m.sql <= o.sqlBudget ? 'pass' : 'over',
+        String(m.requestsPerSecond ?? '-'),
+        m.latencyMs ? String(m.latencyMs.p50) : '-',
+        m.latencyMs ? String(m.latencyMs.p99) : '-',
+        ratio === null ? '' : `${ratio.toFixed(2)}x ${ratio <= o.flatFactor ? 'pass' : 'over'}`,
+      ];
+    }),
+  };
+}
