@@ -464,3 +464,32 @@ export function flatPagesSection(o: {
     }),
   };
 }
+
+/**
+ * Pages measured at each size of their data (the module's two servers, small first): every page put
+ * under load is warmed once on each side, then each page is measured on each side in turn. An answer
+ * other than 200, or failures under load, become warnings named by size and page.
+ */
+export async function measureAtSizes<Side extends { size: number; loadPort: number; cookie: string }, Target extends { label: string; load: boolean; path: (side: Side) => string }, M extends { status: number; failures: string | null }>(o: {
+  ctx: BenchContext;
+  /** The module's name and what its sizes count ('offers', 'posts'), for the log and the warnings. */
+  name: string;
+  unit: string;
+  sides: readonly Side[];
+  targets: readonly Target[];
+  measure: (side: Side, target: Target) => Promise<M>;
+  warnings: string[];
+}): Promise<M[]> {
+  for (const side of o.sides) for (const t of o.targets) if (t.load) await cannon(`http://${HOST}:${side.loadPort}${t.path(side)}`, 1, { accept: 'text/html', cookie: side.cookie });
+  const results: M[] = [];
+  for (const t of o.targets) {
+    for (const side of o.sides) {
+      o.ctx.log(`  ${o.name}: ${side.size.toLocaleString('en-US')} ${o.unit}, ${t.label}…`);
+      const m = await o.measure(side, t);
+      if (m.status !== 200) o.warnings.push(`${side.size} ${o.unit}, ${t.label}: answered ${m.status}`);
+      if (m.failures) o.warnings.push(`${side.size} ${o.unit}, ${t.label}: ${m.failures}`);
+      results.push(m);
+    }
+  }
+  return results;
+}

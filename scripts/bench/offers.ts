@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv, flatPagesSection } from './lib.ts';
+import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv, flatPagesSection, measureAtSizes } from './lib.ts';
 import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
 import { loadAndWeigh, type Bytes, type WeighedFile } from './weight.ts';
 
@@ -197,17 +197,7 @@ export const offersModule: BenchModule = {
         }
       }
 
-      for (const side of info.sides) for (const t of TARGETS) if (t.load) await cannon(`http://${HOST}:${side.loadPort}${t.path(side)}`, 1, { accept: 'text/html', cookie: side.cookie });
-      const results: Measured[] = [];
-      for (const t of TARGETS) {
-        for (const side of [small, big]) {
-          ctx.log(`  offers: ${side.size.toLocaleString('en-US')} offers, ${t.label}…`);
-          const m = await measure(side, t);
-          if (m.status !== 200) warnings.push(`${side.size} offers, ${t.label}: answered ${m.status}`);
-          if (m.failures) warnings.push(`${side.size} offers, ${t.label}: ${m.failures}`);
-          results.push(m);
-        }
-      }
+      const results = await measureAtSizes({ ctx, name: 'offers', unit: 'offers', sides: [small, big], targets: TARGETS, measure, warnings });
       await stopServer(child);
       child = null;
 
