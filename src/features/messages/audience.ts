@@ -4,12 +4,12 @@ import { hasForbiddenCharacters } from '#src/core/fields.ts';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import { INDUSTRIES, matchingMemberIds } from '#src/features/members/index.ts';
-import { groupMembers, groupOptions } from './audience-groups.ts';
+import { groupAudience, groupChoices } from '#src/features/groups/index.ts';
 import type { AudienceKind, AudienceOptions, StaffMessageForm, TeamMessageAudience } from './types.ts';
 
 /**
  * Who a message goes to. The audience is a tagged value kept on the message (decision 0057): the whole
- * community, a group (through audience-groups.ts), a filter of the staff's member search (through the
+ * community, a group (through the groups area's face), a filter of the staff's member search (through the
  * members area's face), or a pasted list of emails. Resolved to the active members of the community
  * only: deactivated members and other communities' people never count and never receive it.
  */
@@ -89,7 +89,7 @@ export async function resolveAudience(db: Db, community: Tenant, audience: TeamM
       return { ids: rows.map((r) => r.id), unknown: [] };
     }
     case 'group': {
-      const ids = await groupMembers(db, community, audience.groupId);
+      const ids = await groupAudience(db, community, audience.groupId);
       if (ids === null) return null;
       // The group's word is checked again here: only active members of this community.
       return { ids: await onlyActive(db, community, ids), unknown: [] };
@@ -127,7 +127,7 @@ export async function countAudience(db: Db, community: Tenant, audience: TeamMes
 /** The choices the form offers: the community's groups, tiers and standings in use, industries. */
 export async function audienceOptions(db: Db, community: Tenant): Promise<AudienceOptions> {
   const [groups, tiers, standings] = await Promise.all([
-    groupOptions(db, community),
+    groupChoices(db, community),
     selectInCommunity(db, 'memberships', community).select('membership_tier as v').distinct().where('membership_tier', 'is not', null).orderBy('membership_tier').limit(50).execute(),
     selectInCommunity(db, 'memberships', community).select('standing as v').distinct().where('standing', 'is not', null).orderBy('standing').limit(50).execute(),
   ]);
