@@ -6,13 +6,13 @@ import { ConversationsList } from '#src/features/conversations/views/Conversatio
 import { ConversationThreadPage } from '#src/features/conversations/views/ConversationThread.tsx';
 import { conversationWith, getThread, listConversations, sendMessage, setBlocked, type SendTarget } from './conversations.ts';
 import { conversationsDeps, conversationsViewer } from './deps.ts';
-import { conversationIdOf, notFound } from './queries.ts';
+import { notFound } from './queries.ts';
 import { BODY_MAX } from './rules.ts';
 import type { ConversationThread } from './types.ts';
 
 const ListQuery = z.object({ after: field(200) });
 const ThreadQuery = z.object({ before: field(200) });
-const ThreadParams = z.object({ id: z.string().max(40) });
+const ThreadParams = z.object({ id });
 const WithParams = z.object({ userId: id });
 /** The message as typed: capped only against absurd payloads (the service says what is too long). */
 const SendForm = z.object({ body: field(64 * 1024) });
@@ -76,14 +76,14 @@ export default async function conversationsRoutes(app: FastifyInstance) {
   });
 
   app.get('/messages/conversations/:id', member, async (request, reply) => {
-    const id = conversationIdOf(paramsOf(ThreadParams, request, notFound).id);
+    const id = paramsOf(ThreadParams, request, notFound).id;
     const { before } = queryOf(ThreadQuery, request);
     const thread = await getThread(conversationsDeps(request), conversationsViewer(request), id, { before });
     return threadPage(reply, thread, `/messages/conversations/${id}`);
   });
 
   app.post('/messages/conversations/:id', member, async (request, reply) => {
-    const id = conversationIdOf(paramsOf(ThreadParams, request, notFound).id);
+    const id = paramsOf(ThreadParams, request, notFound).id;
     return send(request, reply, { conversationId: id }, `/messages/conversations/${id}`);
   });
 
@@ -92,7 +92,7 @@ export default async function conversationsRoutes(app: FastifyInstance) {
     ['unblock', false],
   ] as const) {
     app.post(`/messages/conversations/:id/${action}`, member, async (request, reply) => {
-      const id = conversationIdOf(paramsOf(ThreadParams, request, notFound).id);
+      const id = paramsOf(ThreadParams, request, notFound).id;
       await setBlocked(conversationsDeps(request), conversationsViewer(request), id, blocked);
       return reply.redirectTo(`/messages/conversations/${id}`);
     });
