@@ -107,6 +107,10 @@ const OVERRIDES: Record<string, string> = {
     "message_recipients.state": "ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>",
     "message_events.from_status": "TeamMessageStatus | null",
     "message_events.to_status": "TeamMessageStatus",
+    "feed_announcements.shown_from": "ColumnType<Date | null, never, never>",
+    "feed_announcements.audience": "ColumnType<FeedAudience, FeedAudience | undefined, FeedAudience>",
+    "feed_featured.kind": "FeaturedKind",
+    "feed_events.subject": "FeedSubject",
 };
 
 const COLUMN_TYPES = [
@@ -114,7 +118,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -84,3 +84,8 @@ export type TeamMessageAudience =
   | { kind: 'group'; groupId: number }
   | { kind: 'filter'; tier?: string | null; founding?: boolean | null; industry?: string | null; location?: string | null; standing?: string | null }
   | { kind: 'emails'; emails: string[] };
+
+/** The members' feed (migration 0034). */
+export type FeedAudience = 'everyone' | 'group';
+export type FeaturedKind = 'article' | 'roundup' | 'offer' | 'forum_post' | 'event';
+export type FeedSubject = 'announcement' | 'featured';

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
+import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -379,6 +379,70 @@ export interface EpRoundups {
   status: ColumnType<RoundupStatus, RoundupStatus | undefined, RoundupStatus>;
   title: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface FeedAnnouncements {
+  audience: ColumnType<FeedAudience, FeedAudience | undefined, FeedAudience>;
+  body_html: Generated<string>;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  ends_at: Timestamp | null;
+  group_id: number | null;
+  id: Generated<number>;
+  image: string | null;
+  image_alt: Generated<string>;
+  link_label: string | null;
+  link_url: string | null;
+  pinned: Generated<boolean>;
+  published_at: Timestamp | null;
+  shown_from: ColumnType<Date | null, never, never>;
+  starts_at: Timestamp | null;
+  title: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface FeedEvents {
+  action: string;
+  actor_id: number | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  subject: FeedSubject;
+  subject_id: number;
+  title: string;
+}
+
+export interface FeedFeatured {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  ends_at: Timestamp | null;
+  event_at: Timestamp | null;
+  id: Generated<number>;
+  item_id: number | null;
+  kind: FeaturedKind;
+  pinned: Generated<boolean>;
+  place: string | null;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  url: string | null;
+}
+
+export interface FeedImages {
+  announcement_id: number;
+  bytes: Buffer;
+  community_id: number;
+  content_type: string;
+  created_at: Generated<Timestamp>;
+  key: string;
+}
+
+export interface FeedSeen {
+  announcement_id: number;
+  community_id: number;
+  seen_at: Generated<Timestamp>;
+  user_id: number;
 }
 
 export interface ForumActions {
@@ -1063,6 +1127,11 @@ export interface DB {
   ep_roundup_answers: EpRoundupAnswers;
   ep_roundup_moves: EpRoundupMoves;
   ep_roundups: EpRoundups;
+  feed_announcements: FeedAnnouncements;
+  feed_events: FeedEvents;
+  feed_featured: FeedFeatured;
+  feed_images: FeedImages;
+  feed_seen: FeedSeen;
   forum_actions: ForumActions;
   forum_follows: ForumFollows;
   forum_likes: ForumLikes;
