@@ -45,3 +45,15 @@ export function onTheirWayOf(community: Tenant, userId: number): RawBuilder<unkn
     left join article_revisions r on r.id = a.current_revision_id
     where a.community_id = ${community.id} and a.author_id = ${userId} and a.status in (${sql.join(statuses)})`;
 }
+
+/**
+ * The published articles whose authors are among `authors` (a subquery of user ids: the members
+ * others may see), as rows `(id, title, path, at)` for the members' feed (the feeds area), which
+ * searches them when staff feature one and checks there, each time the feed is read, that a featured
+ * article is still published. `path` is where a member reads it: its author's articles on their profile.
+ */
+export function featurableArticles(community: Tenant, authors: Expression<unknown>): RawBuilder<unknown> {
+  return sql`select a.id, trim(r.title) as title, '/profile/' || a.author_id || '#profile-articles' as path, a.published_date as at from articles a
+    join article_revisions r on r.id = a.current_revision_id
+    where a.community_id = ${community.id} and a.status in (${sql.join(PUBLISHED)}) and a.author_id in (${authors})`;
+}

@@ -8,4 +8,5 @@ export { firstOpenQuestion, joinPanels, listJoinablePanels, onboardingPanelState
 export type { EpAnswerStatus, JoinablePanel, MemberQuestionRow, MemberQuestionView, MemberTab } from './types.ts';
 export type { AnswerDetail, AnswerFilters, AnswerRow, BatchBoardRow, BatchDetail, BatchFilters, PanelDetail, PanelRow, QuestionBoardRow, QuestionFilters, QuestionRow } from './admin/admin-types.ts';
 export type { InvitationFields, InviteFormState, InviteQuestionView } from './invite/types.ts';
+export { featurableRoundups } from './roundups/featurable.ts';
 export type { PublishedRoundup, RoundupAnswerView, RoundupDetail, RoundupQuery, RoundupQuestionChoice, RoundupRow } from './roundups/types.ts';

@@ -32,3 +32,13 @@ export function waitingPostsOf(community: Tenant, userId: number): RawBuilder<un
   return sql`select 'forumPost' as kind, p.id, p.title, p.status, p.created_at from forum_posts p
     where p.community_id = ${community.id} and p.author_id = ${userId} and p.status = 'pending' and p.deleted_at is null`;
 }
+
+/**
+ * The forum's own published posts (not a group's, not deleted), as rows `(id, title, path, at)` for
+ * the members' feed (the feeds area): searched when staff feature one, and checked each time the feed
+ * is read, so a post removed since is no longer shown.
+ */
+export function featurablePosts(community: Tenant): RawBuilder<unknown> {
+  return sql`select p.id, p.title, '/forum/post/' || p.id as path, p.created_at as at from forum_posts p
+    where p.community_id = ${community.id} and p.status = 'published' and p.deleted_at is null and p.group_id is null`;
+}

@@ -1,8 +1,10 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 
 /**
- * The face the staff's messages use to write to "a group": who is in it and every group to pick from.
+ * The face the staff's messages and the members' feed use to address "a group": who is in it, the
+ * groups a member is in, and every group to pick from.
  */
 
 /**
@@ -46,4 +48,12 @@ export async function groupChoices(db: Db, community: Tenant): Promise<{ id: num
     .orderBy('g.id')
     .execute();
   return rows.map((r) => ({ id: r.id, name: r.name, memberCount: Number(r.n ?? 0) }));
+}
+
+/**
+ * The ids of the groups the user is in (a chair or a member), as a subquery: the members' feed shows
+ * a group's announcement to them (the feeds area), in the same statement that reads the feed.
+ */
+export function groupsOfMember(community: Tenant, userId: number): RawBuilder<unknown> {
+  return sql`select gm.group_id from group_members gm where gm.community_id = ${community.id} and gm.user_id = ${userId}`;
 }

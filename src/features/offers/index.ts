@@ -1,7 +1,9 @@
 /**
- * The offers area's public face: the types its views read. Routes, GraphQL, the demo seed and its
- * errors are registered through register.ts, never imported from here.
+ * The offers area's public face: the types its views read, and the offers the members' feed may
+ * feature. Routes, GraphQL, the demo seed and its errors are registered through register.ts, never
+ * imported from here.
  */
+export { featurableOffers } from './featurable.ts';
 export type {
   ExecPageView,
   OfferAvailability,
