@@ -1,4 +1,5 @@
 /** What the signed-in home page shows (types only: the view imports these, never the service). */
+import type { MemberFeed } from '#src/features/feeds/index.ts';
 import type { MemberSnapshot } from '#src/features/members/index.ts';
 
 /** A new forum post: links to `/forum/post/{id}`. */
@@ -25,4 +26,6 @@ export type WhatsNew = {
   articles: HomeArticle[];
   newMembers: HomeMember[];
   openItems: OpenItem[];
+  /** The member's feed from the team: announcements and featured items (the feeds area). */
+  feed: MemberFeed;
 };

@@ -3,6 +3,7 @@ import type { Clock } from '#src/core/clock.ts';
 import type { Db } from '#src/db/index.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import { newestPublished, onTheirWayOf } from '#src/features/articles/index.ts';
+import { memberFeedJson, memberFeedOf } from '#src/features/feeds/index.ts';
 import { newestPosts, waitingPostsOf } from '#src/features/forum/index.ts';
 import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import type { HomeArticle, HomeMember, HomePost, OpenItem, WhatsNew } from './types.ts';
@@ -11,8 +12,10 @@ import type { HomeArticle, HomeMember, HomePost, OpenItem, WhatsNew } from './ty
  * "What is happening in the community" (issue 14, the home page): the newest forum posts (where the
  * community has a forum), the newest published articles, the members who joined lately, and the
  * member's own open items (an article on its way, a pending introduction request, a forum post
- * waiting for a moderator). Four statements, each scoped to the community; every item carries the
- * page it leads to, and only to pages that exist for this member.
+ * waiting for a moderator), and the member's feed from the team (announcements and featured items,
+ * from the feeds area). Four statements, each scoped to the community (the feed is read in the open
+ * items' statement: the page's budget is five with the session's); every item carries the page it
+ * leads to, and only to pages that exist for this member.
  */
 
 export type HomeDeps = { db: Db; clock: Clock; community: Community };
@@ -32,13 +35,13 @@ const STAGE: Partial<Record<ArticleStatusValue, Extract<OpenItem, { kind: 'artic
 };
 
 export async function whatsNew(deps: HomeDeps, userId: number): Promise<WhatsNew> {
-  const [forumPosts, articles, newMembers, openItems] = await Promise.all([
+  const [forumPosts, articles, newMembers, { openItems, feed }] = await Promise.all([
     deps.community.forum_enabled ? newForumPosts(deps) : Promise.resolve(null),
     newArticles(deps),
     newMembersOf(deps, userId),
-    openItemsOf(deps, userId),
+    openItemsAndFeedOf(deps, userId),
   ]);
-  return { forumPosts, articles, newMembers, openItems };
+  return { forumPosts, articles, newMembers, openItems, feed };
 }
 
 /** The newest published posts, from the forum. */
@@ -76,12 +79,21 @@ async function newMembersOf({ db, community, clock }: HomeDeps, userId: number):
 type OpenRow = { kind: OpenItem['kind']; id: number; title: string | null; status: string; created_at: Date | string };
 
 /**
- * The member's own open items, in one statement: articles on their way, introductions, waiting posts
- * (each area gives its part of the union).
+ * The member's own open items and their feed, in one statement: articles on their way, introductions,
+ * waiting posts (each area gives its part of the union, aggregated as JSON), and the feed (the feeds
+ * area gives it as one JSON value).
  */
-async function openItemsOf({ db, community }: HomeDeps, userId: number): Promise<OpenItem[]> {
+async function openItemsAndFeedOf(deps: HomeDeps, userId: number): Promise<Pick<WhatsNew, 'openItems' | 'feed'>> {
+  const { db, community } = deps;
   const parts = [onTheirWayOf(community, userId), pendingIntroductionsOf(community, userId), ...(community.forum_enabled ? [waitingPostsOf(community, userId)] : [])];
-  const { rows } = await sql<OpenRow>`${sql.join(parts, sql` union all `)} order by created_at desc, id desc limit 20`.execute(db);
+  const open = sql`select coalesce(json_agg(o order by o.created_at desc, o.id desc), '[]'::json) from (${sql.join(parts, sql` union all `)} order by created_at desc, id desc limit 20) o`;
+  const { rows } = await sql<{ open: OpenRow[] | string; feed: unknown }>`select (${open}) as open, ${memberFeedJson(deps, userId)} as feed`.execute(db);
+  const row = rows[0]!;
+  const openRows = (typeof row.open === 'string' ? JSON.parse(row.open) : row.open) as OpenRow[];
+  return { openItems: openItemsOfRows(openRows), feed: memberFeedOf(row.feed) };
+}
+
+function openItemsOfRows(rows: OpenRow[]): OpenItem[] {
   return rows.map((r): OpenItem => {
     const createdAt = new Date(r.created_at);
     if (r.kind === 'article') return { kind: 'article', id: r.id, title: r.title?.trim() ?? '', stage: STAGE[r.status as ArticleStatusValue] ?? 'review', path: '/articles' };

@@ -3,6 +3,7 @@ import { displayName, formatDate, formatRelative } from '#shared/format.ts';
 import type { HomeMember, OpenItem, WhatsNew } from '#src/features/home/index.ts';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
+import { FeedSection } from './FeedSection.tsx';
 
 function SignedOutHome() {
   const { t, community } = usePage();
@@ -104,6 +105,8 @@ function SignedInHome({ news }: { news: WhatsNew }) {
     <section className="home">
       <h1>{t('home.signedIn.heading', { name: displayName(identity.user) })}</h1>
       <p className="lead">{t('home.signedIn.intro', { appName: community.app_name })}</p>
+
+      <FeedSection feed={news.feed} />
 
       <Feed id="home-open" heading={t('home.open.heading')} empty={news.openItems.length ? null : t('home.open.empty')}>
         <ul className="home-list">
