@@ -66,8 +66,8 @@ t.test('access as spec section 2 says', async (t) => {
     const res = await app.inject({ url: '/admin', headers: { ...html, cookie: a.cookie } });
     t.equal(res.statusCode, 200);
     t.match(res.body, '<a href="/admin/articles">Articles</a>', 'links to the articles board');
-    t.notMatch(res.body, 'href="/admin/feeds"', 'no link to an area that is not built');
-    t.notMatch(text(res.body), 'Feeds', 'nor a mention of one');
+    t.notMatch(res.body, 'href="/admin/content-bank"', 'no link to an area that is not built');
+    t.notMatch(text(res.body), 'Content Bank', 'nor a mention of one');
     t.match(res.body, /<nav aria-label="Admin"[^>]*>/, 'the admin navigation');
     t.notMatch(res.body, 'aria-label="Main"', 'not the member navigation');
     t.notMatch(res.body, 'Retreat ad', 'no ads');
