@@ -2,6 +2,8 @@ import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { acceptProductAgreement, saveByline } from '#src/features/articles/byline-terms.ts';
 import { autosaveRevision, submitForReview } from '#src/features/articles/writing.ts';
+import { blankAnnouncementForm, createAnnouncement } from '#src/features/feeds/announcements.ts';
+import { featureEvent } from '#src/features/feeds/featured.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { GOOD_PASSWORD, setPassword } from '#test/helpers/auth.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
@@ -62,7 +64,7 @@ const MALFORMED_QUERIES = ['q=%', 'q=%E0%A4%A', '%=x&%%=%%', 'q=%00&q=%01&a[b]=1
 /** Names the app reads from query strings (besides the fields of GET forms, read from the pages). */
 const QUERY_NAMES = [
   'redirect', 'email', 'token', 'q', 'status', 'editor', 'author', 'sort', 'after', 'before', 'feedback', 'from', 'to',
-  'notice', 'saved', 'done', 'guidelines', 'reset', 'query', 'variables', 'operationName',
+  'notice', 'saved', 'done', 'guidelines', 'reset', 'query', 'variables', 'operationName', 'state',
 ];
 
 /** Names forms and islands post that a page's static markup may not show (islands add them in the browser). */
@@ -110,6 +112,13 @@ t.test('hostile input gets a 4xx or a page, never a 5xx, on every route, form, R
   const draft = await autosaveRevision(deps, member.id, { title: 'Draft', content: '<p>A start.</p>' });
   const submitted = await autosaveRevision(deps, writer.id, { title: 'Submitted', content: words });
   await submitForReview(deps, writer.id, { articleId: submitted.id, title: 'Submitted', content: words, agreed: true });
+  // Two live announcements and two featured event links, so that the feeds' routes with an id (the
+  // draft's for members, the submitted article's for staff) reach a row.
+  const asAdmin = { userId: admin.id, isStaff: true };
+  for (const title of ['First news', 'Second news']) {
+    await createAnnouncement(deps, asAdmin, { ...blankAnnouncementForm(), title }, { publish: true });
+    await featureEvent(deps, asAdmin, { title, url: 'https://example.com/event', date: '2030-01-01', place: '', pinned: false, endsAt: '' });
+  }
 
   // One CSRF pair serves every request: the token goes with the `_csrf` cookie, not with the session.
   const csrf = await csrfFor(app, '', '/login');

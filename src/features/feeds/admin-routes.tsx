@@ -37,18 +37,19 @@ const FeaturedQuery = ListQuery.extend({ kind: z.string().max(40).optional(), q:
 const NoticeQuery = z.object({ done: z.enum(DONE).optional().catch(undefined) }).passthrough();
 const IdParams = z.object({ id: z.string().max(40) });
 const ImageForm = z.object({ image: z.instanceof(Buffer).optional().catch(undefined) }).passthrough();
-const ANNOUNCEMENT_CHANGES = ['publish', 'unpublish', 'pin', 'unpin'] as const;
-const FEATURED_CHANGES = ['pin', 'unpin', 'unfeature'] as const;
-const CHANGED = { publish: 'published', unpublish: 'unpublished', pin: 'pinned', unpin: 'unpinned' } as const satisfies Record<(typeof ANNOUNCEMENT_CHANGES)[number], Done>;
+const AnnouncementChange = z.object({ change: z.enum(['publish', 'unpublish', 'pin', 'unpin', 'delete', 'removeImage']) });
+const FeaturedChange = z.object({ change: z.enum(['pin', 'unpin', 'unfeature']) });
+const CHANGED = { publish: 'published', unpublish: 'unpublished', pin: 'pinned', unpin: 'unpinned', removeImage: 'imageRemoved' } as const satisfies Record<string, Done>;
 
 const flat = (values: Record<string, string | boolean>): Record<string, string> => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 'on' : '') : v]));
 
 /**
  * The staff's feeds (ADMIN only), two tabs of /admin/feeds (views/admin/feeds-tabs.tsx; the third,
  * syndication, is another area's): the announcements (/admin/feeds: the list by state, the CSV, the
- * latest changes; /admin/feeds/announcements/new and /{id}: the form, publish, unpublish, pin, image,
- * delete, its log) and the featured items (/admin/feeds/featured: the list by state, the search to
- * feature an item, the event link form, pin and unfeature). Plain form POSTs (CSRF by the security
+ * latest changes; /admin/feeds/announcements/new and /{id}: the form, its log, the image upload, and
+ * one POST for its one-button changes: publish, unpublish, pin, unpin, delete, remove the image) and
+ * the featured items (/admin/feeds/featured: the list by state, the search to feature an item, the
+ * event link form, and one POST for pin, unpin and unfeature). Plain form POSTs (CSRF by the security
  * plugin), each calling the same services as GraphQL, then a 303 back with a notice; a refused one
  * re-renders its page with the message beside the field and what was typed.
  */
@@ -138,23 +139,19 @@ export default async function feedsAdminRoutes(app: FastifyInstance) {
     }, { key: 'announcement', values: flat(values), render: (form, status) => editPage(request, reply, id, form, status) });
   });
 
-  for (const change of ANNOUNCEMENT_CHANGES) {
-    app.post(`/admin/feeds/announcements/:id/${change}`, admin, async (request, reply) => {
-      const id = idOf(request);
-      return act(request, reply, async () => {
-        const { deps, viewer } = call(request);
-        await changeAnnouncement(deps, viewer, id, change);
-        return { done: CHANGED[change], path: `/admin/feeds/announcements/${id}` };
-      }, { key: 'status', values: {}, render: (form, status) => editPage(request, reply, id, form, status) });
-    });
-  }
-
-  app.post('/admin/feeds/announcements/:id/delete', admin, async (request, reply) => {
+  // The one-button changes of an announcement (publish, unpublish, pin, unpin, delete, remove the image): one route, the change named in the form.
+  app.post('/admin/feeds/announcements/:id/change', admin, async (request, reply) => {
     const id = idOf(request);
+    const { change } = formOf(AnnouncementChange, request);
     return act(request, reply, async () => {
       const { deps, viewer } = call(request);
-      await deleteAnnouncement(deps, viewer, id);
-      return { done: 'deleted', path: '/admin/feeds' };
+      if (change === 'delete') {
+        await deleteAnnouncement(deps, viewer, id);
+        return { done: 'deleted', path: '/admin/feeds' };
+      }
+      if (change === 'removeImage') await removeAnnouncementImage(deps, viewer, id);
+      else await changeAnnouncement(deps, viewer, id, change);
+      return { done: CHANGED[change], path: `/admin/feeds/announcements/${id}` };
     }, { key: 'status', values: {}, render: (form, status) => editPage(request, reply, id, form, status) });
   });
 
@@ -169,15 +166,6 @@ export default async function feedsAdminRoutes(app: FastifyInstance) {
       const { deps, viewer } = call(request);
       await saveAnnouncementImage(deps, viewer, id, image);
       return { done: 'imageSaved', path: `/admin/feeds/announcements/${id}` };
-    }, { key: 'image', values: {}, render: (form, status) => editPage(request, reply, id, form, status) });
-  });
-
-  app.post('/admin/feeds/announcements/:id/image/remove', admin, async (request, reply) => {
-    const id = idOf(request);
-    return act(request, reply, async () => {
-      const { deps, viewer } = call(request);
-      await removeAnnouncementImage(deps, viewer, id);
-      return { done: 'imageRemoved', path: `/admin/feeds/announcements/${id}` };
     }, { key: 'image', values: {}, render: (form, status) => editPage(request, reply, id, form, status) });
   });
 
@@ -226,14 +214,14 @@ export default async function feedsAdminRoutes(app: FastifyInstance) {
     }, { key: 'event', values: flat(values), render: (form, status) => featuredPage(request, reply, form, status) });
   });
 
-  for (const change of FEATURED_CHANGES) {
-    app.post(`/admin/feeds/featured/:id/${change}`, admin, async (request, reply) => {
-      const id = idOf(request);
-      return act(request, reply, async () => {
-        const { deps, viewer } = call(request);
-        await changeFeatured(deps, viewer, id, change);
-        return { done: change === 'unfeature' ? 'unfeatured' : change === 'pin' ? 'pinned' : 'unpinned', path: '/admin/feeds/featured' };
-      }, { key: 'list', values: {}, render: (form, status) => featuredPage(request, reply, form, status) });
-    });
-  }
+  // The one-button changes of a featured item (pin, unpin, unfeature): one route, the change named in the form.
+  app.post('/admin/feeds/featured/:id/change', admin, async (request, reply) => {
+    const id = idOf(request);
+    const { change } = formOf(FeaturedChange, request);
+    return act(request, reply, async () => {
+      const { deps, viewer } = call(request);
+      await changeFeatured(deps, viewer, id, change);
+      return { done: change === 'unfeature' ? 'unfeatured' : change === 'pin' ? 'pinned' : 'unpinned', path: '/admin/feeds/featured' };
+    }, { key: 'list', values: {}, render: (form, status) => featuredPage(request, reply, form, status) });
+  });
 }

@@ -88,8 +88,8 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.equal((await getAnnouncement(deps, staff, id)).state, 'expired', 'the end already saved may stay as it is');
     await changeAnnouncement(deps, staff, id, 'unpublish');
     t.equal((await getAnnouncement(deps, staff, id)).state, 'draft');
-    await t.rejects(createAnnouncement(deps, staff, form({ startsAt: at(DAY), endsAt: at(HOUR) })), { fields: { endsAt: { key: 'feedsAdmin.errors.endBeforeStart' } } });
-    await t.rejects(createAnnouncement(deps, staff, form({ startsAt: '2027-02-31T09:00' })), { fields: { startsAt: { key: 'feedsAdmin.errors.instantInvalid' } } }, '31 February is not 3 March');
+    await t.rejects(createAnnouncement(deps, staff, form({ startsAt: at(DAY), endsAt: at(HOUR) })), { code: 'Feeds.Invalid', fields: { endsAt: { key: 'feedsAdmin.errors.endBeforeStart' } } });
+    await t.rejects(createAnnouncement(deps, staff, form({ startsAt: '2027-02-31T09:00' })), { code: 'Feeds.Invalid', fields: { startsAt: { key: 'feedsAdmin.errors.instantInvalid' } } }, '31 February is not 3 March');
     const log = (await getAnnouncement(deps, staff, id)).log.map((l) => l.action).reverse();
     t.same(log, ['created', 'published', 'edited', 'unpublished'], 'each change logged');
   });
@@ -107,8 +107,8 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.equal(after.unseen, before - 1, 'one fewer unseen (twice is once)');
     t.ok(after.seen.some((a) => a.id === id) && !after.items.some((i) => i.kind === 'announcement' && i.id === id), 'it folds into the seen ones');
     const beta = await db.insertInto('groups').values({ community_id: alpha.id, name: 'Alpha group', slug: 'alpha-group', visibility: 'public' }).returning('id').executeTakeFirstOrThrow();
-    await t.rejects(createAnnouncement(deps, staff, form({ audience: 'group', groupId: String(beta.id) })), { fields: { groupId: { key: 'feedsAdmin.errors.groupRequired' } } }, 'another community\u2019s group is no choice');
-    await t.rejects(createAnnouncement(deps, staff, form({ audience: 'somebody' })), { fields: { audience: {} } });
+    await t.rejects(createAnnouncement(deps, staff, form({ audience: 'group', groupId: String(beta.id) })), { code: 'Feeds.Invalid', fields: { groupId: { key: 'feedsAdmin.errors.groupRequired' } } }, 'another community\u2019s group is no choice');
+    await t.rejects(createAnnouncement(deps, staff, form({ audience: 'somebody' })), { code: 'Feeds.Invalid', fields: { audience: {} } });
     await t.rejects(createAnnouncement(deps, { userId: amara.id, isStaff: false }, form()), { code: 'Forbidden' });
     await deleteAnnouncement(deps, staff, id);
   });
@@ -140,8 +140,8 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     await changeFeatured(deps, staff, id, 'unfeature');
     t.notOk((await listFeatured(deps, staff)).rows.some((r) => r.id === id), 'unfeatured');
     // An event link of its own: refused when over, else gone the day after.
-    await t.rejects(featureEvent(deps, staff, { title: 'Past', url: 'https://example.com/e', date: '2020-01-01', place: '', pinned: false, endsAt: '' }), { fields: { date: { key: 'feedsAdmin.errors.datePast' } } });
-    await t.rejects(featureEvent(deps, staff, { title: '', url: 'javascript:alert(1)', date: 'soon', place: '', pinned: false, endsAt: '' }), { fields: { title: {}, url: { key: 'feedsAdmin.errors.urlInvalid' }, date: { key: 'feedsAdmin.errors.dateInvalid' } } });
+    await t.rejects(featureEvent(deps, staff, { title: 'Past', url: 'https://example.com/e', date: '2020-01-01', place: '', pinned: false, endsAt: '' }), { code: 'Feeds.Invalid', fields: { date: { key: 'feedsAdmin.errors.datePast' } } });
+    await t.rejects(featureEvent(deps, staff, { title: '', url: 'javascript:alert(1)', date: 'soon', place: '', pinned: false, endsAt: '' }), { code: 'Feeds.Invalid', fields: { title: {}, url: { key: 'feedsAdmin.errors.urlInvalid' }, date: { key: 'feedsAdmin.errors.dateInvalid' } } });
     const day = new Date(clock.now().getTime() + 2 * DAY).toISOString().slice(0, 10);
     await featureEvent(deps, staff, { title: 'Breakfast briefing', url: 'https://example.com/breakfast', date: day, place: 'Austin', pinned: false, endsAt: '' });
     t.ok((await feedIds(summit, amara)).includes('featured:Breakfast briefing'));
@@ -165,15 +165,15 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     await t.rejects(deleteAnnouncement(alphaDeps, asAlphaStaff, summitOne), { code: 'Feeds.NotFound' });
     await t.rejects(changeFeatured(alphaDeps, asAlphaStaff, summitFeatured, 'unfeature'), { code: 'Feeds.NotFound' });
     const summitOffer = (await searchFeaturable(deps, staff, 'offer', ''))[0]!;
-    await t.rejects(featureItem(alphaDeps, asAlphaStaff, { kind: 'offer', itemId: summitOffer.id }), { fields: { itemId: { key: 'feedsAdmin.errors.itemGone' } } }, 'another community\u2019s offer is not featurable here');
+    await t.rejects(featureItem(alphaDeps, asAlphaStaff, { kind: 'offer', itemId: summitOffer.id }), { code: 'Feeds.Invalid', fields: { itemId: { key: 'feedsAdmin.errors.itemGone' } } }, 'another community\u2019s offer is not featurable here');
     t.same(await searchFeaturable(alphaDeps, asAlphaStaff, 'article', ''), [], 'Alpha finds none of Summit\u2019s articles');
     await t.rejects(markAnnouncementSeen({ db, clock, community: alpha }, alphaMember.id, summitOne), { code: 'Feeds.NotFound' });
     await t.rejects(markAnnouncementSeen({ db, clock, community: summit }, amara.id, mine), { code: 'Feeds.NotFound' });
     t.ok((await listAnnouncements(deps, staff)).rows.every((r) => r.id !== mine), 'Summit staff never list Alpha\u2019s');
     // The pages, with Alpha's host and staff.
     t.equal((await get(`/admin/feeds/announcements/${summitOne}`, s.alphaStaff.cookie, 'alpha.test')).statusCode, 404);
-    t.equal((await post(`/admin/feeds/announcements/${summitOne}/delete`, s.alphaStaff.cookie, {}, 'alpha.test')).statusCode, 404);
-    t.equal((await post(`/admin/feeds/featured/${summitFeatured}/unfeature`, s.alphaStaff.cookie, {}, 'alpha.test')).statusCode, 404);
+    t.equal((await post(`/admin/feeds/announcements/${summitOne}/change`, s.alphaStaff.cookie, { change: 'delete' }, 'alpha.test')).statusCode, 404);
+    t.equal((await post(`/admin/feeds/featured/${summitFeatured}/change`, s.alphaStaff.cookie, { change: 'unfeature' }, 'alpha.test')).statusCode, 404);
     t.equal((await post(`/feeds/announcements/${summitOne}/seen`, s.alphaMember.cookie, {}, 'alpha.test')).statusCode, 404);
     t.notMatch(mainOf((await get('/admin/feeds', s.alphaStaff.cookie, 'alpha.test')).body), 'Annual summit', 'Alpha\u2019s list has none of Summit\u2019s');
   });
@@ -184,6 +184,7 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.match(list.body, '<a href="/admin/feeds" aria-current="page">Announcements</a>', 'the feeds tabs, announcements current');
     t.match(list.body, 'href="/admin/feeds/featured"');
     t.match(list.body, 'Annual summit: save the date');
+    const scheduledId = (await db.selectFrom('feed_announcements').select('id').where('title', '=', 'Expert panels: the spring batch opens').executeTakeFirstOrThrow()).id;
     const scheduled = /<table[\s\S]*?<\/table>/.exec((await get('/admin/feeds?state=scheduled', s.admin.cookie)).body)?.[0] ?? '';
     t.match(scheduled, 'Expert panels: the spring batch opens');
     t.notMatch(scheduled, 'Annual summit', 'only the scheduled ones');
@@ -204,8 +205,8 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.match(edit.body, 'Board dinner &lt;RSVP&gt;');
     t.match(edit.body, 'Seats are open.\n\n- Austin\n- Denver', 'the form shows the text as typed');
     t.match(mainOf(edit.body), /Published[\s\S]*Created/, 'its log, newest first');
-    t.equal((await post(`${path}/unpin`, s.admin.cookie, {})).headers.location, `${path}?done=unpinned`);
-    t.equal((await post(`${path}/unpublish`, s.admin.cookie, {})).headers.location, `${path}?done=unpublished`);
+    t.equal((await post(`${path}/change`, s.admin.cookie, { change: 'unpin' })).headers.location, `${path}?done=unpinned`);
+    t.equal((await post(`${path}/change`, s.admin.cookie, { change: 'unpublish' })).headers.location, `${path}?done=unpublished`);
     t.match((await get(path, s.admin.cookie)).body, 'Draft');
     const saved = await post(path, s.admin.cookie, { title: 'Board dinner', body: 'Seats.', audience: 'everyone', endsAt: '2020-01-01T00:00', intent: 'save' });
     t.equal(saved.statusCode, 400);
@@ -230,16 +231,17 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.equal(image.headers['content-type'], 'image/webp');
     t.equal((await app.inject({ url: imagePath!, headers: { host: 'alpha.test', cookie: s.alphaMember.cookie } })).statusCode, 404, 'not from another community');
     t.match(feedOf((await get('/', s.amara.cookie)).body), `src="${imagePath}"`, 'in the member\u2019s feed');
-    t.equal((await post(`${path}/image/remove`, s.admin.cookie, {})).statusCode, 303);
+    t.equal((await post(`${path}/change`, s.admin.cookie, { change: 'removeImage' })).statusCode, 303);
     t.equal(await readFeedImage(deps, staff, imagePath!.slice(13, -5)), undefined, 'removed');
     const csv = await get('/admin/feeds/announcements.csv?state=live', s.admin.cookie);
     t.equal(csv.headers['content-type'], 'text/csv; charset=utf-8');
     t.match(csv.body, /^\uFEFFTitle,State,Audience,Pinned,Shown from,Shown until,Seen by,Last changed/);
     t.match(csv.body, 'Board dinner,Live,Everyone,no');
-    t.equal((await post(`${path}/delete`, s.admin.cookie, {})).headers.location, '/admin/feeds?done=deleted');
+    t.equal((await post(`${path}/change`, s.admin.cookie, { change: 'delete' })).headers.location, '/admin/feeds?done=deleted');
     t.equal((await get(path, s.admin.cookie)).statusCode, 404);
     t.match(mainOf((await get('/admin/feeds', s.admin.cookie)).body), /Deleted<\/td><td>Board dinner/, 'the log keeps it');
     t.equal((await get('/admin/feeds/announcements/99999999999', s.admin.cookie)).statusCode, 404, 'a bad id: 404');
+    t.equal((await post(`/admin/feeds/announcements/${scheduledId}/change`, s.admin.cookie, { change: 'explode' })).statusCode, 400, 'a change that is not one: 400');
   });
 
   await t.test('staff featured page without JavaScript: find, choose, feature; an event link; pin and unfeature', async (t) => {
@@ -269,8 +271,8 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     const eventDay = new Date(clock.now().getTime() + 7 * DAY).toISOString().slice(0, 10);
     t.equal((await post('/admin/feeds/featured/event', s.admin.cookie, { title: 'Spring mixer', url: 'https://example.com/mixer', date: eventDay, place: 'Denver' })).statusCode, 303);
     const row = (await listFeatured(deps, staff)).rows.find((r) => r.title === 'Spring mixer')!;
-    t.equal((await post(`/admin/feeds/featured/${row.id}/pin`, s.admin.cookie, {})).headers.location, '/admin/feeds/featured?done=pinned');
-    t.equal((await post(`/admin/feeds/featured/${row.id}/unfeature`, s.admin.cookie, {})).headers.location, '/admin/feeds/featured?done=unfeatured');
+    t.equal((await post(`/admin/feeds/featured/${row.id}/change`, s.admin.cookie, { change: 'pin' })).headers.location, '/admin/feeds/featured?done=pinned');
+    t.equal((await post(`/admin/feeds/featured/${row.id}/change`, s.admin.cookie, { change: 'unfeature' })).headers.location, '/admin/feeds/featured?done=unfeatured');
     t.match(mainOf((await get('/admin/feeds/featured', s.admin.cookie)).body), /Unfeatured<\/td><td>Spring mixer/, 'logged');
     t.equal((await get('/admin/feeds/featured?kind=offer&q=%00', s.admin.cookie)).statusCode, 400, 'a NUL in the search: 400');
     t.equal((await get('/admin/feeds/featured?state=nope', s.admin.cookie)).statusCode, 400);

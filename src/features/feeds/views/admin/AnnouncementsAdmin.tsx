@@ -52,7 +52,8 @@ export function AnnouncementsAdmin({ rows, next, after, state, log, notice }: { 
             <td>
               {r.pinned ? t('feedsAdmin.pinnedYes') : t('feedsAdmin.pinnedNo')}{' '}
               <ActionForm
-                action={`/admin/feeds/announcements/${r.id}/${r.pinned ? 'unpin' : 'pin'}`}
+                action={`/admin/feeds/announcements/${r.id}/change`}
+                fields={{ change: r.pinned ? 'unpin' : 'pin' }}
                 label={r.pinned ? t('feedsAdmin.unpin') : t('feedsAdmin.pin')}
                 ariaLabel={t(r.pinned ? 'feedsAdmin.unpinLabel' : 'feedsAdmin.pinLabel', { title: r.title })}
                 secondary
@@ -172,9 +173,9 @@ export function AnnouncementEdit({ announcement: a, groups, form, notice }: { an
           <StateText row={a} /> · {audienceText(t, a)} · {a.pinned ? t('feedsAdmin.pinnedYes') : t('feedsAdmin.pinnedNo')} · {t('feedsAdmin.seenBy', { count: a.seenCount })}
         </p>
         <div className="actions">
-          {a.state === 'draft' ? <ActionForm action={`${base}/publish`} label={t('feedsAdmin.publish')} /> : <ActionForm action={`${base}/unpublish`} label={t('feedsAdmin.unpublish')} secondary />}
-          <ActionForm action={`${base}/${a.pinned ? 'unpin' : 'pin'}`} label={a.pinned ? t('feedsAdmin.unpin') : t('feedsAdmin.pin')} secondary />
-          <ActionForm action={`${base}/delete`} label={t('feedsAdmin.delete')} ariaLabel={t('feedsAdmin.deleteLabel', { title: a.title })} secondary />
+          {a.state === 'draft' ? <ActionForm action={`${base}/change`} fields={{ change: 'publish' }} label={t('feedsAdmin.publish')} /> : <ActionForm action={`${base}/change`} fields={{ change: 'unpublish' }} label={t('feedsAdmin.unpublish')} secondary />}
+          <ActionForm action={`${base}/change`} fields={{ change: a.pinned ? 'unpin' : 'pin' }} label={a.pinned ? t('feedsAdmin.unpin') : t('feedsAdmin.pin')} secondary />
+          <ActionForm action={`${base}/change`} fields={{ change: 'delete' }} label={t('feedsAdmin.delete')} ariaLabel={t('feedsAdmin.deleteLabel', { title: a.title })} secondary />
         </div>
       </section>
       <section aria-labelledby="announcement-edit">
@@ -199,7 +200,7 @@ export function AnnouncementEdit({ announcement: a, groups, form, notice }: { an
             {t('feedsAdmin.upload')}
           </button>
         </form>
-        {a.imagePath ? <ActionForm action={`${base}/image/remove`} label={t('feedsAdmin.removeImage')} secondary /> : null}
+        {a.imagePath ? <ActionForm action={`${base}/change`} fields={{ change: 'removeImage' }} label={t('feedsAdmin.removeImage')} secondary /> : null}
       </section>
       <FeedLog id="announcement-log" heading={t('feedsAdmin.log.heading')} lines={a.log} showTitle={false} />
     </AdminTabFrame>

@@ -126,8 +126,8 @@ export function FeaturedAdmin({ rows, next, after, state, search, log, form, not
                 {r.featuredBy ? <span className="muted"> · {r.featuredBy}</span> : null}
               </td>
               <td>
-                <ActionForm action={`/admin/feeds/featured/${r.id}/${r.pinned ? 'unpin' : 'pin'}`} label={r.pinned ? t('feedsAdmin.unpin') : t('feedsAdmin.pin')} ariaLabel={t(r.pinned ? 'feedsAdmin.unpinLabel' : 'feedsAdmin.pinLabel', { title: r.title })} secondary />
-                <ActionForm action={`/admin/feeds/featured/${r.id}/unfeature`} label={t('feedsAdmin.featured.unfeature')} ariaLabel={t('feedsAdmin.featured.unfeatureLabel', { title: r.title })} secondary />
+                <ActionForm action={`/admin/feeds/featured/${r.id}/change`} fields={{ change: r.pinned ? 'unpin' : 'pin' }} label={r.pinned ? t('feedsAdmin.unpin') : t('feedsAdmin.pin')} ariaLabel={t(r.pinned ? 'feedsAdmin.unpinLabel' : 'feedsAdmin.pinLabel', { title: r.title })} secondary />
+                <ActionForm action={`/admin/feeds/featured/${r.id}/change`} fields={{ change: 'unfeature' }} label={t('feedsAdmin.featured.unfeature')} ariaLabel={t('feedsAdmin.featured.unfeatureLabel', { title: r.title })} secondary />
               </td>
             </tr>
           ))}
