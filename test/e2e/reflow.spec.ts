@@ -5,6 +5,8 @@ import { approveForPublishing, autosaveRevision, submitForReview } from '#src/fe
 import { moveArticle } from '#src/features/articles/review.ts';
 import { evaluateMembers } from '#src/features/badges/evaluate.ts';
 import { awardStaffBadge } from '#src/features/badges/staff.ts';
+import { blankAnnouncementForm, createAnnouncement } from '#src/features/feeds/announcements.ts';
+import { featureEvent } from '#src/features/feeds/featured.ts';
 import { addPeople, createGroup } from '#src/features/groups/staff.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
@@ -95,6 +97,9 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
   await db.updateTable('users').set({ email: 'bartholomew.featherstonehaugh.operations-director@alpha-circle-independent.example.com' }).where('id', '=', staff.id).execute();
   await addPeople(groupDeps, editor, group, { userIds: [member.id], role: 'chair' });
   await addPeople(groupDeps, editor, group, { userIds: [staff.id], role: 'member' });
+  // The feed: a pinned announcement with a long title and link, and an event link (the home page and /admin/feeds).
+  await createAnnouncement(deps, editor, { ...blankAnnouncementForm(), title: 'Founders of Independent Regional Logistics: the annual summit programme is out', body: `Read it here: ${LONG_URL}`, linkUrl: LONG_URL, linkLabel: 'The programme', pinned: true }, { publish: true });
+  await featureEvent(deps, editor, { title: 'Cold-chain operators breakfast briefing and warehouse tour', url: LONG_URL, date: new Date(clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10), place: 'Rotterdam', pinned: false, endsAt: '' });
   const memberToken = (await signIn(app, member, alpha)).token;
   const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
 
@@ -192,6 +197,8 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/admin/marketplace/ads', name: 'the ads tab of the marketplace' },
     { path: '/admin/groups', name: "the staff's groups" },
     { path: `/admin/groups/${group}?q=feather`, name: 'a group for staff, with the people search' },
+    { path: '/admin/feeds', name: "the staff's announcements" },
+    { path: '/admin/feeds/featured?kind=article', name: "the staff's featured items, with the search" },
   ];
 
   for (const [who, token, pages] of [
