@@ -37,7 +37,8 @@ t.test('the members\u2019 feed in the browser: staff post an announcement; the m
   await admin.goto('/admin/feeds/featured?kind=article');
   await admin.getByRole('heading', { name: 'Feature an event link' }).waitFor();
   await expectReflowAndAxeAtPhoneWidths(t, admin, 'the featured items', { browser, javaScriptEnabled: true });
-  t.same(adminProblems, [], 'no errors in the staff pages');
+  // The refused form answers 400 by design (the browser logs it as a failed resource): nothing else.
+  t.same(adminProblems.filter((p) => !p.includes('status of 400')), [], 'no errors in the staff pages');
 
   const member = await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 740 }, token: (await signIn(app, ada, alpha)).token });
   const page = await member.newPage();
@@ -45,10 +46,10 @@ t.test('the members\u2019 feed in the browser: staff post an announcement; the m
   await page.goto('/');
   await page.getByRole('heading', { name: /From the team \(1 new announcement\)/ }).waitFor();
   await page.getByRole('heading', { name: 'Spring dinner series: seats are open in Austin and Denver', level: 3 }).waitFor();
-  t.ok(await page.getByRole('listitem').filter({ hasText: 'Denver, 19 March' }).isVisible(), 'the text as rich text');
+  t.ok(await page.locator('.feed-item .rich-text li', { hasText: 'Denver, 19 March' }).isVisible(), 'the text as rich text');
   t.equal(await page.getByRole('link', { name: 'Reserve a seat' }).getAttribute('href'), 'https://example.com/a-very-long-address/for-the-spring-dinner-series/registration?utm_source=feed');
   await expectReflowAndAxeAtPhoneWidths(t, page, 'the home page with the feed', { browser, javaScriptEnabled: true });
-  await Promise.all([page.waitForURL(/\/#feed$/), page.getByRole('button', { name: 'Mark “Spring dinner series: seats are open in Austin and Denver” as seen' }).click()]);
+  await Promise.all([page.waitForURL(/\/#feed$/), page.getByRole('button', { name: 'Mark as seen: Spring dinner series: seats are open in Austin and Denver' }).click()]);
   await page.getByRole('heading', { name: /From the team \(Nothing new\)/ }).waitFor();
   const seen = page.getByText('1 announcement you have seen');
   await seen.click();
