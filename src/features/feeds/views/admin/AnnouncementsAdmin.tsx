@@ -156,9 +156,7 @@ export function AnnouncementEdit({ announcement: a, groups, form, notice }: { an
   const { t } = usePage();
   const href = useHref();
   const mine = form?.key === 'announcement' ? form : undefined;
-  const values: AnnouncementForm = mine
-    ? { ...a.form, ...mine.values, pinned: mine.values.pinned === 'on' }
-    : a.form;
+  const values: AnnouncementForm = mine ? { ...a.form, ...mine.values, pinned: mine.values.pinned === 'on' } : a.form;
   const imageError = typedIn(form, 'image', 'image').error;
   const base = `/admin/feeds/announcements/${a.id}`;
   return (
@@ -180,7 +178,7 @@ export function AnnouncementEdit({ announcement: a, groups, form, notice }: { an
       </section>
       <section aria-labelledby="announcement-edit">
         <h2 id="announcement-edit">{t('feedsAdmin.editHeading')}</h2>
-        {mine?.errors.form ? <FormError form={form} formKey="announcement" /> : null}
+        <FormError form={form} formKey="announcement" />
         <AnnouncementFields action={base} values={values} errors={mine?.errors ?? {}} groups={groups} published={a.state !== 'draft'} />
       </section>
       <section aria-labelledby="announcement-image">
