@@ -107,6 +107,12 @@ const OVERRIDES: Record<string, string> = {
     "message_recipients.state": "ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>",
     "message_events.from_status": "TeamMessageStatus | null",
     "message_events.to_status": "TeamMessageStatus",
+    "bank_entries.kind": "BankKind",
+    "bank_dirty.kind": "BankKind",
+    "bank_item_tags.kind": "BankKind",
+    "bank_collection_items.kind": "BankKind",
+    "bank_usage.kind": "BankKind",
+    "bank_assets.kind": "BankAssetKind",
 };
 
 const COLUMN_TYPES = [
@@ -114,7 +120,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'BankKind', 'BankAssetKind',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

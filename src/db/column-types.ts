@@ -84,3 +84,7 @@ export type TeamMessageAudience =
   | { kind: 'group'; groupId: number }
   | { kind: 'filter'; tier?: string | null; founding?: boolean | null; industry?: string | null; location?: string | null; standing?: string | null }
   | { kind: 'emails'; emails: string[] };
+
+/** The content bank (migration 0036): an item of the library, named by its kind and its id. */
+export type BankKind = 'article' | 'roundup' | 'answer' | 'image' | 'pdf';
+export type BankAssetKind = 'image' | 'pdf';
