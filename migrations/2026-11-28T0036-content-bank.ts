@@ -15,7 +15,7 @@ import { Kysely, sql } from 'kysely';
  *   (migration 0008: PGlite has no autovacuum).
  * - `bank_dirty`: which items changed since the index last read them. The triggers below add a mark
  *   in the transaction that changes a published article (or its current revision), a published
- *   roundup or an accepted answer (or one that stops being so); the bank reads the marks before it
+ *   roundup (and its answers) or an accepted answer (or one that stops being so); the bank reads the marks before it
  *   answers, takes each item's facts from its area's face, and updates or drops its entry. Marks are
  *   only (community, kind, id): the facts stay the other areas'.
  * - `bank_assets`: uploaded images (re-encoded by sharp) and PDFs (checked), stored in the database as
@@ -84,6 +84,20 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end $$`.execute(db);
 
+  // A roundup counts, and so do its answers: an accepted answer opens in its published roundup.
+  await sql`
+    create function bank_mark_roundup_dirty() returns trigger language plpgsql as $$
+    declare
+      cid int;
+      rid int;
+    begin
+      if tg_op = 'DELETE' then cid := old.community_id; rid := old.id; else cid := new.community_id; rid := new.id; end if;
+      insert into bank_dirty (community_id, kind, item_id) values (cid, 'roundup', rid);
+      insert into bank_dirty (community_id, kind, item_id)
+        select ra.community_id, 'answer', ra.answer_id from ep_roundup_answers ra where ra.community_id = cid and ra.roundup_id = rid;
+      return null;
+    end $$`.execute(db);
+
   const published = `('PUBLISHED', 'MANUALLY_PUBLISHED')`;
   await sql.raw(`create trigger bank_articles_insert after insert on articles for each row when (new.status in ${published}) execute function bank_mark_dirty('article', 'id')`).execute(db);
   await sql
@@ -95,9 +109,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql.raw(`create trigger bank_articles_delete after delete on articles for each row when (old.status in ${published}) execute function bank_mark_dirty('article', 'id')`).execute(db);
   await sql.raw(`create trigger bank_article_revisions after insert or update on article_revisions for each row execute function bank_mark_revision_dirty()`).execute(db);
 
-  await sql.raw(`create trigger bank_roundups_insert after insert on ep_roundups for each row when (new.status = 'FINAL') execute function bank_mark_dirty('roundup', 'id')`).execute(db);
-  await sql.raw(`create trigger bank_roundups_update after update on ep_roundups for each row when (new.status = 'FINAL' or old.status = 'FINAL') execute function bank_mark_dirty('roundup', 'id')`).execute(db);
-  await sql.raw(`create trigger bank_roundups_delete after delete on ep_roundups for each row when (old.status = 'FINAL') execute function bank_mark_dirty('roundup', 'id')`).execute(db);
+  await sql.raw(`create trigger bank_roundups_insert after insert on ep_roundups for each row when (new.status = 'FINAL') execute function bank_mark_roundup_dirty()`).execute(db);
+  await sql.raw(`create trigger bank_roundups_update after update on ep_roundups for each row when (new.status = 'FINAL' or old.status = 'FINAL') execute function bank_mark_roundup_dirty()`).execute(db);
+  await sql.raw(`create trigger bank_roundups_delete after delete on ep_roundups for each row when (old.status = 'FINAL') execute function bank_mark_roundup_dirty()`).execute(db);
 
   await sql.raw(`create trigger bank_answers_insert after insert on ep_answers for each row when (new.status = 'accepted') execute function bank_mark_dirty('answer', 'id')`).execute(db);
   await sql.raw(`create trigger bank_answers_update after update on ep_answers for each row when (new.status = 'accepted' or old.status = 'accepted') execute function bank_mark_dirty('answer', 'id')`).execute(db);
@@ -202,6 +216,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   ] as const) {
     for (const trigger of triggers) await sql.raw(`drop trigger if exists ${trigger} on ${table}`).execute(db);
   }
+  await sql`drop function if exists bank_mark_roundup_dirty()`.execute(db);
   await sql`drop function if exists bank_mark_revision_dirty()`.execute(db);
   await sql`drop function if exists bank_mark_dirty()`.execute(db);
   for (const table of ['bank_usage', 'bank_collection_items', 'bank_collections', 'bank_item_tags', 'bank_tags', 'bank_assets', 'bank_dirty', 'bank_entries']) await db.schema.dropTable(table).execute();

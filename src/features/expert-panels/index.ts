@@ -9,3 +9,4 @@ export type { EpAnswerStatus, JoinablePanel, MemberQuestionRow, MemberQuestionVi
 export type { AnswerDetail, AnswerFilters, AnswerRow, BatchBoardRow, BatchDetail, BatchFilters, PanelDetail, PanelRow, QuestionBoardRow, QuestionFilters, QuestionRow } from './admin/admin-types.ts';
 export type { InvitationFields, InviteFormState, InviteQuestionView } from './invite/types.ts';
 export type { PublishedRoundup, RoundupAnswerView, RoundupDetail, RoundupQuery, RoundupQuestionChoice, RoundupRow } from './roundups/types.ts';
+export { acceptedAnswersForLibrary, publishedRoundupsForLibrary } from './library.ts';
