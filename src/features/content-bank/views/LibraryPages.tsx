@@ -159,6 +159,7 @@ export function ItemPage({ item, tags, collections, errors, values, notice }: { 
 
       <section aria-labelledby="bank-item-collections">
         <h2 id="bank-item-collections">{i('collections.heading')}</h2>
+        {errors.collection ? <p className="field-error">{errors.collection}</p> : null}
         {item.collections.length === 0 ? <p>{i('collections.none')}</p> : null}
         {item.collections.length ? (
           <ul className="plain bank-chips">
@@ -175,7 +176,7 @@ export function ItemPage({ item, tags, collections, errors, values, notice }: { 
         ) : collectable.length ? (
           <form method="post" action={href(`${base}/collections`)} className="bank-inline-form" noValidate>
             <CsrfField />
-            <Select id="bank-item-collection" name="collectionId" label={i('collections.collection')} value={values.collectionId ?? ''} error={errors.collectionId ?? errors.collection} placeholder={i('collections.choose')} options={collectable.map((c) => ({ value: String(c.id), label: c.name }))} />
+            <Select id="bank-item-collection" name="collectionId" label={i('collections.collection')} value={values.collectionId ?? ''} error={errors.collectionId} placeholder={i('collections.choose')} options={collectable.map((c) => ({ value: String(c.id), label: c.name }))} />
             <button type="submit" className="button">
               {i('collections.submit')}
             </button>
