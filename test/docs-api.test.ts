@@ -53,4 +53,6 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.same(JSON.parse(of('expertQuestions(tab: OPEN')), { open: 2, inReview: 1, answered: 2, published: 1 }, "the member's expert-panel tabs");
   t.equal(of('expertQuestions(filters:'), '3', "the staff's questions board: the open batch's three");
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
+  t.same(JSON.parse(of('contentBankSearch(query')), { kind: 'ROUNDUP', title: 'Pricing moves that paid off: three leaders on what changed their revenue', tags: [{ name: 'Finance' }] }, "the content bank's search");
+  t.same(JSON.parse(of('/rest/admin/content-bank/assets')), { kind: 'PDF', title: 'Board pack', contentType: 'application/pdf' }, 'an asset uploaded with REST');
 });
