@@ -12,7 +12,8 @@ import { BANK_KINDS, type BankItem, type BankKind, type BankSearchForm, type Ban
  * index. A search's full-text tier (`search_vector @@ websearch_to_tsquery('simple', q)`, its GIN
  * index) shows the items with a word of the search in their title first, then the others, each class
  * newest first, so that no statement scores every match; then, when the page is not yet full, the
- * trigram tier (`q <% search_text`, title and author: a typo, a word begun) by word similarity. With
+ * trigram tier (`q <% search_text`, title and author: a typo, a word begun) by word similarity, at
+ * most TRIGRAM_CANDIDATES of them ranked. With
  * no search, newest first. Filters: kinds, author, a date range, a tag (and, for other areas, tags and
  * collections). Keyset pages: each tier is one statement, whatever the size of the library; the same
  * SQL on PGlite and PostgreSQL. Every statement names the community.
@@ -247,17 +248,20 @@ async function newestRows(deps: BankDeps, query: BankQuery, from: NewestKey | nu
 }
 
 /**
- * The full-text tier in two classes, each one branch of a UNION ALL taking at most a page, newest
- * first: 2 when a word of the search is in the title (`ts_filter(search_vector, '{a}')`, its own GIN
- * index), 1 otherwise.
+ * The full-text tier in two classes, newest first in each: 2 when a word of the search is in the
+ * title (`ts_filter(search_vector, '{a}')`, its own GIN index), 1 otherwise. One statement per class,
+ * the second only when the first did not fill the page: in one statement the planner would read the
+ * second class even when the first filled it, and it cannot tell how many of the matches are in
+ * titles (the two conditions are one), so a common word in many titles read the whole library.
  */
 async function textRows(deps: BankDeps, query: BankQuery, from: TextKey | null, limit: number): Promise<PageRow[]> {
   const q = query.q.toLowerCase();
   const tsq = sql`websearch_to_tsquery('simple', ${q})`;
   const anyWord = sql`replace(websearch_to_tsquery('simple', ${q})::text, ' & ', ' | ')::tsquery`;
   const inTitle = sql<SqlBool>`ts_filter(e.search_vector, '{a}') @@ ${anyWord}`;
-  const classes = ([2, 1] as const).filter((c) => !from || c <= from.cls);
-  const branches = classes.map((cls) => {
+  const rows: PageRow[] = [];
+  for (const cls of ([2, 1] as const).filter((c) => !from || c <= from.cls)) {
+    if (rows.length >= limit) break;
     let b = candidates(deps, query).where(sql<SqlBool>`e.search_vector @@ ${tsq}`);
     b = cls === 2 ? b.where(inTitle) : b.where(sql<SqlBool>`not (${inTitle})`);
     if (from && from.cls === cls) b = b.where((eb) => eb(eb.refTuple('e.published_at', 'e.id'), '<', eb.tuple(new Date(from.at), from.id)));
@@ -265,21 +269,32 @@ async function textRows(deps: BankDeps, query: BankQuery, from: TextKey | null, 
       .select(['e.id as eid', 'e.published_at as at', sql<number>`${sql.lit(cls)}::int`.as('cls'), sql<string | null>`null::text`.as('score')])
       .orderBy('e.published_at', 'desc')
       .orderBy('e.id', 'desc')
-      .limit(limit);
-    return deps.db.selectFrom(page.as(`c${cls}`)).selectAll();
-  });
-  let all = branches[0]!;
-  for (const b of branches.slice(1)) all = all.unionAll(b);
-  return pageRows(deps, all as never, [['p.cls', 'desc'], ['p.at', 'desc'], ['p.eid', 'desc']], limit);
+      .limit(limit - rows.length);
+    rows.push(...(await pageRows(deps, page as never, [['p.at', 'desc'], ['p.eid', 'desc']], null)));
+  }
+  return rows;
 }
+
+/**
+ * How many trigram candidates the typo tier ranks at most: each is checked and scored (word
+ * similarity, tens of microseconds), so a misspelling of a word in thousands of titles would cost
+ * thousands of checks; past this many it ranks the first ones the index gives (all of them near
+ * spellings), and the tier's cost stops growing with the library.
+ */
+export const TRIGRAM_CANDIDATES = 200;
 
 /** The trigram tier: the items only `q <% search_text` finds (title and author), by word similarity then entry id. */
 async function trigramRows(deps: BankDeps, query: BankQuery, from: RankKey | null, limit: number): Promise<PageRow[]> {
   const q = query.q.toLowerCase();
   const fts = sql<SqlBool>`e.search_vector @@ websearch_to_tsquery('simple', ${q})`;
-  const score = sql<string>`round(word_similarity(${q}, e.search_text)::numeric, 6)`;
-  const matches = candidates(deps, query).where(sql<SqlBool>`${q} <% e.search_text`).where(sql<SqlBool>`not (${fts})`);
-  let page = deps.db.selectFrom(matches.select(['e.id as eid', 'e.published_at as at', sql<number | null>`null::int`.as('cls'), score.as('score')]).as('r')).selectAll();
+  const matches = candidates(deps, query)
+    .where(sql<SqlBool>`${q} <% e.search_text`)
+    .where(sql<SqlBool>`not (${fts})`)
+    .select(['e.id as eid', 'e.published_at as at', 'e.search_text'])
+    .limit(TRIGRAM_CANDIDATES);
+  const score = sql<string>`round(word_similarity(${q}, m.search_text)::numeric, 6)`;
+  const scored = deps.db.selectFrom(matches.as('m')).select(['m.eid', 'm.at', sql<number | null>`null::int`.as('cls'), score.as('score')]);
+  let page = deps.db.selectFrom(scored.as('r')).selectAll();
   if (from) page = page.where(sql<SqlBool>`(r.score < ${from.score}::numeric or (r.score = ${from.score}::numeric and r.eid > ${from.id}))`);
   page = page.orderBy('r.score', 'desc').orderBy('r.eid', 'asc').limit(limit);
   return pageRows(deps, page as never, [['p.score', 'desc'], ['p.eid', 'asc']], null);
