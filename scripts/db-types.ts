@@ -107,6 +107,8 @@ const OVERRIDES: Record<string, string> = {
     "message_recipients.state": "ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>",
     "message_events.from_status": "TeamMessageStatus | null",
     "message_events.to_status": "TeamMessageStatus",
+    "communities.syndication_feeds": "ColumnType<SyndicationFeedEntry[], string | undefined, string>",
+    "syndication_feed_filters.kind": "SyndicationFilterKind",
 };
 
 const COLUMN_TYPES = [
@@ -114,7 +116,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'SyndicationItemType', 'SyndicationFilterKind', 'SyndicationFeedEntry',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -84,3 +84,25 @@ export type TeamMessageAudience =
   | { kind: 'group'; groupId: number }
   | { kind: 'filter'; tier?: string | null; founding?: boolean | null; industry?: string | null; location?: string | null; standing?: string | null }
   | { kind: 'emails'; emails: string[] };
+
+/** Syndication (migration 0035). */
+export type SyndicationItemType = 'article' | 'roundup';
+/** What a feed's filter row names: an item type now; the content bank's tags and collections next. */
+export type SyndicationFilterKind = 'type' | 'tag' | 'collection';
+/**
+ * An enabled feed as the community's cached row carries it (communities.syndication_feeds): what a
+ * page head advertises and a feed address serves, with no read of the feeds' table.
+ */
+export type SyndicationFeedEntry = {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  limit: number;
+  types: SyndicationItemType[];
+  /** The content bank's tag and collection ids the items must carry (none yet: every item of the types). */
+  tags: string[];
+  collections: string[];
+  /** When staff last changed it (ISO): part of the feed's cache key. */
+  updatedAt: string;
+};
