@@ -4,6 +4,7 @@ import type { SyndicationFeedEntry } from '#src/db/types.ts';
 import { publicArticles } from '#src/features/articles/index.ts';
 import { publicRoundups } from '#src/features/expert-panels/index.ts';
 import { excerpt, plainText } from '#src/lib/plain-text.ts';
+import { cleanText } from './render.ts';
 import type { FeedItem } from './types.ts';
 
 /**
@@ -41,6 +42,13 @@ export async function loadFeedItems(db: Db, community: Tenant, feed: FeedSelecti
       updatedAt: r.updatedAt,
     })),
   ];
+  for (const item of items) {
+    // What XML cannot carry (control characters, lone surrogates) is left out here once, for every format and the staff's preview.
+    item.title = cleanText(item.title);
+    item.summary = cleanText(item.summary);
+    item.authorName = item.authorName === null ? null : cleanText(item.authorName);
+    if (item.contentHtml !== null) item.contentHtml = cleanText(item.contentHtml);
+  }
   items.sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || (a.type === b.type ? b.sourceId - a.sourceId : a.type < b.type ? -1 : 1));
   return items.slice(0, limit);
 }

@@ -136,7 +136,8 @@ export class FeedPublisher {
 
   /** The feed's content as of at most `ttlMs` ago: read once per feed at a time, every waiting request sharing the read. */
   private async stateFor(community: Community, entry: SyndicationFeedEntry, now: number): Promise<State> {
-    const key = `${community.id}:${entry.id}:${entry.updatedAt}`;
+    // The entry whole (small): any change of its configuration is another feed to read.
+    const key = `${community.id}:${JSON.stringify(entry)}`;
     const hit = this.states.get(key);
     if (hit && this.fresh(hit.at, now)) return hit;
     let pending = this.loading.get(key);
