@@ -312,7 +312,7 @@ t.test('syndication: feeds, validity, tenancy, validators, the staff tab, GraphQ
       const r = await get(url);
       t.ok(r.statusCode >= 400 && r.statusCode < 500, `${url.slice(0, 60)}: ${r.statusCode}`);
     }
-    for (const headers of [{ 'if-none-match': '\u0001'.repeat(10) }, { 'if-none-match': 'x'.repeat(50_000) }, { 'if-modified-since': '\u0000' }, { 'if-modified-since': '9'.repeat(5000) }, { 'accept-encoding': 'br;q=abc, *;q=' }, { 'accept-encoding': ','.repeat(5000) }]) {
+    for (const headers of <Record<string, string>[]>[{ 'if-none-match': '\u0001'.repeat(10) }, { 'if-none-match': 'x'.repeat(50_000) }, { 'if-modified-since': '\u0000' }, { 'if-modified-since': '9'.repeat(5000) }, { 'accept-encoding': 'br;q=abc, *;q=' }, { 'accept-encoding': ','.repeat(5000) }]) {
       t.equal((await get('/feeds/alpha-everything.rss', { headers })).statusCode, 200, JSON.stringify(headers).slice(0, 60));
     }
     const evil = await get('/feeds/alpha-everything.rss', { host: 'evil.example' });
