@@ -29,14 +29,17 @@ export const isItemType = (v: unknown): v is SyndicationItemType => typeof v ===
 
 /** A slug suggested from a title ("Summit — everything" → "summit-everything"). */
 export function slugFrom(title: string): string {
-  return title
+  const whole = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/g, '');
+    .replace(/^-+|-+$/g, '');
+  if (whole.length <= SLUG_MAX) return whole;
+  // Too long: cut at the last whole word that fits.
+  const cut = whole.slice(0, SLUG_MAX + 1);
+  const end = cut.lastIndexOf('-');
+  return (end >= 2 ? cut.slice(0, end) : whole.slice(0, SLUG_MAX)).replace(/-+$/g, '');
 }
 
 export const blankFeedForm = (): FeedForm => ({ title: '', slug: '', description: '', limit: String(DEFAULT_LIMIT), types: [...ITEM_TYPES], enabled: true });
