@@ -52,5 +52,7 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.same(of('CARD_TOKEN=$(curl').split('\n').map((l) => JSON.parse(l)), [true, { outstandingBalance: 0, showNoBalanceDue: false }], 'paid with a sandbox token: nothing owed, just paid');
   t.same(JSON.parse(of('expertQuestions(tab: OPEN')), { open: 2, inReview: 1, answered: 2, published: 1 }, "the member's expert-panel tabs");
   t.equal(of('expertQuestions(filters:'), '3', "the staff's questions board: the open batch's three");
+  t.same(JSON.parse(of('syndicationFeeds {')), ['summit-everything', 'expert-roundups'], "the staff's syndication feeds");
+  t.same(of('If-None-Match: $ETAG').split('\n').map((l, i) => (i === 0 ? JSON.parse(l) : l)), [{ title: 'Summit — everything', items: 2 }, '304'], 'a public feed, then 304 with its validator');
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
 });

@@ -6,6 +6,7 @@ import { moveArticle } from '#src/features/articles/review.ts';
 import { evaluateMembers } from '#src/features/badges/evaluate.ts';
 import { awardStaffBadge } from '#src/features/badges/staff.ts';
 import { addPeople, createGroup } from '#src/features/groups/staff.ts';
+import { createFeed } from '#src/features/syndication/staff.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
 import { setPassword, setPhone } from '#test/helpers/auth.ts';
@@ -95,6 +96,12 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
   await db.updateTable('users').set({ email: 'bartholomew.featherstonehaugh.operations-director@alpha-circle-independent.example.com' }).where('id', '=', staff.id).execute();
   await addPeople(groupDeps, editor, group, { userIds: [member.id], role: 'chair' });
   await addPeople(groupDeps, editor, group, { userIds: [staff.id], role: 'member' });
+  // A syndication feed with a long title and address (its three addresses in the staff's table).
+  await createFeed(
+    { db, clock, community: alpha, t: app.t, changed: () => app.communities.invalidate(), site: { protocol: 'http', host: 'localhost', hostname: 'localhost', publicUrl: app.config.publicUrl, basePath: '', isDefaultCommunity: true } },
+    editor,
+    { title: 'Alpha Circle of Independent Practitioners — everything we publish', slug: 'alpha-circle-of-independent-practitioners-everything', description: '', limit: '20', types: ['article', 'roundup'], enabled: true },
+  );
   const memberToken = (await signIn(app, member, alpha)).token;
   const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
 
@@ -192,6 +199,7 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/admin/marketplace/ads', name: 'the ads tab of the marketplace' },
     { path: '/admin/groups', name: "the staff's groups" },
     { path: `/admin/groups/${group}?q=feather`, name: 'a group for staff, with the people search' },
+    { path: '/admin/feeds/syndication', name: "the staff's syndication feeds" },
   ];
 
   for (const [who, token, pages] of [
