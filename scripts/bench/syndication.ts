@@ -8,6 +8,7 @@
 // - the full answer (200, the RSS body) and the answer from its validator (If-None-Match: 304, no
 //   body), requests/s and p99, on both apps;
 // - the ratio of the 304's requests/s to the full answer's (issue 29: at least 10x);
+// - for scale, the same app's bare route /health/live (no community, no session, no database);
 // - SQL statements of each (Server-Timing of the probe app).
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -91,8 +92,10 @@ async function serveSyndication(target: string): Promise<void> {
 
 // ---- the bench side -------------------------------------------------------------------------------
 
-type Run = { key: string; label: string; app: 'cached' | 'readEveryTime'; conditional: boolean };
+type Run = { key: string; label: string; app: 'cached' | 'readEveryTime'; conditional: boolean; path?: string };
 const RUNS: Run[] = [
+  // The floor of the same app: a bare route (no community, no session, no rate limit), for scale.
+  { key: 'floor', label: 'the floor: /health/live (bare route, no database)', app: 'cached', conditional: false, path: '/health/live' },
   { key: 'full', label: 'full answer (200), from memory', app: 'cached', conditional: false },
   { key: '304', label: 'from its validator (304)', app: 'cached', conditional: true },
   { key: 'full-read', label: 'full answer (200), read every request', app: 'readEveryTime', conditional: false },
@@ -104,8 +107,9 @@ type Measured = { key: string; label: string; status: number; requestsPerSecond:
 async function measure(port: number, run: Run, etag: string, ctx: Parameters<BenchModule['run']>[0]): Promise<Measured> {
   const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': ACCEPT_ENCODING, ...(run.conditional ? { 'if-none-match': etag } : {}) };
   const expected = run.conditional ? 304 : 200;
-  const once = await get(port, FEED, headers);
-  const url = `http://${HOST}:${port}${FEED}`;
+  const path = run.path ?? FEED;
+  const once = await get(port, path, headers);
+  const url = `http://${HOST}:${port}${path}`;
   ctx.log(`  syndication: ${run.label}…`);
   await cannon(url, LOAD.warmupSeconds, headers);
   const r = await cannon(url, LOAD.durationSeconds, headers);
