@@ -117,6 +117,8 @@ const OVERRIDES: Record<string, string> = {
     "bank_collection_items.kind": "BankKind",
     "bank_usage.kind": "BankKind",
     "bank_assets.kind": "BankAssetKind",
+    "communities.syndication_feeds": "ColumnType<SyndicationFeedEntry[], string | undefined, string>",
+    "syndication_feed_filters.kind": "SyndicationFilterKind",
 };
 
 const COLUMN_TYPES = [
@@ -124,7 +126,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject', 'BankKind', 'BankAssetKind',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject', 'BankKind', 'BankAssetKind', 'SyndicationItemType', 'SyndicationFilterKind', 'SyndicationFeedEntry',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -67,6 +67,12 @@ const schema = z
       .enum(['true', 'false', '1', '0'])
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
+    SYNDICATION_CACHE_MS: z.coerce
+      .number({ error: 'must be a number of milliseconds from 0 to 600000' })
+      .int({ error: 'must be a number of milliseconds from 0 to 600000' })
+      .min(0, { error: 'must be a number of milliseconds from 0 to 600000' })
+      .max(600_000, { error: 'must be a number of milliseconds from 0 to 600000' })
+      .default(10_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.COOKIE_SECRET === DEVELOPMENT_SECRET) {
@@ -121,6 +127,8 @@ export type Config = Readonly<{
   redisUrl: string | undefined;
   /** Run the job queue's workers and schedules in this process (tests call the jobs themselves). */
   jobWorkers: boolean;
+  /** How long a process answers a syndication feed from memory before reading it again (0: on every request). */
+  syndicationCacheMs: number;
 }>;
 
 export class ConfigError extends Error {
@@ -173,5 +181,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL,
     jobWorkers: e.JOB_WORKERS === undefined ? e.NODE_ENV !== 'test' : e.JOB_WORKERS === 'true' || e.JOB_WORKERS === '1',
+    syndicationCacheMs: e.SYNDICATION_CACHE_MS,
   });
 }

@@ -24,6 +24,7 @@ import { messagesModule } from './messages.ts';
 import { groupsModule } from './groups.ts';
 import { feedsModule } from './feeds.ts';
 import { contentBankModule } from './content-bank.ts';
+import { syndicationModule } from './syndication.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -62,6 +63,7 @@ const MODULES: BenchModule[] = [
   groupsModule,
   feedsModule,
   contentBankModule,
+  syndicationModule,
   dayModule,
   bearerModule,
   signInModule,

@@ -92,3 +92,24 @@ export type FeedSubject = 'announcement' | 'featured';
 /** The content bank (migration 0036): an item of the library, named by its kind and its id. */
 export type BankKind = 'article' | 'roundup' | 'answer' | 'image' | 'pdf';
 export type BankAssetKind = 'image' | 'pdf';
+/** Syndication (migration 0035). */
+export type SyndicationItemType = 'article' | 'roundup';
+/** What a feed's filter row names: an item type now; the content bank's tags and collections next. */
+export type SyndicationFilterKind = 'type' | 'tag' | 'collection';
+/**
+ * An enabled feed as the community's cached row carries it (communities.syndication_feeds): what a
+ * page head advertises and a feed address serves, with no read of the feeds' table.
+ */
+export type SyndicationFeedEntry = {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  limit: number;
+  types: SyndicationItemType[];
+  /** The content bank's tag and collection ids the items must carry (none yet: every item of the types). */
+  tags: string[];
+  collections: string[];
+  /** When staff last changed it (ISO): part of the feed's cache key. */
+  updatedAt: string;
+};

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, BankAssetKind, BankKind, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
+import type { ArticleStatusValue, BankAssetKind, BankKind, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, SyndicationFeedEntry, SyndicationFilterKind, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -308,6 +308,7 @@ export interface Communities {
   link_terms: string | null;
   name: string;
   nav_more: ColumnType<NavLink[], string | undefined, string>;
+  syndication_feeds: ColumnType<SyndicationFeedEntry[], string | undefined, string>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -1154,6 +1155,39 @@ export interface SupportContacts {
   user_id: number;
 }
 
+export interface SyndicationFeedActions {
+  action: string;
+  actor_id: number | null;
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  detail: Generated<string>;
+  feed_id: number | null;
+  feed_slug: string;
+  id: Generated<number>;
+}
+
+export interface SyndicationFeedFilters {
+  community_id: number;
+  feed_id: number;
+  kind: SyndicationFilterKind;
+  value: string;
+}
+
+export interface SyndicationFeeds {
+  community_id: number;
+  content_changed_at: Timestamp | null;
+  content_hash: string | null;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  description: Generated<string>;
+  enabled: Generated<boolean>;
+  id: Generated<number>;
+  item_limit: Generated<number>;
+  slug: string;
+  title: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface TeamMessages {
   audience: ColumnType<TeamMessageAudience, string, string>;
   audience_count: Generated<number>;
@@ -1277,6 +1311,9 @@ export interface DB {
   statements: Statements;
   subscriptions: Subscriptions;
   support_contacts: SupportContacts;
+  syndication_feed_actions: SyndicationFeedActions;
+  syndication_feed_filters: SyndicationFeedFilters;
+  syndication_feeds: SyndicationFeeds;
   team_messages: TeamMessages;
   users: Users;
 }

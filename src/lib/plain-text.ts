@@ -31,3 +31,12 @@ export function countWords(html: string): number {
   const text = plainText(html).trim();
   return text === '' ? 0 : text.split(/\s+/).length;
 }
+
+/** The first words of a text, on one line, cut at a word boundary with an ellipsis when longer than `max` characters. */
+export function excerpt(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/, '')}…`;
+}

@@ -10,6 +10,7 @@ import { countImpressions, pickAds } from '#src/features/ads/index.ts';
 import { adminAreas } from '#src/lib/admin/areas.ts';
 import { hasUnviewed } from '#src/features/notifications/index.ts';
 import { safeRedirect } from '#src/features/auth/index.ts';
+import { feedLinksOf } from '#src/features/syndication/index.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';
@@ -98,6 +99,10 @@ function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageC
       <style nonce={styleNonce} dangerouslySetInnerHTML={{ __html: `:root{--brand:${c.color_primary};--accent:${c.color_accent}}` }} />
       <meta name="csrf-token" content={ctx.csrfToken} />
       <link rel="icon" href={assetUrl(app.config.basePath, c.icon ?? 'img/favicon.svg')} />
+      {/* The community's enabled syndication feeds, from its cached row (no query): not in the staff's pages. */}
+      {ctx.adminAreas
+        ? null
+        : feedLinksOf(c, app.config.basePath).map((link) => <link key={link.href} rel="alternate" type={link.type} title={link.title} href={link.href} />)}
       {options.htmx ? <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' /> : null}
       {preloads.map((href) => (
         <link key={href} rel="modulepreload" href={href} />

@@ -8,6 +8,7 @@ import { awardStaffBadge } from '#src/features/badges/staff.ts';
 import { blankAnnouncementForm, createAnnouncement } from '#src/features/feeds/announcements.ts';
 import { featureEvent } from '#src/features/feeds/featured.ts';
 import { addPeople, createGroup } from '#src/features/groups/staff.ts';
+import { createFeed } from '#src/features/syndication/staff.ts';
 import { setupDatabase, testClock } from '#test/helpers/app.ts';
 import { words } from '#test/helpers/articles.ts';
 import { setPassword, setPhone } from '#test/helpers/auth.ts';
@@ -100,6 +101,12 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
   // The feed: a pinned announcement with a long title and link, and an event link (the home page and /admin/feeds).
   await createAnnouncement(deps, editor, { ...blankAnnouncementForm(), title: 'Founders of Independent Regional Logistics: the annual summit programme is out', body: `Read it here: ${LONG_URL}`, linkUrl: LONG_URL, linkLabel: 'The programme', pinned: true }, { publish: true });
   await featureEvent(deps, editor, { title: 'Cold-chain operators breakfast briefing and warehouse tour', url: LONG_URL, date: new Date(clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10), place: 'Rotterdam', pinned: false, endsAt: '' });
+  // A syndication feed with a long title and address (its three addresses in the staff's table).
+  await createFeed(
+    { db, clock, community: alpha, t: app.t, changed: () => app.communities.invalidate(), site: { protocol: 'http', host: 'localhost', hostname: 'localhost', publicUrl: app.config.publicUrl, basePath: '', isDefaultCommunity: true } },
+    editor,
+    { title: 'Alpha Circle of Independent Practitioners — everything we publish', slug: 'alpha-circle-of-independent-practitioners-everything', description: '', limit: '20', types: ['article', 'roundup'], enabled: true },
+  );
   const memberToken = (await signIn(app, member, alpha)).token;
   const staffToken = (await signIn(app, staff, alpha, ['ADMIN', 'MEMBER'])).token;
 
@@ -201,6 +208,7 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: '/admin/feeds/featured?kind=article', name: "the staff's featured items, with the search" },
     { path: '/admin/content-bank?q=night+shift', name: 'the content bank searched' },
     { path: `/admin/content-bank/items/article/${first.id}`, name: 'a content bank item with its long live address' },
+    { path: '/admin/feeds/syndication', name: "the staff's syndication feeds" },
   ];
 
   for (const [who, token, pages] of [

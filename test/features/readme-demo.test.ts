@@ -234,6 +234,23 @@ t.test("the README's demo, tried as a new user would", async (t) => {
     t.equal([...mainOf(collection.body).matchAll(/<tr>/g)].length - 1, number(claim![1]!), 'its items, in rows');
   });
 
+  await t.test("Syndication: the README's feed addresses answer, carry what it says, and pages advertise them", async (t) => {
+    const feeds = [...README.matchAll(/http:\/\/(localhost|harbor\.localhost):3000(\/feeds\/[a-z0-9-]+\.(?:rss|atom|json))/g)].map((m) => ({ host: m[1] === 'localhost' ? 'summit.localhost' : 'harbor.localhost', path: m[2]! }));
+    t.same(feeds.map((f) => f.path), ['/feeds/summit-everything.rss', '/feeds/expert-roundups.rss', '/feeds/harbor-published.json', '/feeds/summit-everything.rss']);
+    const items = async (f: { host: string; path: string }) => {
+      const res = await app.inject({ url: f.path, headers: { host: f.host } });
+      t.equal(res.statusCode, 200, f.path);
+      return f.path.endsWith('.json') ? (JSON.parse(res.body).items as unknown[]).length : (res.body.match(/<item>/g) ?? []).length;
+    };
+    t.equal(await items(feeds[0]!), 2, 'its published article and its published roundup');
+    t.equal(await items(feeds[1]!), 1, 'the roundup alone');
+    t.equal(await items(feeds[2]!), 0, "Harbor's: empty");
+    const page = await app.inject({ url: '/login', headers: { host: 'summit.localhost', accept: 'text/html' } });
+    t.match(page.body, '<link rel="alternate" type="application/rss+xml" title="Summit — everything (RSS)" href="/feeds/summit-everything.rss"/>');
+    const first = await app.inject({ url: '/feeds/summit-everything.rss', headers: { host: 'summit.localhost' } });
+    t.equal((await app.inject({ url: '/feeds/summit-everything.rss', headers: { host: 'summit.localhost', 'if-none-match': String(first.headers.etag) } })).statusCode, 304);
+  });
+
   await t.test("Harbor's forum is off: its pages do not exist", async (t) => {
     const rosa = await userByEmail('rosa.delgado@harbor-demo.example.com');
     const { cookie } = await signIn(app, rosa, await community('harbor'));

@@ -2,6 +2,7 @@ import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue } from '#src/db/types.ts';
+import { excerpt, plainText } from '#src/lib/plain-text.ts';
 import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
 
 /**
@@ -56,4 +57,42 @@ export function featurableArticles(community: Tenant, authors: Expression<unknow
   return sql`select a.id, trim(r.title) as title, '/profile/' || a.author_id || '#profile-articles' as path, a.published_date as at from articles a
     join article_revisions r on r.id = a.current_revision_id
     where a.community_id = ${community.id} and a.status in (${sql.join(PUBLISHED)}) and a.author_id in (${authors})`;
+}
+
+/** A published article at its public address, as the community's syndication feeds carry it. */
+export type PublicArticle = { id: number; title: string; url: string; authorName: string; excerpt: string; publishedAt: Date; updatedAt: Date };
+
+/** How much of an article's text a feed carries: its first words, up to this many characters. */
+export const EXCERPT_MAX = 400;
+
+/**
+ * The newest published articles of the community that have a public address (articleUrl, where they
+ * were published), newest publication first, at most `limit`: the public work the community's feeds
+ * syndicate. An article published without an address has no public page, so no feed carries it.
+ */
+export async function publicArticles(db: Db, community: Tenant, limit: number): Promise<PublicArticle[]> {
+  const rows = await selectInCommunity(db, 'articles', community)
+    .innerJoin('users', 'users.id', 'articles.author_id')
+    .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
+    .select(['articles.id', 'article_revisions.title', 'article_revisions.content', 'articles.article_url', 'articles.published_date', 'articles.updated_at', 'users.first_name', 'users.last_name'])
+    .where('articles.status', 'in', PUBLISHED as ArticleStatusValue[])
+    .where('articles.article_url', 'is not', null)
+    .where('articles.published_date', 'is not', null)
+    .orderBy('articles.published_date', 'desc')
+    .orderBy('articles.id', 'desc')
+    .limit(Math.max(1, Math.min(Math.trunc(limit) || 1, 100)))
+    .execute();
+  return rows.map((r) => {
+    const publishedAt = new Date(r.published_date!);
+    const updated = new Date(r.updated_at);
+    return {
+      id: r.id,
+      title: r.title.trim(),
+      url: r.article_url!,
+      authorName: `${r.first_name} ${r.last_name}`.trim(),
+      excerpt: excerpt(plainText(r.content), EXCERPT_MAX),
+      publishedAt,
+      updatedAt: updated > publishedAt ? updated : publishedAt,
+    };
+  });
 }

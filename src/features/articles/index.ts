@@ -2,7 +2,7 @@
  * The articles area's public face: the only module other areas, views and the app import from.
  * (Its registration is register.ts, which only src/features/areas.ts imports.)
  */
-export { featurableArticles, newestPublished, onTheirWayOf, type NewestArticle } from './activity.ts';
+export { featurableArticles, newestPublished, onTheirWayOf, publicArticles, type NewestArticle, type PublicArticle } from './activity.ts';
 export type { BoardQuery } from './board.ts';
 export type { BylineField } from './byline-terms.ts';
 export { HostedCopyScanner } from './copy-scan/hosted.ts';

@@ -4,6 +4,7 @@
  */
 export { submitAnswer } from './answers.ts';
 export { epDeps } from './deps.ts';
+export { publicRoundups, type PublicRoundup } from './roundups/read.ts';
 export { firstOpenQuestion, joinPanels, listJoinablePanels, onboardingPanelState } from './join.ts';
 export type { EpAnswerStatus, JoinablePanel, MemberQuestionRow, MemberQuestionView, MemberTab } from './types.ts';
 export type { AnswerDetail, AnswerFilters, AnswerRow, BatchBoardRow, BatchDetail, BatchFilters, PanelDetail, PanelRow, QuestionBoardRow, QuestionFilters, QuestionRow } from './admin/admin-types.ts';

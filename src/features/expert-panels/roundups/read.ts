@@ -216,3 +216,37 @@ export async function publishedRoundup(deps: RoundupReadDeps, slug: unknown): Pr
     answers,
   };
 }
+
+/** A published roundup as the community's syndication feeds carry it: its live page's path (the caller adds the address). */
+export type PublicRoundup = { id: number; title: string; slug: string; path: string; introHtml: string; questionTitle: string; publishedAt: Date; updatedAt: Date };
+
+/**
+ * The newest published (FINAL) roundups of this community, newest publication first, at most
+ * `limit`: the public work the community's feeds syndicate, each at its public live page.
+ */
+export async function publicRoundups(db: Db, community: Tenant, limit: number): Promise<PublicRoundup[]> {
+  const rows = await selectInCommunityAs(db, 'ep_roundups', 'r', community)
+    .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'r.question_id').onRef('q.community_id', '=', 'r.community_id'))
+    .select(['r.id', 'r.title', 'r.slug', 'r.intro_html', 'r.published_at', 'r.updated_at', 'q.title as question_title'])
+    .where('r.status', '=', 'FINAL')
+    .where('r.slug', 'is not', null)
+    .where('r.published_at', 'is not', null)
+    .orderBy('r.published_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(Math.max(1, Math.min(Math.trunc(limit) || 1, 100)))
+    .execute();
+  return rows.map((r) => {
+    const publishedAt = new Date(r.published_at!);
+    const updated = new Date(r.updated_at);
+    return {
+      id: r.id,
+      title: r.title,
+      slug: r.slug!,
+      path: livePathOf(r.slug!),
+      introHtml: r.intro_html,
+      questionTitle: r.question_title,
+      publishedAt,
+      updatedAt: updated > publishedAt ? updated : publishedAt,
+    };
+  });
+}
