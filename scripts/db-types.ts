@@ -111,6 +111,12 @@ const OVERRIDES: Record<string, string> = {
     "feed_announcements.audience": "ColumnType<FeedAudience, FeedAudience | undefined, FeedAudience>",
     "feed_featured.kind": "FeaturedKind",
     "feed_events.subject": "FeedSubject",
+    "bank_entries.kind": "BankKind",
+    "bank_dirty.kind": "BankKind",
+    "bank_item_tags.kind": "BankKind",
+    "bank_collection_items.kind": "BankKind",
+    "bank_usage.kind": "BankKind",
+    "bank_assets.kind": "BankAssetKind",
 };
 
 const COLUMN_TYPES = [
@@ -118,7 +124,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject', 'BankKind', 'BankAssetKind',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -55,4 +55,6 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.equal(of('memberFeed {'), '2', "the member's feed: the pinned announcement and her group's, unseen");
   t.same(JSON.parse(of('announcements(state: LIVE)')), ['Founders Peer Group: hiring plans session', 'Annual summit: save the date'], "the staff's live announcements");
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
+  t.same(JSON.parse(of('contentBankSearch(query')), { kind: 'ROUNDUP', title: 'Pricing moves that paid off: three leaders on what changed their revenue', tags: [{ name: 'Finance' }] }, "the content bank's search");
+  t.same(JSON.parse(of('/rest/admin/content-bank/assets')), { kind: 'PDF', title: 'Board pack', contentType: 'application/pdf' }, 'an asset uploaded with REST');
 });

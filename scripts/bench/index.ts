@@ -23,6 +23,7 @@ import { offersModule } from './offers.ts';
 import { messagesModule } from './messages.ts';
 import { groupsModule } from './groups.ts';
 import { feedsModule } from './feeds.ts';
+import { contentBankModule } from './content-bank.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -60,6 +61,7 @@ const MODULES: BenchModule[] = [
   messagesModule,
   groupsModule,
   feedsModule,
+  contentBankModule,
   dayModule,
   bearerModule,
   signInModule,

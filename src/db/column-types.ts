@@ -89,3 +89,6 @@ export type TeamMessageAudience =
 export type FeedAudience = 'everyone' | 'group';
 export type FeaturedKind = 'article' | 'roundup' | 'offer' | 'forum_post' | 'event';
 export type FeedSubject = 'announcement' | 'featured';
+/** The content bank (migration 0036): an item of the library, named by its kind and its id. */
+export type BankKind = 'article' | 'roundup' | 'answer' | 'image' | 'pdf';
+export type BankAssetKind = 'image' | 'pdf';

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
+import type { ArticleStatusValue, BankAssetKind, BankKind, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -166,6 +166,96 @@ export interface BadgeAwards {
   id: Generated<number>;
   reason: Generated<string>;
   user_id: number;
+}
+
+export interface BankAssets {
+  byte_size: number;
+  bytes: Buffer;
+  community_id: number;
+  content_type: string;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  filename: string;
+  height: number | null;
+  id: Generated<number>;
+  key: string;
+  kind: BankAssetKind;
+  title: string;
+  width: number | null;
+}
+
+export interface BankCollectionItems {
+  added_at: Generated<Timestamp>;
+  added_by: number | null;
+  collection_id: number;
+  community_id: number;
+  item_id: number;
+  kind: BankKind;
+  position: number;
+}
+
+export interface BankCollections {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  description: Generated<string>;
+  id: Generated<number>;
+  name: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface BankDirty {
+  community_id: number;
+  id: Generated<number>;
+  item_id: number;
+  kind: BankKind;
+}
+
+export interface BankEntries {
+  author_id: number | null;
+  author_name: Generated<string>;
+  community_id: number;
+  id: Generated<number>;
+  indexed_at: Generated<Timestamp>;
+  item_id: number;
+  kind: BankKind;
+  published_at: Timestamp;
+  search_text: Generated<string>;
+  search_vector: Generated<string>;
+  staff_path: string;
+  summary: Generated<string>;
+  title: string;
+  url: string | null;
+}
+
+export interface BankItemTags {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  item_id: number;
+  kind: BankKind;
+  tag_id: number;
+  tagged_by: number | null;
+}
+
+export interface BankTags {
+  community_id: number;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  id: Generated<number>;
+  name: string;
+}
+
+export interface BankUsage {
+  area: string;
+  community_id: number;
+  id: Generated<number>;
+  item_id: number;
+  kind: BankKind;
+  label: Generated<string>;
+  path: string | null;
+  ref: string;
+  used_at: Timestamp;
+  what: string;
 }
 
 export interface BlackoutWindows {
@@ -1110,6 +1200,14 @@ export interface DB {
   auth_lockouts: AuthLockouts;
   avatar_images: AvatarImages;
   badge_awards: BadgeAwards;
+  bank_assets: BankAssets;
+  bank_collection_items: BankCollectionItems;
+  bank_collections: BankCollections;
+  bank_dirty: BankDirty;
+  bank_entries: BankEntries;
+  bank_item_tags: BankItemTags;
+  bank_tags: BankTags;
+  bank_usage: BankUsage;
   blackout_windows: BlackoutWindows;
   card_auth_log: CardAuthLog;
   communities: Communities;

@@ -22,6 +22,7 @@ import { area as groups } from './groups/register.ts';
 import { area as messages } from './messages/register.ts';
 import { area as conversations } from './conversations/register.ts';
 import { area as feeds } from './feeds/register.ts';
+import { area as contentBank } from './content-bank/register.ts';
 
 export type { Area } from './area.ts';
 
@@ -30,7 +31,7 @@ export type { Area } from './area.ts';
  * jobs, demo seed (run in this order: an area's demo may use the people and places of those before
  * it), error codes and kinds of notification; its messages live in its own locales/ folder.
  */
-export const AREAS: readonly Area[] = [system, home, auth, dev, admin, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads, badges, offers, contact, groups, messages, conversations, feeds];
+export const AREAS: readonly Area[] = [system, home, auth, dev, admin, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads, badges, offers, contact, groups, messages, conversations, feeds, contentBank];
 
 for (const area of AREAS) {
   if (area.errors) registerErrorCodes(area.errors);

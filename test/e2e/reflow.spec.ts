@@ -199,6 +199,8 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
     { path: `/admin/groups/${group}?q=feather`, name: 'a group for staff, with the people search' },
     { path: '/admin/feeds', name: "the staff's announcements" },
     { path: '/admin/feeds/featured?kind=article', name: "the staff's featured items, with the search" },
+    { path: '/admin/content-bank?q=night+shift', name: 'the content bank searched' },
+    { path: `/admin/content-bank/items/article/${first.id}`, name: 'a content bank item with its long live address' },
   ];
 
   for (const [who, token, pages] of [

@@ -38,7 +38,7 @@ function readmeLink(pattern: RegExp): string {
   return m[0].replace(/^http:\/\/localhost:3000/, '').replace(/[.,:;)]+$/, '');
 }
 
-const WORDS: Record<string, number> = { no: 0, one: 1, two: 2, three: 3, four: 4, five: 5 };
+const WORDS: Record<string, number> = { no: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
 const number = (s: string) => WORDS[s.toLowerCase()] ?? Number(s);
 const mainOf = (html: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
 const sectionOf = (html: string, id: string) => new RegExp(`<section[^>]*aria-labelledby="${id}"[^>]*>([\\s\\S]*?)</section>`).exec(html)?.[1] ?? '';
@@ -218,6 +218,20 @@ t.test("the README's demo, tried as a new user would", async (t) => {
     t.match(textOf(payNow.body), 'Jonah');
     const roundup = await app.inject({ url: readmeLink(/http:\/\/localhost:3000\/expert-panels\/roundups\/\S+/), headers: { host: 'summit.localhost', accept: 'text/html' } });
     t.equal(roundup.statusCode, 200);
+  });
+
+  await t.test("the content bank: a misspelt search finds the roundup, and Best of 2026 holds six items", async (t) => {
+    const claim = /the collection "Best of 2026" holds (\w+) items/.exec(README.replace(/\s+/g, ' '));
+    t.ok(claim, 'the README states the collection');
+    const staff = browser();
+    await staff.post('/login-admin', { email: 'admin@example.com', password: 'Demo-Admin-2026!', community: 'summit' }, '/login-admin');
+    const found = textOf(mainOf((await staff.get('/admin/content-bank?q=pricinng')).body));
+    t.match(found, 'Pricing moves that paid off', 'the typo finds the roundup');
+    const collections = await staff.get('/admin/content-bank/collections');
+    const id = /href="\/admin\/content-bank\/collections\/(\d+)">Best of 2026</.exec(collections.body)?.[1];
+    t.ok(id, 'Best of 2026 is listed');
+    const collection = await staff.get(`/admin/content-bank/collections/${id}`);
+    t.equal([...mainOf(collection.body).matchAll(/<tr>/g)].length - 1, number(claim![1]!), 'its items, in rows');
   });
 
   await t.test("Harbor's forum is off: its pages do not exist", async (t) => {

@@ -12,3 +12,4 @@ export type { DiffPart, RevisionDiff } from './diff.ts';
 export type { listFeedback } from './feedback.ts';
 export { publishedArticleOf, type ArticleRow, type PublishedArticleFacts } from './queries.ts';
 export { ARTICLE_STATUSES, AUTHOR_EDITABLE, EDITORS_AT_WORK, IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED, type ArticleStatus, type EditorLink } from './rules.ts';
+export { publishedArticlesForLibrary } from './library.ts';

@@ -10,3 +10,4 @@ export type { AnswerDetail, AnswerFilters, AnswerRow, BatchBoardRow, BatchDetail
 export type { InvitationFields, InviteFormState, InviteQuestionView } from './invite/types.ts';
 export { featurableRoundups } from './roundups/featurable.ts';
 export type { PublishedRoundup, RoundupAnswerView, RoundupDetail, RoundupQuery, RoundupQuestionChoice, RoundupRow } from './roundups/types.ts';
+export { acceptedAnswersForLibrary, publishedRoundupsForLibrary } from './library.ts';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError, isAppError } from '#src/core/errors.ts';
 import { field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { withDone } from '#src/lib/admin/act.ts';
+import { bankPickerStep, withBankLink, type BankPickerState } from '#src/features/content-bank/index.ts';
 import { MessageDetail, MessageNew, MessagesAdmin } from '#src/features/messages/views/admin/MessagesAdmin.tsx';
 import { audienceOptions } from './audience.ts';
 import { blankMessageForm, cancelMessage, countMessageAudience, createMessage, getStaffMessage, listStaffMessages, scheduleMessage, scheduleOf, sendMessage, updateMessage } from './compose.ts';
@@ -25,6 +26,10 @@ const MessageBody = z.object({
   emails: field(200_000),
   scheduledAt: field(100),
   intent: z.enum(['count', 'save', 'send', 'schedule']).optional().default('save'),
+  // The content bank's picker (views/kit/bank-picker.tsx): its search, its button, an item picked.
+  bankQ: field(1000),
+  bankSearch: field(10),
+  bankPick: field(40),
 });
 const ListQuery = z.object({ after: z.string().regex(/^\d{1,10}$/).optional(), done: z.string().max(40).optional() });
 const NoticeQuery = z.object({ done: z.enum(DONE).optional().catch(undefined) }).passthrough();
@@ -50,7 +55,7 @@ export default async function messagesAdminRoutes(app: FastifyInstance) {
     return done ? t(`messagesAdmin.done.${done}`) : undefined;
   };
   const idOf = (request: FastifyRequest) => messageIdOf(paramsOf(IdParams, request, () => new AppError('Messages.NotFound')).id);
-  const formOfBody = ({ intent: _i, ...rest }: z.infer<typeof MessageBody>): StaffMessageForm => rest;
+  const formOfBody = ({ intent: _i, bankQ: _q, bankSearch: _s, bankPick: _p, ...rest }: z.infer<typeof MessageBody>): StaffMessageForm => rest;
   const errorsOf = (e: AppError): Record<string, string> | null => {
     if (e.fields && Object.keys(e.fields).length) return Object.fromEntries(Object.entries(e.fields).map(([f, v]) => [f, t(v.key, v.values)]));
     if (e.code === 'Messages.BadMove' || e.code === 'Messages.Busy') return { form: t(e.key, e.values) };
@@ -65,19 +70,19 @@ export default async function messagesAdminRoutes(app: FastifyInstance) {
     return reply.page({ title: t('messagesAdmin.title'), body: <MessagesAdmin rows={rows} next={next} after={after} notice={noticeOf(request)} /> });
   });
 
-  const newPage = async (request: FastifyRequest, reply: FastifyReply, values: StaffMessageForm, errors: Record<string, string> = {}, status?: number, count?: number) => {
+  const newPage = async (request: FastifyRequest, reply: FastifyReply, values: StaffMessageForm, errors: Record<string, string> = {}, status?: number, count?: number, picker?: BankPickerState) => {
     const { deps } = call(request);
     const options = await audienceOptions(deps.db, deps.community);
-    return reply.page({ title: t('messagesAdmin.newTitle'), status, body: <MessageNew values={values} errors={errors} options={options} count={count} /> });
+    return reply.page({ title: t('messagesAdmin.newTitle'), status, body: <MessageNew values={values} errors={errors} options={options} count={count} picker={picker} /> });
   };
 
-  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: number, typed?: { values: StaffMessageForm; errors: Record<string, string>; count?: number }, status?: number) => {
+  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: number, typed?: { values: StaffMessageForm; errors: Record<string, string>; count?: number; picker?: BankPickerState }, status?: number) => {
     const { deps, viewer } = call(request);
     const [message, options] = await Promise.all([getStaffMessage(deps, viewer, id), audienceOptions(deps.db, deps.community)]);
     return reply.page({
       title: message.subject,
       status,
-      body: <MessageDetail message={message} values={typed?.values} errors={typed?.errors ?? {}} options={options} count={typed?.count} notice={typed ? undefined : noticeOf(request)} />,
+      body: <MessageDetail message={message} values={typed?.values} errors={typed?.errors ?? {}} options={options} count={typed?.count} picker={typed?.picker} notice={typed ? undefined : noticeOf(request)} />,
     });
   };
 
@@ -85,9 +90,12 @@ export default async function messagesAdminRoutes(app: FastifyInstance) {
   const submit = async (request: FastifyRequest, reply: FastifyReply, id: number | null) => {
     const body = formOf(MessageBody, request);
     const values = formOfBody(body);
-    const again = (errors: Record<string, string>, status: number, count?: number) =>
-      id === null ? newPage(request, reply, values, errors, status, count) : detailPage(request, reply, id, { values, errors, count }, status);
+    const again = (errors: Record<string, string>, status: number, count?: number, picker?: BankPickerState, typed = values) =>
+      id === null ? newPage(request, reply, typed, errors, status, count, picker) : detailPage(request, reply, id, { values: typed, errors, count, picker }, status);
     const { deps, viewer } = call(request);
+    // The content bank's picker: a search, or an item picked (its title and address added to the body).
+    const picking = await bankPickerStep(deps, viewer, body);
+    if (picking) return again({}, 200, undefined, picking.picker, picking.picked ? { ...values, body: withBankLink(values.body, picking.picked) } : values);
     try {
       if (body.intent === 'count') return await again({}, 200, await countMessageAudience(deps, viewer, values));
       // A schedule's time is checked before anything is saved.

@@ -1,5 +1,6 @@
 import type { Db } from '#src/db/index.ts';
 import { insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity } from '#src/db/tenancy.ts';
+import { recordLinkedUsage } from '#src/features/content-bank/index.ts';
 import { resolveAudience } from './audience.ts';
 import { messagesTransaction, type MessagesDeps } from './deps.ts';
 import { TEAM_MESSAGES_KIND } from './notification-kinds.ts';
@@ -95,6 +96,9 @@ export async function runSendBatch(deps: MessagesDeps, messageId: number, option
       return 'batch';
     }
     await setStatus(trx, deps, m.id, 'SENDING', 'SENT', null, { sent_at: now });
+    // The content bank's items it links to were sent in it (their usage, shown on their page there).
+    const body = await selectInCommunity(trx, 'team_messages', deps.community).select('body_html').where('id', '=', m.id).executeTakeFirstOrThrow();
+    await recordLinkedUsage(trx, deps.community, { html: body.body_html, publicUrl: deps.publicUrl, area: 'messages', what: 'sent', ref: String(m.id), label: m.subject, path: `/admin/messages/${m.id}`, at: now });
     return 'sent';
   });
 }

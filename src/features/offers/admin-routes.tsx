@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '#src/core/errors.ts';
 import { staffAction, type StaffActionForm } from '#src/lib/admin/act.ts';
 import { toCsv } from '#src/lib/csv.ts';
+import { bankPickerStep, withBankLink, type BankPickerState } from '#src/features/content-bank/index.ts';
 import { acceptUploads, uploadTooLarge } from '#src/lib/uploads.ts';
 import { checkbox, field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { OfferEdit, OfferNew, OffersAdmin } from '#src/features/offers/views/admin/OffersAdmin.tsx';
@@ -12,6 +13,8 @@ import { createPartner, deletePartner, listPartners, LOGO_MAX_BYTES, partnerIdOf
 import { offerIdOf } from './offers.ts';
 import { blankOfferForm, createOffer, getStaffOffer, listStaffOffers, MOVES, moveOffer, redeemersForExport, updateOffer } from './staff.ts';
 import { OFFER_CATEGORIES, type StaffOfferForm } from './types.ts';
+
+type OfferPicker = BankPickerState & { target: 'description' | 'link' };
 
 const DONE = ['created', 'saved', 'published', 'withdrawn', 'partnerCreated', 'partnerSaved', 'logoSaved', 'partnerDeleted'] as const;
 type Done = (typeof DONE)[number];
@@ -31,12 +34,19 @@ const OfferFormBody = z.object({
   endsAt: field(40),
   featured: checkbox,
   position: field(20),
+  // The content bank's picker (views/kit/bank-picker.tsx): its search, its button, an item picked, where it goes.
+  bankQ: field(1000),
+  bankSearch: field(10),
+  bankPick: field(40),
+  bankTarget: z.enum(['description', 'link']).catch('description'),
 });
 const PartnerBody = z.object({ name: field(1000), website: field(5000), contact: field(5000) });
 const MoveBody = z.object({ to: z.enum(['published', 'withdrawn']) });
 const ListQuery = z.object({ status: z.enum(['draft', 'published', 'withdrawn']).optional(), after: z.string().regex(/^\d{1,10}$/).optional(), done: z.string().max(40).optional() });
 const IdParams = z.object({ id: z.string().max(40) });
 
+type OfferBody = z.infer<typeof OfferFormBody>;
+const offerFormOf = ({ bankQ: _q, bankSearch: _s, bankPick: _p, bankTarget: _t, ...form }: OfferBody): StaffOfferForm => form;
 const formValues = (f: StaffOfferForm): Record<string, string> => ({ ...f, featured: f.featured ? 'true' : 'false' });
 
 /**
@@ -79,30 +89,47 @@ export default async function offersAdminRoutes(app: FastifyInstance) {
     return reply.page({ title: t('offers.staff.title'), body: <OffersAdmin rows={rows} next={next} after={after} status={q.status ?? null} notice={noticeOf(request)} /> });
   });
 
-  const newPage = async (request: FastifyRequest, reply: FastifyReply, values: StaffOfferForm, errors: Record<string, string> = {}, status?: number) => {
+  const newPage = async (request: FastifyRequest, reply: FastifyReply, values: StaffOfferForm, errors: Record<string, string> = {}, status?: number, picker?: OfferPicker) => {
     const { deps, viewer } = call(request);
     const partners = await listPartners(deps, viewer);
-    return reply.page({ title: t('offers.staff.newTitle'), status, body: <OfferNew values={values} errors={errors} partners={partners} categories={OFFER_CATEGORIES} /> });
+    return reply.page({ title: t('offers.staff.newTitle'), status, body: <OfferNew values={values} errors={errors} partners={partners} categories={OFFER_CATEGORIES} picker={picker} /> });
+  };
+
+  /**
+   * The content bank's picker on the offer form: a search, or an item picked (its address as the
+   * redemption link, or its title and address added to the description). Null: another button.
+   */
+  const picking = async (request: FastifyRequest, body: OfferBody): Promise<{ values: StaffOfferForm; picker: OfferPicker } | null> => {
+    const { deps, viewer } = call(request);
+    const step = await bankPickerStep(deps, viewer, body);
+    if (!step) return null;
+    const form = offerFormOf(body);
+    const picked = step.picked;
+    const values = !picked ? form : body.bankTarget === 'link' && picked.link ? { ...form, link: picked.link } : { ...form, description: withBankLink(form.description, picked) };
+    return { values, picker: { ...step.picker, target: body.bankTarget } };
   };
 
   app.get('/admin/marketplace/offers/new', admin, async (request, reply) => newPage(request, reply, blankOfferForm()));
 
   app.post('/admin/marketplace/offers', admin, async (request, reply) => {
     const body = formOf(OfferFormBody, request);
+    const picked = await picking(request, body);
+    if (picked) return newPage(request, reply, picked.values, {}, 200, picked.picker);
+    const form = offerFormOf(body);
     return act(request, reply, async () => {
       const { deps, viewer } = call(request);
-      const id = await createOffer(deps, viewer, body);
+      const id = await createOffer(deps, viewer, form);
       return { done: 'created', path: `/admin/marketplace/offers/${id}` };
-    }, { key: 'offer', values: formValues(body), render: (form, status) => newPage(request, reply, body, form.errors, status) });
+    }, { key: 'offer', values: formValues(form), render: (f, status) => newPage(request, reply, form, f.errors, status) });
   });
 
-  const editPage = async (request: FastifyRequest, reply: FastifyReply, id: number, form?: StaffActionForm, status?: number) => {
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, id: number, form?: StaffActionForm, status?: number, picker?: OfferPicker) => {
     const { deps, viewer } = call(request);
     const [offer, partners] = await Promise.all([getStaffOffer(deps, viewer, id), listPartners(deps, viewer)]);
     return reply.page({
       title: t('offers.staff.editTitle'),
       status,
-      body: <OfferEdit offer={offer} form={form} partners={partners} categories={OFFER_CATEGORIES} notice={form ? undefined : noticeOf(request)} moves={MOVES[offer.status]} />,
+      body: <OfferEdit offer={offer} form={form} partners={partners} categories={OFFER_CATEGORIES} notice={form ? undefined : noticeOf(request)} moves={MOVES[offer.status]} picker={picker} />,
     });
   };
 
@@ -111,11 +138,14 @@ export default async function offersAdminRoutes(app: FastifyInstance) {
   app.post('/admin/marketplace/offers/:id', admin, async (request, reply) => {
     const id = idOf(request);
     const body = formOf(OfferFormBody, request);
+    const picked = await picking(request, body);
+    if (picked) return editPage(request, reply, id, { key: 'offer', values: formValues(picked.values), errors: {} }, 200, picked.picker);
+    const form = offerFormOf(body);
     return act(request, reply, async () => {
       const { deps, viewer } = call(request);
-      await updateOffer(deps, viewer, id, body);
+      await updateOffer(deps, viewer, id, form);
       return { done: 'saved', path: `/admin/marketplace/offers/${id}` };
-    }, { key: 'offer', values: formValues(body), render: (form, status) => editPage(request, reply, id, form, status) });
+    }, { key: 'offer', values: formValues(form), render: (f, status) => editPage(request, reply, id, f, status) });
   });
 
   app.post('/admin/marketplace/offers/:id/status', admin, async (request, reply) => {

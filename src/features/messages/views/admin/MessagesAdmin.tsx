@@ -1,6 +1,8 @@
+import type { BankPickerState } from '#src/features/content-bank/index.ts';
 import type { AudienceOptions, StaffMessageDetail, StaffMessageForm, StaffMessageRow, TeamMessageStatus } from '#src/features/messages/index.ts';
 import { ActionForm, AdminTabFrame, AdminTable, dateTime, StatusLog, Pager } from '#views/admin/tab-frame.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { BankPicker } from '#views/kit/bank-picker.tsx';
 import { CsrfField, describedBy, Field, FieldNotes, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -57,7 +59,7 @@ function Select({ id, name, label, value, options, error, placeholder }: { id: s
 const KINDS = ['community', 'group', 'filter', 'emails'] as const;
 
 /** The message's form: subject, body, audience (with its count), then save, send now or schedule. */
-function MessageForm({ action, values, errors, options, count, canSend }: { action: string; values: StaffMessageForm; errors: Record<string, string>; options: AudienceOptions; count?: number; canSend: boolean }) {
+function MessageForm({ action, values, errors, options, count, canSend, picker }: { action: string; values: StaffMessageForm; errors: Record<string, string>; options: AudienceOptions; count?: number; canSend: boolean; picker?: BankPickerState }) {
   const { t } = usePage();
   const href = useHref();
   const f = (k: string) => t(`messagesAdmin.field.${k}`);
@@ -124,12 +126,13 @@ function MessageForm({ action, values, errors, options, count, canSend }: { acti
           </p>
         </>
       ) : null}
+      <BankPicker id="message-bank" picker={picker} />
     </form>
   );
 }
 
 /** /admin/messages/new */
-export function MessageNew({ values, errors, options, count }: { values: StaffMessageForm; errors: Record<string, string>; options: AudienceOptions; count?: number }) {
+export function MessageNew({ values, errors, options, count, picker }: { values: StaffMessageForm; errors: Record<string, string>; options: AudienceOptions; count?: number; picker?: BankPickerState }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -137,7 +140,7 @@ export function MessageNew({ values, errors, options, count }: { values: StaffMe
       <p>
         <a href={href('/admin/messages')}>{t('messagesAdmin.backToList')}</a>
       </p>
-      <MessageForm action="/admin/messages" values={values} errors={errors} options={options} count={count} canSend />
+      <MessageForm action="/admin/messages" values={values} errors={errors} options={options} count={count} canSend picker={picker} />
     </AdminTabFrame>
   );
 }
@@ -146,7 +149,7 @@ const EDITABLE: readonly TeamMessageStatus[] = ['DRAFT', 'SCHEDULED'];
 const CANCELLABLE: readonly TeamMessageStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING'];
 
 /** /admin/messages/{id}: its status, figures and log; its form while it is a draft or scheduled. */
-export function MessageDetail({ message, values, errors, options, count, notice }: { message: StaffMessageDetail; values?: StaffMessageForm; errors: Record<string, string>; options: AudienceOptions; count?: number; notice?: string }) {
+export function MessageDetail({ message, values, errors, options, count, notice, picker }: { message: StaffMessageDetail; values?: StaffMessageForm; errors: Record<string, string>; options: AudienceOptions; count?: number; notice?: string; picker?: BankPickerState }) {
   const { t } = usePage();
   const href = useHref();
   const status = (s: string) => t(`messagesAdmin.status.${s}`);
@@ -169,7 +172,7 @@ export function MessageDetail({ message, values, errors, options, count, notice 
       {editable ? (
         <section aria-labelledby="message-edit">
           <h2 id="message-edit">{t('messagesAdmin.editTitle')}</h2>
-          <MessageForm action={`/admin/messages/${message.id}`} values={values ?? message.form} errors={errors} options={options} count={count} canSend />
+          <MessageForm action={`/admin/messages/${message.id}`} values={values ?? message.form} errors={errors} options={options} count={count} canSend picker={picker} />
         </section>
       ) : (
         <section aria-labelledby="message-body-heading">

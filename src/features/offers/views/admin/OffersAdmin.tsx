@@ -1,7 +1,9 @@
 import { formatDate } from '#shared/format.ts';
+import type { BankPickerState } from '#src/features/content-bank/index.ts';
 import type { OfferStatus, OffersStaffForm, PartnerRow, StaffOfferDetail, StaffOfferForm, StaffOfferRow } from '#src/features/offers/index.ts';
 import { MarketplaceTabs } from '#views/admin/marketplace-tabs.tsx';
 import { ActionForm, AdminTabFrame, AdminTable, dateTime, StatusLog, FormError, Pager } from '#views/admin/tab-frame.tsx';
+import { BankPicker } from '#views/kit/bank-picker.tsx';
 import { CsrfField, Field, FieldNotes, describedBy, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -85,7 +87,9 @@ function Select({ id, name, label, value, options, error, placeholder }: { id: s
 }
 
 /** The offer's form: new or saved; `form` holds what was typed when a save was refused. */
-function OfferForm({ action, values, errors, partners, categories, submit }: { action: string; values: StaffOfferForm; errors: Record<string, string>; partners: PartnerRow[]; categories: readonly string[]; submit: string }) {
+type OfferPicker = BankPickerState & { target?: string };
+
+function OfferForm({ action, values, errors, partners, categories, submit, picker }: { action: string; values: StaffOfferForm; errors: Record<string, string>; partners: PartnerRow[]; categories: readonly string[]; submit: string; picker?: OfferPicker }) {
   const { t } = usePage();
   const href = useHref();
   const f = (k: string) => t(`offers.staff.field.${k}`);
@@ -113,12 +117,21 @@ function OfferForm({ action, values, errors, partners, categories, submit }: { a
       <button type="submit" className="button">
         {submit}
       </button>
+      <BankPicker
+        id="offer-bank"
+        picker={picker}
+        target={picker?.target}
+        targets={[
+          { value: 'description', label: t('contentBank.picker.targets.description') },
+          { value: 'link', label: t('contentBank.picker.targets.link') },
+        ]}
+      />
     </form>
   );
 }
 
 /** /admin/marketplace/offers/new */
-export function OfferNew({ values, errors, partners, categories }: { values: StaffOfferForm; errors: Record<string, string>; partners: PartnerRow[]; categories: readonly string[] }) {
+export function OfferNew({ values, errors, partners, categories, picker }: { values: StaffOfferForm; errors: Record<string, string>; partners: PartnerRow[]; categories: readonly string[]; picker?: OfferPicker }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -126,13 +139,13 @@ export function OfferNew({ values, errors, partners, categories }: { values: Sta
       <p>
         <a href={href('/admin/marketplace')}>{t('offers.staff.backToList')}</a>
       </p>
-      <OfferForm action="/admin/marketplace/offers" values={values} errors={errors} partners={partners} categories={categories} submit={t('offers.staff.create')} />
+      <OfferForm action="/admin/marketplace/offers" values={values} errors={errors} partners={partners} categories={categories} submit={t('offers.staff.create')} picker={picker} />
     </AdminTabFrame>
   );
 }
 
 /** /admin/marketplace/offers/{id}: the form, the status and its log, and who redeemed it. */
-export function OfferEdit({ offer, form, partners, categories, notice, moves }: { offer: StaffOfferDetail; form?: OffersStaffForm; partners: PartnerRow[]; categories: readonly string[]; notice?: string; moves: readonly OfferStatus[] }) {
+export function OfferEdit({ offer, form, partners, categories, notice, moves, picker }: { offer: StaffOfferDetail; form?: OffersStaffForm; partners: PartnerRow[]; categories: readonly string[]; notice?: string; moves: readonly OfferStatus[]; picker?: OfferPicker }) {
   const { t } = usePage();
   const href = useHref();
   const typed = form?.key === 'offer' ? form : undefined;
@@ -183,7 +196,7 @@ export function OfferEdit({ offer, form, partners, categories, notice, moves }: 
       </section>
       <section aria-labelledby="offer-edit">
         <h2 id="offer-edit">{t('offers.staff.editTitle')}</h2>
-        <OfferForm action={`/admin/marketplace/offers/${offer.id}`} values={values} errors={typed?.errors ?? {}} partners={partners} categories={categories} submit={t('offers.staff.save')} />
+        <OfferForm action={`/admin/marketplace/offers/${offer.id}`} values={values} errors={typed?.errors ?? {}} partners={partners} categories={categories} submit={t('offers.staff.save')} picker={picker} />
       </section>
       <StatusLog id="offer-log" prefix="offers.staff" events={offer.events} status={status} nobody={t('offers.staff.log.unknown')} />
     </AdminTabFrame>
