@@ -31,12 +31,9 @@ t.test('the members\u2019 feed in the browser: staff post an announcement; the m
   await Promise.all([admin.waitForURL(/done=published/), admin.getByRole('button', { name: 'Save and publish' }).click()]);
   await admin.getByText('Published.', { exact: true }).waitFor();
   await expectReflowAndAxeAtPhoneWidths(t, admin, 'the announcement with its log', { browser, javaScriptEnabled: true });
+  // (The list and the featured items' page are in the reflow sweep, test/e2e/reflow.spec.ts.)
   await admin.goto('/admin/feeds');
   await admin.getByRole('cell', { name: /^Live/ }).first().waitFor();
-  await expectReflowAndAxeAtPhoneWidths(t, admin, 'the announcements list', { browser, javaScriptEnabled: true });
-  await admin.goto('/admin/feeds/featured?kind=article');
-  await admin.getByRole('heading', { name: 'Feature an event link' }).waitFor();
-  await expectReflowAndAxeAtPhoneWidths(t, admin, 'the featured items', { browser, javaScriptEnabled: true });
   // The refused form answers 400 by design (the browser logs it as a failed resource): nothing else.
   t.same(adminProblems.filter((p) => !p.includes('status of 400')), [], 'no errors in the staff pages');
 

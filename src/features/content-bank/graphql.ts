@@ -100,7 +100,7 @@ const typeDefs = /* GraphQL */ `
     contentBankCollectionAddItem(id: ID!, item: ContentBankItemRef!): ContentBankCollection!
     contentBankCollectionRemoveItem(id: ID!, item: ContentBankItemRef!): ContentBankCollection!
     "Sets the order: items names each item of the collection once."
-    contentBankCollectionReorder(id: ID!, items: [ContentBankItemRef!]!): ContentBankCollection!
+    contentBankCollectionReorder(id: ID!, items: [ContentBankItemRef!]): ContentBankCollection!
     "Deletes an asset: its file, tags, places in collections and uses."
     contentBankAssetDelete(id: ID!): Boolean!
   }
