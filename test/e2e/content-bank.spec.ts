@@ -53,5 +53,19 @@ t.test('the content bank in the browser: staff search, tag an item, add it to a 
 
   await page.goto('/admin/content-bank?tag=1');
   t.equal(await page.getByRole('link', { name: /^Pricing through a downturn/ }).count(), 1, 'the tag filters the library');
+
+  // The picker in a team message: what was typed stays, the item's title and address go into the body.
+  await page.goto('/admin/messages/new');
+  await page.getByLabel('Subject').fill('Worth a read');
+  await page.getByLabel('Message', { exact: true }).fill('Dear members,');
+  await page.getByText('Pick from the content bank').click();
+  await page.getByLabel('Search the library').fill('pricing');
+  await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Find' }).click()]);
+  await page.getByRole('button', { name: /^Insert: Pricing through a downturn/ }).waitFor();
+  t.equal(await page.getByLabel('Subject').inputValue(), 'Worth a read', 'the subject kept');
+  await check('the message form with the picker open');
+  await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: /^Insert: Pricing through a downturn/ }).click()]);
+  await page.getByText(/^Added “Pricing through a downturn/).waitFor();
+  t.match(await page.getByLabel('Message', { exact: true }).inputValue(), /^Dear members,\n\nPricing through a downturn: what independent regional logistics companies learnt: https:\/\/news\.example\.com\//, 'the item in the body');
   t.same(problems, [], 'no errors in the pages');
 });

@@ -287,7 +287,10 @@ export default async function contentBankAdminRoutes(app: FastifyInstance) {
   /** The same upload for other clients (a bearer token, no CSRF): JSON in, JSON out. */
   app.post('/rest/admin/content-bank/assets', { config: { ...admin.config, rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request, reply) => {
     const upload = uploadOf(request);
-    if ('errors' in upload) throw new AppError('ContentBank.Invalid', { fields: { file: { code: 'ContentBank.Invalid', key: upload.status === 413 ? 'contentBank.errors.fileTooLarge' : 'contentBank.errors.fileMissing', values: { max: PDF_MAX_BYTES / 1024 / 1024 } } } });
+    if ('errors' in upload) {
+      const code = upload.status === 413 ? ('ContentBank.TooLarge' as const) : ('ContentBank.Invalid' as const);
+      throw new AppError(code, { fields: { file: { code, key: upload.status === 413 ? 'contentBank.errors.fileTooLarge' : 'contentBank.errors.fileMissing', values: { max: PDF_MAX_BYTES / 1024 / 1024 } } } });
+    }
     const { deps, viewer } = call(request);
     const { kind, id } = await uploadAsset(deps, viewer, { title: upload.title, bytes: upload.file });
     const item = await getBankItem(deps, viewer, { kind, id });

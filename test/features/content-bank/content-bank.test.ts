@@ -284,6 +284,10 @@ t.test('the content bank: index, two-tier search, filters, tenancy, uploads, tag
     t.equal(bad.statusCode, 400);
     t.equal(bad.json().error.code, 'ContentBank.Invalid');
     t.match(bad.json().error.fields, { file: { key: 'contentBank.errors.fileType' } });
+    const restBig = multipartBody({ title: 'Big' }, { name: 'file', filename: 'x.pdf', type: 'application/pdf', bytes: Buffer.alloc(10 * 1024 * 1024 + 10, 1) });
+    const big = await app.inject({ method: 'POST', url: '/rest/admin/content-bank/assets', headers: { authorization: `Bearer ${staffSession.token}`, accept: 'application/json', 'content-type': restBig.contentType }, payload: restBig.payload });
+    t.equal(big.statusCode, 413, 'over 10 MB: 413');
+    t.equal(big.json().error.code, 'ContentBank.TooLarge');
     const asMember = await app.inject({ method: 'POST', url: '/rest/admin/content-bank/assets', headers: { authorization: `Bearer ${memberSession.token}`, accept: 'application/json', 'content-type': rest.contentType }, payload: rest.payload });
     t.ok(asMember.statusCode === 401 || asMember.statusCode === 403, `a member may not upload (${asMember.statusCode})`);
     t.same((await search({ kind: 'pdf' }, betaDeps, asBetaStaff)).rows, [], "beta's library has none of alpha's assets");

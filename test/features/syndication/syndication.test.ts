@@ -114,8 +114,14 @@ t.test('syndication: feeds, validity, tenancy, validators, the staff tab, GraphQ
 
   const get = (url: string, o: { host?: string; cookie?: string; headers?: Record<string, string> } = {}) =>
     app.inject({ url, headers: { host: o.host ?? 'alpha.test', ...(o.cookie ? { cookie: o.cookie } : {}), ...o.headers } });
+  // One CSRF pair per session serves every form it posts (the token goes with its `_csrf` cookie).
+  const pairs = new Map<string, Promise<{ token: string; cookie: string }>>();
+  const csrf = (cookie: string) => {
+    if (!pairs.has(cookie)) pairs.set(cookie, csrfFor(app, cookie, '/contact'));
+    return pairs.get(cookie)!;
+  };
   const post = async (url: string, cookie: string, form: Record<string, string | string[]>, host = 'alpha.test') => {
-    const c = await csrfFor(app, cookie, '/');
+    const c = await csrf(cookie);
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...form, _csrf: c.token })) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
     return app.inject({ method: 'POST', url, headers: { accept: 'text/html', host, cookie: c.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: body.toString() });
@@ -371,7 +377,7 @@ t.test('syndication: feeds, validity, tenancy, validators, the staff tab, GraphQ
 
   await t.test('GraphQL for staff: the same services, another community’s feed not found', async (t) => {
     const gql = async (query: string, variables: Record<string, unknown>, cookie = s.staff.cookie, host = 'alpha.test') => {
-      const c = await csrfFor(app, cookie, '/');
+      const c = await csrf(cookie);
       const res = await app.inject({ method: 'POST', url: '/graphqlAdmin', headers: { host, cookie: c.cookie, 'x-csrf-token': c.token, 'content-type': 'application/json', accept: 'application/json' }, payload: JSON.stringify({ query, variables }) });
       return res.json() as { data?: Record<string, any>; errors?: { extensions?: { code?: unknown; fields?: Record<string, unknown> } }[] };
     };

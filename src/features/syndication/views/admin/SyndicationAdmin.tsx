@@ -33,7 +33,7 @@ function FeedFields({ idPrefix, values, errors }: { idPrefix: string; values: Va
       <fieldset className={errors.types ? 'field field-invalid' : 'field'} aria-describedby={describedBy(typesId, errors.types)}>
         <legend>{f('types')}</legend>
         {TYPES.map((type) => (
-          <div key={type} className="field-check">
+          <div key={type} className="check">
             <input type="checkbox" id={`${typesId}-${type}`} name="types" value={type} defaultChecked={values.types.includes(type)} />
             <label htmlFor={`${typesId}-${type}`}>{t(`${P}.type.${type}`)}</label>
           </div>
@@ -41,9 +41,11 @@ function FeedFields({ idPrefix, values, errors }: { idPrefix: string; values: Va
         <FieldNotes id={typesId} error={errors.types} />
       </fieldset>
       <Field id={`${idPrefix}-limit`} name="limit" type="number" inputMode="numeric" min={1} max={100} label={f('limit')} hint={f('limitHint')} defaultValue={values.limit} error={errors.limit} />
-      <div className="field-check">
-        <input type="checkbox" id={`${idPrefix}-enabled`} name="enabled" defaultChecked={values.enabled} />
-        <label htmlFor={`${idPrefix}-enabled`}>{f('enabled')}</label>
+      <div className="field">
+        <div className="check">
+          <input type="checkbox" id={`${idPrefix}-enabled`} name="enabled" defaultChecked={values.enabled} />
+          <label htmlFor={`${idPrefix}-enabled`}>{f('enabled')}</label>
+        </div>
       </div>
     </>
   );
@@ -207,9 +209,11 @@ export function SyndicationFeedPage({ feed, form, notice }: { feed: StaffFeedDet
         <p>{t(`${P}.deleteHint`)}</p>
         <form method="post" action={href(`/admin/feeds/syndication/${feed.id}/delete`)} noValidate>
           <CsrfField />
-          <div className={deleteError ? 'field field-check field-invalid' : 'field field-check'}>
-            <input type="checkbox" id="feed-delete-confirm" name="confirm" aria-invalid={deleteError ? true : undefined} aria-describedby={describedBy('feed-delete-confirm', deleteError)} />
-            <label htmlFor="feed-delete-confirm">{t(`${P}.deleteConfirm`, { title: feed.title })}</label>
+          <div className={deleteError ? 'field field-invalid' : 'field'}>
+            <div className="check">
+              <input type="checkbox" id="feed-delete-confirm" name="confirm" aria-invalid={deleteError ? true : undefined} aria-describedby={describedBy('feed-delete-confirm', deleteError)} />
+              <label htmlFor="feed-delete-confirm">{t(`${P}.deleteConfirm`, { title: feed.title })}</label>
+            </div>
             <FieldNotes id="feed-delete-confirm" error={deleteError} />
           </div>
           <button type="submit" className="button button-secondary">
