@@ -58,7 +58,7 @@ t.test(`every area answers on the demo (${usingPostgres() ? 'PostgreSQL' : 'PGli
   });
 
   await t.test("the staff's pages of each area", async (t) => {
-    for (const url of ['/admin', '/admin/articles', '/admin/members', '/admin/sites', '/admin/forum', '/admin/expert-panels']) {
+    for (const url of ['/admin', '/admin/articles', '/admin/members', '/admin/sites', '/admin/forum', '/admin/expert-panels', '/admin/feeds/syndication']) {
       const res = await page(url, admin);
       t.equal(res.statusCode, 200, `${url} answers`);
     }
@@ -88,6 +88,7 @@ t.test(`every area answers on the demo (${usingPostgres() ? 'PostgreSQL' : 'PGli
       ['{ members(first: 5) { total rows { id } } }', (d) => d.members.rows.length === 5],
       ['{ forumTopics { id name } }', (d) => d.forumTopics.length > 0],
       ['{ expertPanels { id name } }', (d) => d.expertPanels.length === 2],
+      ['{ syndicationFeeds { slug } }', (d) => d.syndicationFeeds.length === 2],
     ]);
   });
 });
