@@ -107,6 +107,7 @@ const OVERRIDES: Record<string, string> = {
     "message_recipients.state": "ColumnType<MessageRecipientState, MessageRecipientState | undefined, MessageRecipientState>",
     "message_events.from_status": "TeamMessageStatus | null",
     "message_events.to_status": "TeamMessageStatus",
+    "insight_events.device": "ColumnType<InsightDevice, InsightDevice | undefined, InsightDevice>",
 };
 
 const COLUMN_TYPES = [
@@ -114,7 +115,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'InsightDevice',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

@@ -84,3 +84,6 @@ export type TeamMessageAudience =
   | { kind: 'group'; groupId: number }
   | { kind: 'filter'; tier?: string | null; founding?: boolean | null; industry?: string | null; location?: string | null; standing?: string | null }
   | { kind: 'emails'; emails: string[] };
+
+/** Insights (migration 0037): the coarse device class an event is stored with (never a user-agent string). */
+export type InsightDevice = 'desktop' | 'mobile' | 'tablet' | 'app' | 'unknown';
