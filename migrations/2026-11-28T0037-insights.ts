@@ -13,6 +13,8 @@ import { Kysely, sql } from 'kysely';
  *   keyed by the first day of its week or month). Recomputed, never incremented: a day is replaced
  *   whole in one transaction, so a roll-up run twice, or on two processes at once, gives the same rows.
  * - insight_event_counts: events per day by category and action (what trackEvent was asked to count).
+ * - insight_member_days: who was active on which day (a page view or a sign-in), the ground of the
+ *   active members per week and month and of each member's health; kept as long as the raw events.
  * - insight_rollups: per community, when the last roll-up read the data (the next one recomputes from
  *   the day before), and when members' health was last computed.
  */
@@ -55,6 +57,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema
+    .createTable('insight_member_days')
+    .addColumn('community_id', 'integer', (c) => c.notNull().references('communities.id').onDelete('cascade'))
+    .addColumn('day', 'date', (c) => c.notNull())
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('insight_member_days_pkey', ['community_id', 'day', 'user_id'])
+    .execute();
+
+  await db.schema
     .createTable('insight_rollups')
     .addColumn('community_id', 'integer', (c) => c.primaryKey().references('communities.id').onDelete('cascade'))
     .addColumn('rolled_at', 'timestamptz')
@@ -64,6 +74,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('insight_rollups').execute();
+  await db.schema.dropTable('insight_member_days').execute();
   await db.schema.dropTable('insight_event_counts').execute();
   await db.schema.dropTable('insight_days').execute();
   await db.schema.dropTable('insight_events').execute();

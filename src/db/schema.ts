@@ -575,6 +575,12 @@ export interface InsightEvents {
   user_id: number;
 }
 
+export interface InsightMemberDays {
+  community_id: number;
+  day: string;
+  user_id: number;
+}
+
 export interface InsightRollups {
   community_id: number;
   health_at: Timestamp | null;
@@ -1114,6 +1120,7 @@ export interface DB {
   insight_days: InsightDays;
   insight_event_counts: InsightEventCounts;
   insight_events: InsightEvents;
+  insight_member_days: InsightMemberDays;
   insight_rollups: InsightRollups;
   introduction_requests: IntroductionRequests;
   member_badges: MemberBadges;

@@ -9,3 +9,5 @@ export type { EpAnswerStatus, JoinablePanel, MemberQuestionRow, MemberQuestionVi
 export type { AnswerDetail, AnswerFilters, AnswerRow, BatchBoardRow, BatchDetail, BatchFilters, PanelDetail, PanelRow, QuestionBoardRow, QuestionFilters, QuestionRow } from './admin/admin-types.ts';
 export type { InvitationFields, InviteFormState, InviteQuestionView } from './invite/types.ts';
 export type { PublishedRoundup, RoundupAnswerView, RoundupDetail, RoundupQuery, RoundupQuestionChoice, RoundupRow } from './roundups/types.ts';
+// Answers and roundups by day, for the staff's insights (issue 29).
+export { expertAnswersByMember, expertFiguresByDay } from './figures.ts';
