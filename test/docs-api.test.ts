@@ -52,5 +52,8 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.same(of('CARD_TOKEN=$(curl').split('\n').map((l) => JSON.parse(l)), [true, { outstandingBalance: 0, showNoBalanceDue: false }], 'paid with a sandbox token: nothing owed, just paid');
   t.same(JSON.parse(of('expertQuestions(tab: OPEN')), { open: 2, inReview: 1, answered: 2, published: 1 }, "the member's expert-panel tabs");
   t.equal(of('expertQuestions(filters:'), '3', "the staff's questions board: the open batch's three");
+  t.same(JSON.parse(of('trackEvent(category')), { data: { trackEvent: true } }, 'trackEvent, as the spec names it');
+  t.same(JSON.parse(of('/rest/events"')), { accepted: 2 }, "an app's batch of events");
+  t.equal(of('insightSeries(series'), '7', "a week of Harbor's page views, for its admin");
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
 });

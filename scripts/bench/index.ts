@@ -22,6 +22,7 @@ import { forumModule } from './forum.ts';
 import { offersModule } from './offers.ts';
 import { messagesModule } from './messages.ts';
 import { groupsModule } from './groups.ts';
+import { insightsModule } from './insights.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -58,6 +59,7 @@ const MODULES: BenchModule[] = [
   offersModule,
   messagesModule,
   groupsModule,
+  insightsModule,
   dayModule,
   bearerModule,
   signInModule,

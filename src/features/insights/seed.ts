@@ -25,7 +25,7 @@ const array = (values: readonly string[]) => sql.raw(`array[${values.map((v) => 
  * one event in ten something else (an offer, a search, a reply started). Deterministic (hashes, no
  * random()): the same demo every time on the same day.
  */
-async function seedEvents(trx: RawDb, communityId: number, days: number, now: Date, strength: number): Promise<void> {
+export async function seedMemberEvents(trx: RawDb, communityId: number, days: number, now: Date, strength: number): Promise<void> {
   const today = dayString(now);
   const first = addDays(today, -days);
   const h = (parts: string) => sql.raw(`abs(hashtext(${parts}))`);
@@ -72,7 +72,7 @@ export async function seedInsights(trx: RawDb, demo: DemoContext, now = new Date
   for (const plan of plans) {
     const id = demo.byCode[plan.code];
     if (id === undefined) continue;
-    await seedEvents(trx, id, plan.days, now, plan.strength);
+    await seedMemberEvents(trx, id, plan.days, now, plan.strength);
     // Rolled up over all of them (the retention job deletes the raw ones past its days at the first
     // start; their counts stay), then each member's health.
     const deps = { db: trx, clock: { now: () => now }, community: { id }, retentionDays: plan.days + 2 };
