@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import type { Day } from '#src/lib/figures.ts';
-import { addDays, daysBetween, isDay, maxDay, minDay, mondayOf, monthStartOf, nextMonthStart } from './calendar.ts';
+import { addDays, daysBetween, isDay, minDay, mondayOf, monthStartOf, nextMonthStart } from './calendar.ts';
 import type { InsightsDeps } from './deps.ts';
 import { MAX_RANGE_DAYS } from './range.ts';
 import { SERIES, type Bucket, type ChartData, type FunnelData, type Granularity, type SeriesName } from './types.ts';
@@ -47,18 +47,19 @@ export function bucketStarts(from: Day, to: Day, granularity: Granularity): Day[
 
 type Rows = Map<string, Map<Day, number>>;
 
-/** Sums a daily series over each bucket (only the range's days of a bucket at its edges). */
+/** The bucket a day falls in: its own day, its week's Monday or its month's first day. */
+const bucketStartOf = (day: Day, granularity: Granularity): Day => (granularity === 'day' ? day : granularity === 'week' ? mondayOf(day) : monthStartOf(day));
+
+/** Sums a daily series over each bucket (only the range's days of a bucket at its edges): one pass over its days. */
 function summed(rows: Rows, series: SeriesName, starts: readonly Day[], granularity: Granularity, from: Day, to: Day): number[] {
-  const days = rows.get(series);
-  return starts.map((start, i) => {
-    if (!days) return 0;
-    const next = starts[i + 1] ?? (granularity === 'day' ? addDays(start, 1) : granularity === 'week' ? addDays(start, 7) : nextMonthStart(start));
-    const lo = maxDay(start, from);
-    const hi = minDay(addDays(next, -1), to);
-    let sum = 0;
-    for (const [day, value] of days) if (day >= lo && day <= hi) sum += value;
-    return sum;
-  });
+  const sums = starts.map(() => 0);
+  const index = new Map(starts.map((d, i) => [d, i]));
+  for (const [day, value] of rows.get(series) ?? []) {
+    if (day < from || day > to) continue;
+    const i = index.get(bucketStartOf(day, granularity));
+    if (i !== undefined) sums[i]! += value;
+  }
+  return sums;
 }
 
 /** The chart's buckets: each daily series summed; active members from the series of the bucket's own length. */
