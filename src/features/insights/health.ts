@@ -23,18 +23,18 @@ export const HEALTH_WINDOW = { recent: 28, long: 90 } as const;
 export type HealthFacts = { activeDays: number; contributions: number; activeDaysLong: number; joinedDaysAgo: number };
 
 /**
- * The rule (decision 0062), first match wins:
- * Champion: 3 or more contributions and active on 8 or more of the last 28 days;
- * Engaged: a contribution, or active on 8 or more days;
- * Healthy: active on 2 or more days;
+ * The rule (decision 0062), first match wins, over the last 28 days:
+ * Champion: 4 or more contributions and active on 12 or more days;
+ * Engaged: 2 or more contributions and active on 4 or more days, or active on 14 or more days;
+ * Healthy: active on 2 or more days, or a contribution;
  * New: joined in the last 28 days (and not yet more than that);
  * Quiet: active at some time in the last 90 days;
  * At risk: not seen in 90 days.
  */
 export function healthOf(f: HealthFacts): Health {
-  if (f.contributions >= 3 && f.activeDays >= 8) return 'Champion';
-  if (f.contributions >= 1 || f.activeDays >= 8) return 'Engaged';
-  if (f.activeDays >= 2) return 'Healthy';
+  if (f.contributions >= 4 && f.activeDays >= 12) return 'Champion';
+  if ((f.contributions >= 2 && f.activeDays >= 4) || f.activeDays >= 14) return 'Engaged';
+  if (f.activeDays >= 2 || f.contributions >= 1) return 'Healthy';
   if (f.joinedDaysAgo < HEALTH_WINDOW.recent) return 'New';
   if (f.activeDaysLong >= 1) return 'Quiet';
   return 'At risk';

@@ -21,7 +21,7 @@ const array = (values: readonly string[]) => sql.raw(`array[${values.map((v) => 
 /**
  * Six months of a community's members' events in one statement (generate_series, no loop): each member
  * is active on a day with a chance that grows over the months, is lower at the weekend and depends on
- * the member (every seventh has gone quiet for the last ten weeks), and opens 2 to 10 pages that day,
+ * the member (every seventh has gone quiet for the last ten weeks), and opens 1 to 6 pages that day,
  * one event in ten something else (an offer, a search, a reply started). Deterministic (hashes, no
  * random()): the same demo every time on the same day.
  */
@@ -45,7 +45,7 @@ export async function seedMemberEvents(trx: RawDb, communityId: number, days: nu
     ),
     ev as (
       select a.user_id, a.k, a.day, g.i, ${h("a.user_id::text || ':' || a.n::text || ':' || g.i::text")} as h
-      from active a cross join lateral generate_series(1, 2 + ${h("a.user_id::text || '/' || a.n::text")} % 9) as g(i)
+      from active a cross join lateral generate_series(1, 1 + ${h("a.user_id::text || '/' || a.n::text")} % 6) as g(i)
     ),
     timed as (
       select *, (day::timestamp + interval '7 hours' + (h % 780) * interval '1 minute' + i * interval '7 seconds') at time zone 'UTC' as at from ev
@@ -66,8 +66,8 @@ export async function seedMemberEvents(trx: RawDb, communityId: number, days: nu
  */
 export async function seedInsights(trx: RawDb, demo: DemoContext, now = new Date()): Promise<void> {
   const plans = [
-    { code: 'summit', days: 182, strength: 0.85 },
-    { code: 'harbor', days: 60, strength: 0.6 },
+    { code: 'summit', days: 182, strength: 0.6 },
+    { code: 'harbor', days: 60, strength: 0.5 },
   ];
   for (const plan of plans) {
     const id = demo.byCode[plan.code];

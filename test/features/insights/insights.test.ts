@@ -217,20 +217,22 @@ t.test('insights: events in, the roll-up, retention, health, the staff home, Goo
   });
 
   await t.test("members' health follows the rule, set through the members area", async (t) => {
-    t.equal(healthOf({ activeDays: 10, contributions: 3, activeDaysLong: 20, joinedDaysAgo: 300 }), 'Champion');
-    t.equal(healthOf({ activeDays: 1, contributions: 1, activeDaysLong: 1, joinedDaysAgo: 300 }), 'Engaged');
-    t.equal(healthOf({ activeDays: 9, contributions: 0, activeDaysLong: 9, joinedDaysAgo: 300 }), 'Engaged');
+    t.equal(healthOf({ activeDays: 12, contributions: 4, activeDaysLong: 20, joinedDaysAgo: 300 }), 'Champion');
+    t.equal(healthOf({ activeDays: 11, contributions: 9, activeDaysLong: 20, joinedDaysAgo: 300 }), 'Engaged', 'many contributions, fewer days');
+    t.equal(healthOf({ activeDays: 4, contributions: 2, activeDaysLong: 4, joinedDaysAgo: 300 }), 'Engaged');
+    t.equal(healthOf({ activeDays: 14, contributions: 0, activeDaysLong: 14, joinedDaysAgo: 300 }), 'Engaged', 'there most days');
     t.equal(healthOf({ activeDays: 2, contributions: 0, activeDaysLong: 2, joinedDaysAgo: 300 }), 'Healthy');
+    t.equal(healthOf({ activeDays: 1, contributions: 1, activeDaysLong: 1, joinedDaysAgo: 300 }), 'Healthy', 'a contribution');
     t.equal(healthOf({ activeDays: 0, contributions: 0, activeDaysLong: 0, joinedDaysAgo: 3 }), 'New');
     t.equal(healthOf({ activeDays: 1, contributions: 0, activeDaysLong: 1, joinedDaysAgo: 300 }), 'Quiet');
     t.equal(healthOf({ activeDays: 0, contributions: 0, activeDaysLong: 0, joinedDaysAgo: 300 }), 'At risk');
     await computeHealth(deps(alpha));
     const health = Object.fromEntries((await db.selectFrom('memberships').select(['user_id', 'health']).where('community_id', '=', alpha.id).execute()).map((r) => [r.user_id, r.health]));
-    t.equal(health[ada.id], 'Engaged', 'Ada: a forum post in the last four weeks');
-    t.equal(health[bob.id], 'Engaged', 'Bob: a reply');
+    t.equal(health[ada.id], 'Healthy', 'Ada: three days, a forum post');
+    t.equal(health[bob.id], 'Healthy', 'Bob: three days, a reply');
     t.equal(health[sam.id], 'Quiet', 'Sam: signed in one day, nothing else');
     const view = await get(`/admin/members/alpha/${bob.id}`, s.sam.cookie);
-    t.match(text(view.body), 'Engaged', "the staff's member view shows it");
+    t.match(text(view.body), 'Healthy', "the staff's member view shows it");
   });
 
   // ---- The staff home ----
