@@ -274,7 +274,10 @@ async function pacedLoad(o: { port: number; cookies: string[]; csrf: { token: st
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const elapsed = Math.floor((performance.now() - started) / 1000);
-    while (second < elapsed) o.during?.(++second);
+    while (second < elapsed) {
+      second += 1;
+      o.during?.(second);
+    }
     const batch = o.first + k;
     const t0 = performance.now();
     sent.push(postBatch(o.port, agent, o.cookies[k % o.cookies.length]!, o.csrf.cookie, beaconBody(o.csrf.token, batch)).then((r) => ({ batch, status: r.status, accepted: r.accepted, ms: performance.now() - t0 })));

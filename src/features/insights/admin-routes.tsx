@@ -39,14 +39,13 @@ export default async function insightsAdminRoutes(app: FastifyInstance) {
       brand = found;
     }
     if (brand.code === NETWORK_CODE) return reply.redirectTo('/admin/sites', 302);
-    const range = parseRange(query, dayString(app.clock.now()));
-    const figures = await staffFigures(insightsDeps(request, { id: brand.id }), range.from, range.to);
+    const today = dayString(app.clock.now());
+    const range = parseRange(query, today);
+    const figures = await staffFigures(insightsDeps(request, { id: brand.id }), range, today);
     const errors = Object.fromEntries(Object.entries(range.errors).flatMap(([k, v]) => (v ? [[k, t(v)]] : [])));
     const view: StaffHomeView = {
       brand: { code: brand.code, name: brand.name },
       brands: brands.map((b) => ({ code: b.code, name: b.name })),
-      from: range.from,
-      to: range.to,
       form: { ...range.form, community: asked ? brand.code : '' },
       errors,
       ...figures,

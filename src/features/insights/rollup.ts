@@ -51,6 +51,8 @@ const AREA_SERIES: readonly SeriesName[] = [
 ];
 /** Series from the raw events, by day. */
 const EVENT_DAILY_SERIES: readonly SeriesName[] = ['page_views', 'events', 'active.day'];
+/** The daily counts also summed by week and month (not the distinct active members: theirs are counted whole). */
+export const SUMMED_SERIES: readonly SeriesName[] = [...AREA_SERIES, 'page_views', 'events'];
 
 export type RollupResult = { from: string; eventsFrom: string | null; to: string };
 
@@ -165,6 +167,21 @@ export async function rollUpIn(trx: Db, deps: InsightsDeps): Promise<RollupResul
     union all
     select ${c}::int, 'active.month', date_trunc('month', day::timestamp)::date, count(distinct user_id)::int from insight_member_days
       where community_id = ${c} and day >= ${month}::date group by 3`.execute(trx);
+
+  // Each counted series by week and by month too (`<series>@week`, `<series>@month`, keyed by the
+  // period's first day), summed from the daily rows: the staff home reads at most a month's worth of
+  // rows per series whatever its range. Every period that holds a recomputed day, from the daily rows
+  // (which stay when their raw events are gone).
+  const weekFrom = mondayOf(from);
+  const monthFrom = monthStartOf(from);
+  await sql`delete from insight_days where community_id = ${c}
+    and ((series like '%@week' and day >= ${weekFrom}::date) or (series like '%@month' and day >= ${monthFrom}::date))`.execute(trx);
+  await sql`insert into insight_days (community_id, series, day, value)
+    select ${c}::int, series || '@week', date_trunc('week', day::timestamp)::date, sum(value)::int from insight_days
+      where community_id = ${c} and day >= ${weekFrom}::date and series in (${sql.join(SUMMED_SERIES)}) group by series, 3
+    union all
+    select ${c}::int, series || '@month', date_trunc('month', day::timestamp)::date, sum(value)::int from insight_days
+      where community_id = ${c} and day >= ${monthFrom}::date and series in (${sql.join(SUMMED_SERIES)}) group by series, 3`.execute(trx);
 
   await sql`insert into insight_rollups (community_id, rolled_at) values (${c}, ${now})
     on conflict (community_id) do update set rolled_at = excluded.rolled_at`.execute(trx);

@@ -8,8 +8,8 @@ import { SERIES, type Bucket, type ChartData, type FunnelData, type Granularity,
 
 /**
  * Reading the roll-up (never the raw events): the staff home's charts in two statements whatever the
- * events' volume (the range's rows of insight_days, and the top events of insight_event_counts), and
- * one series for GraphQL.
+ * events' volume or the range (the range's stored rows of insight_days at the charts' granularity,
+ * and the top events of insight_event_counts), and one series for GraphQL.
  */
 
 /** The staff home's charts, in the order it shows them, and the series each draws. */
@@ -37,45 +37,47 @@ export function granularityOf(from: Day, to: Day): Granularity {
 /** The first day of each bucket of the range. */
 export function bucketStarts(from: Day, to: Day, granularity: Granularity): Day[] {
   const starts: Day[] = [];
-  let d = granularity === 'day' ? from : granularity === 'week' ? mondayOf(from) : monthStartOf(from);
+  let d = bucketStartOf(from, granularity);
   while (d <= to) {
     starts.push(d);
-    d = granularity === 'day' ? addDays(d, 1) : granularity === 'week' ? addDays(d, 7) : nextMonthStart(d);
+    d = nextBucket(d, granularity);
   }
   return starts;
 }
 
-type Rows = Map<string, Map<Day, number>>;
-
 /** The bucket a day falls in: its own day, its week's Monday or its month's first day. */
 const bucketStartOf = (day: Day, granularity: Granularity): Day => (granularity === 'day' ? day : granularity === 'week' ? mondayOf(day) : monthStartOf(day));
+const nextBucket = (day: Day, granularity: Granularity): Day => (granularity === 'day' ? addDays(day, 1) : granularity === 'week' ? addDays(day, 7) : nextMonthStart(day));
 
-/** Sums a daily series over each bucket (only the range's days of a bucket at its edges): one pass over its days. */
-function summed(rows: Rows, series: SeriesName, starts: readonly Day[], granularity: Granularity, from: Day, to: Day): number[] {
-  const sums = starts.map(() => 0);
-  const index = new Map(starts.map((d, i) => [d, i]));
-  for (const [day, value] of rows.get(series) ?? []) {
-    if (day < from || day > to) continue;
-    const i = index.get(bucketStartOf(day, granularity));
-    if (i !== undefined) sums[i]! += value;
-  }
-  return sums;
+/**
+ * The range as the charts show it: whole buckets (a week from its Monday, a month from its first
+ * day), ending at the asked last day's bucket's end or today, whichever is first.
+ */
+export function shownRange(from: Day, to: Day, today: Day): { from: Day; to: Day; granularity: Granularity } {
+  const granularity = granularityOf(from, to);
+  const lastEnd = addDays(nextBucket(bucketStartOf(to, granularity), granularity), -1);
+  return { from: bucketStartOf(from, granularity), to: minDay(lastEnd, today), granularity };
 }
 
-/** The chart's buckets: each daily series summed; active members from the series of the bucket's own length. */
-function chartOf(rows: Rows, key: string, series: readonly SeriesName[], from: Day, to: Day): ChartData {
-  const granularity = granularityOf(from, to);
-  const starts = bucketStarts(from, to, granularity);
-  const columns = series.map((s) => {
-    if (!PERIODIC[s]) return summed(rows, s, starts, granularity, from, to);
-    const own = granularity === 'day' ? 'active.day' : granularity === 'week' ? 'active.week' : 'active.month';
-    return starts.map((d) => rows.get(own)?.get(d) ?? 0);
-  });
+/** The stored name of a series at a granularity: the daily one, or its weekly or monthly sum. */
+const storedName = (series: SeriesName, granularity: Granularity): string => {
+  if (PERIODIC[series]) return granularity === 'day' ? 'active.day' : granularity === 'week' ? 'active.week' : 'active.month';
+  return granularity === 'day' ? series : `${series}@${granularity}`;
+};
+
+type Rows = Map<string, Map<Day, number>>;
+
+/** The chart's buckets, each read as it is stored (a day, a week's or a month's sum, the active members of the period). */
+function chartOf(rows: Rows, key: string, series: readonly SeriesName[], starts: readonly Day[], granularity: Granularity): ChartData {
+  const columns = series.map((s) => starts.map((d) => rows.get(storedName(s, granularity))?.get(d) ?? 0));
   const buckets: Bucket[] = starts.map((start, i) => ({ start, values: columns.map((c) => c[i]!) }));
   return { key, series: [...series], granularity, buckets };
 }
 
 export type StaffFigures = {
+  /** The range shown: whole buckets (see shownRange). */
+  from: Day;
+  to: Day;
   charts: ChartData[];
   funnel: FunnelData;
   totals: { pageViews: number; events: number };
@@ -83,13 +85,18 @@ export type StaffFigures = {
   rolledAt: Date | null;
 };
 
-/** The staff home's figures for the range (days included), from the roll-up only: two statements. */
-export async function staffFigures(deps: InsightsDeps, from: Day, to: Day): Promise<StaffFigures> {
+/**
+ * The staff home's figures for the range (days included), from the roll-up only, in two statements:
+ * at most about thirty stored rows per series whatever the range (days, weeks' or months' sums).
+ */
+export async function staffFigures(deps: InsightsDeps, asked: { from: Day; to: Day }, today: Day): Promise<StaffFigures> {
   const c = deps.community.id;
-  const lo = minDay(mondayOf(from), monthStartOf(from));
+  const { from, to, granularity } = shownRange(asked.from, asked.to, today);
+  const wanted = [...new Set([...CHARTS.flatMap((ch) => ch.series), ...FUNNEL_SERIES, 'events' as const].map((s) => storedName(s, granularity)))];
   const [days, top] = await Promise.all([
     sql<{ series: string; day: string; value: number }>`
-      select series, to_char(day, 'YYYY-MM-DD') as day, value from insight_days where community_id = ${c} and day >= ${lo}::date and day <= ${to}::date
+      select series, to_char(day, 'YYYY-MM-DD') as day, value from insight_days
+      where community_id = ${c} and series in (${sql.join(wanted)}) and day >= ${from}::date and day <= ${to}::date
       union all
       select '_rolled', to_char(rolled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 0 from insight_rollups where community_id = ${c} and rolled_at is not null`.execute(deps.db),
     sql<{ category: string; action: string; events: number }>`
@@ -108,13 +115,16 @@ export async function staffFigures(deps: InsightsDeps, from: Day, to: Day): Prom
     if (!m) rows.set(r.series, (m = new Map()));
     m.set(r.day, Number(r.value));
   }
+  const starts = bucketStarts(from, to, granularity);
   const total = (series: SeriesName) => {
     let sum = 0;
-    for (const [day, value] of rows.get(series) ?? []) if (day >= from && day <= to) sum += value;
+    for (const value of rows.get(storedName(series, granularity))?.values() ?? []) sum += value;
     return sum;
   };
   return {
-    charts: CHARTS.map((chart) => chartOf(rows, chart.key, chart.series, from, to)),
+    from,
+    to,
+    charts: CHARTS.map((chart) => chartOf(rows, chart.key, chart.series, starts, granularity)),
     funnel: { stages: FUNNEL_SERIES.map((s) => ({ key: s.slice('articles.'.length), value: total(s) })) },
     totals: { pageViews: total('page_views'), events: total('events') },
     topEvents: top.rows.map((r) => ({ category: r.category, action: r.action, events: Number(r.events) })),

@@ -199,6 +199,9 @@ t.test('insights: events in, the roll-up, retention, health, the staff home, Goo
     t.equal(await value(alpha, 'new_members', '2026-11-18'), 1);
     t.equal(await value(beta, 'page_views', '2026-11-16'), 2, "Beta's own");
     t.equal(await value(alpha, 'page_views', '2026-11-09'), 1);
+    t.equal(await value(alpha, 'page_views@week', '2026-11-16'), 4, 'the week of the 16th, summed from its days');
+    t.equal(await value(alpha, 'page_views@month', '2026-11-01'), 5, 'November');
+    t.equal(await value(alpha, 'forum.replies@month', '2026-11-01'), 1);
     const counts = await sql<{ events: number; members: number }>`select events, members from insight_event_counts where community_id = ${alpha.id} and day = '2026-11-16' and category = 'page'`.execute(db);
     t.same(counts.rows, [{ events: 3, members: 2 }], 'events and members by category and action');
 
@@ -214,6 +217,7 @@ t.test('insights: events in, the roll-up, retention, health, the staff home, Goo
     await rollUp(deps(alpha));
     t.equal(await value(alpha, 'page_views', '2026-11-21'), 1, 'the new day');
     t.equal(await value(alpha, 'page_views', '2026-11-16'), 3, 'Monday unchanged');
+    t.equal(await value(alpha, 'page_views@week', '2026-11-16'), 5, "the week's sum follows");
   });
 
   await t.test("members' health follows the rule, set through the members area", async (t) => {
