@@ -21,6 +21,7 @@ import CardForm from './CardForm.tsx';
 import ForumDraft from './ForumDraft.tsx';
 import AnswerDraft from './AnswerDraft.tsx';
 import RelativeTimes from './RelativeTimes.tsx';
+import Tracker from './Tracker.tsx';
 
 /** Server-side map of island names to components; each also has an esbuild entry of the same name. */
 export const islandComponents = {
@@ -47,6 +48,7 @@ export const islandComponents = {
   ForumDraft,
   AnswerDraft,
   RelativeTimes,
+  Tracker,
 };
 
 export type IslandName = keyof typeof islandComponents;

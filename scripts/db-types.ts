@@ -119,6 +119,7 @@ const OVERRIDES: Record<string, string> = {
     "bank_assets.kind": "BankAssetKind",
     "communities.syndication_feeds": "ColumnType<SyndicationFeedEntry[], string | undefined, string>",
     "syndication_feed_filters.kind": "SyndicationFilterKind",
+    "insight_events.device": "ColumnType<InsightDevice, InsightDevice | undefined, InsightDevice>",
 };
 
 const COLUMN_TYPES = [
@@ -126,7 +127,7 @@ const COLUMN_TYPES = [
   'SupportContactType', 'IntroductionStatus', 'CardType', 'SavedPaymentStatus', 'SubscriptionStatus', 'LedgerKind',
   'LedgerStatus', 'LedgerPurpose', 'StatementKind', 'LineItem', 'OnboardingStep', 'EpBatchStatus', 'EpAnswerStatus',
   'RoundupStatus', 'ForumStatus', 'ForumTargetKind', 'OfferTier', 'OfferRedemption', 'OfferStatus', 'GroupVisibility', 'GroupRole', 'GroupJoinStatus',
-  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject', 'BankKind', 'BankAssetKind', 'SyndicationItemType', 'SyndicationFilterKind', 'SyndicationFeedEntry',
+  'TeamMessageStatus', 'MessageRecipientState', 'TeamMessageAudience', 'FeedAudience', 'FeaturedKind', 'FeedSubject', 'BankKind', 'BankAssetKind', 'SyndicationItemType', 'SyndicationFilterKind', 'SyndicationFeedEntry', 'InsightDevice',
 ];
 
 /** src/db/schema.ts's text for the migrated database `db` (PostgreSQL or PGlite). */

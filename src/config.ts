@@ -63,6 +63,13 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:/.test(v), { message: 'must be a redis:// URL' }),
     JOB_WORKERS: z.enum(['true', 'false', '1', '0']).optional(),
+    // Insights (issue 29): how many days the raw analytics events are kept (their daily counts stay).
+    INSIGHTS_RETENTION_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days from 7 to 3650' })
+      .int({ error: 'must be a whole number of days from 7 to 3650' })
+      .min(7, { error: 'must be a whole number of days from 7 to 3650' })
+      .max(3650, { error: 'must be a whole number of days from 7 to 3650' })
+      .default(90),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
       .default('false')
@@ -129,6 +136,8 @@ export type Config = Readonly<{
   jobWorkers: boolean;
   /** How long a process answers a syndication feed from memory before reading it again (0: on every request). */
   syndicationCacheMs: number;
+  /** Days the raw analytics events (and who was active on which day) are kept; their counts stay. */
+  insightsRetentionDays: number;
 }>;
 
 export class ConfigError extends Error {
@@ -182,5 +191,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: e.REDIS_URL,
     jobWorkers: e.JOB_WORKERS === undefined ? e.NODE_ENV !== 'test' : e.JOB_WORKERS === 'true' || e.JOB_WORKERS === '1',
     syndicationCacheMs: e.SYNDICATION_CACHE_MS,
+    insightsRetentionDays: e.INSIGHTS_RETENTION_DAYS,
   });
 }

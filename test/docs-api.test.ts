@@ -56,6 +56,9 @@ t.test('the curl examples of docs/api.md work as written', async (t) => {
   t.same(JSON.parse(of('announcements(state: LIVE)')), ['Founders Peer Group: hiring plans session', 'Annual summit: save the date'], "the staff's live announcements");
   t.same(JSON.parse(of('syndicationFeeds {')), ['summit-everything', 'expert-roundups'], "the staff's syndication feeds");
   t.same(of('If-None-Match: $ETAG').split('\n').map((l, i) => (i === 0 ? JSON.parse(l) : l)), [{ title: 'Summit — everything', items: 2 }, '304'], 'a public feed, then 304 with its validator');
+  t.same(JSON.parse(of('trackEvent(category')), { data: { trackEvent: true } }, 'trackEvent, as the spec names it');
+  t.same(JSON.parse(of('/rest/events"')), { accepted: 2 }, "an app's batch of events");
+  t.equal(of('insightSeries(series'), '7', "a week of Harbor's page views, for its admin");
   t.match(JSON.parse(of('graphqlAdmin')), { data: { me: { email: 'admin@example.com', communityCode: 'summit', roles: ['ADMIN', 'MEMBER'] } } }, 'an admin’s bearer on /graphqlAdmin');
   t.same(JSON.parse(of('contentBankSearch(query')), { kind: 'ROUNDUP', title: 'Pricing moves that paid off: three leaders on what changed their revenue', tags: [{ name: 'Finance' }] }, "the content bank's search");
   t.same(JSON.parse(of('/rest/admin/content-bank/assets')), { kind: 'PDF', title: 'Board pack', contentType: 'application/pdf' }, 'an asset uploaded with REST');

@@ -25,6 +25,7 @@ import { groupsModule } from './groups.ts';
 import { feedsModule } from './feeds.ts';
 import { contentBankModule } from './content-bank.ts';
 import { syndicationModule } from './syndication.ts';
+import { insightsModule } from './insights.ts';
 import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
@@ -64,6 +65,7 @@ const MODULES: BenchModule[] = [
   feedsModule,
   contentBankModule,
   syndicationModule,
+  insightsModule,
   dayModule,
   bearerModule,
   signInModule,

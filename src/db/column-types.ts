@@ -113,3 +113,5 @@ export type SyndicationFeedEntry = {
   /** When staff last changed it (ISO): part of the feed's cache key. */
   updatedAt: string;
 };
+/** Insights (migration 0037): the coarse device class an event is stored with (never a user-agent string). */
+export type InsightDevice = 'desktop' | 'mobile' | 'tablet' | 'app' | 'unknown';

@@ -6,7 +6,7 @@
  * constrained and jsonb columns) and src/db/types.ts (the names and row types the code imports).
  */
 
-import type { ArticleStatusValue, BankAssetKind, BankKind, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, SyndicationFeedEntry, SyndicationFilterKind, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
+import type { ArticleStatusValue, BankAssetKind, BankKind, CardType, DeliveryStatus, EpAnswerStatus, EpBatchStatus, FeaturedKind, FeedAudience, FeedSubject, ForumStatus, ForumTargetKind, Gate, GroupJoinStatus, GroupRole, GroupVisibility, InsightDevice, IntroductionStatus, LedgerKind, LedgerPurpose, LedgerStatus, LineItem, MessageRecipientState, NavLink, NotificationChannel, OfferRedemption, OfferStatus, OfferTier, OnboardingStep, OtcChannel, PushPlatform, Role, RoundupStatus, SavedPaymentStatus, StatementKind, SubscriptionStatus, SupportContactType, SyndicationFeedEntry, SyndicationFilterKind, TeamMessageAudience, TeamMessageStatus } from "./column-types.ts";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -703,6 +703,45 @@ export interface Groups {
   visibility: ColumnType<GroupVisibility, GroupVisibility | undefined, GroupVisibility>;
 }
 
+export interface InsightDays {
+  community_id: number;
+  day: string;
+  series: string;
+  value: number;
+}
+
+export interface InsightEventCounts {
+  action: string;
+  category: string;
+  community_id: number;
+  day: string;
+  events: number;
+  members: number;
+}
+
+export interface InsightEvents {
+  action: string;
+  category: string;
+  community_id: number;
+  device: ColumnType<InsightDevice, InsightDevice | undefined, InsightDevice>;
+  id: Generated<number>;
+  label: Generated<string>;
+  occurred_at: Timestamp;
+  user_id: number;
+}
+
+export interface InsightMemberDays {
+  community_id: number;
+  day: string;
+  user_id: number;
+}
+
+export interface InsightRollups {
+  community_id: number;
+  health_at: Timestamp | null;
+  rolled_at: Timestamp | null;
+}
+
 export interface IntroductionRequests {
   community_id: number;
   created_at: Generated<Timestamp>;
@@ -1279,6 +1318,11 @@ export interface DB {
   group_join_requests: GroupJoinRequests;
   group_members: GroupMembers;
   groups: Groups;
+  insight_days: InsightDays;
+  insight_event_counts: InsightEventCounts;
+  insight_events: InsightEvents;
+  insight_member_days: InsightMemberDays;
+  insight_rollups: InsightRollups;
   introduction_requests: IntroductionRequests;
   member_badges: MemberBadges;
   member_notes: MemberNotes;

@@ -8,7 +8,7 @@ import type { DB } from './schema.ts';
  * A new table needs no edit here unless the code names its row type.
  */
 
-export type { NavLink, Role, Gate, OtcChannel, ArticleStatusValue, NotificationChannel, DeliveryStatus, PushPlatform, SupportContactType, IntroductionStatus, CardType, SavedPaymentStatus, SubscriptionStatus, LedgerKind, LedgerStatus, LedgerPurpose, StatementKind, LineItem, OnboardingStep, EpBatchStatus, EpAnswerStatus, RoundupStatus, ForumStatus, ForumTargetKind, OfferTier, OfferRedemption, OfferStatus, GroupVisibility, GroupRole, GroupJoinStatus, TeamMessageStatus, MessageRecipientState, TeamMessageAudience, FeedAudience, FeaturedKind, FeedSubject, BankKind, BankAssetKind, SyndicationItemType, SyndicationFilterKind, SyndicationFeedEntry } from './column-types.ts';
+export type { NavLink, Role, Gate, OtcChannel, ArticleStatusValue, NotificationChannel, DeliveryStatus, PushPlatform, SupportContactType, IntroductionStatus, CardType, SavedPaymentStatus, SubscriptionStatus, LedgerKind, LedgerStatus, LedgerPurpose, StatementKind, LineItem, OnboardingStep, EpBatchStatus, EpAnswerStatus, RoundupStatus, ForumStatus, ForumTargetKind, OfferTier, OfferRedemption, OfferStatus, GroupVisibility, GroupRole, GroupJoinStatus, TeamMessageStatus, MessageRecipientState, TeamMessageAudience, FeedAudience, FeaturedKind, FeedSubject, BankKind, BankAssetKind, SyndicationItemType, SyndicationFilterKind, SyndicationFeedEntry, InsightDevice } from './column-types.ts';
 
 /** Every table, by name (what `Kysely<Database>` takes). An interface, so that errors name it. */
 export interface Database extends DB {}

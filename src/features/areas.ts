@@ -5,7 +5,6 @@ import { area as system } from './system/register.ts';
 import { area as home } from './home/register.ts';
 import { area as auth } from './auth/register.ts';
 import { area as dev } from './dev/register.ts';
-import { area as admin } from './admin/register.ts';
 import { area as communities } from './communities/register.ts';
 import { area as members } from './members/register.ts';
 import { area as notifications } from './notifications/register.ts';
@@ -24,6 +23,7 @@ import { area as conversations } from './conversations/register.ts';
 import { area as feeds } from './feeds/register.ts';
 import { area as contentBank } from './content-bank/register.ts';
 import { area as syndication } from './syndication/register.ts';
+import { area as insights } from './insights/register.ts';
 
 export type { Area } from './area.ts';
 
@@ -32,7 +32,7 @@ export type { Area } from './area.ts';
  * jobs, demo seed (run in this order: an area's demo may use the people and places of those before
  * it), error codes and kinds of notification; its messages live in its own locales/ folder.
  */
-export const AREAS: readonly Area[] = [system, home, auth, dev, admin, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads, badges, offers, contact, groups, messages, conversations, feeds, syndication, contentBank];
+export const AREAS: readonly Area[] = [system, home, auth, dev, communities, members, notifications, settings, payments, articles, forum, expertPanels, ads, badges, offers, contact, groups, messages, conversations, feeds, syndication, contentBank, insights];
 
 for (const area of AREAS) {
   if (area.errors) registerErrorCodes(area.errors);

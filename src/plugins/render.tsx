@@ -11,6 +11,8 @@ import { adminAreas } from '#src/lib/admin/areas.ts';
 import { hasUnviewed } from '#src/features/notifications/index.ts';
 import { safeRedirect } from '#src/features/auth/index.ts';
 import { feedLinksOf } from '#src/features/syndication/index.ts';
+import { analyticsState, GOOGLE_SOURCES, googleTagsHtml } from '#src/features/insights/index.ts';
+import { extendCsp } from './security.ts';
 import { ErrorNoticePage, NotFoundPage } from '#views/errors/ErrorPages.tsx';
 import { PageContext, type PageContextValue } from '#views/layout/page-context.tsx';
 import { AdminShell, Shell } from '#views/layout/Shell.tsx';
@@ -81,6 +83,10 @@ function signInHrefFor(request: FastifyRequest): string {
 
 function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageContextValue, options: PageOptions): string {
   const app = request.server;
+  // The community's Google tags (insights): none on the staff's pages or a bare one; else the banner
+  // until the visitor chooses, then the tags, with this page's CSP extended for Google's hosts.
+  const analytics = analyticsState(request, Boolean(ctx.adminAreas) || Boolean(options.bare));
+  ctx.analytics = analytics;
   const body = renderToStaticMarkup(
     <PageContext.Provider value={ctx}>
       {options.bare ? <main id="main">{options.body}</main> : ctx.adminAreas ? <AdminShell>{options.body}</AdminShell> : <Shell rail={options.rail}>{options.body}</Shell>}
@@ -109,12 +115,15 @@ function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageC
       ))}
     </>,
   );
+  const google = analytics.load;
+  if (google) extendCsp(reply, GOOGLE_SOURCES);
   const scripts = [
     ...entries.map((src) => `<script type="module" nonce="${escapeAttr(ctx.nonce)}" src="${escapeAttr(src)}"></script>`),
     options.htmx ? `<script defer nonce="${escapeAttr(ctx.nonce)}" src="${escapeAttr(app.assets.htmxUrl())}"></script>` : '',
   ].join('');
   const bodyAttrs = options.htmx ? ` hx-headers="${escapeAttr(JSON.stringify({ 'x-csrf-token': ctx.csrfToken }))}"` : '';
-  return `<!doctype html><html lang="en"><head>${head}</head><body${bodyAttrs}>${body}${scripts}</body></html>`;
+  const tags = google ? googleTagsHtml(google, ctx.nonce) : '';
+  return `<!doctype html><html lang="en"><head>${head}${tags}</head><body${bodyAttrs}>${body}${scripts}</body></html>`;
 }
 
 export async function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions) {

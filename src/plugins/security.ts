@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import csrf from '@fastify/csrf-protection';
 import CsrfTokens from '@fastify/csrf';
@@ -35,6 +35,23 @@ function isCrossSite(request: FastifyRequest): boolean {
   // Our host as the origin's scheme writes it (a default port left out), so the ports compare fairly.
   const ours = `${from.protocol}//${request.host}`;
   return !URL.canParse(ours) || new URL(ours).host !== from.host;
+}
+
+/**
+ * Adds sources to directives of this answer's CSP (the header helmet wrote for the request), for a
+ * page that loads a third party's script on purpose: the community's Google tags, once the visitor
+ * agreed (insights, decision 0062). Every other page keeps the policy as it is.
+ */
+export function extendCsp(reply: FastifyReply, additions: Readonly<Record<string, readonly string[]>>): void {
+  const header = reply.getHeader('content-security-policy');
+  if (typeof header !== 'string') return;
+  const directives = header.split(';').map((d) => d.trim()).filter(Boolean);
+  for (const [name, sources] of Object.entries(additions)) {
+    const i = directives.findIndex((d) => d === name || d.startsWith(`${name} `));
+    if (i === -1) directives.push(`${name} ${sources.join(' ')}`);
+    else directives[i] = `${directives[i]} ${sources.filter((s) => !directives[i]!.split(' ').includes(s)).join(' ')}`.trim();
+  }
+  reply.header('content-security-policy', directives.join(';'));
 }
 
 /**

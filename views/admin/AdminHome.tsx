@@ -1,7 +1,11 @@
+import type { ReactNode } from 'react';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
-/** The admin area's front page: a link to each admin area that exists (nothing is promised that is not there). */
-export function AdminHome() {
+/**
+ * The admin area's front page: a link to each admin area that exists (nothing is promised that is not
+ * there), then what the page adds (the staff's insights, served by the insights area).
+ */
+export function AdminHome({ children }: { children?: ReactNode }) {
   const { t, community, adminAreas } = usePage();
   const href = useHref();
   const areas = adminAreas ?? [];
@@ -22,6 +26,7 @@ export function AdminHome() {
           <a href={href('/admin/dashboards')}>{t('sites.dashboardsLink')}</a>
         </p>
       ) : null}
+      {children}
       <p className="actions">
         <a className="button" href={href('/')}>
           {t('admin.home.toApp')}

@@ -3,6 +3,7 @@ import { displayName, relativeTimeLabels } from '#shared/format.ts';
 import type { Ad } from '#src/db/types.ts';
 import { assetUrl } from '#shared/asset-url.ts';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
+import { ConsentBanner } from './consent.tsx';
 import { ContactDialog, ContactLink } from './contact.tsx';
 import { Island } from './Island.tsx';
 import { useHref, usePage } from './page-context.tsx';
@@ -151,6 +152,11 @@ function PageAlert() {
   return <Island name="AlertBanner" props={{ displayType: alert.displayType, title: alert.title, message: alert.message, ttl: alert.ttl, dismissLabel: t('shell.alerts.dismiss') }} />;
 }
 
+function Tracker() {
+  const href = useHref();
+  return <Island name="Tracker" props={{ endpoint: href('/rest/events') }} />;
+}
+
 function Bell() {
   const { t, hasUnviewed } = usePage();
   const href = useHref();
@@ -296,7 +302,8 @@ export function AdSlot({ ad, shape }: { ad: Ad | null; shape: 'masthead' | 'medi
 }
 
 export function SiteFooter() {
-  const { t, community, now, islands } = usePage();
+  const { t, community, now, islands, analytics } = usePage();
+  const href = useHref();
   const links = [
     { key: 'terms', url: community.link_terms, label: t('shell.footer.terms') },
     { key: 'privacy', url: community.link_privacy, label: t('shell.footer.privacy') },
@@ -317,6 +324,11 @@ export function SiteFooter() {
             <li>
               <ContactLink />
             </li>
+            {analytics?.offered ? (
+              <li>
+                <a href={href('/analytics')}>{t('insights.consent.footerLink')}</a>
+              </li>
+            ) : null}
           </ul>
         </nav>
         <p className="copyright">{t('shell.footer.copyright', { year: now.getUTCFullYear(), holder: community.copyright_holder })}</p>
@@ -338,6 +350,7 @@ export function Shell({ children, wide, rail = true }: { children: ReactNode; wi
       <a className="skip-link" href="#main">
         {t('shell.skipToContent')}
       </a>
+      <ConsentBanner />
       <SiteHeader />
       <div className={wide ? 'page page-wide' : 'page'}>
         <AdSlot ad={ads.masthead} shape="masthead" />
@@ -352,6 +365,8 @@ export function Shell({ children, wide, rail = true }: { children: ReactNode; wi
       <SiteFooter />
       {/* Member pages load the bell's script, which opens this instead of following a Contact us link. */}
       {guardian.isSignedIn ? <ContactDialog /> : null}
+      {/* The first-party page views and trackEvent (insights): a member's pages only, no third party. */}
+      {guardian.isSignedIn ? <Tracker /> : null}
     </>
   );
 }

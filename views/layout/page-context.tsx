@@ -28,6 +28,11 @@ export type PageContextValue = {
   alert: AlertView | null;
   /** Islands rendered on this page, filled while rendering. */
   islands: Set<string>;
+  /**
+   * The community's Google tags on this page (insights, decision 0062): offered (staff set an id),
+   * ask (no choice made yet: the banner), and the choice. Absent: none.
+   */
+  analytics?: { offered: boolean; ask: boolean; choice: 'granted' | 'denied' | null };
 };
 
 export const PageContext = createContext<PageContextValue | null>(null);

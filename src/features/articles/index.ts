@@ -13,3 +13,5 @@ export type { listFeedback } from './feedback.ts';
 export { publishedArticleOf, type ArticleRow, type PublishedArticleFacts } from './queries.ts';
 export { ARTICLE_STATUSES, AUTHOR_EDITABLE, EDITORS_AT_WORK, IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED, type ArticleStatus, type EditorLink } from './rules.ts';
 export { publishedArticlesForLibrary } from './library.ts';
+// The review pipeline as a funnel, for the staff's insights (issue 29).
+export { ARTICLE_FUNNEL, articleFunnelByDay, articleSubmissionsByMember, type ArticleFunnelStage } from './figures.ts';

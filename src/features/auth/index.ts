@@ -10,3 +10,6 @@ export { availableCommunities } from './service.ts';
 export { SessionTokens } from './session-tokens.ts';
 export { AUTH_COOKIE, cleanUserAgent, deriveIdentity, REFRESH_COOKIE, revokeOtherSessions, revokeSession, revokeSessions, startSession } from './sessions.ts';
 export { loginResultView, signOut } from './transport.ts';
+
+// Sign-ins for the staff's insights (issue 29).
+export { signedInMemberDays, signInsByDay } from './figures.ts';

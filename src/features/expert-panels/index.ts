@@ -12,3 +12,5 @@ export type { InvitationFields, InviteFormState, InviteQuestionView } from './in
 export { featurableRoundups } from './roundups/featurable.ts';
 export type { PublishedRoundup, RoundupAnswerView, RoundupDetail, RoundupQuery, RoundupQuestionChoice, RoundupRow } from './roundups/types.ts';
 export { acceptedAnswersForLibrary, publishedRoundupsForLibrary } from './library.ts';
+// Answers and roundups by day, for the staff's insights (issue 29).
+export { expertAnswersByMember, expertFiguresByDay } from './figures.ts';

@@ -33,3 +33,6 @@ export { listGroupPosts, serveGroupPostsAt, type GroupPostPath } from './group-d
 export { mentionLinksUnder } from './mentions.ts';
 export { readGroupsWith, type GroupReaders } from './scope.ts';
 export { POST_MAX, REPLY_MAX, TITLE_MAX } from './rules.ts';
+
+// The forum's figures for the staff's insights (issue 29).
+export { forumContributionsByMember, forumFiguresByDay } from './figures.ts';

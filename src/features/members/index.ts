@@ -17,3 +17,7 @@ export { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotsOf, 
 export type { SnapshotRow } from './queries.ts';
 export { AVATAR_SIZES, INDUSTRIES, SOCIAL_NETWORKS } from './types.ts';
 export type { IntroductionStatus, MemberAdminView, MemberProfile, MemberSnapshot, ProfileArticle, SocialNetwork } from './types.ts';
+
+// The staff's insights (issue 29): members who joined by day, the members whose health is computed, and setting it.
+export { membersForHealth, newMembersByDay, setMembersHealth } from './figures.ts';
+export { staffCommunities } from './admin.ts';

@@ -16,3 +16,5 @@ export type {
   TeamMessageAudience,
   TeamMessageStatus,
 } from './types.ts';
+// Messages read by day, for the staff's insights (issue 29).
+export { messagesReadByDay } from './figures.ts';

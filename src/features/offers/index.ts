@@ -22,3 +22,5 @@ export type {
   StatusEventRow,
 } from './types.ts';
 export type { OfferRedemption, OfferStatus, OfferTier } from './types.ts';
+// Redemptions by day, for the staff's insights (issue 29).
+export { redemptionsByDay } from './figures.ts';

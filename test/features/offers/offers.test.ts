@@ -64,7 +64,7 @@ t.test('offers and benefits: members, staff, GraphQL, tenancy', async (t) => {
   await t.test('the list: featured first, twelve a page, categories, search; EXEC only with the tier; never another community', async (t) => {
     const first = await get('/offers', adaSession.cookie);
     t.equal(first.statusCode, 200);
-    t.same([...first.body.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]), ['NotificationBell'], "no island of the page's own (the shell's bell only)");
+    t.same([...first.body.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]), ['NotificationBell', 'Tracker'], "no island of the page's own (the shell's bell and page views only)");
     const titles = [...first.body.matchAll(/<h2 class="offer-title"><a href="\/offers\/(\d+)">([^<]+)<\/a>/g)].map((m) => m[2]);
     t.equal(titles[0], 'Featured bookkeeping', 'featured first');
     t.equal(titles.length, 12, 'twelve a page');

@@ -255,9 +255,13 @@ export function DashboardsPage({ links }: { links: DashboardLink[] }) {
           {links.map((l) => (
             <li key={l.code} data-dashboard={l.code}>
               {l.url ? (
-                <a href={l.url} aria-label={t('sites.dashboards.open', { name: l.name })}>
-                  {l.name}
-                </a>
+                <>
+                  <a href={l.url} aria-label={t('sites.dashboards.open', { name: l.name })}>
+                    {l.name}
+                  </a>{' '}
+                  {/* The brand's charts without leaving this host (the staff home, insights). */}
+                  <a href={href(`/admin?community=${encodeURIComponent(l.code)}`)}>{t('sites.dashboards.insights', { name: l.name })}</a>
+                </>
               ) : (
                 <p>
                   {t('sites.dashboards.noHost', { name: l.name })} <a href={href(`/admin/sites/${l.code}`)}>{t('sites.dashboards.editSite')}</a>
