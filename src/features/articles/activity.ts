@@ -69,9 +69,14 @@ export const EXCERPT_MAX = 400;
  * The newest published articles of the community that have a public address (articleUrl, where they
  * were published), newest publication first, at most `limit`: the public work the community's feeds
  * syndicate. An article published without an address has no public page, so no feed carries it.
+ * With `ids`, only those of these articles.
  */
-export async function publicArticles(db: Db, community: Tenant, limit: number): Promise<PublicArticle[]> {
-  const rows = await selectInCommunity(db, 'articles', community)
+export async function publicArticles(db: Db, community: Tenant, limit: number, ids?: readonly number[]): Promise<PublicArticle[]> {
+  if (ids && ids.length === 0) return [];
+  let q = selectInCommunity(db, 'articles', community);
+  // Only these articles (a feed by the content bank's tags or collections), when given.
+  if (ids) q = q.where('articles.id', 'in', [...ids]);
+  const rows = await q
     .innerJoin('users', 'users.id', 'articles.author_id')
     .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
     .select(['articles.id', 'article_revisions.title', 'article_revisions.content', 'articles.article_url', 'articles.published_date', 'articles.updated_at', 'users.first_name', 'users.last_name'])

@@ -6,7 +6,7 @@ import { bankIdOf, ensureStaff, type BankDeps, type BankViewer } from './deps.ts
 import { refreshBankIndex } from './index-refresh.ts';
 import { itemOf, tagsOfEntry } from './search.ts';
 import { BANK_KINDS, type BankItem, type BankItemDetail, type BankKey, type BankKind } from './types.ts';
-import { usageOf } from './usage.ts';
+import { syndicatedUsage, usageOf } from './usage.ts';
 
 /** An item's key from a path or an argument: an unknown kind or a bad id is the same answer as an unknown item. */
 export function bankKeyOf(kind: unknown, id: unknown): BankKey {
@@ -65,10 +65,11 @@ export async function getBankItem(deps: BankDeps, viewer: BankViewer, key: BankK
       ? selectInCommunity(deps.db, 'bank_assets', deps.community).select(['key', 'filename', 'content_type', 'byte_size', 'width', 'height']).where('id', '=', key.id).executeTakeFirst()
       : Promise.resolve(undefined),
   ]);
+  const syndicated = await syndicatedUsage(deps.db, deps.community, key, item.tags.map((t) => t.id), collections.map((c) => c.id));
   return {
     ...item,
     collections,
-    usage,
+    usage: [...usage, ...syndicated],
     asset: asset ? { key: asset.key, filename: asset.filename, contentType: asset.content_type, byteSize: asset.byte_size, width: asset.width, height: asset.height, fileUrl: assetPath(asset.key, asset.filename) } : null,
   };
 }

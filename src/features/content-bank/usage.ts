@@ -93,3 +93,24 @@ export async function usageOf(db: Db, community: Tenant, key: BankKey): Promise<
     .execute();
   return rows.map((r) => ({ area: r.area, what: r.what, label: r.label, path: r.path, at: r.used_at }));
 }
+
+/**
+ * The syndication feeds that choose this item by the bank's tags and collections (decision 0061):
+ * computed, not recorded, from the community's row (`communities.syndication_feeds`, the enabled feeds
+ * the syndication area keeps there) and the item's own tags and collections, with the rule the feeds
+ * use (every tag of the feed, any of its collections, a type it carries). A record made when a feed
+ * is saved would go stale when an item is tagged later; this is right at once and costs one read of
+ * the community's row. Feeds without tags or collections (all public work, newest first) are not
+ * listed: they are the community's whole feed, not a use of this item.
+ */
+export async function syndicatedUsage(db: Db, community: Tenant, key: BankKey, tagIds: readonly number[], collectionIds: readonly number[]): Promise<BankUsageRow[]> {
+  if (key.kind !== 'article' && key.kind !== 'roundup') return [];
+  const row = await db.selectFrom('communities').select('syndication_feeds').where('id', '=', community.id).executeTakeFirst();
+  const feeds = Array.isArray(row?.syndication_feeds) ? row.syndication_feeds : [];
+  const tags = new Set(tagIds.map(String));
+  const collections = new Set(collectionIds.map(String));
+  return feeds
+    .filter((f) => f.types.includes(key.kind as 'article' | 'roundup') && (f.tags.length > 0 || f.collections.length > 0))
+    .filter((f) => f.tags.every((t) => tags.has(t)) && (f.collections.length === 0 || f.collections.some((c) => collections.has(c))))
+    .map((f) => ({ area: 'syndication', what: 'syndicated', label: f.title, path: `/admin/feeds/syndication/${f.id}`, at: new Date(f.updatedAt) }));
+}

@@ -5,6 +5,7 @@ import { staffAction, type StaffActionForm } from '#src/lib/admin/act.ts';
 import { toCsv } from '#src/lib/csv.ts';
 import { checkbox, field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { acceptUploads, uploadTooLarge } from '#src/lib/uploads.ts';
+import { bankPickerStep, withBankLink, type BankPickerState } from '#src/features/content-bank/index.ts';
 import { AnnouncementEdit, AnnouncementNew, AnnouncementsAdmin } from '#src/features/feeds/views/admin/AnnouncementsAdmin.tsx';
 import { FeaturedAdmin } from '#src/features/feeds/views/admin/FeaturedAdmin.tsx';
 import { audienceGroups, blankAnnouncementForm, changeAnnouncement, createAnnouncement, deleteAnnouncement, getAnnouncement, listAnnouncements, stateOfArgument, updateAnnouncement } from './announcements.ts';
@@ -29,7 +30,13 @@ const AnnouncementBody = z.object({
   startsAt: field(100),
   endsAt: field(100),
   intent: z.enum(['save', 'publish']).optional().catch('save'),
+  // The content bank's picker (views/kit/bank-picker.tsx): its search, its button, an item picked, where it goes.
+  bankQ: field(1000),
+  bankSearch: field(10),
+  bankPick: field(40),
+  bankTarget: z.enum(['body', 'link']).catch('body'),
 });
+type AnnouncementPicker = BankPickerState & { target: 'body' | 'link' };
 const FeatureBody = z.object({ kind: field(40), q: field(1000), itemId: field(40), pinned: checkbox, endsAt: field(100) });
 const EventBody = z.object({ title: field(10_000), url: field(10_000), date: field(100), place: field(10_000), pinned: checkbox, endsAt: field(100) });
 const ListQuery = z.object({ state: z.string().max(40).optional(), after: z.string().regex(/^\d{1,10}$/).optional(), done: z.string().max(40).optional() });
@@ -68,7 +75,23 @@ export default async function feedsAdminRoutes(app: FastifyInstance) {
     return done ? t(`feedsAdmin.done.${done}`) : undefined;
   };
   const idOf = (request: FastifyRequest) => feedIdOf(paramsOf(IdParams, request, () => new AppError('Feeds.NotFound')).id);
-  const formOfBody = ({ intent: _i, ...rest }: z.infer<typeof AnnouncementBody>): AnnouncementForm => rest;
+  const formOfBody = ({ intent: _i, bankQ: _q, bankSearch: _s, bankPick: _p, bankTarget: _t, ...rest }: z.infer<typeof AnnouncementBody>): AnnouncementForm => rest;
+
+  /**
+   * The content bank's picker on the announcement form (as messages' and offers'): a search, or an
+   * item picked (its title and address added to the body, or its address and title into the link's
+   * fields, a label already typed kept). Null: another button was pressed.
+   */
+  const picking = async (request: FastifyRequest, body: z.infer<typeof AnnouncementBody>): Promise<{ values: AnnouncementForm; picker: AnnouncementPicker } | null> => {
+    const { viewer } = call(request);
+    const app = request.server;
+    const step = await bankPickerStep({ db: app.db, clock: app.clock, community: request.community, publicUrl: `${app.config.publicUrl}${app.config.basePath}` }, viewer, body);
+    if (!step) return null;
+    const form = formOfBody(body);
+    const picked = step.picked;
+    const values = !picked ? form : body.bankTarget === 'link' && picked.link ? { ...form, linkUrl: picked.link, linkLabel: form.linkLabel.trim() ? form.linkLabel : picked.title.slice(0, 80) } : { ...form, body: withBankLink(form.body, picked) };
+    return { values, picker: { ...step.picker, target: body.bankTarget } };
+  };
 
   await acceptUploads(app, { maxBytes: IMAGE_MAX_BYTES, fields: 4, fieldSize: 1024 });
 
@@ -102,22 +125,24 @@ export default async function feedsAdminRoutes(app: FastifyInstance) {
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="announcements.csv"').header('cache-control', 'no-store').send(csv);
   });
 
-  const newPage = async (request: FastifyRequest, reply: FastifyReply, values: AnnouncementForm, errors: Record<string, string> = {}, status?: number) => {
+  const newPage = async (request: FastifyRequest, reply: FastifyReply, values: AnnouncementForm, errors: Record<string, string> = {}, status?: number, picker?: AnnouncementPicker) => {
     const { deps } = call(request);
     const groups = await audienceGroups(deps);
-    return reply.page({ title: t('feedsAdmin.newTitle'), status, body: <AnnouncementNew values={values} errors={errors} groups={groups} /> });
+    return reply.page({ title: t('feedsAdmin.newTitle'), status, body: <AnnouncementNew values={values} errors={errors} groups={groups} picker={picker} /> });
   };
 
-  const editPage = async (request: FastifyRequest, reply: FastifyReply, id: number, form?: StaffActionForm, status?: number) => {
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, id: number, form?: StaffActionForm, status?: number, picker?: AnnouncementPicker) => {
     const { deps, viewer } = call(request);
     const [announcement, groups] = await Promise.all([getAnnouncement(deps, viewer, id), audienceGroups(deps)]);
-    return reply.page({ title: t('feedsAdmin.editTitle', { title: announcement.title }), status, body: <AnnouncementEdit announcement={announcement} groups={groups} form={form} notice={form ? undefined : noticeOf(request)} /> });
+    return reply.page({ title: t('feedsAdmin.editTitle', { title: announcement.title }), status, body: <AnnouncementEdit announcement={announcement} groups={groups} form={form} picker={picker} notice={form ? undefined : noticeOf(request)} /> });
   };
 
   app.get('/admin/feeds/announcements/new', admin, async (request, reply) => newPage(request, reply, blankAnnouncementForm()));
 
   app.post('/admin/feeds/announcements', admin, async (request, reply) => {
     const body = formOf(AnnouncementBody, request);
+    const picked = await picking(request, body);
+    if (picked) return newPage(request, reply, picked.values, {}, 200, picked.picker);
     const values = formOfBody(body);
     return act(request, reply, async () => {
       const { deps, viewer } = call(request);
@@ -131,6 +156,8 @@ export default async function feedsAdminRoutes(app: FastifyInstance) {
   app.post('/admin/feeds/announcements/:id', admin, async (request, reply) => {
     const id = idOf(request);
     const body = formOf(AnnouncementBody, request);
+    const picked = await picking(request, body);
+    if (picked) return editPage(request, reply, id, { key: 'announcement', values: flat(picked.values), errors: {} }, 200, picked.picker);
     const values = formOfBody(body);
     return act(request, reply, async () => {
       const { deps, viewer } = call(request);

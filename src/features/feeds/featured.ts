@@ -4,6 +4,7 @@ import { hasForbiddenCharacters } from '#src/core/fields.ts';
 import { parseId } from '#src/core/ids.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, updateInCommunity } from '#src/db/tenancy.ts';
 import type { FeaturedKind } from '#src/db/types.ts';
+import { forgetBankUsage, recordBankUsage } from '#src/features/content-bank/index.ts';
 import { ensureStaff, feedIdOf, feedsTransaction, type FeedsDeps, type FeedsViewer } from './deps.ts';
 import { eventInputOf, featuredExpiryOf } from './input.ts';
 import { featurableOf, liveItemOf } from './items.ts';
@@ -59,6 +60,9 @@ export async function searchFeaturable(deps: FeedsDeps, viewer: FeedsViewer, kin
   return found.map((r) => ({ kind, id: r.id, title: r.title, path: r.path, at: r.at ? new Date(r.at) : null, featured: r.featured }));
 }
 
+/** The featured kinds the content bank knows (its usage column): articles and roundups. */
+const isBankKind = (kind: string): kind is 'article' | 'roundup' => kind === 'article' || kind === 'roundup';
+
 /** Features an item of the community (it must be there to be seen now); an item is featured once ('Feeds.AlreadyFeatured'). Returns the featured row's id. */
 export async function featureItem(deps: FeedsDeps, viewer: FeedsViewer, input: { kind: unknown; itemId: unknown; pinned?: boolean; endsAt?: string }): Promise<number> {
   ensureStaff(viewer);
@@ -79,6 +83,8 @@ export async function featureItem(deps: FeedsDeps, viewer: FeedsViewer, input: {
         .returning('id')
         .executeTakeFirstOrThrow();
       await logFeedChange(trx, deps.community, { subject: 'featured', subjectId: id, title: item.title, action: 'featured', actorId: viewer.userId, at: now });
+      // The content bank's usage of its kinds (articles, roundups): "featured on the members' feed", in this transaction.
+      if (isBankKind(kind)) await recordBankUsage(trx, deps.community, { key: { kind, id: itemId }, area: 'feeds', what: 'featured', ref: String(id), label: item.title, path: '/admin/feeds/featured', at: now });
       return id;
     });
   } catch (e) {
@@ -110,8 +116,10 @@ export async function changeFeatured(deps: FeedsDeps, viewer: FeedsViewer, featu
     const f = await selectInCommunity(trx, 'feed_featured', deps.community).select(['title', 'pinned']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!f) throw new AppError('Feeds.NotFound');
     const now = deps.clock.now();
-    if (change === 'unfeature') await deleteInCommunity(trx, 'feed_featured', deps.community).where('id', '=', id).execute();
-    else if (f.pinned !== (change === 'pin')) await updateInCommunity(trx, 'feed_featured', deps.community).set({ pinned: change === 'pin', updated_at: now }).where('id', '=', id).execute();
+    if (change === 'unfeature') {
+      await deleteInCommunity(trx, 'feed_featured', deps.community).where('id', '=', id).execute();
+      await forgetBankUsage(trx, deps.community, { area: 'feeds', ref: String(id) });
+    } else if (f.pinned !== (change === 'pin')) await updateInCommunity(trx, 'feed_featured', deps.community).set({ pinned: change === 'pin', updated_at: now }).where('id', '=', id).execute();
     else return;
     await logFeedChange(trx, deps.community, { subject: 'featured', subjectId: id, title: f.title, action: change === 'unfeature' ? 'unfeatured' : change === 'pin' ? 'pinned' : 'unpinned', actorId: viewer.userId, at: now });
   });

@@ -6,7 +6,7 @@ import { checkbox, field, formOf, paramsOf, queryOf } from '#src/lib/form.ts';
 import { SyndicationAdmin, SyndicationFeedPage } from '#src/features/syndication/views/admin/SyndicationAdmin.tsx';
 import { syndicationDeps, syndicationViewer } from './deps.ts';
 import { blankFeedForm } from './feed-input.ts';
-import { createFeed, deleteFeed, feedIdOf, feedsLog, getFeed, listFeeds, setFeedEnabled, updateFeed } from './staff.ts';
+import { createFeed, deleteFeed, feedChoices, feedIdOf, feedsLog, getFeed, listFeeds, setFeedEnabled, updateFeed } from './staff.ts';
 import type { FeedForm } from './types.ts';
 
 const DONE = ['created', 'saved', 'enabled', 'disabled', 'deleted'] as const;
@@ -18,15 +18,29 @@ const ticked = z
   .union([z.string().max(40), z.array(z.string().max(40)).max(10)])
   .optional()
   .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-const FeedBody = z.object({ title: field(10_000), slug: field(1000), description: field(100_000), limit: field(100), types: ticked, enabled: checkbox });
+/** Ticked tags or collections (ids; the service refuses more than it takes, beside the field). */
+const tickedIds = z
+  .union([z.string().max(40), z.array(z.string().max(40)).max(100)])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+const FeedBody = z.object({ title: field(10_000), slug: field(1000), description: field(100_000), limit: field(100), types: ticked, tags: tickedIds, collections: tickedIds, enabled: checkbox });
 const DeleteBody = z.object({ confirm: checkbox });
 const IdParams = z.object({ id: z.string().max(40) });
 const NoticeQuery = z.object({ done: z.enum(DONE).optional().catch(undefined) }).passthrough();
 
 type Body = z.infer<typeof FeedBody>;
-const formOfBody = (b: Body): FeedForm => ({ title: b.title, slug: b.slug, description: b.description, limit: b.limit, types: b.types, enabled: b.enabled });
+const formOfBody = (b: Body): FeedForm => ({ title: b.title, slug: b.slug, description: b.description, limit: b.limit, types: b.types, tags: b.tags, collections: b.collections, enabled: b.enabled });
 /** What was typed, as a refused form's page shows it again. */
-const typed = (f: FeedForm): Record<string, string> => ({ title: f.title, slug: f.slug, description: f.description, limit: f.limit, types: f.types.join(','), enabled: f.enabled ? 'on' : '' });
+const typed = (f: FeedForm): Record<string, string> => ({
+  title: f.title,
+  slug: f.slug,
+  description: f.description,
+  limit: f.limit,
+  types: f.types.join(','),
+  tags: (f.tags ?? []).join(','),
+  collections: (f.collections ?? []).join(','),
+  enabled: f.enabled ? 'on' : '',
+});
 
 /**
  * The staff's syndication feeds (ADMIN only), the Syndication tab of /admin/feeds:
@@ -52,14 +66,14 @@ export default async function syndicationAdminRoutes(app: FastifyInstance) {
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form?: StaffActionForm, status?: number) => {
     const { deps, viewer } = call(request);
-    const [feeds, log] = await Promise.all([listFeeds(deps, viewer), feedsLog(deps, viewer)]);
-    return reply.page({ title: t('syndication.admin.title'), status, body: <SyndicationAdmin feeds={feeds} log={log} blank={typed(blankFeedForm())} form={form} notice={form ? undefined : noticeOf(request)} /> });
+    const [feeds, log, choices] = await Promise.all([listFeeds(deps, viewer), feedsLog(deps, viewer), feedChoices(deps, viewer)]);
+    return reply.page({ title: t('syndication.admin.title'), status, body: <SyndicationAdmin feeds={feeds} log={log} choices={choices} blank={typed(blankFeedForm())} form={form} notice={form ? undefined : noticeOf(request)} /> });
   };
 
   const feedPage = async (request: FastifyRequest, reply: FastifyReply, id: number, form?: StaffActionForm, status?: number) => {
     const { deps, viewer } = call(request);
-    const feed = await getFeed(deps, viewer, id);
-    return reply.page({ title: t('syndication.admin.feedTitle', { title: feed.title }), status, body: <SyndicationFeedPage feed={feed} form={form} notice={form ? undefined : noticeOf(request)} /> });
+    const [feed, choices] = await Promise.all([getFeed(deps, viewer, id), feedChoices(deps, viewer)]);
+    return reply.page({ title: t('syndication.admin.feedTitle', { title: feed.title }), status, body: <SyndicationFeedPage feed={feed} choices={choices} form={form} notice={form ? undefined : noticeOf(request)} /> });
   };
 
   app.get(BASE, admin, async (request, reply) => listPage(request, reply));

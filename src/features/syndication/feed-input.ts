@@ -1,5 +1,6 @@
 import { AppError, type FieldErrors } from '#src/core/errors.ts';
 import { hasForbiddenCharacters } from '#src/core/fields.ts';
+import { parseId } from '#src/core/ids.ts';
 import type { SyndicationItemType } from '#src/db/types.ts';
 import type { FeedForm } from './types.ts';
 
@@ -19,7 +20,10 @@ export const ITEM_TYPES: readonly SyndicationItemType[] = ['article', 'roundup']
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** A feed's columns once its form is accepted. */
-export type FeedColumns = { title: string; slug: string; description: string; item_limit: number; types: SyndicationItemType[]; enabled: boolean };
+export type FeedColumns = { title: string; slug: string; description: string; item_limit: number; types: SyndicationItemType[]; tags: number[]; collections: number[]; enabled: boolean };
+
+/** The most tags, and collections, one feed chooses by. */
+export const CHOICES_MAX = 20;
 
 const invalid = (key: string, values?: Record<string, unknown>) => ({ code: 'Syndication.Invalid' as const, key: `syndication.errors.${key}`, values });
 
@@ -42,7 +46,18 @@ export function slugFrom(title: string): string {
   return (end >= 2 ? cut.slice(0, end) : whole.slice(0, SLUG_MAX)).replace(/-+$/g, '');
 }
 
-export const blankFeedForm = (): FeedForm => ({ title: '', slug: '', description: '', limit: String(DEFAULT_LIMIT), types: [...ITEM_TYPES], enabled: true });
+export const blankFeedForm = (): FeedForm => ({ title: '', slug: '', description: '', limit: String(DEFAULT_LIMIT), types: [...ITEM_TYPES], tags: [], collections: [], enabled: true });
+
+/** Ticked ids, each once in ascending order; null when one is not an id (or too many). */
+function idsOf(values: readonly string[] | undefined): number[] | null {
+  const ids = new Set<number>();
+  for (const v of values ?? []) {
+    const id = parseId(v);
+    if (id === null) return null;
+    ids.add(id);
+  }
+  return ids.size > CHOICES_MAX ? null : [...ids].sort((a, b) => a - b);
+}
 
 export function feedColumnsOf(form: FeedForm): FeedColumns {
   const fields: FieldErrors = {};
@@ -62,6 +77,10 @@ export function feedColumnsOf(form: FeedForm): FeedColumns {
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) fields.limit = invalid('limit', { max: LIMIT_MAX });
   if (types.length === 0) fields.types = invalid('typesRequired');
   else if (!types.every(isItemType)) fields.types = invalid('types');
+  const tags = idsOf(form.tags);
+  const collections = idsOf(form.collections);
+  if (tags === null) fields.tags = invalid('tags', { max: CHOICES_MAX });
+  if (collections === null) fields.collections = invalid('collections', { max: CHOICES_MAX });
   if (Object.keys(fields).length) throw new AppError('Syndication.Invalid', { fields });
-  return { title, slug, description, item_limit: limit, types: ITEM_TYPES.filter((t) => types.includes(t)), enabled: form.enabled };
+  return { title, slug, description, item_limit: limit, types: ITEM_TYPES.filter((t) => types.includes(t)), tags: tags!, collections: collections!, enabled: form.enabled };
 }

@@ -34,6 +34,10 @@ const typeDefs = /* GraphQL */ `
     title: String!
     description: String!
     types: [SyndicationItemType!]!
+    "The content bank tags (ids) an item must carry, every one; empty: no tag asked."
+    tags: [ID!]!
+    "The content bank collections (ids) an item must be in, any one; empty: no collection asked."
+    collections: [ID!]!
     limit: Int!
     enabled: Boolean!
     updatedAt: String!
@@ -41,8 +45,8 @@ const typeDefs = /* GraphQL */ `
     items: [SyndicationFeedItem!]
     log: [SyndicationFeedLogLine!]
   }
-  "A feed's fields: title 1 to 120 characters; slug 2 to 60 of a-z, 0-9 and single hyphens (from the title when left out); description at most 500 characters; at least one type; limit 1 to 100 (20 when left out); enabled (true when left out)."
-  input SyndicationFeedInput { title: String!, slug: String, description: String, types: [SyndicationItemType!]!, limit: Int, enabled: Boolean }
+  "A feed's fields: title 1 to 120 characters; slug 2 to 60 of a-z, 0-9 and single hyphens (from the title when left out); description at most 500 characters; at least one type; tags and collections: this community's content bank tag and collection ids, at most 20 each (left out: none); limit 1 to 100 (20 when left out); enabled (true when left out)."
+  input SyndicationFeedInput { title: String!, slug: String, description: String, types: [SyndicationItemType!]!, tags: [ID!], collections: [ID!], limit: Int, enabled: Boolean }
   extend type Query {
     "Every syndication feed of the community by title, with its addresses."
     syndicationFeeds: [SyndicationFeed!]!
@@ -68,7 +72,8 @@ function formOfInput(v: unknown): FeedForm {
   const input = v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
   const types = Array.isArray(input.types) ? input.types.map((x) => str(x).toLowerCase()) : [];
   const limit = input.limit === undefined || input.limit === null ? '20' : Number.isSafeInteger(input.limit) ? String(input.limit) : 'x';
-  return { title: str(input.title), slug: str(input.slug), description: str(input.description), limit, types, enabled: input.enabled === undefined || input.enabled === null ? true : input.enabled === true };
+  const ids = (v: unknown) => (Array.isArray(v) ? v.slice(0, 100).map(str) : []);
+  return { title: str(input.title), slug: str(input.slug), description: str(input.description), limit, types, tags: ids(input.tags), collections: ids(input.collections), enabled: input.enabled === undefined || input.enabled === null ? true : input.enabled === true };
 }
 
 const itemOut = (i: FeedItem) => ({ type: upper(i.type), title: i.title, url: i.url, summary: i.summary, authorName: i.authorName, publishedAt: i.publishedAt.toISOString(), updatedAt: i.updatedAt.toISOString() });
@@ -79,6 +84,8 @@ const feedOut = (f: StaffFeedRow | StaffFeedDetail) => ({
   title: f.title,
   description: f.description,
   types: f.types.map(upper),
+  tags: f.tags.map(String),
+  collections: f.collections.map(String),
   limit: f.limit,
   enabled: f.enabled,
   updatedAt: f.updatedAt.toISOString(),

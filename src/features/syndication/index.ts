@@ -6,6 +6,8 @@
 export { feedLinksOf, feedPath } from './addresses.ts';
 export type {
   FeedActionRow,
+  FeedChoice,
+  FeedChoices,
   FeedAddresses,
   FeedForm,
   FeedFormat,

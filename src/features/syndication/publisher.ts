@@ -127,7 +127,7 @@ export class FeedPublisher {
   private async load(community: Community, entry: SyndicationFeedEntry, key: string, now: number): Promise<State> {
     const items = await loadFeedItems(this.db, community, entry);
     const publisher = community.name;
-    const hash = sha256(JSON.stringify({ v: 1, publisher, feed: { id: entry.id, slug: entry.slug, title: entry.title, description: entry.description, types: entry.types, limit: entry.limit }, items }));
+    const hash = sha256(JSON.stringify({ v: 1, publisher, feed: { id: entry.id, slug: entry.slug, title: entry.title, description: entry.description, types: entry.types, tags: entry.tags ?? [], collections: entry.collections ?? [], limit: entry.limit }, items }));
     const previous = this.states.get(key);
     if (previous && previous.hash === hash) return { ...previous, at: now };
     const changedAt = await recordContent(this.db, community, entry.id, hash, new Date(now));

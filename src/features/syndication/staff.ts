@@ -5,11 +5,12 @@ import type { Db } from '#src/db/index.ts';
 import { deleteInCommunity, insertInCommunity, selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { SyndicationFeedEntry, SyndicationItemType } from '#src/db/types.ts';
 import { COMMUNITIES_CHANNEL } from '#src/features/communities/index.ts';
+import { bankChoices } from '#src/features/content-bank/index.ts';
 import { addressesOf, hostsOf, originOf } from './addresses.ts';
 import { ensureStaff, syndicationTransaction, type SyndicationDeps, type SyndicationViewer } from './deps.ts';
 import { feedColumnsOf, isItemType, slugTaken, type FeedColumns } from './feed-input.ts';
 import { absoluteItems, loadFeedItems } from './items.ts';
-import type { FeedActionRow, FeedForm, StaffFeedDetail, StaffFeedRow } from './types.ts';
+import type { FeedActionRow, FeedChoices, FeedForm, StaffFeedDetail, StaffFeedRow } from './types.ts';
 
 /**
  * The staff's syndication feeds (/admin/feeds/syndication, GraphQL's admin operations): every feed of
@@ -37,21 +38,33 @@ export function feedIdOf(value: unknown): number {
 
 type FeedRowDb = { id: number; slug: string; title: string; description: string; item_limit: number; enabled: boolean; updated_at: Date | string };
 
-/** The types of each feed (its 'type' filter rows), by feed id. */
-async function typesOf(db: Db, community: Tenant, feedIds: number[]): Promise<Map<number, SyndicationItemType[]>> {
-  const byFeed = new Map<number, SyndicationItemType[]>();
+type Filters = { types: SyndicationItemType[]; tags: number[]; collections: number[] };
+const noFilters = (): Filters => ({ types: [], tags: [], collections: [] });
+
+/** The filters of each feed (its 'type', 'tag' and 'collection' rows), by feed id. */
+async function filtersOf(db: Db, community: Tenant, feedIds: number[]): Promise<Map<number, Filters>> {
+  const byFeed = new Map<number, Filters>();
   if (!feedIds.length) return byFeed;
-  const rows = await selectInCommunity(db, 'syndication_feed_filters', community).select(['feed_id', 'value']).where('kind', '=', 'type').where('feed_id', 'in', feedIds).orderBy('value').execute();
-  for (const r of rows) if (isItemType(r.value)) byFeed.set(r.feed_id, [...(byFeed.get(r.feed_id) ?? []), r.value]);
+  const rows = await selectInCommunity(db, 'syndication_feed_filters', community).select(['feed_id', 'kind', 'value']).where('feed_id', 'in', feedIds).orderBy('value').execute();
+  for (const r of rows) {
+    const f = byFeed.get(r.feed_id) ?? noFilters();
+    byFeed.set(r.feed_id, f);
+    if (r.kind === 'type' && isItemType(r.value)) f.types.push(r.value);
+    else if (r.kind === 'tag') f.tags.push(Number(r.value));
+    else if (r.kind === 'collection') f.collections.push(Number(r.value));
+  }
+  for (const f of byFeed.values()) for (const list of [f.tags, f.collections]) list.sort((a, b) => a - b);
   return byFeed;
 }
 
-const rowOf = (f: FeedRowDb, types: SyndicationItemType[], origin: string): StaffFeedRow => ({
+const rowOf = (f: FeedRowDb, filters: Filters, origin: string): StaffFeedRow => ({
   id: f.id,
   slug: f.slug,
   title: f.title,
   description: f.description,
-  types,
+  types: filters.types,
+  tags: filters.tags,
+  collections: filters.collections,
   limit: f.item_limit,
   enabled: f.enabled,
   updatedAt: new Date(f.updated_at),
@@ -76,8 +89,27 @@ export async function listFeeds(deps: SyndicationDeps, viewer: SyndicationViewer
       .execute(),
     originFor(deps),
   ]);
-  const types = await typesOf(deps.db, deps.community, rows.map((r) => r.id));
-  return rows.map((r) => rowOf(r, types.get(r.id) ?? [], origin));
+  const filters = await filtersOf(deps.db, deps.community, rows.map((r) => r.id));
+  return rows.map((r) => rowOf(r, filters.get(r.id) ?? noFilters(), origin));
+}
+
+/** The community's content bank tags and collections a feed may choose by (the bank's face). */
+export async function feedChoices(deps: Pick<SyndicationDeps, 'db' | 'community'>, viewer: SyndicationViewer): Promise<FeedChoices> {
+  ensureStaff(viewer);
+  return bankChoices(deps.db, deps.community);
+}
+
+/** Refuses, beside its field, a tag or collection that is not this community's (unknown, deleted, another's). */
+async function ensureChoices(db: Db, community: Tenant, columns: FeedColumns): Promise<void> {
+  if (!columns.tags.length && !columns.collections.length) return;
+  const choices = await bankChoices(db, community);
+  const fields: Record<string, { code: 'Syndication.Invalid'; key: string }> = {};
+  const known = (list: { id: number }[]) => new Set(list.map((c) => c.id));
+  const tags = known(choices.tags);
+  const collections = known(choices.collections);
+  if (!columns.tags.every((id) => tags.has(id))) fields.tags = { code: 'Syndication.Invalid', key: 'syndication.errors.unknownTag' };
+  if (!columns.collections.every((id) => collections.has(id))) fields.collections = { code: 'Syndication.Invalid', key: 'syndication.errors.unknownCollection' };
+  if (Object.keys(fields).length) throw new AppError('Syndication.Invalid', { fields });
 }
 
 function logRowsOf(rows: { id: number; feed_id: number | null; feed_slug: string; action: string; detail: string; created_at: Date | string; first_name: string | null; last_name: string | null }[]): FeedActionRow[] {
@@ -108,9 +140,9 @@ export async function getFeed(deps: SyndicationDeps, viewer: SyndicationViewer, 
   const id = feedIdOf(feedId);
   const row = await selectInCommunity(deps.db, 'syndication_feeds', deps.community).select([...FEED_COLUMNS]).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('Syndication.NotFound');
-  const [types, origin, log] = await Promise.all([typesOf(deps.db, deps.community, [id]), originFor(deps), feedsLog(deps, viewer, id)]);
-  const feed = rowOf(row, types.get(id) ?? [], origin);
-  const preview = absoluteItems(await loadFeedItems(deps.db, deps.community, { types: feed.types, limit: feed.limit }), origin);
+  const [filters, origin, log] = await Promise.all([filtersOf(deps.db, deps.community, [id]), originFor(deps), feedsLog(deps, viewer, id)]);
+  const feed = rowOf(row, filters.get(id) ?? noFilters(), origin);
+  const preview = absoluteItems(await loadFeedItems(deps.db, deps.community, { types: feed.types, tags: feed.tags.map(String), collections: feed.collections.map(String), limit: feed.limit }), origin);
   return { ...feed, preview, log };
 }
 
@@ -151,9 +183,15 @@ export async function publishFeedList(trx: Db, community: Tenant): Promise<Syndi
   return entries;
 }
 
-async function writeTypes(trx: Db, community: Tenant, feedId: number, types: SyndicationItemType[]) {
-  await deleteInCommunity(trx, 'syndication_feed_filters', community).where('feed_id', '=', feedId).where('kind', '=', 'type').execute();
-  if (types.length) await insertInCommunity(trx, 'syndication_feed_filters', community, types.map((value) => ({ feed_id: feedId, kind: 'type' as const, value }))).execute();
+/** Rewrites a feed's filter rows: its types, tags and collections. */
+async function writeFilters(trx: Db, community: Tenant, feedId: number, c: Pick<FeedColumns, 'types' | 'tags' | 'collections'>) {
+  await deleteInCommunity(trx, 'syndication_feed_filters', community).where('feed_id', '=', feedId).execute();
+  const rows = [
+    ...c.types.map((value) => ({ feed_id: feedId, kind: 'type' as const, value })),
+    ...c.tags.map((id) => ({ feed_id: feedId, kind: 'tag' as const, value: String(id) })),
+    ...c.collections.map((id) => ({ feed_id: feedId, kind: 'collection' as const, value: String(id) })),
+  ];
+  if (rows.length) await insertInCommunity(trx, 'syndication_feed_filters', community, rows).execute();
 }
 
 /** A staff change: in one retried transaction with the community's row held, then this process told. */
@@ -173,7 +211,8 @@ async function change<T>(deps: SyndicationDeps, fn: (trx: Db, now: Date) => Prom
   }
 }
 
-const describe = (c: FeedColumns) => `${c.title} (${c.types.join(', ')}; ${c.item_limit}; ${c.enabled ? 'enabled' : 'disabled'})`;
+const chosen = (c: Pick<FeedColumns, 'tags' | 'collections'>) => [c.tags.length ? `tags ${c.tags.join(', ')}` : '', c.collections.length ? `collections ${c.collections.join(', ')}` : ''].filter(Boolean).join('; ');
+const describe = (c: FeedColumns) => `${c.title} (${[c.types.join(', '), chosen(c), String(c.item_limit), c.enabled ? 'enabled' : 'disabled'].filter(Boolean).join('; ')})`;
 
 /** A new feed; its creation is the log's first line. Returns its id. */
 export async function createFeed(deps: SyndicationDeps, viewer: SyndicationViewer, form: FeedForm): Promise<number> {
@@ -182,9 +221,10 @@ export async function createFeed(deps: SyndicationDeps, viewer: SyndicationViewe
   return change(deps, async (trx, now) => {
     const count = await selectInCommunity(trx, 'syndication_feeds', deps.community).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     if (Number(count.n) >= FEEDS_MAX) throw new AppError('Syndication.Invalid', { fields: { title: { code: 'Syndication.Invalid', key: 'syndication.errors.tooMany', values: { max: FEEDS_MAX } } } });
-    const { types, ...rest } = columns;
+    await ensureChoices(trx, deps.community, columns);
+    const { types, tags, collections, ...rest } = columns;
     const { id } = await insertInCommunity(trx, 'syndication_feeds', deps.community, { ...rest, created_by: viewer.userId, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    await writeTypes(trx, deps.community, id, types);
+    await writeFilters(trx, deps.community, id, { types, tags, collections });
     await logAction(trx, deps.community, { feedId: id, slug: columns.slug, actorId: viewer.userId, action: 'created', detail: describe(columns), at: now });
     return id;
   });
@@ -198,18 +238,21 @@ export async function updateFeed(deps: SyndicationDeps, viewer: SyndicationViewe
   return change(deps, async (trx, now) => {
     const old = await selectInCommunity(trx, 'syndication_feeds', deps.community).select(['slug', 'title', 'description', 'item_limit', 'enabled']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!old) throw new AppError('Syndication.NotFound');
-    const oldTypes = (await typesOf(trx, deps.community, [id])).get(id) ?? [];
+    await ensureChoices(trx, deps.community, columns);
+    const oldFilters = (await filtersOf(trx, deps.community, [id])).get(id) ?? noFilters();
+    const oldTypes = oldFilters.types;
     const changes: string[] = [];
     if (old.title !== columns.title) changes.push(`title: ${columns.title}`);
     if (old.slug !== columns.slug) changes.push(`address: ${old.slug} → ${columns.slug}`);
     if (old.description !== columns.description) changes.push('description');
     if (old.item_limit !== columns.item_limit) changes.push(`items: ${old.item_limit} → ${columns.item_limit}`);
     if (oldTypes.join(',') !== columns.types.join(',')) changes.push(`types: ${oldTypes.join(', ') || '—'} → ${columns.types.join(', ')}`);
+    if (chosen(oldFilters) !== chosen(columns)) changes.push(`chosen by: ${chosen(oldFilters) || '—'} → ${chosen(columns) || '—'}`);
     if (old.enabled !== columns.enabled) changes.push(columns.enabled ? 'enabled' : 'disabled');
     if (!changes.length) return id;
-    const { types, ...rest } = columns;
+    const { types, tags, collections, ...rest } = columns;
     await updateInCommunity(trx, 'syndication_feeds', deps.community).set({ ...rest, updated_at: now }).where('id', '=', id).execute();
-    await writeTypes(trx, deps.community, id, types);
+    await writeFilters(trx, deps.community, id, { types, tags, collections });
     await logAction(trx, deps.community, { feedId: id, slug: columns.slug, actorId: viewer.userId, action: 'updated', detail: changes.join('; '), at: now });
     return id;
   });

@@ -35,11 +35,19 @@ export type StaffFeedRow = {
   title: string;
   description: string;
   types: SyndicationItemType[];
+  /** The content bank's tags (every one) and collections (any one) its items must be in; none: every item of its types. */
+  tags: number[];
+  collections: number[];
   limit: number;
   enabled: boolean;
   updatedAt: Date;
   addresses: FeedAddresses;
 };
+
+/** A content bank tag or collection a feed's form offers. */
+export type FeedChoice = { id: number; name: string };
+/** The community's tags and collections, as the feed's form offers them. */
+export type FeedChoices = { tags: FeedChoice[]; collections: FeedChoice[] };
 
 /** One line of the feeds' log: who did what, when, to which feed (its slug kept after it is deleted). */
 export type FeedActionRow = { id: number; feedId: number | null; feedSlug: string; actorName: string | null; action: string; detail: string; createdAt: Date };
@@ -48,7 +56,7 @@ export type FeedActionRow = { id: number; feedId: number | null; feedSlug: strin
 export type StaffFeedDetail = StaffFeedRow & { preview: FeedItem[]; log: FeedActionRow[] };
 
 /** The staff's form of a feed, as typed (every field a string; `types` the ticked ones). */
-export type FeedForm = { title: string; slug: string; description: string; limit: string; types: string[]; enabled: boolean };
+export type FeedForm = { title: string; slug: string; description: string; limit: string; types: string[]; tags?: string[]; collections?: string[]; enabled: boolean };
 
 /** A refused staff form as its page shows it again. */
 export type SyndicationStaffForm = { key: string; values: Record<string, string>; errors: Record<string, string> };

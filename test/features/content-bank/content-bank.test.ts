@@ -12,6 +12,7 @@ import { refreshBankIndex } from '#src/features/content-bank/index-refresh.ts';
 import { parseBankQuery, searchBank } from '#src/features/content-bank/search.ts';
 import { demoPdf, demoPng } from '#src/features/content-bank/seed.ts';
 import { createTag, deleteTag, tagItem, untagItem } from '#src/features/content-bank/tags.ts';
+import { changeFeatured, featureItem } from '#src/features/feeds/featured.ts';
 import { setupDatabase, startApp, testClock } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn, type TestUser } from '#test/helpers/factories.ts';
 import { createArticle, multipartBody } from '#test/helpers/members-profiles.ts';
@@ -426,5 +427,25 @@ t.test('the content bank: index, two-tier search, filters, tenancy, uploads, tag
     t.same(betaSearch.json().data.contentBankSearch.edges.map((e: { node: { id: string } }) => e.node.id), [String(betaMemo)]);
     const bad = await gql(`{ contentBankSearch(query: "a\\u0000b") { ranked } }`, {});
     t.equal(bad.json().errors?.[0]?.extensions?.code, 'ContentBank.Invalid');
+  });
+
+  await t.test("usage: featured on the members' feed (recorded with the featuring, forgotten on unfeaturing) and syndicated (the feeds choosing it by tag)", async (t) => {
+    const feedsDeps = { db, clock, community: alpha, t: app.t };
+    const featured = await featureItem(feedsDeps, asStaff, { kind: 'roundup', itemId: String(work.roundupId) });
+    const finance = await db.selectFrom('bank_tags').select('id').where('community_id', '=', alpha.id).where('name', '=', 'Finance').executeTakeFirstOrThrow();
+    const other = await createTag(deps, asStaff, 'Unrelated');
+    for (const [title, tag] of [['Finance roundups', finance.id], ['Unrelated feed', other]] as const) {
+      const made = await post('/admin/feeds/syndication', { title, slug: '', description: '', types: 'roundup', tags: String(tag), limit: '5', enabled: 'on' });
+      t.equal(made.statusCode, 303, `${title}: a feed by a tag`);
+    }
+    const page = await get(`/admin/content-bank/items/roundup/${work.roundupId}`);
+    t.match(page.body, 'Featured on the members&#x27; feed');
+    t.match(page.body, 'href="/admin/feeds/featured"');
+    t.match(page.body, 'In a syndication feed');
+    t.match(page.body, 'Finance roundups', 'the feed choosing it by its tag');
+    t.notMatch(page.body, 'Unrelated feed', 'not a feed by a tag it does not carry');
+    t.match(page.body, 'Sent in a team message', 'the sent message still there');
+    await changeFeatured(feedsDeps, asStaff, featured, 'unfeature');
+    t.notMatch((await get(`/admin/content-bank/items/roundup/${work.roundupId}`)).body, 'Featured on the members', 'unfeatured: forgotten');
   });
 });

@@ -244,6 +244,30 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.equal((await post(`/admin/feeds/announcements/${scheduledId}/change`, s.admin.cookie, { change: 'explode' })).statusCode, 400, 'a change that is not one: 400');
   });
 
+  await t.test('the announcement form carries the content bank\u2019s picker without JavaScript: nothing typed lost, the item into the text or the link', async (t) => {
+    const typed = { title: 'Read this week', body: 'Dear members,', imageAlt: '', linkUrl: '', linkLabel: '', audience: 'everyone', groupId: '', startsAt: '', endsAt: '' };
+    const found = await post('/admin/feeds/announcements', s.admin.cookie, { ...typed, bankQ: '', bankSearch: '1' });
+    t.equal(found.statusCode, 200, 'a search re-renders the form');
+    t.match(found.body, 'value="Read this week"', 'the title kept');
+    const choice = /value="((?:article|roundup):\d+)"[^>]*name="bankPick"/.exec(found.body)?.[1];
+    t.ok(choice, 'an item offered with an Insert button');
+    const intoBody = await post('/admin/feeds/announcements', s.admin.cookie, { ...typed, bankPick: choice!, bankTarget: 'body' });
+    t.equal(intoBody.statusCode, 200);
+    t.match(intoBody.body, /Dear members,\n\n[^<]+: https?:\/\/[^<]+<\/textarea>/, 'the title and address added to the body');
+    t.match(intoBody.body, 'value="Read this week"');
+    const intoLink = await post('/admin/feeds/announcements', s.admin.cookie, { ...typed, linkLabel: 'Typed label', bankPick: choice!, bankTarget: 'link' });
+    t.match(intoLink.body, /id="announcement-link-url"[^>]*value="https?:\/\/[^"]+"/, 'the address into the link');
+    t.match(intoLink.body, 'value="Typed label"', 'a typed link text kept');
+    t.match(intoLink.body, 'Dear members,</textarea>', 'the body untouched');
+    const saved = await post('/admin/feeds/announcements', s.admin.cookie, { ...typed, intent: 'save' });
+    t.equal(saved.statusCode, 303, 'the form still saves');
+    const id = /\/admin\/feeds\/announcements\/(\d+)/.exec(String(saved.headers.location))?.[1];
+    const edit = await post(`/admin/feeds/announcements/${id}`, s.admin.cookie, { ...typed, title: 'Edited title', bankPick: choice!, bankTarget: 'body' });
+    t.equal(edit.statusCode, 200, 'the edit form too');
+    t.match(edit.body, 'value="Edited title"');
+    t.match(edit.body, /Dear members,\n\n[^<]+: https?:\/\/[^<]+<\/textarea>/);
+  });
+
   await t.test('staff featured page without JavaScript: find, choose, feature; an event link; pin and unfeature', async (t) => {
     const page = await get('/admin/feeds/featured', s.admin.cookie);
     t.equal(page.statusCode, 200);

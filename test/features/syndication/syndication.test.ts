@@ -5,6 +5,8 @@ import { fixedClock } from '#src/core/clock.ts';
 import type { RawDb } from '#src/db/index.ts';
 import type { ArticleStatusValue, Community, RoundupStatus } from '#src/db/types.ts';
 import { moveArticle } from '#src/features/articles/review.ts';
+import { addToCollection, createCollection } from '#src/features/content-bank/collections.ts';
+import { createTag, tagItem } from '#src/features/content-bank/tags.ts';
 import { startApp, setupDatabase } from '#test/helpers/app.ts';
 import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
 
@@ -400,5 +402,67 @@ t.test('syndication: feeds, validity, tenancy, validators, the staff tab, GraphQ
     t.equal((await gql('mutation($id: ID!) { syndicationFeedDelete(id: $id) }', { id })).data?.syndicationFeedDelete, true);
     const log = await gql('{ syndicationFeedsLog { action feedSlug } }', {});
     t.same(log.data?.syndicationFeedsLog.slice(0, 3), [{ action: 'deleted', feedSlug: 'articles-only' }, { action: 'disabled', feedSlug: 'articles-only' }, { action: 'created', feedSlug: 'articles-only' }]);
+  });
+
+  await t.test('feeds by the content bank’s tags and collections: only the chosen items; another community’s tag refused; a change reaches readers within the cache time', async (t) => {
+    const bank = { db, clock, community: alpha, publicUrl: '' };
+    const asStaff = { userId: staff.id, isStaff: true };
+    const tagged = await article(alpha, writer.id, { title: 'Tagged pricing article', status: 'MANUALLY_PUBLISHED', url: 'https://news.example.com/tagged', daysAgo: 6 });
+    const later = await article(alpha, writer.id, { title: 'Tagged later', status: 'MANUALLY_PUBLISHED', url: 'https://news.example.com/later', daysAgo: 7 });
+    await article(alpha, writer.id, { title: 'Untagged article', status: 'MANUALLY_PUBLISHED', url: 'https://news.example.com/untagged', daysAgo: 8 });
+    const collected = await roundup(alpha, qa, { title: 'Collected roundup', slug: 'collected', status: 'FINAL', daysAgo: 9 });
+    const tag = await createTag(bank, asStaff, 'Pricing');
+    await tagItem(bank, asStaff, tag, { kind: 'article', id: tagged });
+    const collection = await createCollection(bank, asStaff, { name: 'Best of', description: '' });
+    await addToCollection(bank, asStaff, collection, { kind: 'roundup', id: collected });
+    const betaTag = await createTag({ ...bank, community: beta }, { userId: bea.id, isStaff: true }, 'Beta only');
+
+    const form = await get('/admin/feeds/syndication', { cookie: s.staff.cookie });
+    t.match(form.body, /<input type="checkbox" id="feed-tags-\d+" name="tags" value="\d+"\/><label for="feed-tags-\d+">Pricing<\/label>/, "the form offers the community's tags");
+    t.match(form.body, '>Best of</label>', 'and its collections');
+    t.notMatch(form.body, 'Beta only', "never another community's");
+    const theirs = await post('/admin/feeds/syndication', s.staff.cookie, { title: 'Sneaky', types: 'article', tags: String(betaTag), limit: '5', description: 'kept' });
+    t.equal(theirs.statusCode, 400, "another community's tag id is refused");
+    t.match(theirs.body, "Choose among this community&#x27;s tags");
+    t.match(theirs.body, 'kept', 'what was typed is kept');
+    t.equal((await post('/admin/feeds/syndication', s.staff.cookie, { title: 'Bad id', types: 'article', collections: 'abc', limit: '5' })).statusCode, 400, 'a bad id is 400');
+
+    const byTag = await post('/admin/feeds/syndication', s.staff.cookie, { title: 'Pricing', slug: 'pricing', types: ['article', 'roundup'], tags: String(tag), limit: '20', enabled: 'on' });
+    t.equal(byTag.statusCode, 303);
+    const byCollection = await post('/admin/feeds/syndication', s.staff.cookie, { title: 'Best of', slug: 'best-of', types: ['article', 'roundup'], collections: String(collection), limit: '20', enabled: 'on' });
+    t.equal(byCollection.statusCode, 303);
+    const detail = await get(String(byTag.headers.location).replace(/\?.*$/, ''), { cookie: s.staff.cookie });
+    t.match(detail.body.match(/<input[^>]*name="tags"[^>]*>/)?.[0], /checked=""/, "the saved tag is ticked");
+    t.match(detail.body, 'What it carries now (1 item)');
+
+    const titles = async (slug: string) => {
+      const [rss, atom, json] = await Promise.all(['rss', 'atom', 'json'].map((f) => get(`/feeds/${slug}.${f}`)));
+      for (const r of [rss!, atom!]) t.same(xmlProblems(r.body), [], `${slug}: well-formed XML`);
+      const parsed = parseRssFeed(rss!.body);
+      t.same(parseAtomFeed(atom!.body).entries?.map((e) => (typeof e.title === 'string' ? e.title : e.title?.value)), parsed.items?.map((i) => i.title), `${slug}: Atom carries the same`);
+      t.same(parseJsonFeed(JSON.parse(json!.body)).items?.map((i) => i.title), parsed.items?.map((i) => i.title), `${slug}: JSON Feed carries the same`);
+      return parsed.items?.map((i) => i.title) ?? [];
+    };
+    t.same(await titles('pricing'), ['Tagged pricing article'], 'a feed by a tag: only the tagged items');
+    t.same(await titles('best-of'), ['Collected roundup'], 'a feed by a collection: only its items');
+
+    const before = await get('/feeds/pricing.json');
+    await tagItem(bank, asStaff, tag, { kind: 'article', id: later });
+    t.equal((await get('/feeds/pricing.json', { headers: { 'if-none-match': String(before.headers.etag) } })).statusCode, 304, 'within the cache time: still the 304 from memory');
+    clock.advance(11_000);
+    t.same(await titles('pricing'), ['Tagged pricing article', 'Tagged later'], 'after the cache time: the newly tagged item is in');
+    const after = await get('/feeds/pricing.json', { headers: { 'if-none-match': String(before.headers.etag) } });
+    t.equal(after.statusCode, 200, 'and the old validator no longer matches');
+    t.not(after.headers.etag, before.headers.etag);
+
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const c = await csrfFor(app, s.staff.cookie, '/');
+      const res = await app.inject({ method: 'POST', url: '/graphqlAdmin', headers: { host: 'alpha.test', cookie: c.cookie, 'x-csrf-token': c.token, 'content-type': 'application/json', accept: 'application/json' }, payload: JSON.stringify({ query, variables }) });
+      return res.json() as { data?: Record<string, any>; errors?: { extensions?: { fields?: Record<string, unknown> } }[] };
+    };
+    const made = await gql('mutation($i: SyndicationFeedInput!) { syndicationFeedCreate(input: $i) { tags collections items { title } } }', { i: { title: 'By tag over GraphQL', types: ['ARTICLE'], tags: [String(tag)] } });
+    t.same(made.data?.syndicationFeedCreate, { tags: [String(tag)], collections: [], items: [{ title: 'Tagged pricing article' }, { title: 'Tagged later' }] }, 'GraphQL: tags in, only the tagged items');
+    const refused = await gql('mutation($i: SyndicationFeedInput!) { syndicationFeedCreate(input: $i) { id } }', { i: { title: 'Theirs', types: ['ARTICLE'], tags: [String(betaTag)] } });
+    t.ok(refused.errors?.[0]?.extensions?.fields?.tags, "GraphQL: another community's tag refused beside tags");
   });
 });

@@ -222,10 +222,15 @@ export type PublicRoundup = { id: number; title: string; slug: string; path: str
 
 /**
  * The newest published (FINAL) roundups of this community, newest publication first, at most
- * `limit`: the public work the community's feeds syndicate, each at its public live page.
+ * `limit`: the public work the community's feeds syndicate, each at its public live page. With
+ * `ids`, only those of these roundups.
  */
-export async function publicRoundups(db: Db, community: Tenant, limit: number): Promise<PublicRoundup[]> {
-  const rows = await selectInCommunityAs(db, 'ep_roundups', 'r', community)
+export async function publicRoundups(db: Db, community: Tenant, limit: number, ids?: readonly number[]): Promise<PublicRoundup[]> {
+  if (ids && ids.length === 0) return [];
+  let q = selectInCommunityAs(db, 'ep_roundups', 'r', community);
+  // Only these roundups (a feed by the content bank's tags or collections), when given.
+  if (ids) q = q.where('r.id', 'in', [...ids]);
+  const rows = await q
     .innerJoin('ep_questions as q', (j) => j.onRef('q.id', '=', 'r.question_id').onRef('q.community_id', '=', 'r.community_id'))
     .select(['r.id', 'r.title', 'r.slug', 'r.intro_html', 'r.published_at', 'r.updated_at', 'q.title as question_title'])
     .where('r.status', '=', 'FINAL')

@@ -1,6 +1,8 @@
 import type { AnnouncementDetail, AnnouncementForm, AnnouncementRow, AnnouncementState, FeedLogLine, GroupChoice } from '#src/features/feeds/index.ts';
 import { FeedsTabs } from '#views/admin/feeds-tabs.tsx';
 import { ActionForm, AdminTabFrame, AdminTable, dateTime, FormError, Pager, typedIn, type TabForm } from '#views/admin/tab-frame.tsx';
+import type { BankPickerState } from '#src/features/content-bank/index.ts';
+import { BankPicker } from '#views/kit/bank-picker.tsx';
 import { CsrfField, describedBy, Field, FieldNotes, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Check, FeedLog, StateFilter } from './parts.tsx';
@@ -107,7 +109,9 @@ function AudienceChoice({ values, errors, groups }: { values: AnnouncementForm; 
 }
 
 /** The announcement's form: its text, link, audience, pin and times; then save (a draft stays one) or publish. */
-function AnnouncementFields({ action, values, errors, groups, published }: { action: string; values: AnnouncementForm; errors: Record<string, string>; groups: GroupChoice[]; published: boolean }) {
+type AnnouncementPicker = BankPickerState & { target?: string };
+
+function AnnouncementFields({ action, values, errors, groups, published, picker }: { action: string; values: AnnouncementForm; errors: Record<string, string>; groups: GroupChoice[]; published: boolean; picker?: AnnouncementPicker }) {
   const { t } = usePage();
   const href = useHref();
   const f = (k: string) => t(`feedsAdmin.field.${k}`);
@@ -133,12 +137,21 @@ function AnnouncementFields({ action, values, errors, groups, published }: { act
           </button>
         )}
       </p>
+      <BankPicker
+        id="announcement-bank"
+        picker={picker}
+        target={picker?.target}
+        targets={[
+          { value: 'body', label: f('pickTarget.body') },
+          { value: 'link', label: f('pickTarget.link') },
+        ]}
+      />
     </form>
   );
 }
 
 /** /admin/feeds/announcements/new */
-export function AnnouncementNew({ values, errors, groups }: { values: AnnouncementForm; errors: Record<string, string>; groups: GroupChoice[] }) {
+export function AnnouncementNew({ values, errors, groups, picker }: { values: AnnouncementForm; errors: Record<string, string>; groups: GroupChoice[]; picker?: AnnouncementPicker }) {
   const { t } = usePage();
   const href = useHref();
   return (
@@ -146,13 +159,13 @@ export function AnnouncementNew({ values, errors, groups }: { values: Announceme
       <p>
         <a href={href('/admin/feeds')}>{t('feedsAdmin.backToList')}</a>
       </p>
-      <AnnouncementFields action="/admin/feeds/announcements" values={values} errors={errors} groups={groups} published={false} />
+      <AnnouncementFields action="/admin/feeds/announcements" values={values} errors={errors} groups={groups} published={false} picker={picker} />
     </AdminTabFrame>
   );
 }
 
 /** /admin/feeds/announcements/{id}: its state and the changes it allows, its form, image, and log. */
-export function AnnouncementEdit({ announcement: a, groups, form, notice }: { announcement: AnnouncementDetail; groups: GroupChoice[]; form?: TabForm; notice?: string }) {
+export function AnnouncementEdit({ announcement: a, groups, form, picker, notice }: { announcement: AnnouncementDetail; groups: GroupChoice[]; form?: TabForm; picker?: AnnouncementPicker; notice?: string }) {
   const { t } = usePage();
   const href = useHref();
   const mine = form?.key === 'announcement' ? form : undefined;
@@ -179,7 +192,7 @@ export function AnnouncementEdit({ announcement: a, groups, form, notice }: { an
       <section aria-labelledby="announcement-edit">
         <h2 id="announcement-edit">{t('feedsAdmin.editHeading')}</h2>
         <FormError form={form} formKey="announcement" />
-        <AnnouncementFields action={base} values={values} errors={mine?.errors ?? {}} groups={groups} published={a.state !== 'draft'} />
+        <AnnouncementFields action={base} values={values} errors={mine?.errors ?? {}} groups={groups} published={a.state !== 'draft'} picker={picker} />
       </section>
       <section aria-labelledby="announcement-image">
         <h2 id="announcement-image">{t('feedsAdmin.field.image')}</h2>

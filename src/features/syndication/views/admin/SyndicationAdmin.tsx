@@ -1,4 +1,4 @@
-import type { FeedActionRow, FeedAddresses, FeedFormat, StaffFeedDetail, StaffFeedRow, SyndicationStaffForm } from '#src/features/syndication/index.ts';
+import type { FeedActionRow, FeedAddresses, FeedChoice, FeedChoices, FeedFormat, StaffFeedDetail, StaffFeedRow, SyndicationStaffForm } from '#src/features/syndication/index.ts';
 import { FeedsTabs } from '#views/admin/feeds-tabs.tsx';
 import { ActionForm, AdminTabFrame, AdminTable, dateTime, FormError } from '#views/admin/tab-frame.tsx';
 import { Alert } from '#views/kit/alert.tsx';
@@ -10,7 +10,7 @@ const TYPES = ['article', 'roundup'] as const;
 const P = 'syndication.admin';
 
 /** A feed's form as typed, or as stored. */
-type Values = { title: string; slug: string; description: string; limit: string; types: string[]; enabled: boolean };
+type Values = { title: string; slug: string; description: string; limit: string; types: string[]; tags: string[]; collections: string[]; enabled: boolean };
 
 const valuesOfForm = (v: Record<string, string>): Values => ({
   title: v.title ?? '',
@@ -18,10 +18,29 @@ const valuesOfForm = (v: Record<string, string>): Values => ({
   description: v.description ?? '',
   limit: v.limit ?? '',
   types: (v.types ?? '').split(',').filter(Boolean),
+  tags: (v.tags ?? '').split(',').filter(Boolean),
+  collections: (v.collections ?? '').split(',').filter(Boolean),
   enabled: v.enabled === 'on',
 });
 
-function FeedFields({ idPrefix, values, errors }: { idPrefix: string; values: Values; errors: Record<string, string> }) {
+/** The content bank's tags or collections to tick (none in the bank: a line saying so). */
+function ChoiceFields({ id, name, legend, hint, none, choices, ticked, error }: { id: string; name: string; legend: string; hint: string; none: string; choices: FeedChoice[]; ticked: string[]; error?: string }) {
+  return (
+    <fieldset className={error ? 'field field-invalid' : 'field'} aria-describedby={describedBy(id, error, hint)}>
+      <legend>{legend}</legend>
+      {choices.length === 0 ? <p className="muted">{none}</p> : null}
+      {choices.map((c) => (
+        <div key={c.id} className="field-check">
+          <input type="checkbox" id={`${id}-${c.id}`} name={name} value={String(c.id)} defaultChecked={ticked.includes(String(c.id))} />
+          <label htmlFor={`${id}-${c.id}`}>{c.name}</label>
+        </div>
+      ))}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </fieldset>
+  );
+}
+
+function FeedFields({ idPrefix, values, errors, choices }: { idPrefix: string; values: Values; errors: Record<string, string>; choices: FeedChoices }) {
   const { t } = usePage();
   const f = (k: string) => t(`${P}.field.${k}`);
   const typesId = `${idPrefix}-types`;
@@ -40,6 +59,17 @@ function FeedFields({ idPrefix, values, errors }: { idPrefix: string; values: Va
         ))}
         <FieldNotes id={typesId} error={errors.types} />
       </fieldset>
+      <ChoiceFields id={`${idPrefix}-tags`} name="tags" legend={f('tags')} hint={f('tagsHint')} none={f('noTags')} choices={choices.tags} ticked={values.tags} error={errors.tags} />
+      <ChoiceFields
+        id={`${idPrefix}-collections`}
+        name="collections"
+        legend={f('collections')}
+        hint={f('collectionsHint')}
+        none={f('noCollections')}
+        choices={choices.collections}
+        ticked={values.collections}
+        error={errors.collections}
+      />
       <Field id={`${idPrefix}-limit`} name="limit" type="number" inputMode="numeric" min={1} max={100} label={f('limit')} hint={f('limitHint')} defaultValue={values.limit} error={errors.limit} />
       <div className="field">
         <div className="check">
@@ -96,7 +126,7 @@ function FeedLog({ log, withFeed }: { log: FeedActionRow[]; withFeed: boolean })
 }
 
 /** /admin/feeds/syndication: every feed with its addresses, a new feed's form, and the log. */
-export function SyndicationAdmin({ feeds, log, blank, form, notice }: { feeds: StaffFeedRow[]; log: FeedActionRow[]; blank: Record<string, string>; form?: SyndicationStaffForm; notice?: string }) {
+export function SyndicationAdmin({ feeds, log, choices, blank, form, notice }: { feeds: StaffFeedRow[]; log: FeedActionRow[]; choices: FeedChoices; blank: Record<string, string>; form?: SyndicationStaffForm; notice?: string }) {
   const { t } = usePage();
   const href = useHref();
   const mine = form?.key === 'feed' ? form : undefined;
@@ -142,7 +172,7 @@ export function SyndicationAdmin({ feeds, log, blank, form, notice }: { feeds: S
         {mine?.errors.form ? <Alert kind="error">{mine.errors.form}</Alert> : null}
         <form method="post" action={href('/admin/feeds/syndication')} noValidate>
           <CsrfField />
-          <FeedFields idPrefix="feed" values={valuesOfForm(mine?.values ?? blank)} errors={mine?.errors ?? {}} />
+          <FeedFields idPrefix="feed" values={valuesOfForm(mine?.values ?? blank)} errors={mine?.errors ?? {}} choices={choices} />
           <button type="submit" className="button">
             {t(`${P}.create`)}
           </button>
@@ -154,11 +184,11 @@ export function SyndicationAdmin({ feeds, log, blank, form, notice }: { feeds: S
 }
 
 /** /admin/feeds/syndication/{id}: its addresses, form, state, the items it carries now, delete, and its log. */
-export function SyndicationFeedPage({ feed, form, notice }: { feed: StaffFeedDetail; form?: SyndicationStaffForm; notice?: string }) {
+export function SyndicationFeedPage({ feed, choices, form, notice }: { feed: StaffFeedDetail; choices: FeedChoices; form?: SyndicationStaffForm; notice?: string }) {
   const { t } = usePage();
   const href = useHref();
   const mine = form?.key === 'feed' ? form : undefined;
-  const values: Values = mine ? valuesOfForm(mine.values) : { title: feed.title, slug: feed.slug, description: feed.description, limit: String(feed.limit), types: feed.types, enabled: feed.enabled };
+  const values: Values = mine ? valuesOfForm(mine.values) : { title: feed.title, slug: feed.slug, description: feed.description, limit: String(feed.limit), types: feed.types, tags: feed.tags.map(String), collections: feed.collections.map(String), enabled: feed.enabled };
   const deleteError = form?.key === 'delete' ? form.errors.confirm : undefined;
   return (
     <AdminTabFrame className="syndication-admin" heading={t(`${P}.heading`)} tabs={<FeedsTabs current="syndication" />} notice={notice}>
@@ -181,7 +211,7 @@ export function SyndicationFeedPage({ feed, form, notice }: { feed: StaffFeedDet
         {mine?.errors.form ? <Alert kind="error">{mine.errors.form}</Alert> : null}
         <form method="post" action={href(`/admin/feeds/syndication/${feed.id}`)} noValidate>
           <CsrfField />
-          <FeedFields idPrefix="feed" values={values} errors={mine?.errors ?? {}} />
+          <FeedFields idPrefix="feed" values={values} errors={mine?.errors ?? {}} choices={choices} />
           <button type="submit" className="button">
             {t(`${P}.save`)}
           </button>
