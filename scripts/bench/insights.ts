@@ -106,7 +106,7 @@ async function serveEvents(target: string): Promise<void> {
 async function countEvents(target: string): Promise<void> {
   const { sql } = await import('kysely');
   const { db } = await openChildDatabase(target);
-  const rows = await sql<{ label: string; n: number }>`select label, count(*)::int as n from insight_events where label ~ '^b[0-9]+$' group by label`.execute(db);
+  const rows = await sql<{ label: string; n: number }>`select regexp_replace(label, '^/', '') as label, count(*)::int as n from insight_events where label ~ '^/?b[0-9]+$' group by 1`.execute(db);
   const total = await sql<{ n: number }>`select count(*)::int as n from insight_events`.execute(db);
   await db.destroy();
   process.stdout.write(`INSIGHTS_COUNT ${JSON.stringify({ labels: Object.fromEntries(rows.rows.map((r) => [r.label, Number(r.n)])), total: Number(total.rows[0]!.n) })}\n`);
@@ -141,6 +141,8 @@ async function serveHome(target: string): Promise<void> {
     const t0 = performance.now();
     const cid = await insertBenchCommunity(db, plan.code, `Insights ${plan.days} days`);
     await seedBenchMembers(db, cid, plan.code, HOME_MEMBERS);
+    // Members since before the first day (the seed counts a member's events from the day they joined).
+    await sql`update memberships set joined_at = ${new Date(now.getTime() - (plan.days + 5) * 86_400_000)} where community_id = ${cid}`.execute(db);
     const staff = await db.insertInto('users').values({ email: `staff@${plan.code}.bench.invalid`, username: `${plan.code}-staff`, first_name: 'Sam', last_name: 'Staff', password_hash: null }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('memberships').values({ community_id: cid, user_id: staff.id, roles: ['ADMIN', 'MEMBER'], gate: 'app', company_name: 'Bench Co', job_title: 'Community Manager' }).execute();
     await seedMemberEvents(db, cid, plan.days, now, 0.9);
@@ -221,7 +223,7 @@ function freePort(): Promise<number> {
 
 type Sent = { batch: number; status: number; ms: number; accepted: number };
 
-/** The browser's beacon body: the page's CSRF token and the batch (its number as every event's label). */
+/** The browser's beacon body: the page's CSRF token and the batch (its number as every event's label; the page view's is stored as a path, '/b…'). */
 function beaconBody(token: string, batch: number): string {
   const events = Array.from({ length: BATCH }, (_, i) => (i === 0 ? { category: 'page', action: 'view', label: `b${batch}` } : { category: 'engagement', action: 'bench', label: `b${batch}` }));
   return new URLSearchParams({ _csrf: token, events: JSON.stringify(events) }).toString();
