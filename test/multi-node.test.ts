@@ -11,6 +11,7 @@ import { DUNNING_JOB, RENEWAL_JOB, STALE_CHARGES_JOB } from '#src/features/payme
 import { REMINDER_JOB } from '#src/features/expert-panels/invite/invitations.ts';
 import { SWEEP_JOB } from '#src/features/badges/evaluate.ts';
 import { DUE_SWEEP_JOB } from '#src/features/messages/delivery.ts';
+import { ROLLUP_JOB, RETENTION_JOB } from '#src/features/insights/jobs.ts';
 
 const SECRET = 'multi-node-secret-0123456789-0123456789-abcdef';
 
@@ -126,7 +127,7 @@ t.test('two app processes on one PostgreSQL database', { skip: usingPostgres() ?
     const notes = await db.selectFrom('notifications').select('id').where('user_id', '=', member.id).where('kind', '=', 'article_progress').execute();
     t.equal(notes.length, 1, 'one notification to the author');
     const schedules = await sql<{ name: string }>`select name from pgboss.schedule order by name`.execute(db);
-    t.same(schedules.rows.map((r) => r.name), [POLL_SCANS_JOB, PUBLISH_DUE_JOB, DIGEST_JOB, RENEWAL_JOB, DUNNING_JOB, STALE_CHARGES_JOB, REMINDER_JOB, SWEEP_JOB, DUE_SWEEP_JOB].sort(), 'each schedule exists once, for both nodes');
+    t.same(schedules.rows.map((r) => r.name), [POLL_SCANS_JOB, PUBLISH_DUE_JOB, DIGEST_JOB, RENEWAL_JOB, DUNNING_JOB, STALE_CHARGES_JOB, REMINDER_JOB, SWEEP_JOB, DUE_SWEEP_JOB, ROLLUP_JOB, RETENTION_JOB].sort(), 'each schedule exists once, for both nodes');
   });
 
   await t.test('SIGTERM: a node finishes and exits cleanly while the other keeps serving', async (t) => {
