@@ -12,7 +12,7 @@ import type { DayCount, DayRange } from '#src/lib/figures.ts';
 import { addDays, DAY_MS, dayStart, dayString, maxDay, mondayOf, monthStartOf, nextMonthStart } from './calendar.ts';
 import type { InsightsDeps } from './deps.ts';
 import { EVENT_LIMITS } from './events.ts';
-import type { SeriesName } from './types.ts';
+import { AREA_SERIES, type SeriesName } from './types.ts';
 
 /**
  * The roll-up (a durable job, every ten minutes, and the demo seed): raw events and the other areas'
@@ -32,23 +32,6 @@ export const BACKFILL_DAYS = 731;
 /** The advisory lock's first key (the second is the community): any constant of ours. */
 const LOCK_KEY = 290_037;
 
-/** Series from the other areas' faces, by day. */
-const AREA_SERIES: readonly SeriesName[] = [
-  'sign_ins',
-  'new_members',
-  'forum.posts',
-  'forum.replies',
-  'articles.started',
-  'articles.submitted',
-  'articles.edited',
-  'articles.finalEdit',
-  'articles.approved',
-  'articles.published',
-  'expert.answers',
-  'expert.roundups',
-  'offers.redeemed',
-  'messages.read',
-];
 /** Series from the raw events, by day. */
 const EVENT_DAILY_SERIES: readonly SeriesName[] = ['page_views', 'events', 'active.day'];
 /** The daily counts also summed by week and month (not the distinct active members: theirs are counted whole). */

@@ -2,13 +2,8 @@
  * What the insights area's views and other parts see (views import types only).
  */
 
-/** The series the roll-up writes (insight_days.series). Weekly and monthly ones are keyed by the first day of their period. */
-export const SERIES = [
-  'page_views',
-  'events',
-  'active.day',
-  'active.week',
-  'active.month',
+/** Series from the other areas' faces, counted by day. */
+export const AREA_SERIES = [
   'sign_ins',
   'new_members',
   'forum.posts',
@@ -24,6 +19,8 @@ export const SERIES = [
   'offers.redeemed',
   'messages.read',
 ] as const;
+/** The series the roll-up writes (insight_days.series). Weekly and monthly ones are keyed by the first day of their period. */
+export const SERIES = ['page_views', 'events', 'active.day', 'active.week', 'active.month', ...AREA_SERIES] as const;
 export type SeriesName = (typeof SERIES)[number];
 
 /** How a chart's buckets are cut: by day (a range of a month or less), week (half a year or less) or month. */
