@@ -12,7 +12,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ACCEPT_ENCODING, HOST, LOAD, benchAppEnv, cannon, flatPagesSection, get, latencyOf, measureAtSizes, moduleDatabase, serverOf, sqlArray, sqlQueries, statusCounts, type BenchModule, type Latency, type Section } from './lib.ts';
-import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, insertBenchCommunity, serveIfStarted, serveSizes, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SMALL = 100;
@@ -31,11 +31,7 @@ type ChildInfo = { sides: Side[]; seedMs: Record<string, number>; indexMs: Recor
 // ---- the child: one database, two communities, four apps ---------------------------------------
 
 async function serveBank(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }, { refreshBankIndex }] = await Promise.all([
-    import('#src/app.ts'),
-    import('#src/config.ts'),
-    import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
+  const [{ sql }, { refreshBankIndex }] = await Promise.all([
     import('kysely'),
     import('#src/features/content-bank/index-refresh.ts'),
   ]);
@@ -94,20 +90,8 @@ async function serveBank(target: string): Promise<void> {
   await sql`analyze`.execute(db);
 
   const base = benchAppEnv(target, pgliteDir);
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
-  const sides: Side[] = [];
-  for (const size of SIZES) {
-    const code = `bank${size}`;
-    const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, jobWorkers: false, ...o }), size === SIZES.at(-1));
-    apps.push(probe, load);
-    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
-    const token = await sessionTokenFor(load, community, `admin@${code}.bench.invalid`);
-    sides.push({ size, code, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}`, tagId: tagIds[code]! });
-  }
-  exitWithParent(async () => {
-    for (const app of apps) await app.close();
-  }, removeDir);
+  const servers = await serveSizes(db, { env: base, sizes: SIZES, codeOf: (size) => `bank${size}`, emailOf: (code) => `admin@${code}.bench.invalid`, jobWorkers: false, removeDir });
+  const sides: Side[] = servers.map((s) => ({ ...s, tagId: tagIds[s.code]! }));
   process.stdout.write(`BANK_READY ${JSON.stringify({ sides, seedMs, indexMs } satisfies ChildInfo)}\n`);
 }
 

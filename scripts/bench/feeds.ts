@@ -12,7 +12,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ACCEPT_ENCODING, HOST, LOAD, benchAppEnv, cannon, get, isSignedInPage, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, flatPagesSection, measureAtSizes } from './lib.ts';
-import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, insertBenchCommunity, serveIfStarted, serveSizes, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SMALL = 10;
@@ -31,13 +31,7 @@ type ChildInfo = { sides: Side[]; seedMs: Record<string, number> };
 // ---- the child: one database, two communities, four apps ---------------------------------------
 
 async function serveFeeds(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
-    import('#src/app.ts'),
-    import('#src/config.ts'),
-    import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
-    import('kysely'),
-  ]);
+  const { sql } = await import('kysely');
   const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-feeds-');
   const seedMs: Record<string, number> = {};
   for (const size of SIZES) {
@@ -98,20 +92,8 @@ async function serveFeeds(target: string): Promise<void> {
   await sql`analyze`.execute(db);
 
   const base = benchAppEnv(target, pgliteDir);
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
-  const sides: Side[] = [];
-  for (const size of SIZES) {
-    const code = `feeds${size}`;
-    const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, jobWorkers: false, ...o }), size === SIZES.at(-1));
-    apps.push(probe, load);
-    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
-    const token = await sessionTokenFor(load, community, `member5@${code}.bench.invalid`);
-    sides.push({ size, code, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}` });
-  }
-  exitWithParent(async () => {
-    for (const app of apps) await app.close();
-  }, removeDir);
+  const servers = await serveSizes(db, { env: base, sizes: SIZES, codeOf: (size) => `feeds${size}`, emailOf: (code) => `member5@${code}.bench.invalid`, jobWorkers: false, removeDir });
+  const sides: Side[] = servers;
   process.stdout.write(`FEEDS_READY ${JSON.stringify({ sides, seedMs } satisfies ChildInfo)}\n`);
 }
 

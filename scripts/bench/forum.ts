@@ -41,7 +41,7 @@ import {
   seedBenchMembers,
   sqlArray,
 } from './lib.ts';
-import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, insertBenchCommunity, serveIfStarted, serveSizes, spawnUntilReady, stopServer } from './server.ts';
 import { weighSignedInPages, type Bytes, type WeighedFile } from './weight.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -73,13 +73,7 @@ const words = (seed: string, count: number, salt: number) =>
   `array_to_string(array(select (${sqlArray(WORDS)})[1 + ((${seed}) * ${salt} + i * ${salt + 6}) % ${WORDS.length}] from generate_series(1, ${count}) i), ' ')`;
 
 async function serveForum(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
-    import('#src/app.ts'),
-    import('#src/config.ts'),
-    import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
-    import('kysely'),
-  ]);
+  const { sql } = await import('kysely');
   const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-forum-');
 
   const seedMs: Record<string, number> = {};
@@ -136,21 +130,8 @@ async function serveForum(target: string): Promise<void> {
   await sql`analyze`.execute(db);
 
   const base = benchAppEnv(target, pgliteDir);
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
-  const sides: Side[] = [];
-  for (const size of SIZES) {
-    const code = `forum${size}`;
-    const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, jobWorkers: false, ...o }), size === SIZES.at(-1));
-    apps.push(probe, load);
-    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
-    const token = await sessionTokenFor(load, community, `u1@${code}.bench.invalid`);
-    sides.push({ size, code, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}`, ...threads[code]! });
-  }
-
-  exitWithParent(async () => {
-    for (const app of apps) await app.close();
-  }, removeDir);
+  const servers = await serveSizes(db, { env: base, sizes: SIZES, codeOf: (size) => `forum${size}`, emailOf: (code) => `u1@${code}.bench.invalid`, jobWorkers: false, removeDir });
+  const sides: Side[] = servers.map((s) => ({ ...s, ...threads[s.code]! }));
   process.stdout.write(`FORUM_READY ${JSON.stringify({ sides, seedMs } satisfies ChildInfo)}\n`);
 }
 

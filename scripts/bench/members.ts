@@ -24,7 +24,7 @@ import {
   type Section,
   sqlArray,
 } from './lib.ts';
-import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, insertBenchCommunity, serveIfStarted, serveSizes, spawnUntilReady, stopServer } from './server.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SIZES = [100, 10_000] as const;
@@ -51,13 +51,7 @@ const TITLES = ['Chief Executive Officer', 'Founder', 'Co-Founder', 'President',
 
 
 async function serveMembers(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
-    import('#src/app.ts'),
-    import('#src/config.ts'),
-    import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
-    import('kysely'),
-  ]);
+  const { sql } = await import('kysely');
   const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-members-');
 
   const seedMs: Record<string, number> = {};
@@ -97,22 +91,12 @@ async function serveMembers(target: string): Promise<void> {
   await sql`analyze`.execute(db);
 
   const base = benchAppEnv(target, pgliteDir);
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
+  const servers = await serveSizes(db, { env: base, sizes: SIZES, codeOf: (size) => `members${size}`, emailOf: (code) => `m1@${code}.bench.invalid`, removeDir });
   const sides: Side[] = [];
-  for (const size of SIZES) {
-    const code = `members${size}`;
-    const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, ...o }), size === SIZES.at(-1));
-    apps.push(probe, load);
-    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
-    const token = await sessionTokenFor(load, community, `m1@${code}.bench.invalid`);
-    const other = await db.selectFrom('users').select(['id', 'last_name']).where('email', '=', `m2@${code}.bench.invalid`).executeTakeFirstOrThrow();
-    sides.push({ size, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}`, profileId: other.id, surname: other.last_name });
+  for (const s of servers) {
+    const other = await db.selectFrom('users').select(['id', 'last_name']).where('email', '=', `m2@${s.code}.bench.invalid`).executeTakeFirstOrThrow();
+    sides.push({ size: s.size, probePort: s.probePort, loadPort: s.loadPort, cookie: s.cookie, profileId: other.id, surname: other.last_name });
   }
-
-  exitWithParent(async () => {
-    for (const app of apps) await app.close();
-  }, removeDir);
   process.stdout.write(`MEMBERS_READY ${JSON.stringify({ sides, seedMs } satisfies ChildInfo)}\n`);
 }
 

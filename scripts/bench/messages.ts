@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, benchAppEnv, cannon, errorMessage, get, isSignedInPage, kib, latencyOf, mailSink, moduleDatabase, serverOf, sqlQueries, type BenchModule, type Latency, type Section, flatPagesSection } from './lib.ts';
-import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, insertBenchCommunity, serveIfStarted, serveSizes, spawnUntilReady, stopServer } from './server.ts';
 import { loadAndWeigh, type Bytes } from './weight.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -35,11 +35,9 @@ type ChildInfo = { sides: Side[]; seedMs: Record<string, number>; delivery: Deli
 // ---- the child ------------------------------------------------------------------------------------
 
 async function serveMessages(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }, compose, { jobDeps }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { sql }, compose, { jobDeps }] = await Promise.all([
     import('#src/app.ts'),
     import('#src/config.ts'),
-    import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
     import('kysely'),
     import('#src/features/messages/compose.ts'),
     import('#src/features/messages/deps.ts'),
@@ -117,23 +115,13 @@ async function serveMessages(target: string): Promise<void> {
   }
   await sql`analyze`.execute(db);
 
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
+  const servers = await serveSizes(db, { env: { ...base, JOB_WORKERS: 'false' }, sizes: SIZES, codeOf: (size) => `msgs${size}`, emailOf: (code) => `member@${code}.bench.invalid`, jobWorkers: false, removeDir });
   const sides: Side[] = [];
-  for (const size of SIZES) {
-    const code = `msgs${size}`;
-    const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code, JOB_WORKERS: 'false' });
-    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, jobWorkers: false, ...o }), size === SIZES.at(-1));
-    apps.push(probe, load);
-    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
-    const token = await sessionTokenFor(load, community, `member@${code}.bench.invalid`);
-    const cookie = `${AUTH_COOKIE}=${token}`;
-    const first = (await get(probePort, '/messages', { accept: 'text/html', cookie })).body.toString('utf8');
+  for (const s of servers) {
+    const first = (await get(s.probePort, '/messages', { accept: 'text/html', cookie: s.cookie })).body.toString('utf8');
     const olderCursor = /href="\/messages\?after=([^"]+)" rel="next"/.exec(first)?.[1] ?? null;
-    sides.push({ size, code, probePort, loadPort, cookie, messageId: ids[code]!, olderCursor });
+    sides.push({ ...s, messageId: ids[s.code]!, olderCursor });
   }
-  exitWithParent(async () => {
-    for (const app of apps) await app.close();
-  }, removeDir);
   process.stdout.write(`MESSAGES_READY ${JSON.stringify({ sides, seedMs, delivery } satisfies ChildInfo)}\n`);
 }
 

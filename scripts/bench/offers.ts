@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { ACCEPT_ENCODING, CHROMIUM, CHROMIUM_ARGS, HOST, KIB, LOAD, cannon, get, isSignedInPage, kib, latencyOf, moduleDatabase, serverOf, sqlQueries, statusCounts, type BenchModule, type Latency, type Section, benchAppEnv, flatPagesSection, measureAtSizes } from './lib.ts';
-import { childDatabase, exitWithParent, insertBenchCommunity, listenProbeAndLoad, serveIfStarted, spawnUntilReady, stopServer } from './server.ts';
+import { childDatabase, insertBenchCommunity, serveIfStarted, serveSizes, spawnUntilReady, stopServer } from './server.ts';
 import { loadAndWeigh, type Bytes, type WeighedFile } from './weight.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -33,13 +33,7 @@ type ChildInfo = { sides: Side[]; seedMs: Record<string, number> };
 // ---- the child: one database, two communities, four apps ---------------------------------------
 
 async function serveOffers(target: string): Promise<void> {
-  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }, { sql }] = await Promise.all([
-    import('#src/app.ts'),
-    import('#src/config.ts'),
-    import('#src/features/auth/sessions.ts'),
-    import('./sessions.ts'),
-    import('kysely'),
-  ]);
+  const { sql } = await import('kysely');
   const { db, pgliteDir, removeDir } = await childDatabase(target, 'bench-offers-');
   const seedMs: Record<string, number> = {};
   const offerIds: Record<string, number> = {};
@@ -71,20 +65,8 @@ async function serveOffers(target: string): Promise<void> {
   await sql`analyze`.execute(db);
 
   const base = benchAppEnv(target, pgliteDir);
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
-  const sides: Side[] = [];
-  for (const size of SIZES) {
-    const code = `offers${size}`;
-    const config = loadConfig({ ...base, DEFAULT_COMMUNITY: code });
-    const { probe, load, probePort, loadPort } = await listenProbeAndLoad((o) => buildApp({ config, db, jobWorkers: false, ...o }), size === SIZES.at(-1));
-    apps.push(probe, load);
-    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
-    const token = await sessionTokenFor(load, community, `member@${code}.bench.invalid`);
-    sides.push({ size, code, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}`, offerId: offerIds[code]! });
-  }
-  exitWithParent(async () => {
-    for (const app of apps) await app.close();
-  }, removeDir);
+  const servers = await serveSizes(db, { env: base, sizes: SIZES, codeOf: (size) => `offers${size}`, emailOf: (code) => `member@${code}.bench.invalid`, jobWorkers: false, removeDir });
+  const sides: Side[] = servers.map((s) => ({ ...s, offerId: offerIds[s.code]! }));
   process.stdout.write(`OFFERS_READY ${JSON.stringify({ sides, seedMs } satisfies ChildInfo)}\n`);
 }
 

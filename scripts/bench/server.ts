@@ -308,3 +308,44 @@ export function serveIfStarted(script: string, serve: (target: string) => Promis
 }
 
 serveIfStarted(SCRIPT, serve);
+
+/** One size's servers in a bench child: its community's code, the probe's and load app's ports, and a member's cookie. */
+export type SizeServers = { size: number; code: string; probePort: number; loadPort: number; cookie: string };
+
+/**
+ * A bench child's servers, one probe and load pair (listenProbeAndLoad) per size, each on the community
+ * `codeOf(size)` with a session of `emailOf(code)` made on the load app; the last pair owns the
+ * database. They close, and `removeDir` runs, when the parent goes (exitWithParent). `jobWorkers`
+ * is passed to buildApp when given (its default otherwise).
+ */
+export async function serveSizes(
+  db: Db,
+  options: { env: Record<string, string>; sizes: readonly number[]; codeOf: (size: number) => string; emailOf: (code: string) => string; jobWorkers?: boolean; removeDir: () => void },
+): Promise<SizeServers[]> {
+  // Imported here so the bench process does not load the application.
+  const [{ buildApp }, { loadConfig }, { AUTH_COOKIE }, { sessionTokenFor }] = await Promise.all([
+    import('#src/app.ts'),
+    import('#src/config.ts'),
+    import('#src/features/auth/sessions.ts'),
+    import('./sessions.ts'),
+  ]);
+  const { env, sizes, codeOf, emailOf, jobWorkers, removeDir } = options;
+  const apps: App[] = [];
+  const servers: SizeServers[] = [];
+  for (const size of sizes) {
+    const code = codeOf(size);
+    const config = loadConfig({ ...env, DEFAULT_COMMUNITY: code });
+    const { probe, load, probePort, loadPort } = await listenProbeAndLoad(
+      (o) => buildApp({ config, db, ...(jobWorkers === undefined ? {} : { jobWorkers }), ...o }),
+      size === sizes.at(-1),
+    );
+    apps.push(probe, load);
+    const community = await db.selectFrom('communities').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
+    const token = await sessionTokenFor(load, community, emailOf(code));
+    servers.push({ size, code, probePort, loadPort, cookie: `${AUTH_COOKIE}=${token}` });
+  }
+  exitWithParent(async () => {
+    for (const app of apps) await app.close();
+  }, removeDir);
+  return servers;
+}
