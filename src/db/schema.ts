@@ -719,6 +719,15 @@ export interface InsightEventCounts {
   members: number;
 }
 
+export interface InsightEventPeriods {
+  action: string;
+  category: string;
+  community_id: number;
+  events: number;
+  period: string;
+  starts: string;
+}
+
 export interface InsightEvents {
   action: string;
   category: string;
@@ -1320,6 +1329,7 @@ export interface DB {
   groups: Groups;
   insight_days: InsightDays;
   insight_event_counts: InsightEventCounts;
+  insight_event_periods: InsightEventPeriods;
   insight_events: InsightEvents;
   insight_member_days: InsightMemberDays;
   insight_rollups: InsightRollups;

@@ -17,7 +17,8 @@ import { AREA_SERIES, type SeriesName } from './types.ts';
 /**
  * The roll-up (a durable job, every ten minutes, and the demo seed): raw events and the other areas'
  * figures into daily counts per community and series (insight_days), events by category and action
- * (insight_event_counts), and who was active on which day (insight_member_days).
+ * (insight_event_counts by day, insight_event_periods by week and month), and who was active on which
+ * day (insight_member_days).
  *
  * Exact and idempotent: each run recomputes whole days (from the day before the last run read the
  * data, to today), replacing their rows in one transaction; a transaction-level advisory lock per
@@ -165,6 +166,15 @@ export async function rollUpIn(trx: Db, deps: InsightsDeps): Promise<RollupResul
     union all
     select ${c}::int, series || '@month', date_trunc('month', day::timestamp)::date, sum(value)::int from insight_days
       where community_id = ${c} and day >= ${monthFrom}::date and series in (${sql.join(SUMMED_SERIES)}) group by series, 3`.execute(trx);
+  // The same periods of the events by category and action (the staff home's top events).
+  await sql`delete from insight_event_periods where community_id = ${c}
+    and ((period = 'week' and starts >= ${weekFrom}::date) or (period = 'month' and starts >= ${monthFrom}::date))`.execute(trx);
+  await sql`insert into insight_event_periods (community_id, period, starts, category, action, events)
+    select ${c}::int, 'week', date_trunc('week', day::timestamp)::date, category, action, sum(events)::int from insight_event_counts
+      where community_id = ${c} and day >= ${weekFrom}::date group by 3, 4, 5
+    union all
+    select ${c}::int, 'month', date_trunc('month', day::timestamp)::date, category, action, sum(events)::int from insight_event_counts
+      where community_id = ${c} and day >= ${monthFrom}::date group by 3, 4, 5`.execute(trx);
 
   await sql`insert into insight_rollups (community_id, rolled_at) values (${c}, ${now})
     on conflict (community_id) do update set rolled_at = excluded.rolled_at`.execute(trx);

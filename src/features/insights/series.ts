@@ -99,9 +99,15 @@ export async function staffFigures(deps: InsightsDeps, asked: { from: Day; to: D
       where community_id = ${c} and series in (${sql.join(wanted)}) and day >= ${from}::date and day <= ${to}::date
       union all
       select '_rolled', to_char(rolled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 0 from insight_rollups where community_id = ${c} and rolled_at is not null`.execute(deps.db),
-    sql<{ category: string; action: string; events: number }>`
+    // By day from the daily rows, by week or month from their sums (the range is whole periods).
+    granularity === 'day'
+      ? sql<{ category: string; action: string; events: number }>`
       select category, action, sum(events)::int as events from insight_event_counts
       where community_id = ${c} and day >= ${from}::date and day <= ${to}::date and category <> 'page'
+      group by category, action order by events desc, category, action limit 10`.execute(deps.db)
+      : sql<{ category: string; action: string; events: number }>`
+      select category, action, sum(events)::int as events from insight_event_periods
+      where community_id = ${c} and period = ${granularity} and starts >= ${from}::date and starts <= ${to}::date and category <> 'page'
       group by category, action order by events desc, category, action limit 10`.execute(deps.db),
   ]);
   const rows: Rows = new Map();

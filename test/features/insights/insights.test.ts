@@ -161,6 +161,7 @@ t.test('insights: events in, the roll-up, retention, health, the staff home, Goo
     days: await sql`select series, to_char(day, 'YYYY-MM-DD') as day, value from insight_days order by community_id, series, day`.execute(db).then((r) => r.rows),
     counts: await sql`select community_id, to_char(day, 'YYYY-MM-DD') as day, category, action, events, members from insight_event_counts order by 1, 2, 3, 4`.execute(db).then((r) => r.rows),
     members: await sql`select community_id, to_char(day, 'YYYY-MM-DD') as day, user_id from insight_member_days order by 1, 2, 3`.execute(db).then((r) => r.rows),
+    periods: await sql`select community_id, period, to_char(starts, 'YYYY-MM-DD') as starts, category, action, events from insight_event_periods order by 1, 2, 3, 4, 5`.execute(db).then((r) => r.rows),
   });
   const value = async (community: { id: number }, series: string, day: string) =>
     Number((await sql<{ value: number }>`select value from insight_days where community_id = ${community.id} and series = ${series} and day = ${day}::date`.execute(db)).rows[0]?.value ?? 0);
@@ -204,6 +205,19 @@ t.test('insights: events in, the roll-up, retention, health, the staff home, Goo
     t.equal(await value(alpha, 'forum.replies@month', '2026-11-01'), 1);
     const counts = await sql<{ events: number; members: number }>`select events, members from insight_event_counts where community_id = ${alpha.id} and day = '2026-11-16' and category = 'page'`.execute(db);
     t.same(counts.rows, [{ events: 3, members: 2 }], 'events and members by category and action');
+    const periods = await sql<{ period: string; starts: string; category: string; action: string; events: number }>`
+      select period, to_char(starts, 'YYYY-MM-DD') as starts, category, action, events from insight_event_periods where community_id = ${alpha.id} order by 1, 2, 3, 4`.execute(db);
+    t.same(
+      periods.rows,
+      [
+        { period: 'month', starts: '2026-11-01', category: 'offers', action: 'redeem', events: 1 },
+        { period: 'month', starts: '2026-11-01', category: 'page', action: 'view', events: 5 },
+        { period: 'week', starts: '2026-11-09', category: 'page', action: 'view', events: 1 },
+        { period: 'week', starts: '2026-11-16', category: 'offers', action: 'redeem', events: 1 },
+        { period: 'week', starts: '2026-11-16', category: 'page', action: 'view', events: 4 },
+      ],
+      'events by category and action summed by week and month (the top events of a long range)',
+    );
 
     const first = await snapshot();
     await rollUp(deps(alpha));
