@@ -22,8 +22,8 @@ const PEOPLE = 30;
 const SQL_BUDGET = 5;
 const FLAT_FACTOR = 1.3;
 const START_TIMEOUT_MS = 300_000;
-/** The islands a signed-in page of the shell carries anyway: the feed adds none. */
-const SHELL_ISLANDS = ['NotificationBell', 'RelativeTimes'];
+/** The islands a signed-in page of the shell carries anyway (Tracker, the insights' page view, is a script without React): the feed adds none. */
+const SHELL_ISLANDS = ['NotificationBell', 'RelativeTimes', 'Tracker'];
 
 type Side = { size: number; code: string; probePort: number; loadPort: number; cookie: string };
 type ChildInfo = { sides: Side[]; seedMs: Record<string, number> };
