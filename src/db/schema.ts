@@ -601,6 +601,14 @@ export interface ForumReactions {
   user_id: number;
 }
 
+export interface ForumReads {
+  community_id: number;
+  last_reply_id: Generated<number>;
+  post_id: number;
+  read_at: Generated<Timestamp>;
+  user_id: number;
+}
+
 export interface ForumReplies {
   author_id: number;
   body_html: string;
@@ -1318,6 +1326,7 @@ export interface DB {
   forum_post_topics: ForumPostTopics;
   forum_posts: ForumPosts;
   forum_reactions: ForumReactions;
+  forum_reads: ForumReads;
   forum_replies: ForumReplies;
   forum_reply_notices: ForumReplyNotices;
   forum_reports: ForumReports;

@@ -63,6 +63,7 @@ export type ForumRepliesTable = DB['forum_replies'];
 export type ForumLikesTable = DB['forum_likes'];
 export type ForumReactionsTable = DB['forum_reactions'];
 export type ForumFollowsTable = DB['forum_follows'];
+export type ForumReadsTable = DB['forum_reads'];
 export type ForumReplyNoticesTable = DB['forum_reply_notices'];
 export type ForumReportsTable = DB['forum_reports'];
 export type ForumActionsTable = DB['forum_actions'];

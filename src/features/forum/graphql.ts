@@ -46,6 +46,12 @@ export const forumMemberTypeDefs = /* GraphQL */ `
     status: ForumStatus!
     "Why a moderator rejected or removed it; only for its author and moderators."
     moderationNote: String
+    "The viewer never opened it (their own posts never are): read tracking, decision 0065."
+    unread: Boolean!
+    "Published replies by others since the viewer's last visit (after the highest reply they were shown); 0 on a post they never opened (then every reply is new)."
+    newReplyCount: Int!
+    "Up to three who replied most recently (not the author), newest first."
+    repliers: [User!]!
   }
   type ForumReply {
     id: ID!
@@ -72,7 +78,7 @@ export const forumMemberTypeDefs = /* GraphQL */ `
     forumPosts(topicId: ID, q: String, after: String, first: Int): ForumPostConnection!
     "A post; 'Forum.PostNotFound' when missing, removed or another community's."
     forumPost(id: ID!): ForumPost!
-    "A thread's replies, oldest first."
+    "A thread's replies, oldest first. Reading a page records the viewer's visit (the highest reply it holds): the list's unread and newReplyCount follow it."
     forumReplies(postId: ID!, after: String, first: Int): ForumReplyConnection!
     "The forum's open topics, in order."
     forumTopics: [ForumTopic!]!
@@ -125,6 +131,9 @@ function summaryOut(p: PostSummary, liked: boolean) {
     locked: p.locked,
     status: p.status.toUpperCase(),
     moderationNote: null,
+    unread: p.unread,
+    newReplyCount: p.newReplyCount,
+    repliers: p.repliers.map(userOut),
   };
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '#src/core/errors.ts';
 import { selectInCommunity } from '#src/db/tenancy.ts';
 import { ensureForumOn, type ForumDeps, type ForumViewer } from './deps.ts';
-import { activityKeyColumn, decodeActivityCursor, encodeCursor, excerptColumn, pageSize, postsWithAuthors, SUMMARY_COLUMNS, toSummary, topicsFromJson, topicsJsonColumn, type SummaryRow } from './queries.ts';
+import { activityKeyColumn, decodeActivityCursor, encodeCursor, excerptColumn, pageSize, postsWithReads, readColumns, SUMMARY_COLUMNS, toSummary, topicsFromJson, topicsJsonColumn, type SummaryRow } from './queries.ts';
 import { LIST_PAGE_SIZE } from './rules.ts';
 import type { ForumScope, PostSummary } from './types.ts';
 
@@ -19,8 +19,8 @@ export async function listGroupPosts(deps: ForumDeps, viewer: ForumViewer, scope
   if (!scope.canRead) throw new AppError('Forum.PostNotFound');
   const first = pageSize(q.first, LIST_PAGE_SIZE);
   const after = decodeActivityCursor(q.after);
-  let page = postsWithAuthors(deps.db, deps.community)
-    .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json')])
+  let page = postsWithReads(deps.db, deps.community, viewer.userId)
+    .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json'), ...readColumns(deps.community, viewer.userId)])
     .where('forum_posts.group_id', '=', scope.groupId)
     .where('forum_posts.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('forum_posts.status', '=', 'published'), eb.and([eb('forum_posts.status', 'in', ['pending', 'removed', 'rejected']), eb('forum_posts.author_id', '=', viewer.userId)])]));

@@ -13,8 +13,9 @@ import {
   mayView,
   moderatorColumn,
   pageSize,
-  postsWithAuthors,
+  postsWithReads,
   reactionsFromJson,
+  readColumns,
   reactionsJsonColumn,
   SUMMARY_COLUMNS,
   toSummary,
@@ -31,8 +32,9 @@ import { ensureMayPost, inScope, moderatesIn } from './scope.ts';
  * Forum posts (issue 14): the list (newest activity first, topic filter, full-text search, keyset
  * pages), one post, and writing, editing and deleting one's own. A page of the list costs one
  * statement (the page with its authors and topics, and on the first unfiltered page the pinned posts
- * beside it); a post costs one (the post with its author, the viewer's flags, its topics and its
- * reactions). All scoped to deps.community.
+ * beside it; the viewer's read state of each row and its repliers' faces ride along: decision 0065); a
+ * post costs one (the post with its author, the viewer's flags, its topics and its reactions). All
+ * scoped to deps.community.
  */
 
 const SEARCH_MAX = 200;
@@ -43,7 +45,6 @@ export const PINNED_MAX = 50;
 /** The list: published, not deleted posts, newest activity first; keyset on (last_activity_at, id). */
 export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumListQuery): Promise<ForumListPage> {
   ensureForumOn(deps.community);
-  void viewer;
   const first = pageSize(q.first, LIST_PAGE_SIZE);
   const after = decodeActivityCursor(q.after);
   if (q.q != null && typeof q.q !== 'string') throw new AppError('BadRequest.Validation');
@@ -54,8 +55,8 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
   const unfiltered = !search && topicId === null;
 
   const base = () =>
-    postsWithAuthors(deps.db, deps.community)
-      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json')])
+    postsWithReads(deps.db, deps.community, viewer.userId)
+      .select((eb) => [...SUMMARY_COLUMNS, excerptColumn(eb), activityKeyColumn(), topicsJsonColumn(deps.community, 'forum_posts.id').as('topics_json'), ...readColumns(deps.community, viewer.userId)])
       .where('forum_posts.status', '=', 'published')
       .where('forum_posts.deleted_at', 'is', null)
       // A group's posts are its discussion's, never the forum's list or search (decision 0056).
@@ -120,9 +121,10 @@ export async function listPosts(deps: ForumDeps, viewer: ForumViewer, q: ForumLi
 /** The post row with its author, its text, and the viewer's flags (liked, followed, reported, moderator) in one statement. */
 function postQuery(deps: ForumDeps, viewer: ForumViewer, postId: number) {
   const me = viewer.userId;
-  return postsWithAuthors(deps.db, deps.community)
+  return postsWithReads(deps.db, deps.community, me)
     .select((eb) => [
       ...SUMMARY_COLUMNS,
+      ...readColumns(deps.community, me),
       excerptColumn(eb),
       'forum_posts.body_html',
       'forum_posts.edited_at',

@@ -37,6 +37,54 @@ export function postsWithAuthors(db: Db, community: Tenant) {
     .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'forum_posts.author_id').onRef('memberships.community_id', '=', 'forum_posts.community_id'));
 }
 
+/**
+ * postsWithAuthors with the viewer's read state of each post (decision 0065): a left join on
+ * forum_reads' key (community, post, viewer), so reading it costs no statement of its own.
+ */
+export function postsWithReads(db: Db, community: Tenant, userId: number) {
+  return postsWithAuthors(db, community).leftJoin('forum_reads', (j) =>
+    j.onRef('forum_reads.post_id', '=', 'forum_posts.id').onRef('forum_reads.community_id', '=', 'forum_posts.community_id').on('forum_reads.user_id', '=', userId),
+  );
+}
+
+/** How many repliers' faces a row shows beside its author's. */
+export const REPLIERS_SHOWN = 3;
+/** The repliers are found among a post's latest replies, this many at most (a bounded index scan per row). */
+const REPLIERS_SCAN = 50;
+
+/**
+ * The read state of a row of postsWithReads, as columns of its statement (decision 0065): `unread`
+ * (never opened, and not the viewer's own post); `new_reply_count`, the published, undeleted replies by
+ * others after the highest reply the viewer was shown (counted on the thread index, only for the rows
+ * the LIMIT keeps and only where the viewer has been); `repliers_json`, the faces of up to three who
+ * replied most recently, besides the author, among the latest published replies.
+ */
+export function readColumns(community: Tenant, userId: number) {
+  return [
+    sql<boolean>`(forum_reads.post_id is null and forum_posts.author_id <> ${userId})`.as('unread'),
+    sql<number>`case when forum_reads.last_reply_id is null then 0 else
+      (select count(*)::int from forum_replies nr
+        where nr.community_id = ${community.id} and nr.post_id = forum_posts.id and nr.id > forum_reads.last_reply_id
+          and nr.status = 'published' and nr.deleted_at is null and nr.author_id <> ${userId}) end`.as('new_reply_count'),
+    sql<SnapshotJson[] | string | null>`(select coalesce(json_agg(json_build_object(
+        'user_id', ru.id, 'first_name', ru.first_name, 'last_name', ru.last_name, 'user_active', ru.is_active,
+        'is_active', rm.is_active, 'is_moderator', rm.is_moderator, 'company_name', rm.company_name,
+        'avatar_url', rm.avatar_url, 'avatar_key', rm.avatar_key, 'job_title', rm.job_title,
+        'location_name', rm.location_name, 'pronouns', rm.pronouns, 'display_pronouns', rm.display_pronouns,
+        'industry', rm.industry) order by rx.last_id desc), '[]'::json)
+      from (select lr.author_id, max(lr.id) as last_id
+            from (select r.author_id, r.id from forum_replies r
+                  where r.community_id = ${community.id} and r.post_id = forum_posts.id and r.status = 'published' and r.deleted_at is null
+                  order by r.id desc limit ${REPLIERS_SCAN}) lr
+            where lr.author_id <> forum_posts.author_id
+            group by lr.author_id order by max(lr.id) desc limit ${REPLIERS_SHOWN}) rx
+      join users ru on ru.id = rx.author_id
+      left join memberships rm on rm.user_id = rx.author_id and rm.community_id = ${community.id})`.as('repliers_json'),
+  ] as const;
+}
+
+type SnapshotJson = AuthorRow;
+
 /** The columns of a list row: no HTML, an excerpt of the text. */
 export const SUMMARY_COLUMNS = [
   'forum_posts.id',
@@ -91,6 +139,10 @@ export type SummaryRow = {
   pinned_at: Date | null;
   locked_at: Date | null;
   excerpt_text: string;
+  /** readColumns (absent where a query reads no read state: never unread, nothing new, no faces). */
+  unread?: boolean | null;
+  new_reply_count?: number | string | null;
+  repliers_json?: SnapshotJson[] | string | null;
 } & AuthorRow;
 
 /** A list row; `formerMember`: the text for an author whose membership row is gone (authorSnapshot). */
@@ -108,6 +160,9 @@ export function toSummary(row: SummaryRow, topics: TopicView[], formerMember: st
     pinned: row.pinned_at != null,
     locked: row.locked_at != null,
     status: row.status,
+    unread: row.unread === true,
+    newReplyCount: Number(row.new_reply_count ?? 0),
+    repliers: fromJson(row.repliers_json).map((r) => authorSnapshot(r, formerMember)),
   };
 }
 

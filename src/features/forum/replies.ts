@@ -18,7 +18,7 @@ import { ensureMayPost, inScope, moderatesIn } from './scope.ts';
  * deleting one's own. The post's reply_count counts its published, not deleted replies: it changes in
  * the transaction that publishes or deletes one, under the lock of the post row. A page costs two
  * statements (the post and the viewer's role; the replies with authors, the viewer's flags and their
- * reactions).
+ * reactions, the viewer's visit recorded beside them: decision 0065).
  */
 
 /** The post a thread belongs to, as the viewer may see it, with whether the viewer moderates. */
@@ -101,7 +101,7 @@ export async function listReplies(
   deps: ForumDeps,
   viewer: ForumViewer,
   postId: number,
-  opts: { after?: string | null; first?: number; post?: Pick<PostView, 'id' | 'abilities'>; scope?: ForumScope } = {},
+  opts: { after?: string | null; first?: number; post?: Pick<PostView, 'id' | 'abilities'>; scope?: ForumScope; record?: boolean } = {},
 ): Promise<RepliesPage> {
   ensureForumOn(deps.community);
   const first = pageSize(opts.first, REPLIES_PAGE_SIZE);
@@ -120,13 +120,45 @@ export async function listReplies(
     ]),
   );
   if (after !== null) q = q.where('forum_replies.id', '>', after);
-  const rows = await q.orderBy('forum_replies.id', 'asc').limit(first + 1).execute();
+  const pageQuery = q.orderBy('forum_replies.id', 'asc').limit(first + 1);
+  const rows = opts.record === false ? await pageQuery.execute() : await readAndRecord(deps, viewer, postId, pageQuery, first, after ?? 0);
   const page = rows.slice(0, first);
   const last = page[page.length - 1];
   return {
     replies: page.map((r) => toReplyView(deps, viewer, post.moderator, r, !opts.scope || opts.scope.canPost)),
     next: rows.length > first && last ? encodeCursor([last.id]) : null,
   };
+}
+
+/**
+ * The page of replies, and in the same statement the viewer's visit recorded (decision 0065): a
+ * data-modifying CTE beside the page upserts forum_reads with the highest reply id the page shows (its
+ * `first` rows, not the one read ahead to know whether there is more). What the member was shown, not
+ * "now": a reply that commits after the statement's snapshot is past that id (replies to one post are
+ * written under its row lock, so ids commit in order) and counts as new on the list.
+ *
+ * The mark moves on only over replies read in order: when this page starts at or before it (`from`,
+ * the page's cursor, 0 on the first page). A page reached by skipping ahead (a notification's link to a
+ * later page) leaves it where it was, so no reply is counted read that was never shown; a first visit
+ * there records the post as opened (mark 0). The mark never goes back (greatest): an earlier page read
+ * again changes nothing.
+ */
+async function readAndRecord(deps: ForumDeps, viewer: ForumViewer, postId: number, pageQuery: ReturnType<typeof repliesQuery>, first: number, from: number): Promise<ReplyRow[]> {
+  const shownMax = () => sql<number>`(select coalesce(max(shown.id), 0) from (select id from page order by id limit ${first}) shown)`;
+  const now = deps.clock.now();
+  const mark = insertInCommunity(deps.db, 'forum_reads', deps.community, {
+    post_id: postId,
+    user_id: viewer.userId,
+    last_reply_id: (from === 0 ? shownMax() : 0) as unknown as number,
+    read_at: now,
+  }).onConflict((oc) =>
+    oc
+      .columns(['community_id', 'post_id', 'user_id'])
+      .doUpdateSet({ last_reply_id: sql<number>`greatest(forum_reads.last_reply_id, ${shownMax()})`, read_at: now })
+      .where('forum_reads.last_reply_id', '>=', from),
+  );
+  const result = await sql<ReplyRow>`with page as (${pageQuery}), mark as (${mark}) select * from page order by id`.execute(deps.db);
+  return result.rows;
 }
 
 /** One reply as the viewer may see it (for answers to writes), else 'Forum.ReplyNotFound'. */

@@ -206,7 +206,8 @@ export default async function forumRoutes(app: FastifyInstance) {
       const created = await createReply(deps, viewer, postId, { body: textToHtml(typed) });
       // The new reply is the thread's last as this member sees it (their own waiting replies count too):
       // the first page while it shows it, else a page that starts at the new reply.
-      const firstPage = await listReplies(deps, viewer, postId, { first: REPLIES_PAGE_SIZE });
+      // Only to find the page: nothing is shown, so no visit is recorded (decision 0065).
+      const firstPage = await listReplies(deps, viewer, postId, { first: REPLIES_PAGE_SIZE, record: false });
       const page = firstPage.replies.some((r) => r.id === created.id) ? null : encodeCursor([created.id - 1]);
       return reply.redirectTo(postPath(postId, { after: page, notice: created.status === 'pending' ? 'repliedPending' : 'replied', anchor: `reply-${created.id}` }));
     } catch (e) {

@@ -208,9 +208,36 @@ export async function seedForum(trx: RawDb, ctx: { byCode: Record<string, number
     if (i >= 0) follow(i, amara.id, planned[i]!.createdAt + DAY);
   }
 
+  // Read tracking (decision 0065): whoever replied in a thread read it up to their last reply, its
+  // author at least its start; Amara read the older threads to the end, the
+  // week's up to two replies before the last, and has not opened the newest posts: her list shows
+  // "Unread" and "2 new" beside threads read to the end.
+  const reads = new Map<string, Row<'forum_reads'>>();
+  const markRead = (postIndex: number, userId: number, lastReplyId: number, at: number) => {
+    const key = `${postIndex}:${userId}`;
+    const had = reads.get(key);
+    if (!had || (had.last_reply_id ?? 0) < lastReplyId) reads.set(key, { community_id: summit, post_id: postId(postIndex), user_id: userId, last_reply_id: lastReplyId, read_at: new Date(at) });
+  };
+  const threadOf = planned.map(() => [] as number[]);
+  replyRows.forEach((row, k) => {
+    const r = replies[k]!;
+    threadOf[r.postIndex]!.push(row.id);
+    markRead(r.postIndex, r.authorId, row.id, r.at);
+  });
+  planned.forEach((x, i) => {
+    if (x.post.state === 'pending') return;
+    markRead(i, x.author.id, 0, x.createdAt);
+    if (x.author.id === amara.id) return;
+    const thread = threadOf[i]!.sort((a, b) => a - b);
+    if (x.createdAt > now - 3 * DAY) return; // the newest: not opened yet
+    const upTo = x.lastActivity > now - 7 * DAY && thread.length >= 3 ? thread[thread.length - 3]! : (thread.at(-1) ?? 0);
+    markRead(i, amara.id, upTo, Math.min(x.lastActivity, now - HOUR));
+  });
+
   if (likes.length) await trx.insertInto('forum_likes').values(likes).execute();
   if (reactions.length) await trx.insertInto('forum_reactions').values(reactions).execute();
   await trx.insertInto('forum_follows').values([...follows.values()]).execute();
+  if (reads.size) await trx.insertInto('forum_reads').values([...reads.values()]).execute();
 
   // Two members reported the promotional post: it is still published (the queue takes it at three).
   const reportedId = postId(reported);

@@ -43,6 +43,15 @@ export type PostSummary = {
   pinned: boolean;
   locked: boolean;
   status: ForumStatus;
+  /** The viewer never opened it (and did not write it): read tracking, decision 0065. */
+  unread: boolean;
+  /**
+   * Published replies by others since the viewer's last visit (after the highest reply they were
+   * shown); 0 on a post they never opened (`unread` says it: every reply is new).
+   */
+  newReplyCount: number;
+  /** Up to three who replied most recently (not the author), newest first: faces on the list's rows. */
+  repliers: MemberSnapshot[];
 };
 
 export type ForumListQuery = {

@@ -39,6 +39,14 @@ t.test('the forum on the member GraphQL schema', async (t) => {
     t.equal(replies.json().data?.forumReplies.replies.length, 1, replies.body);
     t.equal(replies.json().data?.forumPost.replyCount, 1);
 
+    // Read tracking reaches API clients (decision 0065): reading a thread's replies records the visit.
+    const bobBearer = { authorization: `Bearer ${(await signIn(app, bob, alpha)).token}` };
+    const readState = async () => (await gql('{ forumPosts(first: 10) { posts { id unread newReplyCount repliers { name } } } }', {}, bobBearer)).json().data?.forumPosts.posts;
+    t.same(await readState(), [{ id: post.id, unread: true, newReplyCount: 0, repliers: [] }], 'unread for Bob; the author is no replier');
+    await gql('query T($id: ID!) { forumReplies(postId: $id) { replies { id } } }', { id: post.id }, bobBearer);
+    await gql(REPLY, { postId: post.id, body: '<p>Or pier 6.</p>' }, adaBearer);
+    t.same(await readState(), [{ id: post.id, unread: false, newReplyCount: 1, repliers: [] }], 'read, with one new reply since');
+
     const edited = await gql('mutation E($id: ID!, $input: ForumPostInput!) { editForumPost(id: $id, input: $input) { title editedAt } }', { id: post.id, input: { title: 'Cold storage wanted', body: '<p>Near the port</p>' } }, adaBearer);
     t.equal(edited.json().data?.editForumPost.title, 'Cold storage wanted', edited.body);
     const replyId = replied.json().data.createForumReply.id;

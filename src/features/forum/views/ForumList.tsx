@@ -17,24 +17,49 @@ export type ForumListProps = {
   notice?: string;
 };
 
+/**
+ * A row of the list: the author's face, the title (a link
+ * that covers the row, so the whole row answers to hover and press), whether the viewer never opened
+ * it or how many replies came since their visit (decision 0065), its badges, topics in their colours,
+ * the faces of up to three who replied last, counts and last activity.
+ */
 function PostRow({ post }: { post: PostSummary }) {
   const { t } = usePage();
   const href = useHref();
   return (
-    <li className="forum-row">
+    <li className={post.unread ? 'forum-row forum-row-unread' : 'forum-row'}>
       <ForumAvatar member={post.author} />
       <div className="forum-row-body">
         <h3 className="forum-row-title">
-          <a href={href(`/forum/post/${post.id}`)}>{post.title}</a> <StatusBadges status={post.status} pinned={post.pinned} locked={post.locked} />
+          {post.unread ? (
+            <span className="forum-unread">
+              <span className="visually-hidden">{t('forumPages.list.unread')}: </span>
+            </span>
+          ) : null}
+          <a className="forum-row-link" href={href(`/forum/post/${post.id}`)}>
+            {post.title}
+          </a>{' '}
+          {post.newReplyCount > 0 ? <span className="badge forum-new">{t('forumPages.list.newShort', { n: post.newReplyCount })}</span> : null}
+          <StatusBadges status={post.status} pinned={post.pinned} locked={post.locked} />
         </h3>
         <p className="forum-meta">
           <span>{t('forumPages.post.byAuthor', { name: post.author.name })}</span>
           {post.author.companyName ? <span className="muted"> · {post.author.companyName}</span> : null}
         </p>
-        <TopicLinks topics={post.topics} />
-        <p className="forum-meta muted">
-          {t('forumPages.list.replies', { n: post.replyCount })} · {t('forumPages.list.likes', { n: post.likeCount })} · <When at={post.lastActivityAt} template="forumPages.list.lastActivity" />
-        </p>
+        <div className="forum-row-foot">
+          <TopicLinks topics={post.topics} />
+          <p className="forum-meta muted">
+            {post.repliers.length > 0 ? (
+              <span className="forum-repliers">
+                {post.repliers.map((m) => (
+                  <ForumAvatar key={m.id} member={m} />
+                ))}
+                <span className="visually-hidden">{t('forumPages.list.repliedBy', { names: post.repliers.map((m) => m.name).join(', ') })}. </span>
+              </span>
+            ) : null}
+            {t('forumPages.list.replies', { n: post.replyCount })} · {t('forumPages.list.likes', { n: post.likeCount })} · <When at={post.lastActivityAt} template="forumPages.list.lastActivity" />
+          </p>
+        </div>
       </div>
     </li>
   );

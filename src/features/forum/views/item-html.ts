@@ -71,16 +71,15 @@ function likeHtml(kind: ForumTargetKind, id: number, count: number, liked: boole
 
 /**
  * Inside `.forum-reactions`: each reaction a toggle with its count (`toggle` = "celebrate:1"). A post
- * offers the whole set. A reply, one of many on the page, shows only the reactions members gave, with
- * their counts; the others wait behind its React disclosure (the same buttons, in the same form, so
- * it works without JavaScript), rather than a row of zeros under every reply.
+ * or a reply shows only the reactions members gave, as chips with their counts; the others wait one
+ * press away behind its React disclosure (the same buttons, in the same form, so it works without
+ * JavaScript), rather than a row of zeros under every item (issue 30).
  */
 export function reactionsInner(kind: ForumTargetKind, id: number, reactions: ReactionCount[], ctx: HtmlContext, error?: string): string {
   const action = esc(hrefIn(ctx, `/forum/${kind}/${id}/react`));
   const button = (r: ReactionCount, withCount: boolean) =>
     `<button type="submit" value="${r.reaction}:${r.mine ? '0' : '1'}" hx-post="${action}" class="forum-chip" id="react-${kind}-${id}-${r.reaction}" aria-pressed="${r.mine}" name="toggle">` +
     `${esc(ctx.t(`forum.reactions.${r.reaction}`))}${withCount ? ` <span class="forum-count">${r.count}</span>` : ''}</button>`;
-  if (kind === 'post') return reactions.map((r) => button(r, true)).join('') + errorHtml(error);
   const given = reactions.filter((r) => r.count > 0);
   const others = reactions.filter((r) => r.count === 0);
   const more = others.length

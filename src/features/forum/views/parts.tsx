@@ -124,7 +124,13 @@ export function FollowButton({ postId, followed, back, error }: { postId: number
 
 export { TextArea } from '#views/kit/form.tsx';
 
-/** A post's topics, each a link to the list filtered by it (the list and the post page). */
+/** How many colours topics take turns in (`forum-topic-c0`.. in the stylesheet, each a pair of tokens). */
+const TOPIC_COLOURS = 6;
+
+/** A topic's colour: stable per topic (its id), from the stylesheet's small palette of tokens. */
+export const topicColourClass = (topicId: number) => `forum-topic-c${topicId % TOPIC_COLOURS}`;
+
+/** A post's topics, each a link to the list filtered by it (the list and the post page), each in its colour. */
 export function TopicLinks({ topics }: { topics: TopicView[] }) {
   const { t } = usePage();
   const href = useHref();
@@ -132,7 +138,7 @@ export function TopicLinks({ topics }: { topics: TopicView[] }) {
   return (
     <ul className="forum-topics" aria-label={t('forumPages.list.topics')}>
       {topics.map((topic) => (
-        <li key={topic.id}>
+        <li key={topic.id} className={topicColourClass(topic.id)}>
           <a href={href(`/forum?topic=${topic.id}`)}>{topic.name}</a>
         </li>
       ))}
