@@ -131,11 +131,47 @@ export const worstContrast = (color: string, surfaces: readonly string[]) => Mat
  */
 export const TEXT_CONTRAST = 4.6;
 
-/** A scheme's neutral surfaces and text: the same values as `:root` in static/css/app.css (a test holds them equal). */
-export type Scheme = { paper: string; wash: string; hover: string; ink: string; muted: string };
+/**
+ * A scheme's surfaces (where text may sit: the page, cards, a hovered row, the status messages'
+ * backgrounds) and its text colours: the same values as in static/css/app.css (a test holds them equal).
+ */
+export type Scheme = {
+  paper: string;
+  wash: string;
+  hover: string;
+  'danger-soft': string;
+  'success-soft': string;
+  'warning-soft': string;
+  'info-soft': string;
+  ink: string;
+  muted: string;
+};
 
-export const LIGHT: Scheme = { paper: '#ffffff', wash: '#f5f6f8', hover: '#eef1f5', ink: '#1b1f24', muted: '#4f5863' };
-export const DARK: Scheme = { paper: '#171a20', wash: '#0f1115', hover: '#232833', ink: '#e6e9ee', muted: '#a3adba' };
+export const LIGHT: Scheme = {
+  paper: '#ffffff',
+  wash: '#f5f6f8',
+  hover: '#eef1f5',
+  'danger-soft': '#fdecea',
+  'success-soft': '#e7f3ec',
+  'warning-soft': '#fff3cd',
+  'info-soft': '#eaf1f8',
+  ink: '#1b1f24',
+  muted: '#4f5863',
+};
+export const DARK: Scheme = {
+  paper: '#171a20',
+  wash: '#0f1115',
+  hover: '#232833',
+  'danger-soft': '#3a1816',
+  'success-soft': '#12301f',
+  'warning-soft': '#332908',
+  'info-soft': '#15263b',
+  ink: '#e6e9ee',
+  muted: '#a3adba',
+};
+
+/** The surfaces of a scheme on which a link may sit. */
+export const surfacesOf = (scheme: Scheme) => [scheme.paper, scheme.wash, scheme.hover, scheme['danger-soft'], scheme['success-soft'], scheme['warning-soft'], scheme['info-soft']];
 
 /** The brand roles of one scheme, as CSS custom properties (without the leading dashes). */
 export type BrandRoles = {
@@ -162,7 +198,7 @@ export function textOn(fill: string): string {
  * - `brand-soft`: a tint of the brand for backgrounds (unread rows, selected items), on which ink and
  *   muted text still read;
  * - `brand-ink`: the brand as text and links, darker (light scheme) or lighter (dark), same hue, just
- *   enough to reach 4.5:1 on paper, wash, hover and brand-soft;
+ *   enough to reach 4.5:1 on paper, wash, hover, the status backgrounds and brand-soft;
  * - `on-brand`: text on a brand fill (the header, buttons): white or dark ink;
  * - `brand-hover`: the header's hover and current item, a step from the brand that keeps on-brand readable;
  * - `accent-ink`: the accent as text, as brand-ink.
@@ -171,7 +207,7 @@ export function brandRoles(primary: string, accent: string, scheme: Scheme): Bra
   const dark = luminance(scheme.paper) < 0.2;
   const softSurfaces = [scheme.ink, scheme.muted];
   const soft = nudgeUntil(mix(scheme.paper, primary, dark ? 0.18 : 0.1), scheme.paper, (c) => worstContrast(c, softSurfaces) >= TEXT_CONTRAST);
-  const surfaces = [scheme.paper, scheme.wash, scheme.hover, soft];
+  const surfaces = [...surfacesOf(scheme), soft];
   const readable = (c: string) => worstContrast(c, surfaces) >= TEXT_CONTRAST;
   const onBrand = textOn(primary);
   const step = mix(primary, onBrand, 0.14);

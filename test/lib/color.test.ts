@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { brandRoles, brandStyle, contrast, DARK, darken, LIGHT, lighten, luminance, mix, parseHex, TEXT_CONTRAST, textOn, toHex, worstContrast } from '#src/lib/color.ts';
+import { brandRoles, brandStyle, contrast, DARK, darken, LIGHT, lighten, luminance, mix, parseHex, surfacesOf, TEXT_CONTRAST, textOn, toHex, worstContrast } from '#src/lib/color.ts';
 
 const near = (t: Test, actual: number, expected: number, what: string) => t.ok(Math.abs(actual - expected) < 0.01, `${what}: ${actual.toFixed(3)} is about ${expected}`);
 
@@ -55,7 +55,7 @@ t.test('every community gets readable brand roles in both schemes, whatever its 
   for (const [name, primary, accent] of SAMPLES) {
     for (const [schemeName, scheme] of [['light', LIGHT], ['dark', DARK]] as const) {
       const roles = brandRoles(primary, accent, scheme);
-      const surfaces = [scheme.paper, scheme.wash, scheme.hover, roles['brand-soft']];
+      const surfaces = [...surfacesOf(scheme), roles['brand-soft']];
       const what = `${name} (${primary}, ${accent}), ${schemeName}`;
       t.ok(worstContrast(roles['brand-ink'], surfaces) >= TEXT_CONTRAST, `${what}: brand-ink ${roles['brand-ink']} on every surface`);
       t.ok(worstContrast(roles['accent-ink'], surfaces) >= TEXT_CONTRAST, `${what}: accent-ink ${roles['accent-ink']} on every surface`);
@@ -100,4 +100,26 @@ t.test("the schemes' neutrals are the stylesheet's", async (t) => {
   // The stylesheet's own brand roles (a page without a community) are the default community's.
   const defaults = brandRoles('#1f4e79', '#a64b00', DARK);
   t.match(darkBlock, new RegExp(`--brand-ink: ${defaults['brand-ink']};`), 'the dark fallback brand-ink is derived, not guessed');
+});
+
+t.test("the stylesheet's text roles read on every surface of their scheme", async (t) => {
+  const css = readFileSync(path.resolve(import.meta.dirname, '../../static/css/app.css'), 'utf8');
+  const lightStart = css.indexOf(':root {');
+  const darkStart = css.indexOf('@media (prefers-color-scheme: dark)');
+  for (const [block, scheme, name] of [
+    [css.slice(lightStart, css.indexOf('}', lightStart)), LIGHT, 'light'],
+    [css.slice(darkStart, css.indexOf('}', darkStart)), DARK, 'dark'],
+  ] as const) {
+    const value = (role: string) => new RegExp(`--${role}: (#[0-9a-f]{6});`).exec(block)?.[1];
+    for (const role of ['ink', 'muted', 'brand-ink', 'accent-ink']) {
+      const color = value(role)!;
+      t.ok(worstContrast(color, surfacesOf(scheme)) >= 4.5, `${name}: --${role} ${color} on every surface`);
+    }
+    for (const status of ['danger', 'success', 'warning', 'info']) {
+      const color = value(status)!;
+      t.ok(worstContrast(color, [scheme.paper, scheme.wash, scheme[`${status}-soft` as keyof typeof scheme]]) >= 4.5, `${name}: --${status} ${color} on paper, wash and its soft background`);
+    }
+    t.ok(contrast(value('line-strong')!, scheme.paper) >= 3, `${name}: a control's border is 3:1 on paper (WCAG 1.4.11)`);
+    t.ok(contrast(value('on-highlight') ?? '#20303f', '#ffbf47') >= 4.5, `${name}: text on the highlight`);
+  }
 });
