@@ -20,6 +20,7 @@ import { isHtmx, wantsJson } from '#src/lib/negotiation.ts';
 import { assetUrl } from '#shared/asset-url.ts';
 import { alertFor } from '#src/lib/alerts.ts';
 import { queryOf } from '#src/lib/form.ts';
+import { brandStyle } from '#src/lib/color.ts';
 import { z } from 'zod';
 import type { PageOptions } from './types.ts';
 
@@ -100,9 +101,12 @@ function renderDocument(request: FastifyRequest, reply: FastifyReply, ctx: PageC
     <>
       <meta charSet="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
+      {/* Light and dark, as the reader's system prefers (the stylesheet's tokens follow it). */}
+      <meta name="color-scheme" content="light dark" />
       <title>{title}</title>
       <link rel="stylesheet" href={app.assets.stylesheetHref()} />
-      <style nonce={styleNonce} dangerouslySetInnerHTML={{ __html: `:root{--brand:${c.color_primary};--accent:${c.color_accent}}` }} />
+      {/* The community's colours and the roles derived from them, for each scheme (src/lib/color.ts). */}
+      <style nonce={styleNonce} dangerouslySetInnerHTML={{ __html: brandStyle(c.color_primary, c.color_accent) }} />
       <meta name="csrf-token" content={ctx.csrfToken} />
       <link rel="icon" href={assetUrl(app.config.basePath, c.icon ?? 'img/favicon.svg')} />
       {/* The community's enabled syndication feeds, from its cached row (no query): not in the staff's pages. */}
@@ -169,7 +173,7 @@ function noticeHtml(request: FastifyRequest, message: string, fragment: boolean)
     `<p><a class="button" href="${escapeAttr(retryHref)}">${escapeText(app.t('errors.generic.tryAgain'))}</a></p>${contact}</section>`;
   if (fragment) return section;
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` +
     `<title>${escapeText(app.t('errors.generic.title'))}</title><link rel="stylesheet" href="${escapeAttr(app.assets.stylesheetHref())}"></head>` +
     `<body><main id="main">${section}</main></body></html>`
   );

@@ -23,13 +23,22 @@ import {
 import { createAds, createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
 /**
- * WCAG 1.4.10 Reflow: no page scrolls sideways at 320 px (nor at 375 px, a common phone). Every page
- * is visited as a visitor, a member and an admin, with JavaScript on and off, its menus opened, and
- * checked with axe: loaded once per mode and checked at each width in turn (page.setViewportSize). Wide tables may scroll inside their own box; the page itself may not.
+ * WCAG 1.4.10 Reflow: no page scrolls sideways at 320 px (nor at 375 px, a common phone, nor at
+ * 1280 px, a desktop). Every page is visited as a visitor, a member and an admin, with JavaScript on
+ * and off, its menus opened, and checked with axe: loaded once per mode and checked at each width in
+ * turn (page.setViewportSize). Wide tables may scroll inside their own box; the page itself may not.
+ *
+ * Both colour schemes (issue 30): axe runs in the light scheme at every width with JavaScript on, and
+ * once more in the dark scheme (page.emulateMedia, no reload) at 320 px. Contrast does not depend on
+ * the width, and what only a width shows (the phone's ad banner, the desktop's navigation on the
+ * brand colour, which is the same in both schemes) is covered by the light runs; so one dark run per
+ * page and state is enough, and it keeps the file's added time small.
  */
 t.setTimeout(15 * 60_000);
 
-const WIDTHS = [320, 375] as const;
+const WIDTHS = [320, 375, 1280] as const;
+/** The width at which axe also runs in the dark scheme. */
+const DARK_AXE_WIDTH = 320;
 const LONG_URL = 'https://news.example.com/2026/11/articles/what-the-night-shift-taught-me-about-patience-and-short-sentences?utm_source=newsletter';
 
 type Visit = {
@@ -48,7 +57,7 @@ async function submit(page: Page, click: () => Promise<void>) {
   await page.waitForLoadState('domcontentloaded');
 }
 
-t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violation', async (t) => {
+t.test('no page scrolls sideways at 320, 375 and 1280 px, and none has an axe violation in either colour scheme', async (t) => {
   const browserReady = launchBrowser(t);
   const db = await setupDatabase(t);
   const clock = testClock();
@@ -232,9 +241,15 @@ t.test('no page scrolls sideways at 320 and 375 px, and none has an axe violatio
             await page.setViewportSize({ width, height: 740 });
             await visit.check?.(page);
             await expectNoSidewaysScroll(t, page, what);
-            // axe at each width with JavaScript on; without JavaScript at 320 px (the same markup, not hydrated).
-            if (javaScriptEnabled) await expectNoAxeViolations(t, page, what);
-            else if (width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
+            // axe at each width with JavaScript on, and in the dark scheme at one; without JavaScript at 320 px (the same markup, not hydrated).
+            if (javaScriptEnabled) {
+              await expectNoAxeViolations(t, page, what);
+              if (width === DARK_AXE_WIDTH) {
+                await page.emulateMedia({ colorScheme: 'dark' });
+                await expectNoAxeViolations(t, page, `${what}, dark scheme`);
+                await page.emulateMedia({ colorScheme: 'light' });
+              }
+            } else if (width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
           }
         }
         await context.close();
