@@ -1,5 +1,5 @@
 import { createAvatar } from '@dicebear/core';
-import { notionists } from '@dicebear/notionists';
+import * as notionists from '@dicebear/notionists';
 import sharp from 'sharp';
 import type { RawDb } from '#src/db/index.ts';
 import { AVATAR_PIXELS, renderSquares, storeAvatar } from './avatars.ts';
@@ -29,7 +29,10 @@ export const WITHOUT_FACE: ReadonlySet<string> = new Set([
 /** How many faces are rasterised at once (sharp renders on its own threads; the machine may have two cores). */
 const CONCURRENCY = 4;
 
-/** The face of a seed, as SVG, at the largest preset: a head and shoulders, no waving hands or body icons. */
+/**
+ * The face of a seed, as SVG, at the largest preset: head and shoulders, drawn a third larger and a
+ * little lower so the face fills a 24 to 40 px circle; no waving hands or body icons.
+ */
 export function faceSvg(seed: string): string {
   return createAvatar(notionists, {
     seed,
@@ -38,6 +41,8 @@ export function faceSvg(seed: string): string {
     backgroundType: ['solid'],
     gestureProbability: 0,
     bodyIconProbability: 0,
+    scale: 130,
+    translateY: 10,
   }).toString();
 }
 
