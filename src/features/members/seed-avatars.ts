@@ -66,17 +66,27 @@ export async function seedAvatars(trx: RawDb, { limit }: { limit?: number } = {}
     .orderBy('memberships.id');
   if (limit !== undefined) query = query.limit(limit);
   const members = (await query.execute()).filter((m) => !WITHOUT_FACE.has(m.email.toLowerCase()));
-  // One rendering per person (the admin belongs to every community), a few at a time; stored in order.
+  // One rendering per person (the admin belongs to every community), at most CONCURRENCY ahead of
+  // the member being stored: sharp renders on its threads while the seed's transaction writes.
   const faces = new Map<string, Promise<Map<number, Buffer>>>();
-  const faceOf = (email: string) => {
-    const seed = email.toLowerCase();
-    if (!faces.has(seed)) faces.set(seed, renderFace(seed));
-    return faces.get(seed)!;
+  const rendering: Promise<Map<number, Buffer>>[] = [];
+  const start = (i: number) => {
+    const m = members[i];
+    if (!m || rendering[i]) return;
+    const seed = m.email.toLowerCase();
+    if (!faces.has(seed)) {
+      const face = renderFace(seed);
+      // Awaited in order below; marked handled so a later one failing first is not an unhandled rejection.
+      face.catch(() => {});
+      faces.set(seed, face);
+    }
+    rendering[i] = faces.get(seed)!;
   };
-  for (let i = 0; i < members.length; i += CONCURRENCY) {
-    const batch = members.slice(i, i + CONCURRENCY);
-    const rendered = await Promise.all(batch.map((m) => faceOf(m.email)));
-    for (const [j, m] of batch.entries()) await storeAvatar(trx, { id: m.community_id }, m.user_id, rendered[j]!);
+  for (let i = 0; i < CONCURRENCY; i++) start(i);
+  for (const [i, m] of members.entries()) {
+    const images = await rendering[i]!;
+    start(i + CONCURRENCY);
+    await storeAvatar(trx, { id: m.community_id }, m.user_id, images);
   }
   return members.length;
 }
