@@ -71,9 +71,9 @@ export async function seedAvatars(trx: RawDb, { limit }: { limit?: number } = {}
   const faces = new Map<string, Promise<Map<number, Buffer>>>();
   const rendering: Promise<Map<number, Buffer>>[] = [];
   const start = (i: number) => {
-    const m = members[i];
-    if (!m || rendering[i]) return;
-    const seed = m.email.toLowerCase();
+    // Called in order (0, 1, ... then one more per member stored): the next one not yet started.
+    if (i >= members.length || i < rendering.length) return;
+    const seed = members[i]!.email.toLowerCase();
     if (!faces.has(seed)) {
       const face = renderFace(seed);
       // Awaited in order below; marked handled so a later one failing first is not an unhandled rejection.
