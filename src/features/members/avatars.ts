@@ -55,10 +55,11 @@ export async function renderSquares(image: Sharp, { effort = 4 }: { effort?: num
 /**
  * Stores the presets under a new key as the member's avatar (memberships.avatar_key, and avatar_url
  * for what reads the address directly) and deletes the member's older avatars. Returns the key.
+ * Runs in its own transaction, or in the caller's when handed one (the demo seed's generated faces).
  */
 export async function storeAvatar(db: Db, community: Tenant, userId: number, images: Map<number, Buffer>): Promise<string> {
   const key = newAvatarKey();
-  await db.transaction().execute(async (trx) => {
+  const write = async (trx: Db) => {
     await deleteInCommunity(trx, 'avatar_images', community).where('user_id', '=', userId).execute();
     await insertInCommunity(
       trx,
@@ -67,7 +68,9 @@ export async function storeAvatar(db: Db, community: Tenant, userId: number, ima
       [...images].map(([size, bytes]) => ({ key, size, user_id: userId, content_type: CONTENT_TYPE, bytes })),
     ).execute();
     await updateInCommunity(trx, 'memberships', community).set({ avatar_key: key, avatar_url: avatarPath(key) }).where('user_id', '=', userId).execute();
-  });
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
   return key;
 }
 

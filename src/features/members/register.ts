@@ -10,7 +10,6 @@ import { introductionAdminGraphQL, introductionMemberGraphQL } from './introduct
 import profileRoutes from './profile-routes.tsx';
 import { profileMemberGraphQL } from './profile-graphql.ts';
 import { seedAdminMembers } from './seed-admin-members.ts';
-import { seedAvatars } from './seed-avatars.ts';
 import { seedDirectory } from './seed-directory.ts';
 import { seedIntroductions } from './seed-introductions.ts';
 import { seedSites } from './seed-sites.ts';
@@ -30,7 +29,9 @@ export const area: Area = {
     await seedDirectory(trx, { communities: demo.byCode, passwordHash: demo.passwordHash });
     await seedAdminMembers(trx, { byCode: demo.byCode, adminId: demo.adminId });
     await seedIntroductions(trx, { communityId: demo.byCode.summit!, staffId: demo.adminId });
-    // Every member gets one (the demo's other areas add no members).
+    // Every member gets a generated face but a few (the demo's other areas add no members). Loaded
+    // here only: the generator (half a megabyte of drawings) stays out of every process that does not seed.
+    const { seedAvatars } = await import('./seed-avatars.ts');
     await seedAvatars(trx);
   },
 };

@@ -2,9 +2,9 @@ import t from 'tap';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { AVATAR_PIXELS } from '#src/features/members/avatars.ts';
-import { seedAvatars } from '#src/features/members/seed-avatars.ts';
+import { faceSvg, renderFace, seedAvatars, WITHOUT_FACE } from '#src/features/members/seed-avatars.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
-import { createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
+import { addMembership, createCommunity, createMember, csrfFor, signIn } from '#test/helpers/factories.ts';
 import { multipartBody } from '#test/helpers/members-profiles.ts';
 
 const image = (format: 'jpeg' | 'png' | 'webp', width = 640, height = 480) =>
@@ -184,18 +184,59 @@ t.test('avatars: upload, every preset, serving, refusals', async (t) => {
     t.match(page.body, `<img class="profile-avatar" src="/avatars/${key}/150.webp" srcSet="/avatars/${key}/150.webp 1x, /avatars/${key}/300.webp 2x" alt="" width="150" height="150"/>`);
   });
 
-  await t.test('demo avatars: every member without a photo gets their initials, at every preset; photos stay', async (t) => {
+  await t.test('demo faces: generated offline, the same bytes for the same member on every run, another face for another', async (t) => {
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = () => {
+      throw new Error('no network while generating faces');
+    };
+    t.teardown(() => {
+      globalThis.fetch = realFetch;
+    });
+    const started = performance.now();
+    const [first, again, other] = await Promise.all([renderFace('grace@example.com'), renderFace('grace@example.com'), renderFace('bea@example.com')]);
+    t.comment(`three faces in ${Math.round(performance.now() - started)} ms`);
+    globalThis.fetch = realFetch;
+    t.equal(faceSvg('grace@example.com'), faceSvg('grace@example.com'), 'the same drawing');
+    t.same([...first.keys()].sort((a, b) => a - b), [...AVATAR_PIXELS].sort((a, b) => a - b), 'every preset');
+    for (const size of AVATAR_PIXELS) {
+      t.ok(first.get(size)!.equals(again.get(size)!), `${size}: byte-identical across runs`);
+      t.notOk(first.get(size)!.equals(other.get(size)!), `${size}: another member, another face`);
+      const meta = await sharp(first.get(size)!).metadata();
+      t.same([meta.format, meta.width, meta.height], ['webp', size, size]);
+    }
+  });
+
+  await t.test('demo faces: the seed stores them through the avatar path (served as an upload is); photos stay; a few keep their initials', async (t) => {
     const kept = (await membership()).avatar_key!;
+    // A member the demo leaves without a face (their email is one of WITHOUT_FACE).
+    const plainEmail = [...WITHOUT_FACE][0]!;
+    const plain = await db.insertInto('users').values({ email: plainEmail, username: 'plain.member', first_name: 'Owen', last_name: 'Gallagher', password_hash: null }).returning('id').executeTakeFirstOrThrow();
+    await addMembership(db, alpha, plain.id);
+
     const seeded = await db.transaction().execute((trx) => seedAvatars(trx));
     t.equal(seeded, 2, 'Grace and Bea');
     t.equal((await membership()).avatar_key, kept, 'an uploaded photo is kept');
     for (const [user, community] of [[grace, alpha], [bea, beta]] as const) {
       const row = await db.selectFrom('memberships').select(['avatar_key', 'avatar_url']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
       t.equal(row.avatar_url, `/avatars/${row.avatar_key}/200.webp`);
-      const sizes = await db.selectFrom('avatar_images').select(['size', 'community_id']).where('key', '=', row.avatar_key!).orderBy('size').execute();
+      const sizes = await db.selectFrom('avatar_images').select(['size', 'community_id', 'bytes', 'content_type']).where('key', '=', row.avatar_key!).orderBy('size').execute();
       t.same(sizes.map((r) => r.size), [...AVATAR_PIXELS].sort((a, b) => a - b));
-      t.ok(sizes.every((r) => r.community_id === community.id), 'stored in the member’s community');
+      t.ok(sizes.every((r) => r.community_id === community.id && r.content_type === 'image/webp'), 'stored in the member’s community, as WebP');
+      const face = await renderFace(user.email.toLowerCase());
+      t.ok(sizes.every((r) => Buffer.from(r.bytes).equals(face.get(r.size)!)), 'the member’s own face, seeded by their email');
     }
+    const graceKey = (await db.selectFrom('memberships').select('avatar_key').where('user_id', '=', grace.id).executeTakeFirstOrThrow()).avatar_key!;
+    const graceSession = await signIn(app, grace, alpha);
+    const served = await app.inject({ url: `/avatars/${graceKey}/80.webp`, headers: { cookie: graceSession.cookie } });
+    t.equal(served.statusCode, 200, 'served at the usual address');
+    t.equal(served.headers['content-type'], 'image/webp');
+    t.equal(served.headers['cache-control'], 'private, max-age=31536000, immutable');
+    const profile = await app.inject({ url: `/profile/${grace.id}`, headers: { cookie: graceSession.cookie, accept: 'text/html' } });
+    t.match(profile.body, `src="/avatars/${graceKey}/150.webp"`, 'her profile shows it as it would a photo');
+
+    t.same(await db.selectFrom('memberships').select(['avatar_key', 'avatar_url']).where('user_id', '=', plain.id).executeTakeFirstOrThrow(), { avatar_key: null, avatar_url: null }, 'no face for one of WITHOUT_FACE');
+    const plainProfile = await app.inject({ url: `/profile/${plain.id}`, headers: { cookie: graceSession.cookie, accept: 'text/html' } });
+    t.match(plainProfile.body, /aria-hidden="true">OG<\/span>/, 'the initials show instead');
     t.equal(await db.transaction().execute((trx) => seedAvatars(trx)), 0, 'running again changes nothing');
   });
 
