@@ -159,7 +159,8 @@ async function signIn(page: Page, base: string, who: Who): Promise<void> {
     await page.selectOption('#community', community).catch(() => {});
     await Promise.all([page.waitForURL((url) => !url.pathname.endsWith('/login-admin')), page.locator('form[action$="/login-admin"] button[type=submit]').click()]);
   }
-  if (!(await page.locator('.user-menu').count())) throw new Error(`signing in as the demo ${who} did not work (now at ${page.url()}): is the demo seed there?`);
+  // Signed in: the page offers to sign out (the member's user menu, the staff header).
+  if (!(await page.locator('form[action$="/logout"]').count())) throw new Error(`signing in as the demo ${who} did not work (now at ${page.url()}): is the demo seed there?`);
 }
 
 /** Loads the page and lets it settle: network idle (islands' requests), web fonts, no caret. */
