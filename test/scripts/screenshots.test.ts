@@ -27,7 +27,7 @@ t.test('the screenshot script pictures one page at desktop and phone width', { s
 
   const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/screenshots.ts', '--base', baseUrl, '--only', 'home', '--out', out], {
     cwd: ROOT,
-    timeout: 60_000,
+    timeout: 100_000,
   }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(`the script failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
   });
