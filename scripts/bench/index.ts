@@ -30,6 +30,7 @@ import { expertPanelsModule } from './expert-panels.ts';
 import { copyScanModule } from './copy-scan.ts';
 import { dayModule } from './day.ts';
 import { jobsModule } from './jobs.ts';
+import { lookModule } from './look.ts';
 import { membersModule } from './members.ts';
 import { notificationsModule } from './notifications.ts';
 import { onboardingModule } from './onboarding.ts';
@@ -53,6 +54,8 @@ const MODULES: BenchModule[] = [
   nodesModule,
   paymentsModule,
   onboardingModule,
+  // Before the pages module: it weighs the seed's pages as the pictures show them (pages saves a draft).
+  lookModule,
   pagesModule,
   throughputModule,
   membersModule,
