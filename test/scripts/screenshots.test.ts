@@ -15,6 +15,9 @@ import { CHROMIUM, serveApp } from '#test/helpers/browser.ts';
  * browser reaches nothing but 127.0.0.1.
  */
 
+// A child process that loads the script and its own Chromium: give a busy CI machine room (132 s seen at load 20).
+t.setTimeout(300_000);
+
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -27,7 +30,7 @@ t.test('the screenshot script pictures one page at desktop and phone width', { s
 
   const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/screenshots.ts', '--base', baseUrl, '--only', 'home', '--out', out], {
     cwd: ROOT,
-    timeout: 100_000,
+    timeout: 240_000,
   }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(`the script failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
   });
