@@ -33,7 +33,7 @@ export function Button(props: ButtonProps) {
   const className = buttonClass(props.kind, props.size, props.className);
   if (props.href !== undefined) {
     return (
-      <a href={props.href} className={className} aria-label={props.ariaLabel} download={props.download || undefined} rel={props.rel}>
+      <a className={className} href={props.href} aria-label={props.ariaLabel} download={props.download || undefined} rel={props.rel}>
         {props.children}
       </a>
     );

@@ -11,8 +11,8 @@ export type TabLink = { key: string; path: string; label: string };
 export function Tabs({ label, tabs, current, className }: { label: string; tabs: readonly TabLink[]; current: string; className?: string }) {
   const href = useHref();
   return (
-    <nav aria-label={label} className="tabs-nav">
-      <ul className={className ? `tabs board-links ${className}` : 'tabs board-links'}>
+    <nav aria-label={label}>
+      <ul className={className ? `tabs ${className}` : 'tabs'}>
         {tabs.map((tab) => (
           <li key={tab.key}>
             <a href={href(tab.path)} aria-current={tab.key === current ? 'page' : undefined}>
