@@ -1,6 +1,6 @@
 import type { GroupForm, GroupsStaffForm, GroupVisibility, StaffGroupDetail, StaffGroupRow } from '#src/features/groups/index.ts';
 import { ActionForm, AdminTable, AdminTabFrame, dateTime, FormError, typedIn } from '#views/admin/tab-frame.tsx';
-import { Tabs } from '#views/kit/tabs.tsx';
+import { Tabs as KitTabs } from '#views/kit/tabs.tsx';
 import { CsrfField, describedBy, Field, FieldNotes, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Button } from '#views/kit/button.tsx';
@@ -13,7 +13,7 @@ function Tabs({ current }: { current: 'list' | 'new' | 'group' }) {
     { key: 'list', path: '/admin/groups', label: t('groupsAdmin.tabs.list') },
     { key: 'new', path: '/admin/groups/new', label: t('groupsAdmin.tabs.new') },
   ];
-  return <Tabs label={t('groupsAdmin.tabs.label')} tabs={tabs} current={current} />;
+  return <KitTabs label={t('groupsAdmin.tabs.label')} tabs={tabs} current={current} />;
 }
 
 /** /admin/groups: every group with its visibility and its people counted. */
