@@ -16,11 +16,12 @@ import { useHref, usePage } from '#views/layout/page-context.tsx';
 export const STYLES_PATH = '/dev/styles';
 
 /** Sample rows for the table (like the demo's seed: data, not messages). */
-const PEOPLE = [
+type Person = { name: string; email: string; company: string; role: string; joined: string; posts: number; replies: number; spend: string; status: Tone };
+const PEOPLE: readonly Person[] = [
   { name: 'Ada Lovelace', email: 'ada@analytical.example', company: 'Analytical Engines', role: 'Founder', joined: 'Jan 4, 2025', posts: 128, replies: 1204, spend: '$12,400.00', status: 'success' },
   { name: 'Grace Hopper', email: 'grace@compilers.example', company: 'Compilers & Co', role: 'CTO', joined: 'Mar 19, 2025', posts: 57, replies: 310, spend: '$4,950.00', status: 'warning' },
   { name: 'Bartholomew Featherstonehaugh-Wolfeschlegelsteinhausen', email: 'bartholomew.featherstonehaugh@a-very-long-company-name.example', company: 'A Company With A Remarkably Long Name Ltd', role: 'Head of Partnerships and Strategic Alliances', joined: 'Nov 2, 2026', posts: 0, replies: 3, spend: '$0.00', status: 'neutral' },
-] as const satisfies readonly { status: Tone }[];
+];
 
 const STATUS_WORD: Record<string, string> = { success: 'badges.success', warning: 'badges.warning', neutral: 'badges.neutral' };
 
