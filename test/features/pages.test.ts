@@ -60,7 +60,7 @@ t.test('pages and the shell', async (t) => {
 
   await t.test('Contact us: a page of its own for everyone, linked from the footer; a dialog on member pages', async (t) => {
     const visitor = await app.inject({ url: '/', headers: html });
-    t.match(visitor.body, /<a href="\/contact" data-contact-dialog="" aria-haspopup="dialog">Contact us<\/a>/, 'the footer links to the page');
+    t.match(visitor.body, /<a href="\/contact" data-dialog="contact-dialog" aria-haspopup="dialog">Contact us<\/a>/, 'the footer links to the page');
     t.notMatch(visitor.body, '<dialog', 'no dialog (and no script) for a visitor: the link is the page');
     const page = await app.inject({ url: '/contact', headers: html });
     t.equal(page.statusCode, 200);
@@ -73,7 +73,7 @@ t.test('pages and the shell', async (t) => {
     t.notMatch(other.body, 'concierge@alpha.example.com', "each community's own concierge");
     const member = await app.inject({ url: '/', headers: { ...html, cookie } });
     const menu = /<details class="menu user-menu">[\s\S]*?<\/details>/.exec(member.body)?.[0] ?? '';
-    t.match(menu, '<a href="/contact" data-contact-dialog="" aria-haspopup="dialog">Contact us</a>', 'the user menu has it');
+    t.match(menu, '<a href="/contact" data-dialog="contact-dialog" aria-haspopup="dialog">Contact us</a>', 'the user menu has it');
     t.match(member.body, /<dialog id="contact-dialog" class="modal-dialog contact-dialog" aria-labelledby="contact-dialog-heading">[\s\S]*<form class="modal-close" method="dialog">[\s\S]*mailto:concierge@alpha.example.com[\s\S]*<\/dialog>/, 'the dialog, closed, with a close button that needs no script');
     t.match(member.body, 'data-island="NotificationBell"', 'opened by the bell’s script, which the page loads anyway');
   });

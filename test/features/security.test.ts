@@ -94,7 +94,7 @@ t.test('security baseline and error rendering', async (t) => {
     t.match(page.body, 'href="/boom?x=1">Try again</a>');
     t.match(page.body, 'mailto:help@alpha.example.com');
     t.match(page.body, 'tel:+15550102000');
-    t.match(page.body, '<a href="/contact" data-contact-dialog="" aria-haspopup="dialog">Contact us</a>', 'and the Contact us page');
+    t.match(page.body, '<a href="/contact" data-dialog="contact-dialog" aria-haspopup="dialog">Contact us</a>', 'and the Contact us page');
     t.notMatch(page.body, 'hunter2');
     const fragment = await crashing.inject({ url: '/boom', headers: { 'hx-request': 'true' } });
     t.equal(fragment.statusCode, 500);

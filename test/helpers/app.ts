@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { buildApp } from '#src/app.ts';
@@ -51,6 +54,13 @@ export async function startApp(t: Test, db: Db, options: { env?: Record<string, 
     await closing;
   });
   return { app, db, config };
+}
+
+/** The environment of the app as `npm run dev` runs it (NODE_ENV=development), its files in a scratch folder removed after the test, no job workers. */
+export async function developmentEnv(t: Test): Promise<Record<string, string>> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'dev-app-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  return { NODE_ENV: 'development', DATA_DIR: dataDir, JOB_WORKERS: 'false', LOG_LEVEL: 'silent' };
 }
 
 export const testClock = () => fixedClock('2026-11-21T12:00:00Z');

@@ -1,5 +1,5 @@
 import { usePage } from '#views/layout/page-context.tsx';
-import { AdminTabs } from './tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 
 /**
  * The staff's feeds (spec section 2, /admin/feeds) are served by two areas side by side: feeds (the
@@ -17,5 +17,5 @@ export type FeedsTab = (typeof FEEDS_TABS)[number]['key'];
 
 export function FeedsTabs({ current }: { current: FeedsTab }) {
   const { t } = usePage();
-  return <AdminTabs label={t('admin.feeds.tabs.label')} tabs={FEEDS_TABS.map((tab) => ({ ...tab, label: t(`admin.feeds.tabs.${tab.key}`) }))} current={current} />;
+  return <Tabs label={t('admin.feeds.tabs.label')} tabs={FEEDS_TABS.map((tab) => ({ ...tab, label: t(`admin.feeds.tabs.${tab.key}`) }))} current={current} />;
 }

@@ -1,5 +1,5 @@
 import { usePage } from '#views/layout/page-context.tsx';
-import { AdminTabs } from './tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 
 /**
  * The staff's marketplace (spec section 2, /admin/marketplace) is served by three areas side by side:
@@ -17,5 +17,5 @@ export type MarketplaceTab = (typeof MARKETPLACE_TABS)[number]['key'];
 
 export function MarketplaceTabs({ current }: { current: MarketplaceTab }) {
   const { t } = usePage();
-  return <AdminTabs label={t('admin.marketplace.tabs.label')} tabs={MARKETPLACE_TABS.map((tab) => ({ ...tab, label: t(`admin.marketplace.tabs.${tab.key}`) }))} current={current} />;
+  return <Tabs label={t('admin.marketplace.tabs.label')} tabs={MARKETPLACE_TABS.map((tab) => ({ ...tab, label: t(`admin.marketplace.tabs.${tab.key}`) }))} current={current} />;
 }

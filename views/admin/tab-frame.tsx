@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '#shared/format.ts';
 import { CsrfField, Hidden } from '#views/kit/form.tsx';
-import { Alert } from '#views/kit/alert.tsx';
+import { Alert, Toast } from '#views/kit/alert.tsx';
+import { buttonClass } from '#views/kit/button.tsx';
+import { Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /**
  * The staff areas' frame with tabs (the forum's /admin/forum and the expert panels' /admin/expert-panels
- * share it): a heading, the tabs as a navigation list, the notice or error after an action; the
+ * share it): a heading, the tabs (the kit's Tabs), the notice (a Toast) or error after an action; the
  * one-button forms, the tables in their scrolling region, and the keyset pager their boards use.
  */
 
@@ -21,33 +23,13 @@ export function typedIn(form: TabForm | undefined, formKey: string, name: string
   return { value: mine?.values[name], error: mine?.errors[name] };
 }
 
-export type TabLink = { key: string; path: string; label: string };
-
-/** The tabs: `label` names the navigation, the current one is aria-current="page". */
-export function AdminTabs({ label, tabs, current, className = 'board-links' }: { label: string; tabs: readonly TabLink[]; current: string; className?: string }) {
-  const href = useHref();
-  return (
-    <nav aria-label={label}>
-      <ul className={className}>
-        {tabs.map((tab) => (
-          <li key={tab.key}>
-            <a href={href(tab.path)} aria-current={tab.key === current ? 'page' : undefined}>
-              {tab.label}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
-
 /** The frame of every page of a staff area: its section class, heading, tabs, and the notice after an action. */
 export function AdminTabFrame({ className, heading, tabs, notice, error, children }: { className: string; heading: string; tabs: ReactNode; notice?: string; error?: string; children: ReactNode }) {
   return (
     <section className={className}>
       <h1>{heading}</h1>
       {tabs}
-      {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {notice ? <Toast>{notice}</Toast> : null}
       {error ? <Alert kind="error">{error}</Alert> : null}
       {children}
     </section>
@@ -76,7 +58,7 @@ export function ActionForm({
       {Object.entries(fields).map(([name, value]) => (
         <Hidden key={name} name={name} value={value} />
       ))}
-      <button type="submit" className={secondary ? 'button button-secondary' : 'button'} aria-label={ariaLabel}>
+      <button type="submit" className={buttonClass(secondary ? 'secondary' : 'primary')} aria-label={ariaLabel}>
         {label}
       </button>
     </form>
@@ -85,26 +67,15 @@ export function ActionForm({
 
 /**
  * A staff table (its texts under `<prefix>.<section>`: none, tableLabel, col.<column>): when `empty`,
- * the "none" line; else the table in its scrolling region, its head, and `children` as its rows.
+ * the "none" line; else the kit's Table (its scrolling region, its head) with `children` as its rows.
  */
 export function AdminTable({ prefix, section, columns, empty, tableClass = 'board', children }: { prefix: string; section: string; columns: readonly string[]; empty: boolean; tableClass?: string; children: ReactNode }) {
   const { t } = usePage();
   if (empty) return <p>{t(`${prefix}.${section}.none`)}</p>;
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={t(`${prefix}.${section}.tableLabel`)}>
-      <table className={tableClass}>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {t(`${prefix}.${section}.col.${c}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
+    <Table label={t(`${prefix}.${section}.tableLabel`)} columns={columns.map((c) => ({ key: c, label: t(`${prefix}.${section}.col.${c}`) }))} className={tableClass}>
+      {children}
+    </Table>
   );
 }
 

@@ -1,3 +1,4 @@
+import { Dialog, DialogLink } from '#views/kit/dialog.tsx';
 import { useHref, usePage } from './page-context.tsx';
 
 /**
@@ -8,6 +9,8 @@ import { useHref, usePage } from './page-context.tsx';
  */
 
 export const CONTACT_PATH = '/contact';
+/** The id of the dialog on member pages (the kit's Dialog). */
+const CONTACT_DIALOG = 'contact-dialog';
 
 /** A phone number as a tel: address (digits and a leading +). */
 export const telHref = (phone: string) => `tel:${phone.replace(/[^+\d]/g, '')}`;
@@ -38,9 +41,9 @@ export function ContactLink({ className }: { className?: string }) {
   const { t } = usePage();
   const href = useHref();
   return (
-    <a href={href(CONTACT_PATH)} className={className} data-contact-dialog="" aria-haspopup="dialog">
+    <DialogLink href={href(CONTACT_PATH)} dialog={CONTACT_DIALOG} className={className}>
       {t('shell.contact.link')}
-    </a>
+    </DialogLink>
   );
 }
 
@@ -48,15 +51,9 @@ export function ContactLink({ className }: { className?: string }) {
 export function ContactDialog() {
   const { t } = usePage();
   return (
-    <dialog id="contact-dialog" className="modal-dialog contact-dialog" aria-labelledby="contact-dialog-heading">
-      <form method="dialog" className="modal-close">
-        <button type="submit" className="button button-secondary button-compact">
-          {t('shell.contact.close')}
-        </button>
-      </form>
-      <h2 id="contact-dialog-heading">{t('shell.contact.heading')}</h2>
+    <Dialog id={CONTACT_DIALOG} className="contact-dialog" title={t('shell.contact.heading')} closeLabel={t('shell.contact.close')}>
       <p>{t('shell.contact.intro')}</p>
       <ContactDetails />
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { AdminTabs } from '#views/admin/tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 import { usePage } from './page-context.tsx';
 
 /**
@@ -21,7 +21,7 @@ export const MANY_UNREAD = 99;
 export function MessagesTabs({ current, unread = {} }: { current: MessagesTab; unread?: Partial<Record<MessagesTab, number>> }) {
   const { t } = usePage();
   return (
-    <AdminTabs
+    <Tabs
       label={t('shell.messagesTabs.label')}
       tabs={MESSAGES_TABS.map((tab) => {
         const count = unread[tab.key] ?? 0;

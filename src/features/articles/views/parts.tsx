@@ -1,10 +1,10 @@
 /** What the member's article pages share: the articles navigation, paragraphs of plain text, an article's title. */
 import type { ArticleRow } from '#src/features/articles/index.ts';
-import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
+import { usePage } from '#views/layout/page-context.tsx';
 
 export function ArticlesNav() {
   const { t, currentPath } = usePage();
-  const href = useHref();
   const items = [
     { path: '/articles', label: t('articles.pages.dashboardTitle') },
     { path: '/articles/published', label: t('articles.pages.published') },
@@ -12,19 +12,7 @@ export function ArticlesNav() {
     { path: '/articles/agreement', label: t('articles.pages.agreement') },
     { path: '/articles/settings', label: t('articles.pages.settings') },
   ];
-  return (
-    <nav aria-label={t('articles.pages.dashboardTitle')} className="subnav">
-      <ul>
-        {items.map((i) => (
-          <li key={i.path}>
-            <a href={href(i.path)} aria-current={currentPath === i.path ? 'page' : undefined}>
-              {i.label}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <Tabs label={t('articles.pages.dashboardTitle')} tabs={items.map((i) => ({ key: i.path, ...i }))} current={currentPath} />;
 }
 
 export function Paragraphs({ text }: { text: string }) {

@@ -4,6 +4,7 @@ import { MarketplaceTabs } from '#views/admin/marketplace-tabs.tsx';
 import { AdminTabFrame, AdminTable, dateTime, Pager, typedIn, type TabForm } from '#views/admin/tab-frame.tsx';
 import { describedBy, CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { Button } from '#views/kit/button.tsx';
 
 const P = 'badges.staff';
 
@@ -44,17 +45,17 @@ export function StaffBadgesPage({ data, notice, form, member }: { data: StaffBad
           <FieldNotes id="award-badge" error={badgeError} />
         </div>
         <Field id="award-reason" name="reason" label={t(`${P}.award.reason`)} hint={t(`${P}.award.reasonHint`)} error={award('reason').error} defaultValue={award('reason').value ?? ''} maxLength={600} />
-        <button type="submit" className="button">
+        <Button>
           {t(`${P}.award.submit`)}
-        </button>
+        </Button>
       </form>
 
       <h2 id="find">{t(`${P}.find.heading`)}</h2>
       <form method="get" action={href('/admin/marketplace/badges')} className="filters">
         <Field id="find-q" name="q" type="search" label={t(`${P}.find.search`)} error={typedIn(tabForm, 'find', 'q').error} defaultValue={typedIn(tabForm, 'find', 'q').value ?? data.q} maxLength={400} />
-        <button type="submit" className="button">
+        <Button>
           {t(`${P}.find.submit`)}
-        </button>
+        </Button>
       </form>
       {data.candidates === null ? null : data.candidates.length === 0 ? (
         <p role="status">{t(`${P}.find.noMatch`)}</p>

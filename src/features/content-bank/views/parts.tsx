@@ -1,5 +1,5 @@
 import type { BankItem, BankKind } from '#src/features/content-bank/index.ts';
-import { AdminTabs } from '#views/admin/tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 import { describedBy, FieldNotes } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -14,7 +14,7 @@ export type BankTab = (typeof BANK_TABS)[number]['key'];
 
 export function BankTabs({ current }: { current: BankTab | null }) {
   const { t } = usePage();
-  return <AdminTabs label={t('contentBank.tabs.label')} tabs={BANK_TABS.map((tab) => ({ ...tab, label: t(`contentBank.tabs.${tab.key}`) }))} current={current ?? ''} />;
+  return <Tabs label={t('contentBank.tabs.label')} tabs={BANK_TABS.map((tab) => ({ ...tab, label: t(`contentBank.tabs.${tab.key}`) }))} current={current ?? ''} />;
 }
 
 /** A labelled select with its message. */

@@ -3,6 +3,7 @@ import { Alert } from '#views/kit/alert.tsx';
 import { DateText } from '#views/kit/date-text.tsx';
 import { CsrfField, Field, Hidden, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { Button } from '#views/kit/button.tsx';
 
 type Typed = { values: Record<string, string>; errors: Record<string, string> };
 
@@ -18,9 +19,9 @@ function Moderate({ slug, postId, kind, id, removed, typed }: { slug: string; po
       <Hidden name="id" value={String(id)} />
       <Hidden name="action" value={removed ? 'restore' : 'remove'} />
       {removed ? null : <TextArea id={key} name="reason" label={t('groups.moderate.reason')} value={mine ? (typed?.values.reason ?? '') : ''} error={typed?.errors[key]} rows={2} />}
-      <button type="submit" className="button button-secondary">
+      <Button kind="secondary">
         {removed ? t('groups.moderate.restore') : t('groups.moderate.remove')}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -33,16 +34,16 @@ function OwnChanges({ base, canEdit, canDelete, editHref, label }: { base: strin
   return (
     <p className="own-changes">
       {canEdit ? (
-        <a href={href(editHref)} className="button button-secondary" aria-label={t('groups.own.editLabel', { what: label })}>
+        <Button kind="secondary" href={href(editHref)} ariaLabel={t('groups.own.editLabel', { what: label })}>
           {t('groups.own.edit')}
-        </a>
+        </Button>
       ) : null}{' '}
       {canDelete ? (
         <form method="post" action={href(`${base}/delete`)} className="inline-form">
           <CsrfField />
-          <button type="submit" className="button button-secondary" aria-label={t('groups.own.deleteLabel', { what: label })}>
+          <Button kind="danger" ariaLabel={t('groups.own.deleteLabel', { what: label })}>
             {t('groups.own.delete')}
-          </button>
+          </Button>
         </form>
       ) : null}
     </p>
@@ -63,9 +64,9 @@ export function GroupPostEditPage({ group, postId, values, errors }: { group: { 
         <CsrfField />
         <Field id="post-title" name="title" label={t('groups.field.title')} maxLength={400} defaultValue={values.title ?? ''} error={errors.title} />
         <TextArea id="post-body" name="body" label={t('groups.field.body')} hint={t('groups.field.bodyHint')} value={values.body ?? ''} error={errors.body} rows={8} />
-        <button type="submit" className="button">
+        <Button>
           {t('groups.own.save')}
-        </button>
+        </Button>
       </form>
     </article>
   );
@@ -121,9 +122,9 @@ export function GroupPostPage({
                 <form method="post" action={href(`${postBase}/replies/${r.id}/edit`)} noValidate>
                   <CsrfField />
                   <TextArea id={`edit-reply-${r.id}`} name="body" label={t('groups.own.editReply')} value={editing.body} error={editing.error} rows={4} />
-                  <button type="submit" className="button">
+                  <Button>
                     {t('groups.own.save')}
-                  </button>{' '}
+                  </Button>{' '}
                   <a href={href(`${postBase}#reply-${r.id}`)}>{t('groups.own.cancel')}</a>
                 </form>
               ) : (
@@ -148,9 +149,9 @@ export function GroupPostPage({
         <form method="post" action={href(`/groups/${group.slug}/posts/${post.id}/replies`)} noValidate>
           <CsrfField />
           <TextArea id="reply-body" name="body" label={t('groups.field.reply')} value={typed && !typed.values.target ? (typed.values.body ?? '') : ''} error={typed?.errors.body} rows={4} />
-          <button type="submit" className="button">
+          <Button>
             {t('groups.sendReply')}
-          </button>
+          </Button>
         </form>
       ) : null}
     </article>

@@ -4,6 +4,7 @@ import { FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt } from '#views/kit/avatar.ts';
+import { Tabs as KitTabs } from '#views/kit/tabs.tsx';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 
@@ -79,25 +80,13 @@ export function MemberCard({ member, reason }: { member: MemberSnapshot; reason?
 /** The members area's tabs: the directory, Discover, and one's introduction requests. */
 export function Tabs({ mode }: { mode: DirectoryMode | 'introductions' }) {
   const { t } = usePage();
-  const href = useHref();
-  const tabs: Array<[string, string, boolean]> = [
-    ['/members', t('directory.tabs.directory'), mode !== 'discover' && mode !== 'introductions'],
-    ['/members?tab=discover', t('directory.tabs.discover'), mode === 'discover'],
-    ['/members/introductions', t('directory.tabs.introductions'), mode === 'introductions'],
+  const tabs = [
+    { key: 'directory', path: '/members', label: t('directory.tabs.directory') },
+    { key: 'discover', path: '/members?tab=discover', label: t('directory.tabs.discover') },
+    { key: 'introductions', path: '/members/introductions', label: t('directory.tabs.introductions') },
   ];
-  return (
-    <nav aria-label={t('directory.tabs.label')} className="subnav">
-      <ul>
-        {tabs.map(([path, label, current]) => (
-          <li key={path}>
-            <a href={href(path)} aria-current={current ? 'page' : undefined}>
-              {label}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  const current = mode === 'discover' || mode === 'introductions' ? mode : 'directory';
+  return <KitTabs label={t('directory.tabs.label')} tabs={tabs} current={current} />;
 }
 
 function SelectField({ id, name, label, any, value, values, error, format }: { id: string; name: string; label: string; any: string; value: string; values: readonly string[]; error?: string; format?: (v: string) => string }) {

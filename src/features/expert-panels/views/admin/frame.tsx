@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { FieldNotes, describedBy } from '#views/kit/form.tsx';
-import { AdminTable, AdminTabFrame, AdminTabs, typedIn, type TabForm } from '#views/admin/tab-frame.tsx';
+import { AdminTable, AdminTabFrame, typedIn, type TabForm } from '#views/admin/tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 
 export { ActionForm, dateTime, FormError, Pager } from '#views/admin/tab-frame.tsx';
@@ -28,7 +29,7 @@ export function EpAdminPage({ tab, heading, notice, error, children }: { tab: Ep
   const { t } = usePage();
   const tabs = EP_ADMIN_TABS.map((key) => ({ key, path: epAdminPath(key), label: t(`expertPanelsAdmin.tabs.${key}`) }));
   return (
-    <AdminTabFrame className="page-admin ep-admin" heading={heading} tabs={<AdminTabs label={t('expertPanelsAdmin.tabsLabel')} tabs={tabs} current={tab} />} notice={notice} error={error}>
+    <AdminTabFrame className="page-admin ep-admin" heading={heading} tabs={<Tabs label={t('expertPanelsAdmin.tabsLabel')} tabs={tabs} current={tab} />} notice={notice} error={error}>
       {children}
     </AdminTabFrame>
   );

@@ -1,12 +1,13 @@
 import type { FeedLogLine } from '#src/features/feeds/index.ts';
-import { AdminTable, AdminTabs, dateTime } from '#views/admin/tab-frame.tsx';
+import { AdminTable, dateTime } from '#views/admin/tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 
 /** The states a list can be narrowed to, as links ("All" first); the current one is aria-current. */
 export function StateFilter({ base, states, current, prefix }: { base: string; states: readonly string[]; current: string | null; prefix: string }) {
   const { t } = usePage();
   const tabs = [{ key: 'all', path: base, label: t('feedsAdmin.filter.all') }, ...states.map((s) => ({ key: s, path: `${base}?state=${s}`, label: t(`${prefix}.${s}`) }))];
-  return <AdminTabs label={t('feedsAdmin.filter.label')} tabs={tabs} current={current ?? 'all'} className="board-links state-filter" />;
+  return <Tabs label={t('feedsAdmin.filter.label')} tabs={tabs} current={current ?? 'all'} className="state-filter" />;
 }
 
 /** The feeds' log: when, who, and what was done to which announcement or featured item. */

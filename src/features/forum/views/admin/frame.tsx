@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ForumCounts } from '#src/features/forum/index.ts';
-import { AdminTable, AdminTabFrame, AdminTabs, type TabForm } from '#views/admin/tab-frame.tsx';
+import { AdminTable, AdminTabFrame, type TabForm } from '#views/admin/tab-frame.tsx';
+import { Tabs } from '#views/kit/tabs.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 export { ActionForm, dateTime, FormError, Pager, typedIn } from '#views/admin/tab-frame.tsx';
@@ -30,7 +31,7 @@ export function ForumStaffPage({ tab, notice, error, heading, children }: { tab:
     <AdminTabFrame
       className="page-admin forum-staff"
       heading={heading ?? t(`forumStaff.titles.${tab}`)}
-      tabs={<AdminTabs label={t('forumStaff.tabsLabel')} tabs={tabs} current={tab} className="board-links forum-staff-tabs" />}
+      tabs={<Tabs label={t('forumStaff.tabsLabel')} tabs={tabs} current={tab} className="forum-staff-tabs" />}
       notice={notice}
       error={error}
     >

@@ -1,7 +1,9 @@
 import type { GroupForm, GroupsStaffForm, GroupVisibility, StaffGroupDetail, StaffGroupRow } from '#src/features/groups/index.ts';
-import { ActionForm, AdminTable, AdminTabs, AdminTabFrame, dateTime, FormError, typedIn } from '#views/admin/tab-frame.tsx';
+import { ActionForm, AdminTable, AdminTabFrame, dateTime, FormError, typedIn } from '#views/admin/tab-frame.tsx';
+import { Tabs as KitTabs } from '#views/kit/tabs.tsx';
 import { CsrfField, describedBy, Field, FieldNotes, TextArea } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
+import { Button } from '#views/kit/button.tsx';
 
 const VISIBILITIES: readonly GroupVisibility[] = ['disabled', 'preview', 'private', 'public'];
 
@@ -11,7 +13,7 @@ function Tabs({ current }: { current: 'list' | 'new' | 'group' }) {
     { key: 'list', path: '/admin/groups', label: t('groupsAdmin.tabs.list') },
     { key: 'new', path: '/admin/groups/new', label: t('groupsAdmin.tabs.new') },
   ];
-  return <AdminTabs label={t('groupsAdmin.tabs.label')} tabs={tabs} current={current} />;
+  return <KitTabs label={t('groupsAdmin.tabs.label')} tabs={tabs} current={current} />;
 }
 
 /** /admin/groups: every group with its visibility and its people counted. */
@@ -80,9 +82,9 @@ export function GroupNew({ values, errors }: { values: GroupForm; errors: Record
       <form method="post" action={href('/admin/groups')} noValidate>
         <CsrfField />
         <GroupFields values={values} errors={errors} />
-        <button type="submit" className="button">
+        <Button>
           {t('groupsAdmin.create')}
-        </button>
+        </Button>
       </form>
     </AdminTabFrame>
   );
@@ -112,9 +114,9 @@ export function GroupEdit({ group, form, notice, search, found }: { group: Staff
         <form method="post" action={href(`/admin/groups/${group.id}`)} noValidate>
           <CsrfField />
           <GroupFields values={values} errors={g?.errors ?? {}} />
-          <button type="submit" className="button">
+          <Button>
             {t('groupsAdmin.save')}
-          </button>
+          </Button>
         </form>
       </section>
       <section aria-labelledby="group-image">
@@ -134,9 +136,9 @@ export function GroupEdit({ group, form, notice, search, found }: { group: Staff
               </p>
             ) : null}
           </div>
-          <button type="submit" className="button button-secondary">
+          <Button kind="secondary">
             {t('groupsAdmin.upload')}
-          </button>
+          </Button>
         </form>
       </section>
       <section aria-labelledby="people">
@@ -173,16 +175,16 @@ export function GroupEdit({ group, form, notice, search, found }: { group: Staff
           <CsrfField />
           <TextArea id="people-emails" name="emails" label={t('groupsAdmin.field.emails')} hint={t('groupsAdmin.field.emailsHint')} value={people?.values.emails ?? ''} error={people?.errors.emails} rows={4} />
           <RoleSelect value={people?.values.role ?? 'member'} />
-          <button type="submit" className="button">
+          <Button>
             {t('groupsAdmin.add')}
-          </button>
+          </Button>
         </form>
         <h4>{t('groupsAdmin.searchHeading')}</h4>
         <form method="get" action={href(`/admin/groups/${group.id}`)} role="search">
           <Field id="people-search" name="q" type="search" label={t('groupsAdmin.field.search')} defaultValue={search} maxLength={100} />
-          <button type="submit" className="button button-secondary">
+          <Button kind="secondary">
             {t('groupsAdmin.searchButton')}
-          </button>
+          </Button>
         </form>
         {found ? (
           found.length === 0 ? (
