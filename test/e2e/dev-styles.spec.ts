@@ -8,6 +8,7 @@ import {
   launchBrowser,
   openContext,
   serveApp,
+  setColorScheme,
 } from '#test/helpers/browser.ts';
 import { createCommunity } from '#test/helpers/factories.ts';
 
@@ -35,7 +36,7 @@ t.test('the style page is axe-clean and reflows, light and dark, with JavaScript
     t.equal(response?.status(), 200);
     const mode = `JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
     for (const colorScheme of SCHEMES) {
-      await page.emulateMedia({ colorScheme });
+      await setColorScheme(page, colorScheme);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 800 });
         const what = `/dev/styles at ${width} px, ${colorScheme}, ${mode}`;

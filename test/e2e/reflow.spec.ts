@@ -19,6 +19,7 @@ import {
   launchBrowser,
   openContext,
   serveApp,
+  setColorScheme,
 } from '#test/helpers/browser.ts';
 import { createAds, createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
@@ -245,9 +246,9 @@ t.test('no page scrolls sideways at 320, 375 and 1280 px, and none has an axe vi
             if (javaScriptEnabled) {
               await expectNoAxeViolations(t, page, what);
               if (width === DARK_AXE_WIDTH) {
-                await page.emulateMedia({ colorScheme: 'dark' });
+                await setColorScheme(page, 'dark');
                 await expectNoAxeViolations(t, page, `${what}, dark scheme`);
-                await page.emulateMedia({ colorScheme: 'light' });
+                await setColorScheme(page, 'light');
               }
             } else if (width === 320) await expectNoAxeViolationsWithoutJavaScript(t, browser, page, what);
           }

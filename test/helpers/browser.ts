@@ -42,6 +42,17 @@ export async function launchBrowser(t: Test): Promise<Browser> {
   return browser;
 }
 
+/**
+ * Switches the page's colour scheme in place (no reload) and waits for the transitions it starts
+ * (a button's background eases between the schemes) to end, so that axe reads the settled colours.
+ */
+export async function setColorScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await page
+    .evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))))
+    .catch(() => page.waitForTimeout(300));
+}
+
 /** The app on a real port on 127.0.0.1 (closed when the test ends), and its address. */
 export async function serveApp(t: Test, db: Db, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; baseUrl: string }> {
   const { app } = await startApp(t, db, { env });
