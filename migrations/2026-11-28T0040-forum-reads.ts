@@ -21,8 +21,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     // The list joins on all three (its community, its post, the viewer): the key serves that join.
     .addPrimaryKeyConstraint('forum_reads_pk', ['community_id', 'post_id', 'user_id'])
     .execute();
+  // A post's or a member's removal finds their marks by these (the key leads with the community).
+  await sql`create index forum_reads_post on forum_reads (post_id)`.execute(db);
+  await sql`create index forum_reads_user on forum_reads (user_id)`.execute(db);
+  // Posts written before read tracking began are not unread to everyone at once: a community that
+  // exists when this runs counts as unread only the posts written from now on (null: every post, as
+  // for a community made later).
+  await db.schema.alterTable('communities').addColumn('forum_reads_since', 'timestamptz').execute();
+  await sql`update communities set forum_reads_since = now()`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('communities').dropColumn('forum_reads_since').execute();
   await db.schema.dropTable('forum_reads').ifExists().execute();
 }

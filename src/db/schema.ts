@@ -299,6 +299,7 @@ export interface Communities {
   familiar_name: string;
   forum_all_posts_wait: Generated<boolean>;
   forum_enabled: Generated<boolean>;
+  forum_reads_since: Timestamp | null;
   google_analytics_id: string | null;
   google_tag_manager_id: string | null;
   icon: string | null;

@@ -148,7 +148,7 @@ const isNavLink = (v: string) => HTTP_URL(v) || (/^\/(?!\/)[^\s\\]*$/.test(v) &&
 
 export type ValidSite = {
   code: string;
-  columns: Omit<Community, 'id' | 'code' | 'created_at' | 'updated_at' | 'article_terms' | 'article_guidelines' | 'article_application_url' | 'nav_more' | 'forum_all_posts_wait' | 'syndication_feeds'> & { nav_more: string };
+  columns: Omit<Community, 'id' | 'code' | 'created_at' | 'updated_at' | 'article_terms' | 'article_guidelines' | 'article_application_url' | 'nav_more' | 'forum_all_posts_wait' | 'syndication_feeds' | 'forum_reads_since'> & { nav_more: string };
   nav: NavLink[];
   hosts: string[];
 };

@@ -54,14 +54,16 @@ const REPLIERS_SCAN = 50;
 
 /**
  * The read state of a row of postsWithReads, as columns of its statement (decision 0065): `unread`
- * (never opened, and not the viewer's own post); `new_reply_count`, the published, undeleted replies by
+ * (never opened, not the viewer's own post, and written since the community's read tracking began:
+ * communities.forum_reads_since, set when the migration ran on a community that already existed); `new_reply_count`, the published, undeleted replies by
  * others after the highest reply the viewer was shown (counted on the thread index, only for the rows
  * the LIMIT keeps and only where the viewer has been); `repliers_json`, the faces of up to three who
  * replied most recently, besides the author, among the latest published replies.
  */
 export function readColumns(community: Tenant, userId: number) {
   return [
-    sql<boolean>`(forum_reads.post_id is null and forum_posts.author_id <> ${userId})`.as('unread'),
+    sql<boolean>`(forum_reads.post_id is null and forum_posts.author_id <> ${userId}
+      and forum_posts.created_at >= coalesce((select c.forum_reads_since from communities c where c.id = ${community.id}), '-infinity'))`.as('unread'),
     sql<number>`case when forum_reads.last_reply_id is null then 0 else
       (select count(*)::int from forum_replies nr
         where nr.community_id = ${community.id} and nr.post_id = forum_posts.id and nr.id > forum_reads.last_reply_id
