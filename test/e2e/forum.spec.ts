@@ -28,6 +28,9 @@ async function checkStep(t: Test, browser: Browser, page: Page, what: string, ja
   await page.setViewportSize(WIDE);
 }
 
+// The whole journey, read tracking's steps included, runs near tap's default 120 s on a busy CI machine.
+t.setTimeout(300_000);
+
 t.test('the forum in the browser: write, reply, like, report, approve, follow and be notified', async (t) => {
   const browserReady = launchBrowser(t);
   const db = await setupDatabase(t);
