@@ -55,7 +55,8 @@ const REPLIERS_SCAN = 50;
 /**
  * The read state of a row of postsWithReads, as columns of its statement (decision 0065): `unread`
  * (never opened, not the viewer's own post, and written since the community's read tracking began:
- * communities.forum_reads_since, set when the migration ran on a community that already existed); `new_reply_count`, the published, undeleted replies by
+ * communities.forum_reads_since, set when the migration ran on a community that already existed);
+ * `new_reply_count`, the published, undeleted replies by
  * others after the highest reply the viewer was shown (counted on the thread index, only for the rows
  * the LIMIT keeps and only where the viewer has been); `repliers_json`, the faces of up to three who
  * replied most recently, besides the author, among the latest published replies.
