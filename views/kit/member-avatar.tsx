@@ -19,3 +19,27 @@ export function MemberAvatar({ member }: { member: MemberSnapshot }) {
     </span>
   );
 }
+
+/**
+ * A few faces overlapping (who wrote, who replied, who joined): decoration beside words that name
+ * them or count them, so hidden from screen readers. Photos or initials, at 28 px.
+ */
+export function FaceStack({ members, max = 3, className }: { members: readonly MemberSnapshot[]; max?: number; className?: string }) {
+  const { basePath } = usePage();
+  const shown = members.slice(0, max);
+  if (shown.length === 0) return null;
+  return (
+    <span className={className ? `face-stack ${className}` : 'face-stack'} aria-hidden="true">
+      {shown.map((m) => {
+        const face = faceOf(m, basePath);
+        return 'src' in face ? (
+          <img key={m.id} className="face" src={face.src} alt="" width={28} height={28} loading="lazy" decoding="async" />
+        ) : (
+          <span key={m.id} className="face member-initials">
+            {face.initials}
+          </span>
+        );
+      })}
+    </span>
+  );
+}

@@ -3,6 +3,7 @@ import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue } from '#src/db/types.ts';
 import { excerpt, plainText } from '#src/lib/plain-text.ts';
+import { SNAPSHOT_COLUMNS, toSnapshot, type MemberSnapshot } from '#src/features/members/index.ts';
 import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
 
 /**
@@ -10,7 +11,8 @@ import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
  * published articles, and a member's own articles on their way. The articles' tables stay theirs.
  */
 
-export type NewestArticle = { id: number; title: string; authorId: number; authorName: string; publishedDate: Date | null };
+/** A newest article, with its author as the directory shows them (their face beside the title). */
+export type NewestArticle = { id: number; title: string; authorId: number; authorName: string; author: MemberSnapshot; publishedDate: Date | null };
 
 /**
  * The newest published articles whose authors are among `authors` (a subquery of user ids: the
@@ -20,7 +22,9 @@ export async function newestPublished(db: Db, community: Tenant, authors: Expres
   const rows = await selectInCommunity(db, 'articles', community)
     .innerJoin('users', 'users.id', 'articles.author_id')
     .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
-    .select(['articles.id', 'article_revisions.title', 'articles.published_date', 'users.id as author_id', 'users.first_name', 'users.last_name'])
+    // The authors are listed members (the caller's `authors`): their membership row is there.
+    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'articles.author_id').onRef('memberships.community_id', '=', 'articles.community_id'))
+    .select(['articles.id', 'article_revisions.title', 'articles.published_date', 'users.id as author_id', ...SNAPSHOT_COLUMNS])
     .where('articles.status', 'in', PUBLISHED as ArticleStatusValue[])
     .where(sql<boolean>`articles.author_id in (${authors})`)
     .orderBy(sql`articles.published_date desc nulls last`)
@@ -32,6 +36,7 @@ export async function newestPublished(db: Db, community: Tenant, authors: Expres
     title: r.title.trim(),
     authorId: r.author_id,
     authorName: `${r.first_name} ${r.last_name}`.trim(),
+    author: toSnapshot(r),
     publishedDate: r.published_date ? new Date(r.published_date) : null,
   }));
 }

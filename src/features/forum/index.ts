@@ -20,7 +20,7 @@ export type {
   TopicView,
 } from './types.ts';
 export { decodeActivityCursor, decodeIdCursor, encodeCursor, pageSize } from '#src/lib/cursor.ts';
-export { featurablePosts, newestPosts, waitingPostsOf, type NewestPost } from './activity.ts';
+export { featurablePosts, forumNewsJson, forumNewsOf, NEWS_CAP, newestPosts, waitingPostsOf, type NewestPost } from './activity.ts';
 
 // A group's discussion (issue 28, decision 0056): the forum's own services in a scope the groups area
 // decides (who reads, who posts, its chairs as moderators); the forum never imports the groups area.

@@ -88,6 +88,11 @@ export function readColumns(community: Tenant, userId: number) {
 
 type SnapshotJson = AuthorRow;
 
+/** readColumns' `repliers_json`, read back as faces. */
+export function repliersOf(value: SnapshotJson[] | string | null | undefined, formerMember: string): MemberSnapshot[] {
+  return fromJson(value).map((r) => authorSnapshot(r, formerMember));
+}
+
 /** The columns of a list row: no HTML, an excerpt of the text. */
 export const SUMMARY_COLUMNS = [
   'forum_posts.id',
@@ -165,7 +170,7 @@ export function toSummary(row: SummaryRow, topics: TopicView[], formerMember: st
     status: row.status,
     unread: row.unread === true,
     newReplyCount: Number(row.new_reply_count ?? 0),
-    repliers: fromJson(row.repliers_json).map((r) => authorSnapshot(r, formerMember)),
+    repliers: repliersOf(row.repliers_json, formerMember),
   };
 }
 

@@ -2,14 +2,27 @@
 import type { MemberFeed } from '#src/features/feeds/index.ts';
 import type { MemberSnapshot } from '#src/features/members/index.ts';
 
-/** A new forum post: links to `/forum/post/{id}`. */
-export type HomePost = { id: number; title: string; authorName: string; replyCount: number; createdAt: Date };
+/**
+ * A new forum post: links to `/forum/post/{id}`; its author's face, whether the member never opened
+ * it or how many replies came since they did, and the faces of those who replied last.
+ */
+export type HomePost = {
+  id: number;
+  title: string;
+  authorName: string;
+  author: MemberSnapshot;
+  replyCount: number;
+  createdAt: Date;
+  unread: boolean;
+  newReplyCount: number;
+  repliers: MemberSnapshot[];
+};
 
 /**
  * A newly published article. `path` is where its tile leads: the author's profile, whose articles
  * list links the article's public page (the product has no member page that reads an article).
  */
-export type HomeArticle = { id: number; title: string; authorName: string; publishedDate: Date | null; path: string };
+export type HomeArticle = { id: number; title: string; authorName: string; author: MemberSnapshot; publishedDate: Date | null; path: string };
 
 /** A member who joined recently: links to `/profile/{id}`. */
 export type HomeMember = MemberSnapshot & { joinedAt: Date };
@@ -20,7 +33,20 @@ export type OpenItem =
   | { kind: 'introduction'; id: number; targetName: string; createdAt: Date; path: '/members/introductions' }
   | { kind: 'forumPost'; id: number; title: string; createdAt: Date; path: string };
 
+/**
+ * What is new for this member, counted (the strip at the top of the page). Each count stops at `cap`
+ * + 1 (shown as "99+"); `null` where the community has no forum.
+ */
+export type NewsCounts = {
+  unreadPosts: number | null;
+  newReplies: number | null;
+  announcements: number;
+  newMembers: number;
+  cap: number;
+};
+
 export type WhatsNew = {
+  counts: NewsCounts;
   /** Null where the community has no forum (the section is not shown at all). */
   forumPosts: HomePost[] | null;
   articles: HomeArticle[];

@@ -4,21 +4,22 @@ import type { Db } from '#src/db/index.ts';
 import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import { newestPublished, onTheirWayOf } from '#src/features/articles/index.ts';
 import { memberFeedJson, memberFeedOf } from '#src/features/feeds/index.ts';
-import { newestPosts, waitingPostsOf } from '#src/features/forum/index.ts';
+import { forumNewsJson, forumNewsOf, NEWS_CAP, newestPosts, waitingPostsOf } from '#src/features/forum/index.ts';
 import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
-import type { HomeArticle, HomeMember, HomePost, OpenItem, WhatsNew } from './types.ts';
+import type { HomeArticle, HomeMember, HomePost, NewsCounts, OpenItem, WhatsNew } from './types.ts';
 
 /**
  * "What is happening in the community" (issue 14, the home page): the newest forum posts (where the
  * community has a forum), the newest published articles, the members who joined lately, and the
  * member's own open items (an article on its way, a pending introduction request, a forum post
  * waiting for a moderator), and the member's feed from the team (announcements and featured items,
- * from the feeds area). Four statements, each scoped to the community (the feed is read in the open
- * items' statement: the page's budget is five with the session's); every item carries the page it
+ * from the feeds area), and what is new for this member, counted. Four statements, each scoped to the
+ * community (the feed and the forum's counts are read in the open items' statement: the page's budget
+ * is five with the session's); every item carries the page it
  * leads to, and only to pages that exist for this member.
  */
 
-export type HomeDeps = { db: Db; clock: Clock; community: Community };
+export type HomeDeps = { db: Db; clock: Clock; community: Community; t: (key: string) => string };
 
 export const HOME_POSTS = 5;
 export const HOME_ARTICLES = 5;
@@ -35,18 +36,25 @@ const STAGE: Partial<Record<ArticleStatusValue, Extract<OpenItem, { kind: 'artic
 };
 
 export async function whatsNew(deps: HomeDeps, userId: number): Promise<WhatsNew> {
-  const [forumPosts, articles, newMembers, { openItems, feed }] = await Promise.all([
-    deps.community.forum_enabled ? newForumPosts(deps) : Promise.resolve(null),
+  const [forumPosts, articles, { members: newMembers, total: newMemberCount }, { openItems, feed, forumNews }] = await Promise.all([
+    deps.community.forum_enabled ? newForumPosts(deps, userId) : Promise.resolve(null),
     newArticles(deps),
     newMembersOf(deps, userId),
     openItemsAndFeedOf(deps, userId),
   ]);
-  return { forumPosts, articles, newMembers, openItems, feed };
+  const counts: NewsCounts = {
+    unreadPosts: forumNews?.unread ?? null,
+    newReplies: forumNews?.newReplies ?? null,
+    announcements: feed.unseen,
+    newMembers: Math.min(newMemberCount, NEWS_CAP + 1),
+    cap: NEWS_CAP,
+  };
+  return { counts, forumPosts, articles, newMembers, openItems, feed };
 }
 
-/** The newest published posts, from the forum. */
-async function newForumPosts({ db, community }: HomeDeps): Promise<HomePost[]> {
-  return newestPosts(db, community, HOME_POSTS);
+/** The newest published posts, from the forum, with the member's read state and the faces. */
+async function newForumPosts({ db, community, t }: HomeDeps, userId: number): Promise<HomePost[]> {
+  return newestPosts(db, community, { userId, formerMember: t('forum.formerMember') }, HOME_POSTS);
 }
 
 /**
@@ -55,14 +63,17 @@ async function newForumPosts({ db, community }: HomeDeps): Promise<HomePost[]> {
  */
 async function newArticles({ db, community }: HomeDeps): Promise<HomeArticle[]> {
   const rows = await newestPublished(db, community, listedMemberIds(db, community), HOME_ARTICLES);
-  return rows.map((r) => ({ id: r.id, title: r.title, authorName: r.authorName, publishedDate: r.publishedDate, path: `/profile/${r.authorId}` }));
+  return rows.map((r) => ({ id: r.id, title: r.title, authorName: r.authorName, author: r.author, publishedDate: r.publishedDate, path: `/profile/${r.authorId}` }));
 }
 
-/** Active members past onboarding (not staff) who joined lately, newest first, not the viewer. */
-async function newMembersOf({ db, community, clock }: HomeDeps, userId: number): Promise<HomeMember[]> {
+/**
+ * Active members past onboarding (not staff) who joined lately, newest first, not the viewer; and how
+ * many joined in that span (a window count in the same statement).
+ */
+async function newMembersOf({ db, community, clock }: HomeDeps, userId: number): Promise<{ members: HomeMember[]; total: number }> {
   const since = new Date(clock.now().getTime() - HOME_NEW_MEMBER_DAYS * 86_400_000);
   const rows = await activeMembersOf(db, community)
-    .select([...SNAPSHOT_COLUMNS, 'memberships.joined_at'])
+    .select([...SNAPSHOT_COLUMNS, 'memberships.joined_at', sql<number | string>`count(*) over ()`.as('total')])
     .where('memberships.gate', '=', 'app')
     // Staff accounts are not members who joined.
     .where(sql<boolean>`not ('ADMIN' = any(memberships.roles))`)
@@ -73,24 +84,26 @@ async function newMembersOf({ db, community, clock }: HomeDeps, userId: number):
     .orderBy('users.id', 'desc')
     .limit(HOME_MEMBERS)
     .execute();
-  return rows.map((r) => ({ ...toSnapshot(r), joinedAt: new Date(r.joined_at) }));
+  return { members: rows.map((r) => ({ ...toSnapshot(r), joinedAt: new Date(r.joined_at) })), total: Number(rows[0]?.total ?? 0) };
 }
 
 type OpenRow = { kind: OpenItem['kind']; id: number; title: string | null; status: string; created_at: Date | string };
 
 /**
- * The member's own open items and their feed, in one statement: articles on their way, introductions,
- * waiting posts (each area gives its part of the union, aggregated as JSON), and the feed (the feeds
- * area gives it as one JSON value).
+ * The member's own open items, their feed and what is new for them in the forum, in one statement:
+ * articles on their way, introductions, waiting posts (each area gives its part of the union,
+ * aggregated as JSON), the feed (the feeds area gives it as one JSON value), and the forum's unread
+ * and new-reply counts (the forum gives them as one JSON value).
  */
-async function openItemsAndFeedOf(deps: HomeDeps, userId: number): Promise<Pick<WhatsNew, 'openItems' | 'feed'>> {
+async function openItemsAndFeedOf(deps: HomeDeps, userId: number): Promise<Pick<WhatsNew, 'openItems' | 'feed'> & { forumNews: { unread: number; newReplies: number } | null }> {
   const { db, community } = deps;
   const parts = [onTheirWayOf(community, userId), pendingIntroductionsOf(community, userId), ...(community.forum_enabled ? [waitingPostsOf(community, userId)] : [])];
   const open = sql`select coalesce(json_agg(o order by o.created_at desc, o.id desc), '[]'::json) from (${sql.join(parts, sql` union all `)} order by created_at desc, id desc limit 20) o`;
-  const { rows } = await sql<{ open: OpenRow[] | string; feed: unknown }>`select (${open}) as open, ${memberFeedJson(deps, userId)} as feed`.execute(db);
+  const forumNews = community.forum_enabled ? forumNewsJson(community, userId) : sql`null`;
+  const { rows } = await sql<{ open: OpenRow[] | string; feed: unknown; forum_news: unknown }>`select (${open}) as open, ${memberFeedJson(deps, userId)} as feed, ${forumNews} as forum_news`.execute(db);
   const row = rows[0]!;
   const openRows = (typeof row.open === 'string' ? JSON.parse(row.open) : row.open) as OpenRow[];
-  return { openItems: openItemsOfRows(openRows), feed: memberFeedOf(row.feed) };
+  return { openItems: openItemsOfRows(openRows), feed: memberFeedOf(row.feed), forumNews: community.forum_enabled ? forumNewsOf(row.forum_news) : null };
 }
 
 function openItemsOfRows(rows: OpenRow[]): OpenItem[] {

@@ -4,6 +4,8 @@ import { createReply, deleteReply, listReplies } from '#src/features/forum/repli
 import { removeContent } from '#src/features/forum/moderation.ts';
 import type { PostSummary } from '#src/features/forum/types.ts';
 import type { ForumViewer } from '#src/features/forum/deps.ts';
+import { forumNewsJson, forumNewsOf, newestPosts } from '#src/features/forum/activity.ts';
+import { sql } from 'kysely';
 import { addMembership } from '#test/helpers/factories.ts';
 import { countingDb, forumWorld, rejects } from '#test/helpers/forum-core.ts';
 
@@ -178,5 +180,35 @@ t.test('forum read tracking', async (t) => {
     await listReplies(countingDeps, bob.viewer, post.id, { post: view });
     t.equal(statements.length, 2, 'the post page: two statements, the visit recorded in the second');
     t.notOk((await rowOf(bob, post.id)).unread, 'and recorded it was');
+  });
+
+  await t.test("the home page's counts: unread posts and new replies, exact, per member and community", async (t) => {
+    const news = async (who: { id: number }, community = alpha) => {
+      const { rows } = await sql<{ v: unknown }>`select ${forumNewsJson(community, who.id)} as v`.execute(db);
+      return forumNewsOf(rows[0]!.v);
+    };
+    const eve = await w.member(alpha, { firstName: 'Eve', lastName: 'Counter' });
+    const fay = await w.member(alpha, { firstName: 'Fay', lastName: 'Poster' });
+    const start = await news(eve);
+    t.ok(start.unread > 0 && start.newReplies === 0, `Eve starts with every post unread (${start.unread}), no new replies`);
+    const a = await newPost('Count me');
+    const b = await newPost('Count me too');
+    t.same(await news(eve), { unread: start.unread + 2, newReplies: 0 }, 'two new posts: two more unread');
+    await read(eve, a.id);
+    t.same(await news(eve), { unread: start.unread + 1, newReplies: 0 }, 'one opened: one fewer');
+    await Promise.all([reply(fay, a.id, 'one'), reply(fay, a.id, 'two'), reply(bob, a.id, 'three')]);
+    await reply(eve, a.id, 'her own');
+    await reply(fay, b.id, 'on the unread one');
+    t.same(await news(eve), { unread: start.unread + 1, newReplies: 3 }, 'three replies by others at once, all counted; not her own; not those on a post she never opened');
+    const [row] = (await newestPosts(db, alpha, { userId: eve.id, formerMember: 'Former member' }, 20)).filter((p) => p.id === a.id);
+    t.equal(row!.newReplyCount, 3, 'the home page row says the same "3 new"');
+    t.same(row!.repliers.map((m) => m.name).sort(), ['Bob Builder', 'Eve Counter', 'Fay Poster'], 'with the faces of those who replied');
+    t.notOk(row!.unread);
+    t.ok((await newestPosts(db, alpha, { userId: eve.id, formerMember: 'Former member' }, 20)).find((p) => p.id === b.id)!.unread, 'the other still unread');
+    await read(eve, a.id);
+    t.same(await news(eve), { unread: start.unread + 1, newReplies: 0 }, 'read again: nothing new');
+    const bea = await w.member(beta, { firstName: 'Bea', lastName: 'Other' });
+    t.same(await news(bea, beta), { unread: 0, newReplies: 0 }, "another community's member counts none of alpha's");
+    t.same(await news(eve, beta), { unread: 0, newReplies: 0 }, "and alpha's member counts none in beta");
   });
 });

@@ -64,7 +64,7 @@ t.test('the home page', async (t) => {
     t.notOk(amaraHome.main.includes(escapeHtml(others[0]!.title)), 'nowhere: another member\u2019s waiting post');
     t.match(textOf(forum!), /replies|no replies yet/);
     // Each byline's relative time is marked (its ISO time and its wording with {when}) for the script that keeps it current.
-    t.match(forum, /<span class="home-line muted" data-rel="[^"]+ · \{when\} · [^"]+" data-rel-at="\d{4}-\d\d-\d\dT[^"]+Z">/);
+    t.match(forum, /<span class="home-line" data-rel="[^"]+ · \{when\} · [^"]+" data-rel-at="\d{4}-\d\d-\d\dT[^"]+Z">/);
     t.match(amaraHome.html, 'data-island="RelativeTimes"', 'and the page loads it');
   });
 
@@ -114,6 +114,10 @@ t.test('the home page', async (t) => {
       if (elsewhere.has(link)) continue;
       if (/^https?:/.test(link)) {
         t.fail(`${link}: the home page links only to its own pages`);
+        continue;
+      }
+      if (link.startsWith('#')) {
+        t.match(amaraHome.main, ` id="${link.slice(1)}"`, `${link} leads to a part of the page`);
         continue;
       }
       const url = link.split('#')[0]!;

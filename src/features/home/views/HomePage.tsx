@@ -1,8 +1,12 @@
 import type { ReactNode } from 'react';
 import { displayName, formatDate, formatRelative } from '#shared/format.ts';
-import type { HomeMember, OpenItem, WhatsNew } from '#src/features/home/index.ts';
+import type { HomeArticle, HomeMember, HomePost, NewsCounts, OpenItem, WhatsNew } from '#src/features/home/index.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
+import { Badge } from '#views/kit/badge.tsx';
+import { List, ListRow } from '#views/kit/list-row.tsx';
+import { FaceStack, MemberAvatar } from '#views/kit/member-avatar.tsx';
 import { FeedSection } from './FeedSection.tsx';
 
 function SignedOutHome() {
@@ -89,9 +93,115 @@ function MemberTile({ member }: { member: HomeMember }) {
   );
 }
 
+/** A count as shown: the number, or "99+" past the cap. */
+const shownCount = (n: number, cap: number) => (n > cap ? `${cap}+` : String(n));
+
+/** The distinct members among `people`, in order (one face each). */
+function distinct(people: readonly MemberSnapshot[]): MemberSnapshot[] {
+  const seen = new Set<number>();
+  return people.filter((m) => !seen.has(m.id) && seen.add(m.id));
+}
+
+/**
+ * What is new for this member, first: a tile per kind of news that has any (unread posts, new replies
+ * in threads they read, the team's unseen announcements, new members), each a count in words, the
+ * faces behind it, and a link to where it is. With nothing new, one line says so.
+ */
+function NewsStrip({ counts, news }: { counts: NewsCounts; news: WhatsNew }) {
+  const { t } = usePage();
+  const href = useHref();
+  const posts = news.forumPosts ?? [];
+  const tiles = [
+    counts.unreadPosts ? { key: 'unread', n: counts.unreadPosts, to: '#home-forum', faces: distinct(posts.filter((p) => p.unread).map((p) => p.author)) } : null,
+    counts.newReplies ? { key: 'replies', n: counts.newReplies, to: href('/forum'), faces: distinct(posts.filter((p) => p.newReplyCount > 0).flatMap((p) => p.repliers)) } : null,
+    counts.announcements ? { key: 'team', n: counts.announcements, to: '#feed', faces: [] } : null,
+    counts.newMembers ? { key: 'members', n: counts.newMembers, to: '#home-members', faces: news.newMembers } : null,
+  ].filter((x) => x !== null);
+  return (
+    <section className="home-news" aria-labelledby="home-news">
+      <h2 id="home-news" className="visually-hidden">
+        {t('home.news.heading')}
+      </h2>
+      {tiles.length === 0 ? (
+        <p className="muted">{t('home.news.none')}</p>
+      ) : (
+        <ul className="home-stats">
+          {tiles.map((tile) => (
+            <li key={tile.key}>
+              <a className="home-stat" href={tile.to}>
+                <span className="home-stat-n">{shownCount(tile.n, counts.cap)}</span>{' '}
+                <span className="home-stat-label">{t(`home.news.${tile.key}`, { n: tile.n })}</span>
+                <FaceStack members={tile.faces} />
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A new forum post: its author's face, the title (bold while unread) with what is new in it (a "New"
+ * badge, or how many replies came since the member's visit), then the faces of those who replied last
+ * and the byline.
+ */
+function PostLine({ post }: { post: HomePost }) {
+  const { t, now } = usePage();
+  const href = useHref();
+  return (
+    <ListRow
+      unread={post.unread}
+      lead={<MemberAvatar member={post.author} />}
+      title={
+        <>
+          <a href={href(`/forum/post/${post.id}`)}>{post.title}</a>
+          {post.unread ? (
+            <>
+              {' '}
+              <Badge>{t('home.forum.unread')}</Badge>
+            </>
+          ) : post.newReplyCount > 0 ? (
+            <>
+              {' '}
+              <Badge>{t('home.forum.newReplies', { n: post.newReplyCount })}</Badge>
+            </>
+          ) : null}
+        </>
+      }
+      meta={
+        <>
+          <FaceStack members={post.repliers} />
+          <span
+            className="home-line"
+            data-rel={t('home.forum.byline', { name: post.authorName, when: '{when}', replies: post.replyCount })}
+            data-rel-at={new Date(post.createdAt).toISOString()}
+          >
+            {t('home.forum.byline', { name: post.authorName, when: formatRelative(post.createdAt, now, t).text, replies: post.replyCount })}
+          </span>
+        </>
+      }
+    />
+  );
+}
+
+/** A newly published article: its author's face, the title, who and when. */
+function ArticleLine({ article }: { article: HomeArticle }) {
+  const { t } = usePage();
+  const href = useHref();
+  return (
+    <ListRow
+      lead={<MemberAvatar member={article.author} />}
+      title={article.title || t('home.open.untitled')}
+      href={href(`${article.path}#profile-articles`)}
+      meta={article.publishedDate ? t('home.articles.byline', { name: article.authorName, date: formatDate(article.publishedDate) }) : t('home.articles.by', { name: article.authorName })}
+    />
+  );
+}
+
 function SignedInHome({ news }: { news: WhatsNew }) {
   const page = usePage();
-  const { t, community, identity, now } = page;
+  const { t, community, identity } = page;
   if (news.forumPosts?.length) showsRelativeTimes(page);
   const href = useHref();
   if (!identity.loggedIn) return null;
@@ -106,7 +216,7 @@ function SignedInHome({ news }: { news: WhatsNew }) {
       <h1>{t('home.signedIn.heading', { name: displayName(identity.user) })}</h1>
       <p className="lead">{t('home.signedIn.intro', { appName: community.app_name })}</p>
 
-      <FeedSection feed={news.feed} />
+      <NewsStrip counts={news.counts} news={news} />
 
       <Feed id="home-open" heading={t('home.open.heading')} empty={news.openItems.length ? null : t('home.open.empty')}>
         <ul className="home-list">
@@ -119,36 +229,24 @@ function SignedInHome({ news }: { news: WhatsNew }) {
       <div className="home-grid">
         {news.forumPosts ? (
           <Feed id="home-forum" heading={t('home.forum.heading')} empty={news.forumPosts.length ? null : t('home.forum.empty')} more={{ path: '/forum', label: t('home.forum.more') }}>
-            <ul className="home-list">
+            <List>
               {news.forumPosts.map((p) => (
-                <li key={p.id}>
-                  <a href={href(`/forum/post/${p.id}`)}>{p.title}</a>
-                  <span
-                    className="home-line muted"
-                    data-rel={t('home.forum.byline', { name: p.authorName, when: '{when}', replies: p.replyCount })}
-                    data-rel-at={new Date(p.createdAt).toISOString()}
-                  >
-                    {t('home.forum.byline', { name: p.authorName, when: formatRelative(p.createdAt, now, t).text, replies: p.replyCount })}
-                  </span>
-                </li>
+                <PostLine key={p.id} post={p} />
               ))}
-            </ul>
+            </List>
           </Feed>
         ) : null}
 
         <Feed id="home-articles" heading={t('home.articles.heading')} empty={news.articles.length ? null : t('home.articles.empty')}>
-          <ul className="home-list">
+          <List>
             {news.articles.map((a) => (
-              <li key={a.id}>
-                <a href={href(`${a.path}#profile-articles`)}>{a.title || t('home.open.untitled')}</a>
-                <span className="home-line muted">
-                  {a.publishedDate ? t('home.articles.byline', { name: a.authorName, date: formatDate(a.publishedDate) }) : t('home.articles.by', { name: a.authorName })}
-                </span>
-              </li>
+              <ArticleLine key={a.id} article={a} />
             ))}
-          </ul>
+          </List>
         </Feed>
       </div>
+
+      <FeedSection feed={news.feed} />
 
       <Feed id="home-members" heading={t('home.members.heading')} empty={news.newMembers.length ? null : t('home.members.empty')} more={{ path: '/members', label: t('home.members.more') }}>
         <ul className="home-members">
