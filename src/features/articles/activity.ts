@@ -3,7 +3,6 @@ import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { ArticleStatusValue } from '#src/db/types.ts';
 import { excerpt, plainText } from '#src/lib/plain-text.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, type MemberSnapshot } from '#src/features/members/index.ts';
 import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
 
 /**
@@ -11,20 +10,27 @@ import { IN_FLIGHT, PENDING_PUBLICATION, PUBLISHED } from './rules.ts';
  * published articles, and a member's own articles on their way. The articles' tables stay theirs.
  */
 
-/** A newest article, with its author as the directory shows them (their face beside the title). */
-export type NewestArticle = { id: number; title: string; authorId: number; authorName: string; author: MemberSnapshot; publishedDate: Date | null };
+/** A newest article; `author`: the caller's column about its author (see newestPublished), as selected. */
+export type NewestArticle = { id: number; title: string; authorId: number; authorName: string; author: unknown; publishedDate: Date | null };
 
 /**
  * The newest published articles whose authors are among `authors` (a subquery of user ids: the
- * members others may see, from the members area), newest publication first.
+ * members others may see, from the members area), newest publication first. `authorColumn`, given
+ * the author's id column, is a column the caller wants about the author in the same statement (the
+ * members area's snapshot, for their face), returned as `author`.
  */
-export async function newestPublished(db: Db, community: Tenant, authors: Expression<unknown>, limit: number): Promise<NewestArticle[]> {
+export async function newestPublished(
+  db: Db,
+  community: Tenant,
+  authors: Expression<unknown>,
+  limit: number,
+  authorColumn?: (authorId: RawBuilder<unknown>) => RawBuilder<unknown>,
+): Promise<NewestArticle[]> {
   const rows = await selectInCommunity(db, 'articles', community)
     .innerJoin('users', 'users.id', 'articles.author_id')
     .innerJoin('article_revisions', 'article_revisions.id', 'articles.current_revision_id')
-    // The authors are listed members (the caller's `authors`): their membership row is there.
-    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'articles.author_id').onRef('memberships.community_id', '=', 'articles.community_id'))
-    .select(['articles.id', 'article_revisions.title', 'articles.published_date', 'users.id as author_id', ...SNAPSHOT_COLUMNS])
+    .select(['articles.id', 'article_revisions.title', 'articles.published_date', 'users.id as author_id', 'users.first_name', 'users.last_name'])
+    .select(sql<unknown>`${authorColumn ? authorColumn(sql.ref('articles.author_id')) : sql`null`}`.as('author'))
     .where('articles.status', 'in', PUBLISHED as ArticleStatusValue[])
     .where(sql<boolean>`articles.author_id in (${authors})`)
     .orderBy(sql`articles.published_date desc nulls last`)
@@ -36,7 +42,7 @@ export async function newestPublished(db: Db, community: Tenant, authors: Expres
     title: r.title.trim(),
     authorId: r.author_id,
     authorName: `${r.first_name} ${r.last_name}`.trim(),
-    author: toSnapshot(r),
+    author: r.author,
     publishedDate: r.published_date ? new Date(r.published_date) : null,
   }));
 }

@@ -5,7 +5,7 @@ import type { ArticleStatusValue, Community } from '#src/db/types.ts';
 import { newestPublished, onTheirWayOf } from '#src/features/articles/index.ts';
 import { memberFeedJson, memberFeedOf } from '#src/features/feeds/index.ts';
 import { forumNewsJson, forumNewsOf, NEWS_CAP, newestPosts, waitingPostsOf } from '#src/features/forum/index.ts';
-import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
+import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotJson, snapshotOfJson, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import type { HomeArticle, HomeMember, HomePost, NewsCounts, OpenItem, WhatsNew } from './types.ts';
 
 /**
@@ -62,8 +62,16 @@ async function newForumPosts({ db, community, t }: HomeDeps, userId: number): Pr
  * exists), newest publication first.
  */
 async function newArticles({ db, community }: HomeDeps): Promise<HomeArticle[]> {
-  const rows = await newestPublished(db, community, listedMemberIds(db, community), HOME_ARTICLES);
-  return rows.map((r) => ({ id: r.id, title: r.title, authorName: r.authorName, author: r.author, publishedDate: r.publishedDate, path: `/profile/${r.authorId}` }));
+  // Each author's snapshot (their face) in the same statement, from the members area.
+  const rows = await newestPublished(db, community, listedMemberIds(db, community), HOME_ARTICLES, (authorId) => snapshotJson(community, authorId));
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    authorName: r.authorName,
+    author: snapshotOfJson(r.author, { id: r.authorId, name: r.authorName }),
+    publishedDate: r.publishedDate,
+    path: `/profile/${r.authorId}`,
+  }));
 }
 
 /**

@@ -137,6 +137,28 @@ export const unknownMember = (id: number, name = '—'): MemberSnapshot => ({
   industry: null,
 });
 
+/**
+ * A member's snapshot as one SQL value (json), for a column of another area's statement (the home
+ * page's newest articles carry their authors' faces so): `userId` is that statement's column of the
+ * member's user id. Read back with snapshotOfJson; null where they are not a member of the community.
+ */
+export function snapshotJson(community: Tenant, userId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(select json_build_object(
+      'user_id', su.id, 'first_name', su.first_name, 'last_name', su.last_name, 'user_active', su.is_active,
+      'is_active', sm.is_active, 'is_moderator', sm.is_moderator, 'company_name', sm.company_name,
+      'avatar_url', sm.avatar_url, 'avatar_key', sm.avatar_key, 'job_title', sm.job_title,
+      'location_name', sm.location_name, 'pronouns', sm.pronouns, 'display_pronouns', sm.display_pronouns,
+      'industry', sm.industry)
+    from users su join memberships sm on sm.user_id = su.id and sm.community_id = ${community.id}
+    where su.id = ${userId})`;
+}
+
+/** snapshotJson's value, read back (`fallback`'s id and name where it was null). */
+export function snapshotOfJson(value: unknown, fallback: { id: number; name: string }): MemberSnapshot {
+  const row = (typeof value === 'string' ? JSON.parse(value) : value) as SnapshotRow | null;
+  return row ? toSnapshot(row) : unknownMember(fallback.id, fallback.name);
+}
+
 /** The snapshots of these members (any state) in one query; someone no longer a member reads as '—' (unknownMember). */
 export async function snapshotsOf(db: Db, community: Tenant, ids: number[]): Promise<(id: number) => MemberSnapshot> {
   const unique = [...new Set(ids)];

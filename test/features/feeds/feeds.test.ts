@@ -302,7 +302,7 @@ t.test('the members\u2019 feed: announcements, featured items, the home page, st
     t.equal((await get('/admin/feeds/featured?state=nope', s.admin.cookie)).statusCode, 400);
   });
 
-  await t.test('the member\u2019s home: the feed first, marked seen with a plain form, within five SQL statements', async (t) => {
+  await t.test('the member\u2019s home: the feed, pinned first, marked seen with a plain form, within five SQL statements', async (t) => {
     const first = await get('/', s.amara.cookie);
     t.equal(first.statusCode, 200);
     const home = await get('/', s.amara.cookie);

@@ -4,8 +4,9 @@ import { CsrfField } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /**
- * The member's feed from the team (the feeds area's announcements and featured items), first on the
- * home page: pinned first, then newest first; each announcement has a plain form to mark it seen (no
+ * The member's feed from the team (the feeds area's announcements and featured items) on the home
+ * page, below what is new in the forum and the articles (its unseen count is in the strip at the top):
+ * pinned first, then newest first; each announcement has a plain form to mark it seen (no
  * script), and those seen fold away below, in a <details> that opens without one.
  */
 
