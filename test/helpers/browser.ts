@@ -124,7 +124,16 @@ async function injectAxe(page: Page) {
  * impact, help text and the selectors of the offending nodes. Works with or without `bypassCSP`;
  * for a context with JavaScript off use `expectNoAxeViolationsWithoutJavaScript`.
  */
-export async function expectNoAxeViolations(t: Test, page: Page, what = page.url()) {
+/**
+ * The rules that depend on colour (text and links against their background). Everything else axe
+ * checks reads the markup and layout, which a colour scheme does not change: a page checked in full
+ * in one scheme needs only these in the other.
+ */
+export const AXE_COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
+
+export type AxeOptions = { rules?: readonly string[] };
+
+export async function expectNoAxeViolations(t: Test, page: Page, what = page.url(), options: AxeOptions = {}) {
   // axe waits on timers, which never fire in a page with JavaScript off: fail instead of hanging.
   const timersRun = await Promise.race([
     page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 0))),
@@ -136,9 +145,9 @@ export async function expectNoAxeViolations(t: Test, page: Page, what = page.url
   }
   if (!(await page.evaluate(() => 'axe' in window))) await injectAxe(page);
   const result = await page.evaluate(
-    (tags) =>
+    ({ tags, rules }) =>
       (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<AxeResult> } }).axe
-        .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+        .run(document, { runOnly: rules ? { type: 'rule', values: rules } : { type: 'tag', values: tags }, resultTypes: ['violations'] })
         .then((r) => ({
           violations: r.violations.map((v) => ({
             id: v.id,
@@ -148,7 +157,7 @@ export async function expectNoAxeViolations(t: Test, page: Page, what = page.url
             nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
           })),
         })),
-    AXE_TAGS,
+    { tags: AXE_TAGS, rules: options.rules ?? null },
   );
   const report = result.violations
     .map(
@@ -193,7 +202,7 @@ function scratchFor(browser: Browser) {
  * scratch page with JavaScript on that refuses every script: the same markup, never hydrated. The
  * scratch page (its own context, no cookies) is made once per browser and reused.
  */
-export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: Browser, page: Page, what = page.url()) {
+export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: Browser, page: Page, what = page.url(), options: AxeOptions & { colorScheme?: 'light' | 'dark' } = {}) {
   const url = page.url();
   const html = await page.content();
   const viewport = page.viewportSize() ?? DESKTOP;
@@ -204,8 +213,9 @@ export async function expectNoAxeViolationsWithoutJavaScript(t: Test, browser: B
     serving.url = url.split('#')[0]!;
     serving.html = html;
     await copy.setViewportSize(viewport);
+    await copy.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
     await copy.goto(url);
-    await expectNoAxeViolations(t, copy, `${what} (without JavaScript)`);
+    await expectNoAxeViolations(t, copy, `${what} (without JavaScript)`, options);
     await copy.goto('about:blank');
   });
   scratch.queue = turn.catch(() => {});
