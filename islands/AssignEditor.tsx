@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Table } from '#views/kit/table.tsx';
 
 export type AssignEditorRow = {
   id: number;
@@ -117,66 +118,60 @@ export default function AssignEditor({ csrf, rows, editors, labels }: AssignEdit
 
   return (
     <>
-      {/* A table wider than a phone scrolls inside its own box, never the page (WCAG 1.4.10). */}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label={labels.table}>
-      <table className="board">
-        <thead>
-          <tr>
-            <th scope="col">{labels.colTitle}</th>
-            <th scope="col">{labels.colMember}</th>
-            <th scope="col">{labels.colStatus}</th>
-            <th scope="col">{labels.colEditor}</th>
-            <th scope="col">{labels.colChanged}</th>
-            <th scope="col">
-              <span className="visually-hidden">{labels.colActions}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => {
-            const editor = editorOf(r);
-            return (
-              <tr key={r.id}>
-                <td>
-                  <a href={r.href} id={`board-title-${r.id}`}>
-                    {r.title}
+      {/* The kit's table: a table wider than a phone scrolls inside its own box, never the page (WCAG 1.4.10). */}
+      <Table
+        label={labels.table}
+        columns={[
+          { key: 'title', label: labels.colTitle },
+          { key: 'member', label: labels.colMember },
+          { key: 'status', label: labels.colStatus },
+          { key: 'editor', label: labels.colEditor },
+          { key: 'changed', label: labels.colChanged },
+          { key: 'actions', label: <span className="visually-hidden">{labels.colActions}</span> },
+        ]}
+      >
+        {rows.map((r) => {
+          const editor = editorOf(r);
+          return (
+            <tr key={r.id}>
+              <td>
+                <a href={r.href} id={`board-title-${r.id}`}>
+                  {r.title}
+                </a>
+              </td>
+              <td>
+                <a href={r.memberHref}>{r.member}</a>
+              </td>
+              <td>{r.status}</td>
+              <td>{editor.editorName ?? labels.unassigned}</td>
+              <td>{r.changed}</td>
+              <td>
+                {hydrated ? (
+                  <button
+                    type="button"
+                    className="link-button assign-trigger"
+                    aria-label={r.assignLabel}
+                    aria-haspopup="dialog"
+                    ref={(el) => {
+                      if (el) triggers.current.set(r.id, el);
+                      else triggers.current.delete(r.id);
+                    }}
+                    onClick={() => open(r)}
+                  >
+                    {labels.assign}
+                  </button>
+                ) : (
+                  // Without JavaScript: the article page's form. Its name stays "Assign editor" (the
+                  // title describes it), so that the row's link named by the title is the only one.
+                  <a href={`${r.href}#assign`} aria-describedby={`board-title-${r.id}`}>
+                    {labels.assign}
                   </a>
-                </td>
-                <td>
-                  <a href={r.memberHref}>{r.member}</a>
-                </td>
-                <td>{r.status}</td>
-                <td>{editor.editorName ?? labels.unassigned}</td>
-                <td>{r.changed}</td>
-                <td>
-                  {hydrated ? (
-                    <button
-                      type="button"
-                      className="link-button assign-trigger"
-                      aria-label={r.assignLabel}
-                      aria-haspopup="dialog"
-                      ref={(el) => {
-                        if (el) triggers.current.set(r.id, el);
-                        else triggers.current.delete(r.id);
-                      }}
-                      onClick={() => open(r)}
-                    >
-                      {labels.assign}
-                    </button>
-                  ) : (
-                    // Without JavaScript: the article page's form. Its name stays "Assign editor" (the
-                    // title describes it), so that the row's link named by the title is the only one.
-                    <a href={`${r.href}#assign`} aria-describedby={`board-title-${r.id}`}>
-                      {labels.assign}
-                    </a>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      </div>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
       <p className="assign-status" role="status">
         {status}
       </p>

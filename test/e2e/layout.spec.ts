@@ -105,6 +105,23 @@ t.test('page layout', async (t) => {
     t.ok(header!.right - header!.left < 1200, `the header stops at ${header!.right - header!.left} px`);
     t.ok(main!.left >= header!.left && main!.right <= header!.right, `the admin content (${main!.left} to ${main!.right}) stays within the header's container (${header!.left} to ${header!.right})`);
     t.same([footer!.left, footer!.right], [header!.left, header!.right], 'as the footer does');
+
+    // The content has no card of its own: it starts and ends where the header's row does (the same
+    // container and side padding), so its headings and tables line up with the header, on a phone too.
+    const phone = await (await openContext(t, browser, baseUrl, { viewport: { width: 375, height: 667 }, token: staffToken })).newPage();
+    await phone.goto('/admin/articles');
+    for (const [what, page] of [['at 1600 px', wide], ['at 375 px', phone]] as const) {
+      // The inner edges (inside padding and border) of the header's row, then of main.
+      const [row, content] = await page.evaluate(() =>
+        ['.site-header .header-inner', 'main'].map((selector) => {
+          const el = document.querySelector(selector)!;
+          const box = el.getBoundingClientRect();
+          const style = getComputedStyle(el);
+          return [Math.round(box.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth)), Math.round(box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth))];
+        }),
+      );
+      t.same(content, row, `${what}: the admin content (${content!.join(' to ')}) lines up with the header's row (${row!.join(' to ')})`);
+    }
   });
 
   await t.test("the header shows the community's full name on a desktop and its familiar name, uncut, on a phone", async (t) => {

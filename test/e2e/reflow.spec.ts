@@ -206,6 +206,8 @@ t.test('no page scrolls sideways at 320, 375 and 1280 px, and none has an axe vi
   ];
   const adminPages: Visit[] = [
     { path: '/admin', name: 'the admin home' },
+    { path: '/admin/members', name: "the staff's members table (a long address)" },
+    { path: '/admin/sites', name: 'the sites table, with its caption' },
     { path: '/admin/articles', name: 'the articles board' },
     { path: `/admin/articles/${draft.id}`, name: 'an article on the board' },
     { path: `/admin/articles/${first.id}`, name: 'a published article on the board' },

@@ -39,7 +39,7 @@ t.test('sites: the admin area of brands as data', async (t) => {
     t.match(res.body, 'data-site="beta"');
     t.notMatch(res.body, 'data-site="gamma"', 'a member but not an admin of gamma: not listed');
     t.match(res.body, 'beta.example.test');
-    t.match(res.body, /data-site="alpha"[\s\S]*?<td>2<\/td>/, 'alpha: two active members (Ada and Mia)');
+    t.match(res.body, /data-site="alpha"[\s\S]*?<td class="num">2<\/td>/, 'alpha: two active members (Ada and Mia)');
     t.match(res.body, 'href="/admin/sites/new"');
     t.match(res.body, 'href="/admin/dashboards"');
   });

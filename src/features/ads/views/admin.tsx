@@ -4,6 +4,7 @@ import { formatDate } from '#shared/format.ts';
 import { MarketplaceTabs } from '#views/admin/marketplace-tabs.tsx';
 import { AdminTabFrame, dateTime } from '#views/admin/tab-frame.tsx';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
+import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /**
@@ -125,42 +126,44 @@ export function AdsAdminPage({ ads, notice, ...form }: FormProps & { ads: StaffA
       {ads.length === 0 ? (
         <p>{t('ads.admin.none')}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('ads.admin.tableLabel')}>
-          <table className="board">
-            <thead>
-              <tr>
-                <th scope="col">{t('ads.admin.col.ad')}</th>
-                <th scope="col">{t('ads.admin.col.shape')}</th>
-                <th scope="col">{t('ads.admin.col.status')}</th>
-                <th scope="col">{t('ads.admin.col.schedule')}</th>
-                <th scope="col">{t('ads.admin.col.impressions')}</th>
-                <th scope="col">{t('ads.admin.col.clicks')}</th>
-                <th scope="col">{t('ads.admin.col.rate')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ads.map((ad) => (
-                <tr key={ad.id} data-ad={ad.id}>
-                  <th scope="row">
-                    <AdPicture ad={ad} small />
-                    <br />
-                    <a href={href(`/admin/marketplace/ads/${ad.id}`)}>{ad.altText}</a>
-                  </th>
-                  <td>{t(`ads.shapeNames.${ad.shape}`)}</td>
-                  <td>
-                    <StatusText ad={ad} />
-                  </td>
-                  <td>
-                    <Schedule ad={ad} />
-                  </td>
-                  <td data-impressions={ad.impressions}>{ad.impressions.toLocaleString('en-US')}</td>
-                  <td data-clicks={ad.clicks}>{ad.clicks.toLocaleString('en-US')}</td>
-                  <td>{percent(ad.clicks, ad.impressions)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t('ads.admin.tableLabel')}
+          caption={t('ads.admin.tableLabel')}
+          captionHidden
+          columns={[
+            { key: 'ad', label: t('ads.admin.col.ad') },
+            { key: 'shape', label: t('ads.admin.col.shape') },
+            { key: 'status', label: t('ads.admin.col.status') },
+            { key: 'schedule', label: t('ads.admin.col.schedule') },
+            { key: 'impressions', label: t('ads.admin.col.impressions'), numeric: true },
+            { key: 'clicks', label: t('ads.admin.col.clicks'), numeric: true },
+            { key: 'rate', label: t('ads.admin.col.rate'), numeric: true },
+          ]}
+        >
+          {ads.map((ad) => (
+            <tr key={ad.id} data-ad={ad.id}>
+              <th scope="row">
+                <AdPicture ad={ad} small />
+                <br />
+                <a href={href(`/admin/marketplace/ads/${ad.id}`)}>{ad.altText}</a>
+              </th>
+              <td>{t(`ads.shapeNames.${ad.shape}`)}</td>
+              <td>
+                <StatusText ad={ad} />
+              </td>
+              <td>
+                <Schedule ad={ad} />
+              </td>
+              <td className="num" data-impressions={ad.impressions}>
+                {ad.impressions.toLocaleString('en-US')}
+              </td>
+              <td className="num" data-clicks={ad.clicks}>
+                {ad.clicks.toLocaleString('en-US')}
+              </td>
+              <Cell numeric>{percent(ad.clicks, ad.impressions)}</Cell>
+            </tr>
+          ))}
+        </Table>
       )}
       <p className="field-hint">{t('ads.admin.countsNote')}</p>
       <NewAdForm {...form} />
@@ -215,28 +218,24 @@ export function AdEditPage({ ad, days, draft, errors, sizes, maxMb, notice }: Fo
       {days.length === 0 ? (
         <p>{t('ads.edit.noDays')}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('ads.edit.days')}>
-          <table className="board">
-            <thead>
-              <tr>
-                <th scope="col">{t('ads.edit.col.day')}</th>
-                <th scope="col">{t('ads.admin.col.impressions')}</th>
-                <th scope="col">{t('ads.admin.col.clicks')}</th>
-                <th scope="col">{t('ads.admin.col.rate')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{formatDate(new Date(`${d.day}T12:00:00Z`))}</th>
-                  <td>{d.impressions.toLocaleString('en-US')}</td>
-                  <td>{d.clicks.toLocaleString('en-US')}</td>
-                  <td>{percent(d.clicks, d.impressions)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t('ads.edit.days')}
+          columns={[
+            { key: 'day', label: t('ads.edit.col.day') },
+            { key: 'impressions', label: t('ads.admin.col.impressions'), numeric: true },
+            { key: 'clicks', label: t('ads.admin.col.clicks'), numeric: true },
+            { key: 'rate', label: t('ads.admin.col.rate'), numeric: true },
+          ]}
+        >
+          {days.map((d) => (
+            <tr key={d.day}>
+              <th scope="row">{formatDate(new Date(`${d.day}T12:00:00Z`))}</th>
+              <Cell numeric>{d.impressions.toLocaleString('en-US')}</Cell>
+              <Cell numeric>{d.clicks.toLocaleString('en-US')}</Cell>
+              <Cell numeric>{percent(d.clicks, d.impressions)}</Cell>
+            </tr>
+          ))}
+        </Table>
       )}
     </AdminTabFrame>
   );

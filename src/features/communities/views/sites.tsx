@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { DashboardLink, SiteForm, SiteRow, SiteTextField } from '#src/features/communities/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The sites an admin administers (spec section 2, /admin/sites). */
@@ -26,35 +27,31 @@ export function SitesList({ sites, notice, canCreate = false }: { sites: SiteRow
       {sites.length === 0 ? (
         <p>{t('sites.empty')}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('sites.table.caption')}>
-          <table className="board">
-            <caption className="visually-hidden">{t('sites.table.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('sites.table.name')}</th>
-                <th scope="col">{t('sites.table.code')}</th>
-                <th scope="col">{t('sites.table.hosts')}</th>
-                <th scope="col">{t('sites.table.forum')}</th>
-                <th scope="col">{t('sites.table.members')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sites.map((s) => (
-                <tr key={s.id} data-site={s.code}>
-                  <th scope="row">
-                    <a href={href(`/admin/sites/${s.code}`)} aria-label={t('sites.table.edit', { name: s.name })}>
-                      {s.name}
-                    </a>
-                  </th>
-                  <td>{s.code}</td>
-                  <td>{s.hosts.length ? s.hosts.join(', ') : t('sites.table.noHosts')}</td>
-                  <td>{s.forumEnabled ? t('sites.table.on') : t('sites.table.off')}</td>
-                  <td>{s.memberCount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t('sites.table.caption')}
+          caption={t('sites.table.caption')}
+          columns={[
+            { key: 'name', label: t('sites.table.name') },
+            { key: 'code', label: t('sites.table.code') },
+            { key: 'hosts', label: t('sites.table.hosts') },
+            { key: 'forum', label: t('sites.table.forum') },
+            { key: 'members', label: t('sites.table.members'), numeric: true },
+          ]}
+        >
+          {sites.map((s) => (
+            <tr key={s.id} data-site={s.code}>
+              <th scope="row">
+                <a href={href(`/admin/sites/${s.code}`)} aria-label={t('sites.table.edit', { name: s.name })}>
+                  {s.name}
+                </a>
+              </th>
+              <td>{s.code}</td>
+              <td>{s.hosts.length ? s.hosts.join(', ') : t('sites.table.noHosts')}</td>
+              <td>{s.forumEnabled ? t('sites.table.on') : t('sites.table.off')}</td>
+              <Cell numeric>{s.memberCount}</Cell>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );

@@ -235,7 +235,7 @@ export function StylesPage({ framed = false }: { framed?: boolean }) {
       </Specimen>
 
       <Specimen id="table" heading={s('table.heading')} intro={s('table.intro')}>
-        <Table label={s('table.label')} columns={columns}>
+        <Table label={s('table.label')} caption={s('table.caption')} columns={columns}>
           {rows(0)}
         </Table>
         <Table label={s('table.stickyLabel')} columns={columns} sticky>

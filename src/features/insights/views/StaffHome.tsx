@@ -3,6 +3,7 @@ import { AdminHome } from '#views/admin/AdminHome.tsx';
 import { BarChart, formatCount, FunnelChart } from '#views/kit/chart.tsx';
 import { Field, Hidden } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The presets (types.ts RANGE_PRESETS: views take values from their own folder only). */
@@ -150,26 +151,22 @@ export function StaffHome({ view }: { view: StaffHomeView }) {
           {view.topEvents.length === 0 ? (
             <p>{t('insights.top.none')}</p>
           ) : (
-            <div className="table-scroll" tabIndex={0} role="region" aria-label={t('insights.top.tableLabel')}>
-              <table className="chart-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('insights.top.col.category')}</th>
-                    <th scope="col">{t('insights.top.col.action')}</th>
-                    <th scope="col">{t('insights.top.col.events')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.topEvents.map((e) => (
-                    <tr key={`${e.category}:${e.action}`}>
-                      <td>{e.category}</td>
-                      <td>{e.action}</td>
-                      <td>{formatCount(e.events)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              label={t('insights.top.tableLabel')}
+              columns={[
+                { key: 'category', label: t('insights.top.col.category') },
+                { key: 'action', label: t('insights.top.col.action') },
+                { key: 'events', label: t('insights.top.col.events'), numeric: true },
+              ]}
+            >
+              {view.topEvents.map((e) => (
+                <tr key={`${e.category}:${e.action}`}>
+                  <td>{e.category}</td>
+                  <td>{e.action}</td>
+                  <Cell numeric>{formatCount(e.events)}</Cell>
+                </tr>
+              ))}
+            </Table>
           )}
         </section>
       </section>

@@ -4,6 +4,7 @@ import type { MemberNote, StaffActionEntry } from '#src/features/members/index.t
 import type { MemberAdminView } from '#src/features/members/index.ts';
 import { CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** "Nov 23, 2026, 18:40 UTC": a date with the time of day (staff compare accesses by the minute). */
@@ -116,36 +117,28 @@ export function MembersTable({
       {rows.length === 0 ? (
         <p>{t('adminMembers.none')}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('adminMembers.tableLabel')}>
-          <table className="board">
-            <thead>
-              <tr>
-                {(['name', 'email', 'community', 'standing', 'tier', 'founding', 'joined', 'lastAccess', 'active'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`adminMembers.col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.membershipId}>
-                  <th scope="row">
-                    <a href={href(memberPath(r.communityCode, r.userId))}>{r.name}</a>
-                  </th>
-                  <td>{r.email}</td>
-                  <td>{r.communityName}</td>
-                  <td>{r.standing ?? ''}</td>
-                  <td>{r.membershipTier ?? ''}</td>
-                  <td>{r.isFounding ? t('adminMembers.yes') : t('adminMembers.no')}</td>
-                  <td>{formatDate(r.joinedAt)}</td>
-                  <td>{r.lastAccessedAt ? dateTime(r.lastAccessedAt) : t('adminMembers.never')}</td>
-                  <td>{r.isActive ? t('adminMembers.yes') : t('adminMembers.no')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t('adminMembers.tableLabel')}
+          caption={t('adminMembers.tableLabel')}
+          captionHidden
+          columns={(['name', 'email', 'community', 'standing', 'tier', 'founding', 'joined', 'lastAccess', 'active'] as const).map((c) => ({ key: c, label: t(`adminMembers.col.${c}`) }))}
+        >
+          {rows.map((r) => (
+            <tr key={r.membershipId}>
+              <th scope="row">
+                <a href={href(memberPath(r.communityCode, r.userId))}>{r.name}</a>
+              </th>
+              <td>{r.email}</td>
+              <td>{r.communityName}</td>
+              <td>{r.standing ?? ''}</td>
+              <td>{r.membershipTier ?? ''}</td>
+              <td>{r.isFounding ? t('adminMembers.yes') : t('adminMembers.no')}</td>
+              <td>{formatDate(r.joinedAt)}</td>
+              <td>{r.lastAccessedAt ? dateTime(r.lastAccessedAt) : t('adminMembers.never')}</td>
+              <td>{r.isActive ? t('adminMembers.yes') : t('adminMembers.no')}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <ul className="board-links">
         {query.after ? (

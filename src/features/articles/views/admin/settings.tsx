@@ -2,6 +2,7 @@
 import { formatDate } from '#shared/format.ts';
 import { CsrfField, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 type Blackout = { id: number; startsOn: string; endsBefore: string };
@@ -45,41 +46,35 @@ export function BlackoutWindows({
       {windows.length === 0 ? (
         <p>{t('admin.articles.blackouts.none')}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('admin.articles.blackouts.heading')}>
-        <table className="board">
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.articles.blackouts.colStart')}</th>
-              <th scope="col">{t('admin.articles.blackouts.colEnd')}</th>
-              <th scope="col">{t('admin.articles.blackouts.colState')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('admin.articles.blackouts.colActions')}</span>
+        <Table
+          label={t('admin.articles.blackouts.heading')}
+          columns={[
+            { key: 'start', label: t('admin.articles.blackouts.colStart') },
+            { key: 'end', label: t('admin.articles.blackouts.colEnd') },
+            { key: 'state', label: t('admin.articles.blackouts.colState') },
+            { key: 'actions', label: <span className="visually-hidden">{t('admin.articles.blackouts.colActions')}</span> },
+          ]}
+        >
+          {windows.map((w) => (
+            <tr key={w.id}>
+              <th scope="row">
+                <time dateTime={w.startsOn}>{formatDate(w.startsOn)}</time>
               </th>
+              <td>
+                <time dateTime={w.endsBefore}>{formatDate(w.endsBefore)}</time>
+              </td>
+              <td>{t(`admin.articles.blackouts.${state(w)}`)}</td>
+              <td>
+                <form method="post" action={href(`/admin/articles/blackouts/${w.id}/delete`)}>
+                  <CsrfField />
+                  <button type="submit" className="button button-secondary" aria-label={t('admin.articles.blackouts.deleteLabel', { start: formatDate(w.startsOn), end: formatDate(w.endsBefore) })}>
+                    {t('admin.articles.blackouts.delete')}
+                  </button>
+                </form>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {windows.map((w) => (
-              <tr key={w.id}>
-                <th scope="row">
-                  <time dateTime={w.startsOn}>{formatDate(w.startsOn)}</time>
-                </th>
-                <td>
-                  <time dateTime={w.endsBefore}>{formatDate(w.endsBefore)}</time>
-                </td>
-                <td>{t(`admin.articles.blackouts.${state(w)}`)}</td>
-                <td>
-                  <form method="post" action={href(`/admin/articles/blackouts/${w.id}/delete`)}>
-                    <CsrfField />
-                    <button type="submit" className="button button-secondary" aria-label={t('admin.articles.blackouts.deleteLabel', { start: formatDate(w.startsOn), end: formatDate(w.endsBefore) })}>
-                      {t('admin.articles.blackouts.delete')}
-                    </button>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+          ))}
+        </Table>
       )}
       <h2>{t('admin.articles.blackouts.addHeading')}</h2>
       <form method="post" action={href('/admin/articles/blackouts')} className="stack" noValidate>

@@ -2,6 +2,7 @@ import { formatDate } from '#shared/format.ts';
 import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { Pager } from '#views/admin/tab-frame.tsx';
+import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame } from '#src/features/expert-panels/views/admin/RoundupParts.tsx';
 
@@ -55,33 +56,24 @@ export function RoundupBoard({ rows, next, query, errors = {} }: { rows: Roundup
       {rows.length === 0 ? (
         <p>{t('expertPanelsRoundups.board.none')}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('expertPanelsRoundups.board.tableLabel')}>
-          <table className="board">
-            <thead>
-              <tr>
-                {(['title', 'question', 'status', 'answers', 'updated', 'live'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`expertPanelsRoundups.board.col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} id={`roundup-${r.id}`}>
-                  <th scope="row">
-                    <a href={href(`/admin/expert-panels/roundups/${r.id}`)}>{r.title}</a>
-                  </th>
-                  <td>{r.questionTitle}</td>
-                  <td>{t(`expertPanelsRoundups.status.${r.status}`)}</td>
-                  <td>{r.answerCount}</td>
-                  <td>{formatDate(r.updatedAt)}</td>
-                  <td>{r.status === 'FINAL' && r.slug ? <a href={href(`/expert-panels/roundups/${r.slug}`)}>{`/expert-panels/roundups/${r.slug}`}</a> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t('expertPanelsRoundups.board.tableLabel')}
+          caption={t('expertPanelsRoundups.board.tableLabel')}
+          columns={(['title', 'question', 'status', 'answers', 'updated', 'live'] as const).map((c) => ({ key: c, label: t(`expertPanelsRoundups.board.col.${c}`), numeric: c === 'answers' }))}
+        >
+          {rows.map((r) => (
+            <tr key={r.id} id={`roundup-${r.id}`}>
+              <th scope="row">
+                <a href={href(`/admin/expert-panels/roundups/${r.id}`)}>{r.title}</a>
+              </th>
+              <td>{r.questionTitle}</td>
+              <td>{t(`expertPanelsRoundups.status.${r.status}`)}</td>
+              <Cell numeric>{r.answerCount}</Cell>
+              <td>{formatDate(r.updatedAt)}</td>
+              <td>{r.status === 'FINAL' && r.slug ? <a href={href(`/expert-panels/roundups/${r.slug}`)}>{`/expert-panels/roundups/${r.slug}`}</a> : '—'}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <Pager base="/admin/expert-panels/roundups" after={query.after} next={next} params={params} nextLabel={t('expertPanelsRoundups.board.next')} firstLabel={t('expertPanelsRoundups.board.first')} />
     </RoundupFrame>

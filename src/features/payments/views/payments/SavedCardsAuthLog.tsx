@@ -1,21 +1,19 @@
 import type { AuthLogRow } from '#src/features/payments/index.ts';
+import { type Column, Table, TableHead } from '#views/kit/table.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 
 /** Spec section 9: the auth log's skeleton shows 10 rows while it loads. */
 export const AUTH_LOG_SKELETON_ROWS = 10;
 
-function Head() {
+/** The log's columns: the amount is a figure (right-aligned), the rest words. */
+function useColumns(): Column[] {
   const { t } = usePage();
-  return (
-    <thead>
-      <tr>
-        <th scope="col">{t('savedCards.log.amount')}</th>
-        <th scope="col">{t('savedCards.log.time')}</th>
-        <th scope="col">{t('savedCards.log.response')}</th>
-        <th scope="col">{t('savedCards.log.reversal')}</th>
-      </tr>
-    </thead>
-  );
+  return [
+    { key: 'amount', label: t('savedCards.log.amount'), numeric: true },
+    { key: 'time', label: t('savedCards.log.time') },
+    { key: 'response', label: t('savedCards.log.response') },
+    { key: 'reversal', label: t('savedCards.log.reversal') },
+  ];
 }
 
 /**
@@ -25,59 +23,59 @@ function Head() {
  */
 export function AuthLogTable({ rows, card }: { rows: AuthLogRow[]; card: { typeName: string; last4: string } }) {
   const { t } = usePage();
+  const columns = useColumns();
   if (rows.length === 0) return <p className="muted">{t('savedCards.log.none')}</p>;
   const caption = t('savedCards.log.caption', { type: card.typeName, last4: card.last4 });
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
-      <table className="board auth-log">
-        <caption className="visually-hidden">{caption}</caption>
-        <Head />
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>{r.amount}</td>
-              <td>{r.time}</td>
-              <td>
-                {r.response === 'none' ? null : r.response === 'success' ? (
-                  <span className="auth-ok">{t('savedCards.log.responseSuccess')}</span>
-                ) : (
-                  <span className="auth-failed">{t('savedCards.log.responseFailure', { code: r.responseCode })}</span>
-                )}
-              </td>
-              <td>
-                {r.reversal === 'notApplicable' ? (
-                  t('savedCards.log.reversalNotApplicable')
-                ) : r.reversal === 'success' ? (
-                  <span className="auth-ok">
-                    <span aria-hidden="true">✓ </span>
-                    {t('savedCards.log.reversalSuccess')}
-                  </span>
-                ) : (
-                  <span className="auth-failed">
-                    <span aria-hidden="true">✗ </span>
-                    {t('savedCards.log.reversalFailure', { code: r.reversalCode })}
-                  </span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label={caption} caption={caption} captionHidden columns={columns} className="board auth-log">
+      {rows.map((r) => (
+        <tr key={r.id}>
+          <td className="num">{r.amount}</td>
+          <td>{r.time}</td>
+          <td>
+            {r.response === 'none' ? null : r.response === 'success' ? (
+              <span className="auth-ok">{t('savedCards.log.responseSuccess')}</span>
+            ) : (
+              <span className="auth-failed">{t('savedCards.log.responseFailure', { code: r.responseCode })}</span>
+            )}
+          </td>
+          <td>
+            {r.reversal === 'notApplicable' ? (
+              t('savedCards.log.reversalNotApplicable')
+            ) : r.reversal === 'success' ? (
+              <span className="auth-ok">
+                <span aria-hidden="true">✓ </span>
+                {t('savedCards.log.reversalSuccess')}
+              </span>
+            ) : (
+              <span className="auth-failed">
+                <span aria-hidden="true">✗ </span>
+                {t('savedCards.log.reversalFailure', { code: r.reversalCode })}
+              </span>
+            )}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
-/** The 10-row placeholder the island shows while a log loads (cloned from this template). */
+/**
+ * The 10-row placeholder the island shows while a log loads (cloned from this template):
+ * the kit table's box and head, hidden from assistive technology (the status line speaks for it), so
+ * the log takes its place without a jump.
+ */
 export function AuthLogSkeleton() {
   const { t } = usePage();
+  const columns = useColumns();
   return (
     <template data-log-skeleton="">
       <div className="table-scroll auth-log-skeleton" aria-busy="true">
         <p className="visually-hidden" role="status">
           {t('savedCards.log.loading')}
         </p>
-        <table className="board auth-log" aria-hidden="true">
-          <Head />
+        <table className="table board auth-log" aria-hidden="true">
+          <TableHead columns={columns} />
           <tbody>
             {Array.from({ length: AUTH_LOG_SKELETON_ROWS }, (_, i) => (
               <tr key={i}>
