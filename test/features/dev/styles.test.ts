@@ -10,7 +10,7 @@ const MARKERS: Record<string, RegExp> = {
   badge: /<span class="badge badge-warning">/,
   chip: /<button type="submit" class="chip" aria-pressed="true">/,
   card: /<li class="card"><h3 class="card-title"><a href=/,
-  'list-row': /<li class="list-row list-row-unread">/,
+  'list-row': /<li class="list-row list-row-unread">[\s\S]*<span class="face-stack" aria-hidden="true"><span class="face member-initials">AL<\/span>/,
   'empty-state': /<div class="empty-state"><p class="empty-state-title">/,
   tabs: /<ul class="tabs"><li><a href="\/dev\/styles\?tab=overview#kit-tabs" aria-current="page">/,
   alert: /<div class="alert alert-success toast" role="status">[\s\S]*<div class="alert alert-error" role="alert">/,

@@ -8,6 +8,8 @@ import { Dialog } from '#views/kit/dialog.tsx';
 import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Field } from '#views/kit/form.tsx';
 import { List, ListRow } from '#views/kit/list-row.tsx';
+import { FaceStack } from '#views/kit/member-avatar.tsx';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { Cell, Table } from '#views/kit/table.tsx';
 import { Tabs } from '#views/kit/tabs.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -22,6 +24,24 @@ const PEOPLE: readonly Person[] = [
   { name: 'Grace Hopper', email: 'grace@compilers.example', company: 'Compilers & Co', role: 'CTO', joined: 'Mar 19, 2025', posts: 57, replies: 310, spend: '$4,950.00', status: 'warning' },
   { name: 'Bartholomew Featherstonehaugh-Wolfeschlegelsteinhausen', email: 'bartholomew.featherstonehaugh@a-very-long-company-name.example', company: 'A Company With A Remarkably Long Name Ltd', role: 'Head of Partnerships and Strategic Alliances', joined: 'Nov 2, 2026', posts: 0, replies: 3, spend: '$0.00', status: 'neutral' },
 ];
+
+/** Sample people for the faces (initials: the page loads no picture). */
+const face = (id: number, firstName: string, lastName: string): MemberSnapshot => ({
+  id,
+  name: `${firstName} ${lastName}`,
+  firstName,
+  lastName,
+  isModerator: false,
+  companyName: null,
+  avatar: null,
+  jobTitle: null,
+  location: null,
+  isActive: true,
+  pronouns: null,
+  displayPronouns: false,
+  industry: null,
+});
+const REPLIERS = [face(1, 'Ada', 'Lovelace'), face(2, 'Alan', 'Turing'), face(3, 'Katherine', 'Johnson')];
 
 const STATUS_WORD: Record<string, string> = { success: 'badges.success', warning: 'badges.warning', neutral: 'badges.neutral' };
 
@@ -181,6 +201,7 @@ export function StylesPage({ framed = false }: { framed?: boolean }) {
             trail={
               <>
                 <Badge tone="info">{s('list.new', { count: 3 })}</Badge>
+                <FaceStack members={REPLIERS} />
                 <span>{s('list.replies', { count: 14 })}</span>
               </>
             }
