@@ -231,6 +231,11 @@ export async function createPost(deps: ForumDeps, viewer: ForumViewer, input: Po
       ).execute();
     }
     await follow(trx, deps.community, post.id, author.id, now);
+    // Its author has read it (decision 0065): replies by others count as new for them from the first,
+    // whether the post came from the page (which shows it next) or from the API (which does not).
+    await insertInCommunity(trx, 'forum_reads', deps.community, { post_id: post.id, user_id: author.id, last_reply_id: 0, read_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     if (!author.waits) await publishEffects(trx, deps, 'post', post.id);
     return post.id;
   });

@@ -53,6 +53,15 @@ t.test('forum read tracking', async (t) => {
     t.ok((await rowOf(cy, post.id)).unread, 'still unread for Cy: each member their own');
   });
 
+  await t.test('its author has read a new post: replies by others are new to them without opening it (the API never shows it)', async (t) => {
+    const post = await newPost('Mine');
+    await reply(bob, post.id, 'first');
+    await reply(cy, post.id, 'second');
+    const forAda = await rowOf(ada, post.id);
+    t.notOk(forAda.unread);
+    t.equal(forAda.newReplyCount, 2, '"2 new" for the author');
+  });
+
   await t.test('"N new": the published replies by others after the last reply the member was shown', async (t) => {
     const post = await newPost('Counting');
     await reply(cy, post.id, 'one');
