@@ -108,7 +108,7 @@ t.test('the forum in the browser: write, reply, like, report, approve, follow an
       }
       // A reaction: a button of the same form as the like, one press away behind React (issue 30:
       // only the reactions given show), a disclosure that needs no script.
-      t.equal(await page.locator(`#reactions-post-${postId} .forum-chip:visible`).count(), 1, 'no reaction given yet: only React shows');
+      t.equal(await page.locator(`#reactions-post-${postId} .chip:visible`).count(), 1, 'no reaction given yet: only React shows');
       await page.locator(`#reactions-post-${postId} summary`).click();
       const insightful = page.locator(`#react-post-${postId}-insightful`);
       if (javaScript) {

@@ -312,7 +312,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     // Only the reactions given show, with their counts (issue 30); the rest wait one press away.
     t.notMatch(reacted, 'Celebrate 0', 'no reaction of the post shows a zero');
     const menu = (await get(ada, `/forum/post/${firstPostId}`)).body.split(`id="reactions-post-${firstPostId}"`)[1]?.split('</details>')[0] ?? '';
-    t.match(menu, new RegExp(`<details class="forum-react-more"><summary class="forum-chip">React</summary>[\\s\\S]*id="react-post-${firstPostId}-celebrate"`), 'every reaction of the set is offered behind React');
+    t.match(menu, new RegExp(`<details class="forum-react-more"><summary class="chip">React</summary>[\\s\\S]*id="react-post-${firstPostId}-celebrate"`), 'every reaction of the set is offered behind React');
     const badReaction = await post(ada, `/forum/post/${firstPostId}/react`, { on: '1', reaction: 'angry', post: String(firstPostId) });
     t.ok(badReaction.statusCode >= 400 && badReaction.statusCode < 500, 'a reaction outside the set is refused');
 
@@ -354,7 +354,7 @@ t.test('the forum pages, with JavaScript off', async (t) => {
     await db.deleteFrom('forum_reactions').where('target_kind', '=', 'reply').where('target_id', '=', replyId).execute();
     const quiet = await replyOf(replyId);
     t.notMatch(textOf(quiet), / 0\b/, 'no reaction of a reply shows a zero');
-    t.match(quiet, /<details class="forum-react-more"><summary class="forum-chip">React<\/summary>/, 'a way to react');
+    t.match(quiet, /<details class="forum-react-more"><summary class="chip">React<\/summary>/, 'a way to react');
     t.match(quiet, new RegExp(`<button[^>]*value="support:1"[^>]*id="react-reply-${replyId}-support" aria-pressed="false" name="toggle">Support</button>`), 'its buttons, as on the post');
     const supported = await post(ada, `/forum/reply/${replyId}/react`, { toggle: 'support:1', post: String(firstPostId) });
     t.equal(supported.statusCode, 303, 'reacting to a reply without JavaScript');

@@ -57,7 +57,7 @@ export function likeInner(kind: ForumTargetKind, id: number, count: number, like
   const action = esc(hrefIn(ctx, `/forum/${kind}/${id}/like`));
   const label = esc(ctx.t(kind === 'post' ? 'forumPages.post.likeLabel' : 'forumPages.post.likeReplyLabel'));
   return (
-    `<button type="submit" hx-post="${action}" value="${liked ? '0' : '1'}" class="forum-chip" id="like-${kind}-${id}-button" aria-pressed="${liked}" aria-label="${label}" name="on" formAction="${action}">` +
+    `<button type="submit" hx-post="${action}" value="${liked ? '0' : '1'}" class="chip" id="like-${kind}-${id}-button" aria-pressed="${liked}" aria-label="${label}" name="on" formAction="${action}">` +
     `${esc(ctx.t('forumPages.post.like'))}</button> <span class="forum-count">${esc(ctx.t('forumPages.post.likeCount', { n: count }))}</span>${errorHtml(error)}`
   );
 }
@@ -78,12 +78,12 @@ function likeHtml(kind: ForumTargetKind, id: number, count: number, liked: boole
 export function reactionsInner(kind: ForumTargetKind, id: number, reactions: ReactionCount[], ctx: HtmlContext, error?: string): string {
   const action = esc(hrefIn(ctx, `/forum/${kind}/${id}/react`));
   const button = (r: ReactionCount, withCount: boolean) =>
-    `<button type="submit" value="${r.reaction}:${r.mine ? '0' : '1'}" hx-post="${action}" class="forum-chip" id="react-${kind}-${id}-${r.reaction}" aria-pressed="${r.mine}" name="toggle">` +
+    `<button type="submit" value="${r.reaction}:${r.mine ? '0' : '1'}" hx-post="${action}" class="chip" id="react-${kind}-${id}-${r.reaction}" aria-pressed="${r.mine}" name="toggle">` +
     `${esc(ctx.t(`forum.reactions.${r.reaction}`))}${withCount ? ` <span class="forum-count">${r.count}</span>` : ''}</button>`;
   const given = reactions.filter((r) => r.count > 0);
   const others = reactions.filter((r) => r.count === 0);
   const more = others.length
-    ? `<details class="forum-react-more"><summary class="forum-chip">${esc(ctx.t('forumPages.post.react'))}</summary>` +
+    ? `<details class="forum-react-more"><summary class="chip">${esc(ctx.t('forumPages.post.react'))}</summary>` +
       `<span class="forum-react-menu">${others.map((r) => button(r, false)).join('')}</span></details>`
     : '';
   return given.map((r) => button(r, true)).join('') + more + errorHtml(error);

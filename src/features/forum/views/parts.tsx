@@ -107,7 +107,7 @@ export function FollowButton({ postId, followed, back, error }: { postId: number
       <input type="hidden" name="post" value={String(back.postId)} />
       <Hidden name="after" value={back.after} />
       <input type="hidden" name="on" value={followed ? '0' : '1'} />
-      <button type="submit" className="forum-chip" id={`follow-${postId}-button`} aria-describedby={`follow-${postId}-hint`}>
+      <button type="submit" className="chip" id={`follow-${postId}-button`} aria-describedby={`follow-${postId}-hint`}>
         {t(followed ? 'forumPages.post.unfollow' : 'forumPages.post.follow')}
       </button>{' '}
       <span className="muted" id={`follow-${postId}-hint`}>
