@@ -1,8 +1,11 @@
 import type { GroupView } from '#src/features/groups/index.ts';
 import type { PostSummary } from '#src/features/forum/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
+import { Badge } from '#views/kit/badge.tsx';
 import { DateText } from '#views/kit/date-text.tsx';
 import { CsrfField, Field, Hidden, TextArea } from '#views/kit/form.tsx';
+import { List, ListRow } from '#views/kit/list-row.tsx';
+import { FaceStack, MemberAvatar } from '#views/kit/member-avatar.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { People } from './parts.tsx';
 
@@ -79,20 +82,40 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
         {a.canRead ? (
           <>
             {posts.length ? (
-              <ul className="group-posts">
+              <List>
                 {posts.map((p) => (
-                  <li key={p.id}>
-                    <h3>
-                      <a href={href(`/groups/${group.slug}/posts/${p.id}`)}>{p.title}</a>
-                    </h3>
-                    <p>{p.excerpt}</p>
-                    <p className="muted">
-                      {p.author.name} · <DateText at={p.lastActivityAt} /> · {t('groups.replies', { count: p.replyCount })}
-                      {p.status !== 'published' ? ` · ${t(`groups.status.${p.status}`)}` : ''}
-                    </p>
-                  </li>
+                  <ListRow
+                    key={p.id}
+                    unread={p.unread}
+                    lead={<MemberAvatar member={p.author} />}
+                    title={
+                      <>
+                        <a href={href(`/groups/${group.slug}/posts/${p.id}`)}>{p.title}</a>
+                        {p.unread ? (
+                          <>
+                            {' '}
+                            <Badge>{t('groups.unread')}</Badge>
+                          </>
+                        ) : p.newReplyCount > 0 ? (
+                          <>
+                            {' '}
+                            <Badge>{t('groups.newReplies', { n: p.newReplyCount })}</Badge>
+                          </>
+                        ) : null}
+                      </>
+                    }
+                    meta={
+                      <>
+                        <span className="list-row-excerpt">{p.excerpt}</span>
+                        <span>
+                          <FaceStack members={p.repliers} /> {p.author.name} · <DateText at={p.lastActivityAt} /> · {t('groups.replies', { count: p.replyCount })}
+                          {p.status !== 'published' ? ` · ${t(`groups.status.${p.status}`)}` : ''}
+                        </span>
+                      </>
+                    }
+                  />
                 ))}
-              </ul>
+              </List>
             ) : (
               <p>{t('groups.noPosts')}</p>
             )}
