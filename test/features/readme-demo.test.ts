@@ -136,7 +136,8 @@ t.test("the README's demo, tried as a new user would", async (t) => {
   });
 
   await t.test('Home: Amara sees her article on its way, her pending introduction and her post waiting for approval', async (t) => {
-    t.match(README, /your own open items \(an article on its way, a pending introduction, a forum post waiting\s+for approval\)/);
+    t.match(README, /your own open items \(an article on its way, a pending\s+introduction, a forum post waiting\s+for approval\)/);
+    t.match(README, /what is new for you first, counted\s+and with faces/);
     const res = await asAmara('/');
     t.equal(res.statusCode, 200);
     const open = sectionOf(mainOf(res.body), 'home-open');

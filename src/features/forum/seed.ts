@@ -210,8 +210,9 @@ export async function seedForum(trx: RawDb, ctx: { byCode: Record<string, number
 
   // Read tracking (decision 0065): whoever replied in a thread read it up to their last reply, its
   // author at least its start; Amara read the older threads to the end, the
-  // week's up to two replies before the last, and has not opened the posts of the last four days: her
-  // list and her home page show "New" beside those and "2 new" beside threads read to the end.
+  // week's up to two replies before the last, and has not opened the posts of the last ten days she
+  // neither replied to nor follows: her list and her home page show "New" beside those and "2 new"
+  // beside threads read to the end.
   const reads = new Map<string, Row<'forum_reads'>>();
   const markRead = (postIndex: number, userId: number, lastReplyId: number, at: number) => {
     const key = `${postIndex}:${userId}`;
@@ -229,7 +230,7 @@ export async function seedForum(trx: RawDb, ctx: { byCode: Record<string, number
     markRead(i, x.author.id, 0, x.createdAt);
     if (x.author.id === amara.id) return;
     const thread = threadOf[i]!.sort((a, b) => a - b);
-    if (x.createdAt > now - 4 * DAY) return; // the newest: not opened yet
+    if (x.createdAt > now - 10 * DAY && !follows.has(`${postId(i)}:${amara.id}`)) return; // the newest: not opened yet (a reply of hers marked it above)
     const upTo = x.lastActivity > now - 7 * DAY && thread.length >= 3 ? thread[thread.length - 3]! : (thread.at(-1) ?? 0);
     markRead(i, amara.id, upTo, Math.min(x.lastActivity, now - HOUR));
   });

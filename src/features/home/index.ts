@@ -1,2 +1,2 @@
 /** The home area's public face: the only module other areas and views import from. */
-export type { HomeArticle, HomeMember, HomePost, NewsCounts, OpenItem, WhatsNew } from './types.ts';
+export type { HomeArticle, HomeMember, HomePost, NewsTile, OpenItem, WhatsNew } from './types.ts';

@@ -34,19 +34,21 @@ export type OpenItem =
   | { kind: 'forumPost'; id: number; title: string; createdAt: Date; path: string };
 
 /**
- * What is new for this member, counted (the strip at the top of the page). Each count stops at `cap`
- * + 1 (shown as "99+"); `null` where the community has no forum.
+ * One kind of news for this member, counted (a tile of the strip at the top of the page): how many
+ * (counting stops past 99: `over` says there are more, shown "99+"), the faces behind it, and where it
+ * is: a part of the home page (`#…`) or a page of the app. Only kinds with news are listed.
  */
-export type NewsCounts = {
-  unreadPosts: number | null;
-  newReplies: number | null;
-  announcements: number;
-  newMembers: number;
-  cap: number;
+export type NewsTile = {
+  kind: 'unread' | 'replies' | 'team' | 'members';
+  count: number;
+  over: boolean;
+  faces: MemberSnapshot[];
+  to: '#home-forum' | '/forum' | '#feed' | '#home-members';
 };
 
 export type WhatsNew = {
-  counts: NewsCounts;
+  /** What is new for this member, first; empty when nothing is. */
+  news: NewsTile[];
   /** Null where the community has no forum (the section is not shown at all). */
   forumPosts: HomePost[] | null;
   articles: HomeArticle[];

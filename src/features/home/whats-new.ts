@@ -6,7 +6,8 @@ import { newestPublished, onTheirWayOf } from '#src/features/articles/index.ts';
 import { memberFeedJson, memberFeedOf } from '#src/features/feeds/index.ts';
 import { forumNewsJson, forumNewsOf, NEWS_CAP, newestPosts, waitingPostsOf } from '#src/features/forum/index.ts';
 import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotJson, snapshotOfJson, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
-import type { HomeArticle, HomeMember, HomePost, NewsCounts, OpenItem, WhatsNew } from './types.ts';
+import type { MemberSnapshot } from '#src/features/members/index.ts';
+import type { HomeArticle, HomeMember, HomePost, NewsTile, OpenItem, WhatsNew } from './types.ts';
 
 /**
  * "What is happening in the community" (issue 14, the home page): the newest forum posts (where the
@@ -42,14 +43,23 @@ export async function whatsNew(deps: HomeDeps, userId: number): Promise<WhatsNew
     newMembersOf(deps, userId),
     openItemsAndFeedOf(deps, userId),
   ]);
-  const counts: NewsCounts = {
-    unreadPosts: forumNews?.unread ?? null,
-    newReplies: forumNews?.newReplies ?? null,
-    announcements: feed.unseen,
-    newMembers: Math.min(newMemberCount, NEWS_CAP + 1),
-    cap: NEWS_CAP,
-  };
-  return { counts, forumPosts, articles, newMembers, openItems, feed };
+  const posts = forumPosts ?? [];
+  // Each count as far as NEWS_CAP, and whether there are more; the faces of those behind the news
+  // among the posts the page shows.
+  const tile = (kind: NewsTile['kind'], n: number, faces: MemberSnapshot[], to: NewsTile['to']): NewsTile => ({ kind, count: Math.min(n, NEWS_CAP), over: n > NEWS_CAP, faces, to });
+  const tiles = [
+    tile('unread', forumNews?.unread ?? 0, distinct(posts.filter((p) => p.unread).map((p) => p.author)), '#home-forum'),
+    tile('replies', forumNews?.newReplies ?? 0, distinct(posts.filter((p) => p.newReplyCount > 0).flatMap((p) => p.repliers)), '/forum'),
+    tile('team', feed.unseen, [], '#feed'),
+    tile('members', newMemberCount, newMembers, '#home-members'),
+  ];
+  return { news: tiles.filter((x) => x.count > 0), forumPosts, articles, newMembers, openItems, feed };
+}
+
+/** The distinct members among `people`, in order (one face each). */
+function distinct(people: readonly MemberSnapshot[]): MemberSnapshot[] {
+  const seen = new Set<number>();
+  return people.filter((m) => !seen.has(m.id) && seen.add(m.id));
 }
 
 /** The newest published posts, from the forum, with the member's read state and the faces. */

@@ -2,6 +2,7 @@ import t from 'tap';
 import { sql } from 'kysely';
 import type { Community } from '#src/db/types.ts';
 import { AREAS } from '#src/features/areas.ts';
+import { forumNewsJson, forumNewsOf } from '#src/features/forum/index.ts';
 import { setupDatabase, startApp } from '#test/helpers/app.ts';
 import { createCommunity, createMember, signIn } from '#test/helpers/factories.ts';
 
@@ -66,6 +67,25 @@ t.test('the home page', async (t) => {
     // Each byline's relative time is marked (its ISO time and its wording with {when}) for the script that keeps it current.
     t.match(forum, /<span class="home-line" data-rel="[^"]+ · \{when\} · [^"]+" data-rel-at="\d{4}-\d\d-\d\dT[^"]+Z">/);
     t.match(amaraHome.html, 'data-island="RelativeTimes"', 'and the page loads it');
+  });
+
+  await t.test('what is new for Amara comes first: her unread posts, new replies, the team\u2019s news and new members, counted, with faces', async (t) => {
+    const strip = sectionOf(amaraHome.main, 'home-news');
+    t.ok(strip, 'the strip');
+    t.ok(amaraHome.main.indexOf('aria-labelledby="home-news"') < amaraHome.main.indexOf('aria-labelledby="home-forum"'), 'before everything else');
+    const { rows } = await sql<{ v: unknown }>`select ${forumNewsJson(summit, amara.id)} as v`.execute(db);
+    const forum = forumNewsOf(rows[0]!.v);
+    t.ok(forum.unread > 0 && forum.newReplies > 0, `the demo gives her both (${forum.unread} unread, ${forum.newReplies} new replies)`);
+    const tile = (to: string) => new RegExp(`<a class="home-stat" href="${to}"><span class="home-stat-n">(\\d+\\+?)</span> <span class="home-stat-label">([^<]+)</span>`).exec(strip!);
+    t.same(tile('#home-forum')?.slice(1), [String(forum.unread), forum.unread === 1 ? 'unread post' : 'unread posts'], 'the unread posts, to the forum section');
+    t.same(tile('/forum')?.slice(1), [String(forum.newReplies), 'new replies in your threads'], 'the new replies, to the forum');
+    t.match(tile('#feed')?.[2], /new from the team/, 'the team\u2019s unseen announcements, to the feed');
+    t.match(tile('#home-members')?.[2], /new members?/, 'the new members, to their section');
+    t.match(strip, /<span class="face-stack" aria-hidden="true"><img class="face"/, 'with faces');
+    const [again] = [await home(alpha, await createMember(db, alpha, { firstName: 'Nadia', lastName: 'Nothing' }), 'alpha.test')];
+    const quietStrip = sectionOf(again.main, 'home-news');
+    t.notMatch(quietStrip, 'home-stat"', 'a member of a community where nothing happened: no tile');
+    t.match(textOf(quietStrip!), "You're all caught up");
   });
 
   await t.test('Amara sees the newly published articles, each a link to its author\u2019s articles', async (t) => {

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { displayName, formatDate, formatRelative } from '#shared/format.ts';
-import type { HomeArticle, HomeMember, HomePost, NewsCounts, OpenItem, WhatsNew } from '#src/features/home/index.ts';
-import type { MemberSnapshot } from '#src/features/members/index.ts';
+import type { HomeArticle, HomeMember, HomePost, NewsTile, OpenItem, WhatsNew } from '#src/features/home/index.ts';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
 import { Badge } from '#views/kit/badge.tsx';
@@ -93,30 +92,14 @@ function MemberTile({ member }: { member: HomeMember }) {
   );
 }
 
-/** A count as shown: the number, or "99+" past the cap. */
-const shownCount = (n: number, cap: number) => (n > cap ? `${cap}+` : String(n));
-
-/** The distinct members among `people`, in order (one face each). */
-function distinct(people: readonly MemberSnapshot[]): MemberSnapshot[] {
-  const seen = new Set<number>();
-  return people.filter((m) => !seen.has(m.id) && seen.add(m.id));
-}
-
 /**
  * What is new for this member, first: a tile per kind of news that has any (unread posts, new replies
  * in threads they read, the team's unseen announcements, new members), each a count in words, the
  * faces behind it, and a link to where it is. With nothing new, one line says so.
  */
-function NewsStrip({ counts, news }: { counts: NewsCounts; news: WhatsNew }) {
+function NewsStrip({ tiles }: { tiles: NewsTile[] }) {
   const { t } = usePage();
   const href = useHref();
-  const posts = news.forumPosts ?? [];
-  const tiles = [
-    counts.unreadPosts ? { key: 'unread', n: counts.unreadPosts, to: '#home-forum', faces: distinct(posts.filter((p) => p.unread).map((p) => p.author)) } : null,
-    counts.newReplies ? { key: 'replies', n: counts.newReplies, to: href('/forum'), faces: distinct(posts.filter((p) => p.newReplyCount > 0).flatMap((p) => p.repliers)) } : null,
-    counts.announcements ? { key: 'team', n: counts.announcements, to: '#feed', faces: [] } : null,
-    counts.newMembers ? { key: 'members', n: counts.newMembers, to: '#home-members', faces: news.newMembers } : null,
-  ].filter((x) => x !== null);
   return (
     <section className="home-news" aria-labelledby="home-news">
       <h2 id="home-news" className="visually-hidden">
@@ -127,10 +110,10 @@ function NewsStrip({ counts, news }: { counts: NewsCounts; news: WhatsNew }) {
       ) : (
         <ul className="home-stats">
           {tiles.map((tile) => (
-            <li key={tile.key}>
-              <a className="home-stat" href={tile.to}>
-                <span className="home-stat-n">{shownCount(tile.n, counts.cap)}</span>{' '}
-                <span className="home-stat-label">{t(`home.news.${tile.key}`, { n: tile.n })}</span>
+            <li key={tile.kind}>
+              <a className="home-stat" href={tile.to.startsWith('#') ? tile.to : href(tile.to)}>
+                <span className="home-stat-n">{tile.over ? `${tile.count}+` : tile.count}</span>{' '}
+                <span className="home-stat-label">{t(`home.news.${tile.kind}`, { n: tile.count })}</span>
                 <FaceStack members={tile.faces} />
               </a>
             </li>
@@ -216,7 +199,7 @@ function SignedInHome({ news }: { news: WhatsNew }) {
       <h1>{t('home.signedIn.heading', { name: displayName(identity.user) })}</h1>
       <p className="lead">{t('home.signedIn.intro', { appName: community.app_name })}</p>
 
-      <NewsStrip counts={news.counts} news={news} />
+      <NewsStrip tiles={news.news} />
 
       <Feed id="home-open" heading={t('home.open.heading')} empty={news.openItems.length ? null : t('home.open.empty')}>
         <ul className="home-list">
