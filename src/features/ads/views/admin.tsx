@@ -4,6 +4,7 @@ import { formatDate } from '#shared/format.ts';
 import { MarketplaceTabs } from '#views/admin/marketplace-tabs.tsx';
 import { AdminTabFrame, dateTime } from '#views/admin/tab-frame.tsx';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -124,7 +125,7 @@ export function AdsAdminPage({ ads, notice, ...form }: FormProps & { ads: StaffA
     <AdminTabFrame className="marketplace-admin ads-admin" heading={t('ads.admin.heading')} tabs={<MarketplaceTabs current="ads" />} notice={notice}>
       <p className="lead">{t('ads.admin.intro')}</p>
       {ads.length === 0 ? (
-        <p>{t('ads.admin.none')}</p>
+        <EmptyState title={t('ads.admin.none')} />
       ) : (
         <Table
           label={t('ads.admin.tableLabel')}

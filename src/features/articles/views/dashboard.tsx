@@ -2,6 +2,7 @@
 import { formatDate } from '#shared/format.ts';
 import type { ArticleRow, EditorLink } from '#src/features/articles/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { ArticlesNav, Paragraphs, titleOf } from '#src/features/articles/views/parts.tsx';
@@ -158,7 +159,7 @@ export function PublishedPage({ articles, amplify = false }: { articles: Article
     <section>
       <ArticlesNav />
       <h1>{t('articles.pages.publishedTitle')}</h1>
-      {articles.length === 0 ? <p>{t('articles.pages.publishedNone')}</p> : null}
+      {articles.length === 0 ? <EmptyState title={t('articles.pages.publishedNone')} /> : null}
       <ul className="plain">
         {articles.map((a) => (
           <li key={a.id}>

@@ -1,5 +1,6 @@
 import { formatDate } from '#shared/format.ts';
 import type { BadgesPageData } from '#src/features/badges/types.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 
 /**
@@ -15,7 +16,7 @@ export function BadgesPage({ data }: { data: BadgesPageData }) {
       <section aria-labelledby="badges-held">
         <h2 id="badges-held">{t('badges.held.heading')}</h2>
         {data.held.length === 0 ? (
-          <p className="muted">{t('badges.held.none')}</p>
+          <EmptyState title={t('badges.held.none')} />
         ) : (
           <ul className="badge-cards plain">
             {data.held.map((b) => (
@@ -34,7 +35,7 @@ export function BadgesPage({ data }: { data: BadgesPageData }) {
       <section aria-labelledby="badges-to-earn">
         <h2 id="badges-to-earn">{t('badges.toEarn.heading')}</h2>
         {data.toEarn.length === 0 ? (
-          <p className="muted">{t('badges.toEarn.none')}</p>
+          <EmptyState title={t('badges.toEarn.none')} />
         ) : (
           <ul className="badge-cards plain">
             {data.toEarn.map((b) => (

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import type { DashboardLink, SiteForm, SiteRow, SiteTextField } from '#src/features/communities/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { Button } from '#views/kit/button.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -25,7 +27,7 @@ export function SitesList({ sites, notice, canCreate = false }: { sites: SiteRow
         </a>
       </p>
       {sites.length === 0 ? (
-        <p>{t('sites.empty')}</p>
+        <EmptyState title={t('sites.empty')} action={canCreate ? <Button href={href('/admin/sites/new')}>{t('sites.create')}</Button> : undefined} />
       ) : (
         <Table
           label={t('sites.table.caption')}
@@ -246,7 +248,7 @@ export function DashboardsPage({ links }: { links: DashboardLink[] }) {
       <h1>{t('sites.dashboards.heading')}</h1>
       <p className="lead">{t('sites.dashboards.intro')}</p>
       {links.length === 0 ? (
-        <p>{t('sites.empty')}</p>
+        <EmptyState title={t('sites.empty')} />
       ) : (
         <ul className="card-links">
           {links.map((l) => (

@@ -1,5 +1,6 @@
 import { formatDate } from '#shared/format.ts';
 import type { ConversationThread } from '#src/features/conversations/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { CsrfField, TextArea } from '#views/kit/form.tsx';
 import { MemberAvatar } from '#views/kit/member-avatar.tsx';
 import { MessagesTabs } from '#views/layout/messages-tabs.tsx';
@@ -50,7 +51,7 @@ export function ConversationThreadPage({ thread, form, action }: { thread: Conve
         </p>
       ) : null}
       {thread.messages.length === 0 ? (
-        <p className="muted">{t('conversations.thread.empty')}</p>
+        <EmptyState title={t('conversations.thread.empty')} />
       ) : (
         <ol className="conversation-messages plain" aria-label={t('conversations.thread.messagesLabel')}>
           {thread.messages.map((m) => (

@@ -1,5 +1,6 @@
 import { formatDate } from '#shared/format.ts';
 import type { ConversationListPage, ConversationSummary } from '#src/features/conversations/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { MemberAvatar } from '#views/kit/member-avatar.tsx';
 import { MessagesTabs } from '#views/layout/messages-tabs.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -23,7 +24,7 @@ export function ConversationsList({ page }: { page: ConversationListPage }) {
       <MessagesTabs current="conversations" unread={{ conversations: page.unreadConversations }} />
       <p className="lead">{t('conversations.list.intro')}</p>
       {page.items.length === 0 ? (
-        <p className="muted">{t('conversations.list.none')}</p>
+        <EmptyState title={t('conversations.list.none')} />
       ) : (
         <ul className="conversation-list plain">
           {page.items.map((item) => (

@@ -1,4 +1,5 @@
 import type { MemberQuestionRow, MemberTab } from '#src/features/expert-panels/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { CsrfField } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { DateText, StateBadges } from '#src/features/expert-panels/views/parts.tsx';
@@ -127,7 +128,7 @@ export function QuestionList({ tab, tabs, counts, rows, olderHref }: QuestionLis
         </ul>
       </nav>
       <h2 className="visually-hidden">{t(`expertPanels.list.tabs.${tab}`)}</h2>
-      {rows.length === 0 ? <p className="ep-empty">{t(`expertPanels.list.empty.${tab}`)}</p> : null}
+      {rows.length === 0 ? <EmptyState title={t(`expertPanels.list.empty.${tab}`)} /> : null}
       <ul className="plain ep-rows">
         {rows.map((r) => (
           <QuestionRow key={r.questionId} row={r} />

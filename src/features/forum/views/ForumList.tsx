@@ -1,5 +1,7 @@
 import type { PostSummary, TopicView } from '#src/features/forum/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
+import { Button } from '#views/kit/button.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ForumAvatar, StatusBadges, TopicLinks, When } from '#src/features/forum/views/parts.tsx';
 
@@ -125,7 +127,13 @@ export function ForumList({ pinned, posts, topics, topicId, q, olderHref, canMod
         </>
       ) : null}
       <h2>{heading}</h2>
-      {posts.length === 0 && pinned.length === 0 ? <p className="forum-empty">{t(filtered ? 'forumPages.list.emptyFiltered' : 'forumPages.list.empty')}</p> : null}
+      {posts.length === 0 && pinned.length === 0 ? (
+        filtered ? (
+          <EmptyState title={t('forumPages.list.emptyFiltered')} />
+        ) : (
+          <EmptyState title={t('forumPages.list.empty')} action={<Button href={href('/forum/new')}>{t('forumPages.list.newPost')}</Button>} />
+        )
+      ) : null}
       <ul className="plain forum-rows">
         {posts.map((p) => (
           <PostRow key={p.id} post={p} />

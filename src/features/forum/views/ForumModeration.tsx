@@ -1,6 +1,7 @@
 import type { QueueItem, ReportView } from '#src/features/forum/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { QueueItemCard, queueKey, ReasonForm } from '#src/features/forum/views/moderation-parts.tsx';
 import { AuthorLine, itemHref, When } from '#src/features/forum/views/parts.tsx';
@@ -22,7 +23,7 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, erro
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {error ? <Alert kind="error">{error}</Alert> : null}
       <h2>{t('forumPages.queue.waiting', { n: queue.length })}</h2>
-      {queue.length === 0 ? <p className="muted">{t('forumPages.queue.emptyQueue')}</p> : null}
+      {queue.length === 0 ? <EmptyState title={t('forumPages.queue.emptyQueue')} /> : null}
       <ul className="plain forum-queue">
         {queue.map((item) => {
           const key = queueKey(item);
@@ -70,7 +71,7 @@ export function ForumModeration({ queue, reports, olderReportsHref, notice, erro
         })}
       </ul>
       <h2>{t('forumPages.queue.reports', { n: reports.length })}</h2>
-      {reports.length === 0 ? <p className="muted">{t('forumPages.queue.emptyReports')}</p> : null}
+      {reports.length === 0 ? <EmptyState title={t('forumPages.queue.emptyReports')} /> : null}
       <ul className="plain forum-queue">
         {reports.map((r) => (
           <li key={r.id} className="card" id={`report-${r.id}`}>

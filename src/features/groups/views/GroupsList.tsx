@@ -1,5 +1,6 @@
 import type { GroupCard } from '#src/features/groups/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { usePage } from '#views/layout/page-context.tsx';
 import { GroupCards } from './parts.tsx';
 
@@ -12,9 +13,9 @@ export function GroupsList({ mine, others, notice }: { mine: GroupCard[]; others
       <p className="lead">{t('groups.list.intro', { name: community.familiar_name })}</p>
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       <h2>{t('groups.list.mine')}</h2>
-      {mine.length ? <GroupCards groups={mine} /> : <p>{t('groups.list.noneMine')}</p>}
+      {mine.length ? <GroupCards groups={mine} /> : <EmptyState title={t('groups.list.noneMine')} />}
       <h2>{t('groups.list.others')}</h2>
-      {others.length ? <GroupCards groups={others} /> : <p>{t('groups.list.noneOthers')}</p>}
+      {others.length ? <GroupCards groups={others} /> : <EmptyState title={t('groups.list.noneOthers')} />}
     </section>
   );
 }

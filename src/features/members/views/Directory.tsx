@@ -2,6 +2,7 @@ import type { DirectoryPage, FilterOptions, Suggestion } from '#src/features/mem
 import type { MemberSnapshot } from '#src/features/members/index.ts';
 import { FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { avatarAt } from '#views/kit/avatar.ts';
 import { Tabs as KitTabs } from '#views/kit/tabs.tsx';
@@ -234,7 +235,7 @@ export function DirectoryView({ mode, form, options, page, suggestions = [], err
         <>
           <p className="lead">{t('directory.discover.intro')}</p>
           {suggestions.length === 0 ? (
-            <p>{t('directory.discover.none')}</p>
+            <EmptyState title={t('directory.discover.none')} />
           ) : (
             <ul className="cards member-cards" aria-label={t('directory.discoverTitle')}>
               {suggestions.map((s) => (
@@ -251,7 +252,7 @@ export function DirectoryView({ mode, form, options, page, suggestions = [], err
           <Letters form={form} mode={mode} />
           {page ? (
             page.members.length === 0 ? (
-              <p className="directory-none">{filtered ? t(mode === 'results' && form.q ? 'directory.results.none' : 'directory.results.noneBrowse') : t('directory.results.empty')}</p>
+              <EmptyState title={filtered ? t(mode === 'results' && form.q ? 'directory.results.none' : 'directory.results.noneBrowse') : t('directory.results.empty')} />
             ) : (
               <ul className="cards member-cards" aria-label={t('directory.card.listLabel')}>
                 {page.members.map((m) => (

@@ -3,6 +3,7 @@ import type { IntroductionView } from '#src/features/members/index.ts';
 import type { IntroductionStatus, MemberSnapshot } from '#src/features/members/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { Tabs } from '#src/features/members/views/Directory.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -218,7 +219,7 @@ export function MyIntroductions({ requests, notice, askAgain }: { requests: Intr
       <Tabs mode="introductions" />
       <h1>{t('introductions.mine.heading')}</h1>
       {notice ? <Alert kind="success">{notice}</Alert> : null}
-      {requests.length === 0 ? <p>{t('introductions.mine.empty')}</p> : null}
+      {requests.length === 0 ? <EmptyState title={t('introductions.mine.empty')} /> : null}
       <ul className="plain intro-list">
         {requests.map((r) => {
           // One "Ask again" per member: on the newest request to them, when it was declined and none is open.

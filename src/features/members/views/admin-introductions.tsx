@@ -1,6 +1,7 @@
 import { formatDate } from '#shared/format.ts';
 import { CsrfField, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { usePage, useHref } from '#views/layout/page-context.tsx';
 import { MemberLine, StatusBadge, type IntroductionItem } from '#src/features/members/views/Introductions.tsx';
 
@@ -118,14 +119,14 @@ export function IntroductionQueue({ pending, reviewed, notice, form }: { pending
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {form?.errors.form && !pending.some((r) => r.id === form.id) ? <Alert kind="error">{form.errors.form}</Alert> : null}
       <h2>{t('introductions.admin.pending', { count: pending.length })}</h2>
-      {pending.length === 0 ? <p>{t('introductions.admin.pendingEmpty')}</p> : null}
+      {pending.length === 0 ? <EmptyState title={t('introductions.admin.pendingEmpty')} /> : null}
       <ul className="plain intro-list">
         {pending.map((r) => (
           <Pending key={r.id} r={r} form={form?.id === r.id ? form : undefined} />
         ))}
       </ul>
       <h2>{t('introductions.admin.reviewed')}</h2>
-      {reviewed.length === 0 ? <p>{t('introductions.admin.reviewedEmpty')}</p> : null}
+      {reviewed.length === 0 ? <EmptyState title={t('introductions.admin.reviewedEmpty')} /> : null}
       <ul className="plain intro-list">
         {reviewed.map((r) => (
           <Reviewed key={r.id} r={r} />

@@ -4,6 +4,7 @@ import type { MemberNote, StaffActionEntry } from '#src/features/members/index.t
 import type { MemberAdminView } from '#src/features/members/index.ts';
 import { CsrfField, Field, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -115,7 +116,7 @@ export function MembersTable({
         {t('adminMembers.count', { n: total })}
       </p>
       {rows.length === 0 ? (
-        <p>{t('adminMembers.none')}</p>
+        <EmptyState title={t('adminMembers.none')} />
       ) : (
         <Table
           label={t('adminMembers.tableLabel')}

@@ -1,5 +1,6 @@
 import { formatDate } from '#shared/format.ts';
 import type { InboxMessage, InboxPage as InboxPageData } from '#src/features/messages/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { MANY_UNREAD, MessagesTabs } from '#views/layout/messages-tabs.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -13,7 +14,8 @@ export function InboxPage({ page, after }: { page: InboxPageData; after: string 
       <MessagesTabs current="team" unread={{ team: page.unread }} />
       <p>{page.unread > MANY_UNREAD ? t('messages.inbox.unreadMany', { count: MANY_UNREAD }) : page.unread > 0 ? t('messages.inbox.unreadCount', { count: page.unread }) : t('messages.inbox.allRead')}</p>
       {page.items.length === 0 ? (
-        <p>{after ? t('messages.inbox.noMore') : t('messages.inbox.empty')}</p>
+        // Past the last page there is no "yet": a plain line above the link back to the newest.
+        after ? <p>{t('messages.inbox.noMore')}</p> : <EmptyState title={t('messages.inbox.empty')} />
       ) : (
         <ul className="message-list">
           {page.items.map((m) => (

@@ -1,3 +1,4 @@
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { CsrfField, Hidden } from '#views/kit/form.tsx';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 
@@ -58,7 +59,7 @@ export function NotificationsPage({ items, option, place, newerHref, olderHref, 
         </p>
       ) : null}
       {items.length === 0 ? (
-        <p className="notif-empty">{option ? t('notifications.list.emptyOption', { name: option.name }) : t('notifications.list.empty')}</p>
+        <EmptyState title={option ? t('notifications.list.emptyOption', { name: option.name }) : t('notifications.list.empty')} />
       ) : (
         <ul className="notif-list">
           {items.map((n) => (

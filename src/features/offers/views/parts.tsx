@@ -1,6 +1,7 @@
 import { formatDate } from '#shared/format.ts';
 import { assetUrl } from '#shared/asset-url.ts';
 import type { OfferCard, OfferListPage, PartnerLogo } from '#src/features/offers/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The last day an offer runs: its end is the next day's first instant. */
@@ -72,7 +73,7 @@ export function OfferCards({ page, base, emptyText }: { page: OfferListPage; bas
           ))}
         </ul>
       ) : (
-        <p className="muted">{emptyText}</p>
+        <EmptyState title={emptyText} />
       )}
       {page.query.after || page.next ? (
         <ul className="board-links">

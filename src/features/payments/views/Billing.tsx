@@ -1,5 +1,6 @@
 import type { StatementRow } from '#src/features/payments/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { SettingsLayout } from '#views/layout/SettingsPage.tsx';
 
@@ -28,7 +29,7 @@ export function BillingPage({ statements, olderCursor, paged }: BillingPageProps
         {statements === null ? (
           <Alert kind="error">{t('billing.statements.error')}</Alert>
         ) : statements.length === 0 && !paged ? (
-          <p className="muted">{t('billing.statements.empty')}</p>
+          <EmptyState title={t('billing.statements.empty')} />
         ) : (
           <ul className="plain statement-list">
             {statements.map((s) => {

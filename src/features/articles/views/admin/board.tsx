@@ -3,6 +3,7 @@ import { formatDate } from '#shared/format.ts';
 import type { ArticleRow, ArticleStatus, BoardQuery } from '#src/features/articles/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { EditorOptions, statusName, type Editor } from '#src/features/articles/views/admin/parts.tsx';
@@ -102,7 +103,7 @@ export function ArticlesBoard({
       {tooMany ? <Alert kind="info">{t('admin.articles.tooMany')}</Alert> : null}
       {total > 0 ? <p className="muted">{t('admin.articles.count', { n: total })}</p> : null}
       {rows.length === 0 ? (
-        <p>{t('admin.articles.none')}</p>
+        <EmptyState title={t('admin.articles.none')} />
       ) : (
         <Island
           name="AssignEditor"

@@ -2,6 +2,7 @@
 import { formatDate } from '#shared/format.ts';
 import { CsrfField, FieldNotes } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
@@ -44,7 +45,7 @@ export function BlackoutWindows({
       <h1>{t('admin.articles.blackouts.heading')}</h1>
       <p>{t('admin.articles.blackouts.intro')}</p>
       {windows.length === 0 ? (
-        <p>{t('admin.articles.blackouts.none')}</p>
+        <EmptyState title={t('admin.articles.blackouts.none')} />
       ) : (
         <Table
           label={t('admin.articles.blackouts.heading')}

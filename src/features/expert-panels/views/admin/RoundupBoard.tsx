@@ -2,6 +2,8 @@ import { formatDate } from '#shared/format.ts';
 import type { RoundupQuery, RoundupRow } from '#src/features/expert-panels/index.ts';
 import { Field } from '#views/kit/form.tsx';
 import { Pager } from '#views/admin/tab-frame.tsx';
+import { Button } from '#views/kit/button.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Cell, Table } from '#views/kit/table.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame } from '#src/features/expert-panels/views/admin/RoundupParts.tsx';
@@ -54,7 +56,7 @@ export function RoundupBoard({ rows, next, query, errors = {} }: { rows: Roundup
         </button>
       </form>
       {rows.length === 0 ? (
-        <p>{t('expertPanelsRoundups.board.none')}</p>
+        <EmptyState title={t('expertPanelsRoundups.board.none')} action={query.q || query.status || query.after ? undefined : <Button href={href('/admin/expert-panels/roundups/new')}>{t('expertPanelsRoundups.board.new')}</Button>} />
       ) : (
         <Table
           label={t('expertPanelsRoundups.board.tableLabel')}

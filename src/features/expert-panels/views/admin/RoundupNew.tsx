@@ -1,6 +1,7 @@
 import type { RoundupQuestionChoice } from '#src/features/expert-panels/index.ts';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { TextArea } from '#views/kit/form.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { RoundupFrame, type RoundupFormState } from '#src/features/expert-panels/views/admin/RoundupParts.tsx';
 
@@ -16,7 +17,7 @@ export function RoundupNew({ questions, form }: { questions: RoundupQuestionChoi
         <a href={href('/admin/expert-panels/roundups')}>{t('expertPanelsRoundups.new.back')}</a>
       </p>
       {questions.length === 0 ? (
-        <p>{t('expertPanelsRoundups.new.noQuestions')}</p>
+        <EmptyState title={t('expertPanelsRoundups.new.noQuestions')} />
       ) : (
         <>
           <p className="muted">{t('expertPanelsRoundups.new.intro')}</p>

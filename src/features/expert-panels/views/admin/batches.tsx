@@ -1,4 +1,5 @@
 import type { BatchBoardRow, BatchDetail, BatchFilters, PanelRow, QuestionRow } from '#src/features/expert-panels/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { CsrfField, Field, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ActionForm, EpAdminPage, EpTable, FormError, Pager, TextArea, dateTime, typed, type EpForm } from '#src/features/expert-panels/views/admin/frame.tsx';
@@ -182,7 +183,7 @@ export function EpBatch({ batch, questions, notice, form }: { batch: BatchDetail
         {batch.sentAt ? ` ${t('expertPanelsAdmin.batches.sentAt', { at: dateTime(batch.sentAt) })}` : null}
       </p>
       <h2>{t('expertPanelsAdmin.questions.heading', { n: questions.length })}</h2>
-      {questions.length === 0 ? <p>{t('expertPanelsAdmin.questions.none')}</p> : null}
+      {questions.length === 0 ? <EmptyState title={t('expertPanelsAdmin.questions.none')} /> : null}
       <ol className="ep-admin-questions">
         {questions.map((q) => (
           <Question key={q.id} q={q} draft={draft} form={form} />

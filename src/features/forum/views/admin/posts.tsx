@@ -1,5 +1,6 @@
 import { formatDate } from '#shared/format.ts';
 import type { StaffPostQuery, StaffPostRow, StaffReplyRow } from '#src/features/forum/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { ReasonForm } from '#src/features/forum/views/moderation-parts.tsx';
@@ -114,7 +115,7 @@ export function ForumPostReplies({ post, rows, next, after, notice, form }: { po
       <p>
         <a href={href('/admin/forum/posts')}>{t('forumStaff.replies.back')}</a>
       </p>
-      {rows.length === 0 ? <p>{t('forumStaff.replies.none')}</p> : null}
+      {rows.length === 0 ? <EmptyState title={t('forumStaff.replies.none')} /> : null}
       <ol className="plain forum-staff-list">
         {rows.map((r) => {
           const key = `reply-${r.id}`;

@@ -1,4 +1,5 @@
 import type { QueueItem, ReportView } from '#src/features/forum/index.ts';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { QueueItemCard, queueKey, ReasonForm } from '#src/features/forum/views/moderation-parts.tsx';
 import { ForumStaffPage, ActionForm, FormError, Pager, dateTime, type StaffForm, typedIn } from '#src/features/forum/views/admin/frame.tsx';
@@ -9,7 +10,7 @@ export function ForumQueue({ items, notice, form }: { items: QueueItem[]; notice
   return (
     <ForumStaffPage tab="queue" notice={notice} error={form?.errors.form && !items.some((i) => queueKey(i) === form.key) ? form.errors.form : undefined}>
       <p className="muted">{t('forumStaff.queue.intro')}</p>
-      {items.length === 0 ? <p>{t('forumStaff.queue.none')}</p> : null}
+      {items.length === 0 ? <EmptyState title={t('forumStaff.queue.none')} /> : null}
       <ul className="plain forum-staff-list">
         {items.map((item) => {
           const key = queueKey(item);
@@ -60,7 +61,7 @@ export function ForumReports({ reports, next, after, notice, form }: { reports: 
   return (
     <ForumStaffPage tab="reports" notice={notice} error={form?.errors.form && !reports.some((r) => `report-${r.id}` === form.key) ? form.errors.form : undefined}>
       <p className="muted">{t('forumStaff.reports.intro')}</p>
-      {reports.length === 0 ? <p>{t('forumStaff.reports.none')}</p> : null}
+      {reports.length === 0 ? <EmptyState title={t('forumStaff.reports.none')} /> : null}
       <ul className="plain forum-staff-list">
         {reports.map((r) => {
           const key = `report-${r.id}`;

@@ -1,6 +1,7 @@
 import type { OffersStaffForm, PartnerRow } from '#src/features/offers/index.ts';
 import { MarketplaceTabs } from '#views/admin/marketplace-tabs.tsx';
 import { ActionForm, AdminTabFrame, FormError, typedIn } from '#views/admin/tab-frame.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { CsrfField, Field } from '#views/kit/form.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 import { PartnerMark } from '../parts.tsx';
@@ -39,7 +40,7 @@ export function PartnersAdmin({ partners, form, notice }: { partners: PartnerRow
       </section>
       <section aria-labelledby="partner-list">
         <h2 id="partner-list">{t('offers.partners.listHeading')}</h2>
-        {partners.length === 0 ? <p>{t('offers.partners.none')}</p> : null}
+        {partners.length === 0 ? <EmptyState title={t('offers.partners.none')} /> : null}
         <ul className="partner-list">
           {partners.map((p) => {
             const key = `partner-${p.id}`;

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { AmplifyPageModel } from '#src/features/payments/index.ts';
 import { CsrfField, FieldNotes, describedBy } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
 
 /** The page's data, formatted by the route (view-models.ts amplifyPageModel), and its forms' state. */
@@ -57,7 +58,7 @@ export function AmplifyPage({ article, packages, orders, defaultCard, selected, 
 
       <p>{t('amplify.intro')}</p>
       {packages.length === 0 ? (
-        <p className="muted">{t('amplify.packages.none')}</p>
+        <EmptyState title={t('amplify.packages.none')} />
       ) : (
         <form method="get" action={path} className="amplify-packages">
           <fieldset aria-describedby={describedBy('package', packageError ?? undefined)}>

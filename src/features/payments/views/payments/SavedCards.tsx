@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { AuthLogRow, CardView } from '#src/features/payments/index.ts';
 import { CsrfField } from '#views/kit/form.tsx';
 import { Alert } from '#views/kit/alert.tsx';
+import { EmptyState } from '#views/kit/empty-state.tsx';
 import { memberPath } from '#shared/paths.ts';
 import { Island } from '#views/layout/Island.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -68,7 +69,7 @@ export function SavedCardsPage({ member, cards, updatePrompt, openLog, error, ad
           },
         }}
       />
-      {cards.length === 0 ? <p>{t('savedCards.page.none')}</p> : null}
+      {cards.length === 0 ? <EmptyState title={t('savedCards.page.none')} /> : null}
       <ul className="saved-card-list">
         {cards.map((card) => {
           const logOpen = openLog?.cardId === card.id;
