@@ -90,7 +90,7 @@ export function StylesPage({ framed = false }: { framed?: boolean }) {
       </td>
     </tr>
     ));
-  const tones: Tone[] = ['brand', 'neutral', 'success', 'warning', 'danger', 'info'];
+  const tones: Tone[] = ['brand', 'strong', 'neutral', 'success', 'warning', 'danger', 'info'];
 
   return (
     <div className={framed ? 'styles-page styles-page-framed' : 'styles-page'}>

@@ -1,5 +1,6 @@
 import type { PostSummary, TopicView } from '#src/features/forum/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
+import { Badge } from '#views/kit/badge.tsx';
 import { Button } from '#views/kit/button.tsx';
 import { EmptyState } from '#views/kit/empty-state.tsx';
 import { useHref, usePage } from '#views/layout/page-context.tsx';
@@ -41,7 +42,7 @@ function PostRow({ post }: { post: PostSummary }) {
           <a className="forum-row-link" href={href(`/forum/post/${post.id}`)}>
             {post.title}
           </a>{' '}
-          {post.newReplyCount > 0 ? <span className="badge forum-new">{t('forumPages.list.newShort', { n: post.newReplyCount })}</span> : null}
+          {post.newReplyCount > 0 ? <Badge tone="strong">{t('forumPages.list.newShort', { n: post.newReplyCount })}</Badge> : null}
           <StatusBadges status={post.status} pinned={post.pinned} locked={post.locked} />
         </h3>
         <p className="forum-meta">

@@ -94,12 +94,12 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
                         {p.unread ? (
                           <>
                             {' '}
-                            <Badge>{t('groups.unread')}</Badge>
+                            <Badge tone="strong">{t('groups.unread')}</Badge>
                           </>
                         ) : p.newReplyCount > 0 ? (
                           <>
                             {' '}
-                            <Badge>{t('groups.newReplies', { n: p.newReplyCount })}</Badge>
+                            <Badge tone="strong">{t('groups.newReplies', { n: p.newReplyCount })}</Badge>
                           </>
                         ) : null}
                       </>

@@ -142,12 +142,12 @@ function PostLine({ post }: { post: HomePost }) {
           {post.unread ? (
             <>
               {' '}
-              <Badge>{t('home.forum.unread')}</Badge>
+              <Badge tone="strong">{t('home.forum.unread')}</Badge>
             </>
           ) : post.newReplyCount > 0 ? (
             <>
               {' '}
-              <Badge>{t('home.forum.newReplies', { n: post.newReplyCount })}</Badge>
+              <Badge tone="strong">{t('home.forum.newReplies', { n: post.newReplyCount })}</Badge>
             </>
           ) : null}
         </>
