@@ -45,29 +45,17 @@ function Feed({ id, heading, empty, more, children }: { id: string; heading: str
   );
 }
 
+/** One of the member's own open items: where it is dealt with, and what it waits for. */
 function OpenItemLine({ item }: { item: OpenItem }) {
   const { t } = usePage();
   const href = useHref();
-  if (item.kind === 'article') {
-    const title = item.title || t('home.open.untitled');
-    return (
-      <li>
-        <a href={href(item.path)}>{title}</a> <span className="muted">· {t(`home.open.article.${item.stage}`)}</span>
-      </li>
-    );
-  }
-  if (item.kind === 'introduction') {
-    return (
-      <li>
-        <a href={href(item.path)}>{t('home.open.introduction', { name: item.targetName })}</a> <span className="muted">· {t('home.open.introductionWaits', { date: formatDate(item.createdAt) })}</span>
-      </li>
-    );
-  }
-  return (
-    <li>
-      <a href={href(item.path)}>{item.title}</a> <span className="muted">· {t('home.open.forumPostWaits')}</span>
-    </li>
-  );
+  const [title, meta] =
+    item.kind === 'article'
+      ? [item.title || t('home.open.untitled'), t(`home.open.article.${item.stage}`)]
+      : item.kind === 'introduction'
+        ? [t('home.open.introduction', { name: item.targetName }), t('home.open.introductionWaits', { date: formatDate(item.createdAt) })]
+        : [item.title, t('home.open.forumPostWaits')];
+  return <ListRow title={title} href={href(item.path)} meta={meta} className="home-open-item" />;
 }
 
 function MemberTile({ member }: { member: HomeMember }) {
@@ -202,11 +190,11 @@ function SignedInHome({ news }: { news: WhatsNew }) {
       <NewsStrip tiles={news.news} />
 
       <Feed id="home-open" heading={t('home.open.heading')} empty={news.openItems.length ? null : t('home.open.empty')}>
-        <ul className="home-list">
+        <List>
           {news.openItems.map((item) => (
             <OpenItemLine key={`${item.kind}-${item.id}`} item={item} />
           ))}
-        </ul>
+        </List>
       </Feed>
 
       <div className="home-grid">
