@@ -120,19 +120,20 @@ async function injectAxe(page: Page) {
 }
 
 /**
- * Runs axe-core's WCAG 2.1 A/AA rules on the page as it is now and fails with every violation's id,
- * impact, help text and the selectors of the offending nodes. Works with or without `bypassCSP`;
- * for a context with JavaScript off use `expectNoAxeViolationsWithoutJavaScript`.
- */
-/**
  * The rules that depend on colour (text and links against their background). Everything else axe
  * checks reads the markup and layout, which a colour scheme does not change: a page checked in full
  * in one scheme needs only these in the other.
  */
 export const AXE_COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
 
+/** `rules`: only these rules (e.g. AXE_COLOUR_RULES), instead of every WCAG 2.1 A/AA one. */
 export type AxeOptions = { rules?: readonly string[] };
 
+/**
+ * Runs axe-core's WCAG 2.1 A/AA rules on the page as it is now and fails with every violation's id,
+ * impact, help text and the selectors of the offending nodes. Works with or without `bypassCSP`;
+ * for a context with JavaScript off use `expectNoAxeViolationsWithoutJavaScript`.
+ */
 export async function expectNoAxeViolations(t: Test, page: Page, what = page.url(), options: AxeOptions = {}) {
   // axe waits on timers, which never fire in a page with JavaScript off: fail instead of hanging.
   const timersRun = await Promise.race([
