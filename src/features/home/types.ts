@@ -1,22 +1,14 @@
 /** What the signed-in home page shows (types only: the view imports these, never the service). */
 import type { MemberFeed } from '#src/features/feeds/index.ts';
+import type { NewestPost } from '#src/features/forum/index.ts';
 import type { MemberSnapshot } from '#src/features/members/index.ts';
 
 /**
- * A new forum post: links to `/forum/post/{id}`; its author's face, whether the member never opened
- * it or how many replies came since they did, and the faces of those who replied last.
+ * A new forum post, as the forum gives it (NewestPost): links to `/forum/post/{id}`; its author's
+ * face, whether the member never opened it or how many replies came since they did, and the faces of
+ * those who replied last.
  */
-export type HomePost = {
-  id: number;
-  title: string;
-  authorName: string;
-  author: MemberSnapshot;
-  replyCount: number;
-  createdAt: Date;
-  unread: boolean;
-  newReplyCount: number;
-  repliers: MemberSnapshot[];
-};
+export type HomePost = NewestPost;
 
 /**
  * A newly published article. `path` is where its tile leads: the author's profile, whose articles

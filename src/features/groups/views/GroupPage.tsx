@@ -1,7 +1,7 @@
 import type { GroupView } from '#src/features/groups/index.ts';
 import type { PostSummary } from '#src/features/forum/index.ts';
 import { Alert } from '#views/kit/alert.tsx';
-import { Badge } from '#views/kit/badge.tsx';
+import { ReadStateBadge } from '#views/kit/badge.tsx';
 import { DateText } from '#views/kit/date-text.tsx';
 import { CsrfField, Field, Hidden, TextArea } from '#views/kit/form.tsx';
 import { List, ListRow } from '#views/kit/list-row.tsx';
@@ -91,17 +91,7 @@ export function GroupPage({ group, posts, next, after, notice, typed }: { group:
                     title={
                       <>
                         <a href={href(`/groups/${group.slug}/posts/${p.id}`)}>{p.title}</a>
-                        {p.unread ? (
-                          <>
-                            {' '}
-                            <Badge tone="strong">{t('groups.unread')}</Badge>
-                          </>
-                        ) : p.newReplyCount > 0 ? (
-                          <>
-                            {' '}
-                            <Badge tone="strong">{t('groups.newReplies', { n: p.newReplyCount })}</Badge>
-                          </>
-                        ) : null}
+                        <ReadStateBadge unread={p.unread} newCount={p.newReplyCount} />
                       </>
                     }
                     meta={

@@ -3,7 +3,7 @@ import { displayName, formatDate, formatRelative } from '#shared/format.ts';
 import type { HomeArticle, HomeMember, HomePost, NewsTile, OpenItem, WhatsNew } from '#src/features/home/index.ts';
 import { useHref, usePage, showsRelativeTimes } from '#views/layout/page-context.tsx';
 import { avatarAt, initialsOf } from '#views/kit/avatar.ts';
-import { Badge } from '#views/kit/badge.tsx';
+import { ReadStateBadge } from '#views/kit/badge.tsx';
 import { List, ListRow } from '#views/kit/list-row.tsx';
 import { FaceStack, MemberAvatar } from '#views/kit/member-avatar.tsx';
 import { FeedSection } from './FeedSection.tsx';
@@ -127,17 +127,7 @@ function PostLine({ post }: { post: HomePost }) {
       title={
         <>
           <a href={href(`/forum/post/${post.id}`)}>{post.title}</a>
-          {post.unread ? (
-            <>
-              {' '}
-              <Badge tone="strong">{t('home.forum.unread')}</Badge>
-            </>
-          ) : post.newReplyCount > 0 ? (
-            <>
-              {' '}
-              <Badge tone="strong">{t('home.forum.newReplies', { n: post.newReplyCount })}</Badge>
-            </>
-          ) : null}
+          <ReadStateBadge unread={post.unread} newCount={post.newReplyCount} />
         </>
       }
       meta={
