@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
-import { SNAPSHOT_COLUMNS, toSnapshot, unknownMember, type MemberSnapshot, type SnapshotRow } from '#src/features/members/index.ts';
+import { SNAPSHOT_COLUMNS, snapshotJsonObject, toSnapshot, unknownMember, type MemberSnapshot, type SnapshotRow } from '#src/features/members/index.ts';
 import { EDIT_WINDOW_MS, REACTIONS } from './rules.ts';
 import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts';
 
@@ -69,12 +69,7 @@ export function readColumns(community: Tenant, userId: number) {
       (select count(*)::int from forum_replies nr
         where nr.community_id = ${community.id} and nr.post_id = forum_posts.id and nr.id > forum_reads.last_reply_id
           and nr.status = 'published' and nr.deleted_at is null and nr.author_id <> ${userId}) end`.as('new_reply_count'),
-    sql<SnapshotJson[] | string | null>`(select coalesce(json_agg(json_build_object(
-        'user_id', ru.id, 'first_name', ru.first_name, 'last_name', ru.last_name, 'user_active', ru.is_active,
-        'is_active', rm.is_active, 'is_moderator', rm.is_moderator, 'company_name', rm.company_name,
-        'avatar_url', rm.avatar_url, 'avatar_key', rm.avatar_key, 'job_title', rm.job_title,
-        'location_name', rm.location_name, 'pronouns', rm.pronouns, 'display_pronouns', rm.display_pronouns,
-        'industry', rm.industry) order by rx.last_id desc), '[]'::json)
+    sql<SnapshotJson[] | string | null>`(select coalesce(json_agg(${snapshotJsonObject('ru', 'rm')} order by rx.last_id desc), '[]'::json)
       from (select lr.author_id, max(lr.id) as last_id
             from (select r.author_id, r.id from forum_replies r
                   where r.community_id = ${community.id} and r.post_id = forum_posts.id and r.status = 'published' and r.deleted_at is null

@@ -13,7 +13,7 @@ export { introducedPair } from './introductions.ts';
 export type { IntroductionView } from './introductions.ts';
 export { findProfile, updateProfile } from './profile.ts';
 export type { ProfileDraft } from './profile.ts';
-export { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotJson, snapshotOfJson, snapshotsOf, SNAPSHOT_COLUMNS, toSnapshot, unknownMember } from './queries.ts';
+export { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotJson, snapshotJsonObject, snapshotOfJson, snapshotsOf, SNAPSHOT_COLUMNS, toSnapshot, unknownMember } from './queries.ts';
 export type { SnapshotRow } from './queries.ts';
 export { AVATAR_SIZES, INDUSTRIES, SOCIAL_NETWORKS } from './types.ts';
 export type { IntroductionStatus, MemberAdminView, MemberProfile, MemberSnapshot, ProfileArticle, SocialNetwork } from './types.ts';

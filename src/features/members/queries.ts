@@ -143,14 +143,23 @@ export const unknownMember = (id: number, name = '—'): MemberSnapshot => ({
  * member's user id. Read back with snapshotOfJson; null where they are not a member of the community.
  */
 export function snapshotJson(community: Tenant, userId: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`(select json_build_object(
-      'user_id', su.id, 'first_name', su.first_name, 'last_name', su.last_name, 'user_active', su.is_active,
-      'is_active', sm.is_active, 'is_moderator', sm.is_moderator, 'company_name', sm.company_name,
-      'avatar_url', sm.avatar_url, 'avatar_key', sm.avatar_key, 'job_title', sm.job_title,
-      'location_name', sm.location_name, 'pronouns', sm.pronouns, 'display_pronouns', sm.display_pronouns,
-      'industry', sm.industry)
+  return sql`(select ${snapshotJsonObject('su', 'sm')}
     from users su join memberships sm on sm.user_id = su.id and sm.community_id = ${community.id}
     where su.id = ${userId})`;
+}
+
+/**
+ * SNAPSHOT_COLUMNS as a `json_build_object(...)` of the same names, over a statement's own aliases of
+ * `users` and `memberships` (for a snapshot inside JSON: a subquery's column, a `json_agg`). Read back
+ * as a SnapshotRow.
+ */
+export function snapshotJsonObject(users: string, memberships: string): RawBuilder<unknown> {
+  const pairs = SNAPSHOT_COLUMNS.map((column) => {
+    const [ref, alias] = column.split(' as ') as [string, string | undefined];
+    const [table, name] = ref.split('.') as [string, string];
+    return sql`${sql.lit(alias ?? name)}, ${sql.ref(`${table === 'users' ? users : memberships}.${name}`)}`;
+  });
+  return sql`json_build_object(${sql.join(pairs)})`;
 }
 
 /** snapshotJson's value, read back (`fallback`'s id and name where it was null). */
