@@ -3,6 +3,7 @@ import type { Db } from '#src/db/index.ts';
 import { selectInCommunityAs, type Tenant } from '#src/db/tenancy.ts';
 import type { MemberTab } from './rules.ts';
 import type { RoundupLink } from './types.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 
 /**
  * The member side's shared reads (questions.ts, answers.ts, the invitation page): a member's answer
@@ -39,7 +40,7 @@ export function roundupJsonColumn(community: Tenant) {
 
 export function roundupFromJson(v: RoundupJson | string | null | undefined): RoundupLink | null {
   if (v == null) return null;
-  const r = (typeof v === 'string' ? JSON.parse(v) : v) as RoundupJson;
+  const r = jsonValue<RoundupJson>(v);
   return r && typeof r.slug === 'string' ? { title: r.title, path: roundupPath(r.slug) } : null;
 }
 

@@ -9,6 +9,7 @@ import { imagePathOf } from './announcements.ts';
 import { feedIdOf } from './deps.ts';
 import { liveItemOf } from './items.ts';
 import type { FeedAnnouncement, FeedFeatured, FeedItem, MemberFeed } from './types.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 
 /**
  * The member's feed (the signed-in home page, GraphQL's `memberFeed`): the live announcements whose
@@ -67,7 +68,7 @@ const byPinThenTime = (a: FeedItem, b: FeedItem) => Number(b.pinned) - Number(a.
 
 /** The member's feed from its SQL value (a JSON object, or its text). */
 export function memberFeedOf(value: unknown): MemberFeed {
-  const json = (typeof value === 'string' ? JSON.parse(value) : value) as { announcements: AnnouncementJson[]; featured: FeaturedJson[]; unseen: number };
+  const json = jsonValue<{ announcements: AnnouncementJson[]; featured: FeaturedJson[]; unseen: number }>(value);
   const announcements: FeedAnnouncement[] = json.announcements.map((a) => ({
     kind: 'announcement',
     id: a.id,

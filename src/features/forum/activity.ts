@@ -3,6 +3,7 @@ import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { SNAPSHOT_COLUMNS, type MemberSnapshot } from '#src/features/members/index.ts';
 import { authorSnapshot, postsWithReads, readColumns, repliersOf, type AuthorRow } from './queries.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 
 /**
  * What the forum tells pages that show what is happening in the community (the home page): its
@@ -87,7 +88,7 @@ export function forumNewsJson(community: Tenant, userId: number): RawBuilder<unk
 
 /** forumNewsJson's value, read back. */
 export function forumNewsOf(value: unknown): { unread: number; newReplies: number } {
-  const json = (typeof value === 'string' ? JSON.parse(value) : value) as { unread?: number; newReplies?: number } | null;
+  const json = jsonValue<{ unread?: number; newReplies?: number } | null>(value);
   return { unread: Number(json?.unread ?? 0), newReplies: Number(json?.newReplies ?? 0) };
 }
 

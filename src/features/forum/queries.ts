@@ -3,6 +3,7 @@ import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, selectInCommunityAs, updateInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import type { Database, ForumStatus, ForumTargetKind } from '#src/db/types.ts';
 import { SNAPSHOT_COLUMNS, snapshotJsonObject, toSnapshot, unknownMember, type MemberSnapshot, type SnapshotRow } from '#src/features/members/index.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 import { EDIT_WINDOW_MS, REACTIONS } from './rules.ts';
 import type { PostSummary, Reaction, ReactionCount, TopicView } from './types.ts';
 
@@ -315,7 +316,7 @@ export function reactionsJsonColumn(community: Tenant, kind: ForumTargetKind, id
           where community_id = ${community.id} and target_kind = ${kind} and target_id = ${sql.ref(idColumn)} group by reaction) r)`;
 }
 
-const fromJson = <T>(v: T[] | string | null | undefined): T[] => (v == null ? [] : typeof v === 'string' ? (JSON.parse(v) as T[]) : v);
+const fromJson = <T>(v: T[] | string | null | undefined): T[] => (v == null ? [] : jsonValue<T[]>(v));
 
 export const topicsFromJson = (v: TopicJson[] | string | null | undefined): TopicView[] =>
   fromJson(v).map((t) => ({ id: t.id, name: t.name, position: t.position, archived: t.archived }));

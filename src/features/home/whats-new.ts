@@ -8,6 +8,7 @@ import { forumNewsJson, forumNewsOf, NEWS_CAP, newestPosts, waitingPostsOf } fro
 import { activeMembersOf, listedMemberIds, pendingIntroductionsOf, snapshotJson, snapshotOfJson, SNAPSHOT_COLUMNS, toSnapshot } from '#src/features/members/index.ts';
 import type { MemberSnapshot } from '#src/features/members/index.ts';
 import type { HomeArticle, HomeMember, HomePost, NewsTile, OpenItem, WhatsNew } from './types.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 
 /**
  * "What is happening in the community" (issue 14, the home page): the newest forum posts (where the
@@ -120,7 +121,7 @@ async function openItemsAndFeedOf(deps: HomeDeps, userId: number): Promise<Pick<
   const forumNews = community.forum_enabled ? forumNewsJson(community, userId) : sql`null`;
   const { rows } = await sql<{ open: OpenRow[] | string; feed: unknown; forum_news: unknown }>`select (${open}) as open, ${memberFeedJson(deps, userId)} as feed, ${forumNews} as forum_news`.execute(db);
   const row = rows[0]!;
-  const openRows = (typeof row.open === 'string' ? JSON.parse(row.open) : row.open) as OpenRow[];
+  const openRows = jsonValue<OpenRow[]>(row.open);
   return { openItems: openItemsOfRows(openRows), feed: memberFeedOf(row.feed), forumNews: community.forum_enabled ? forumNewsOf(row.forum_news) : null };
 }
 

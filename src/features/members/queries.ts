@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '#src/db/index.ts';
 import { selectInCommunity, type Tenant } from '#src/db/tenancy.ts';
 import { AVATAR_SIZES, COMPANY_SIZES, type AvatarPreset, type CompanySize, type MemberSnapshot } from './types.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 
 /** The address of a stored avatar at one preset (served by the profile area's avatar route). */
 export function avatarPath(key: string, preset: AvatarPreset = 'default'): string {
@@ -164,7 +165,7 @@ export function snapshotJsonObject(users: string, memberships: string): RawBuild
 
 /** snapshotJson's value, read back (`fallback`'s id and name where it was null). */
 export function snapshotOfJson(value: unknown, fallback: { id: number; name: string }): MemberSnapshot {
-  const row = (typeof value === 'string' ? JSON.parse(value) : value) as SnapshotRow | null;
+  const row = jsonValue<SnapshotRow | null>(value);
   return row ? toSnapshot(row) : unknownMember(fallback.id, fallback.name);
 }
 

@@ -5,6 +5,7 @@ import type { Db } from '#src/db/index.ts';
 import type { CardType } from '#src/db/types.ts';
 import type { Authorisation, CardSummary, ChargeLookup, ChargeOutcome, DeclineCode, ProfileOutcome, RefundOutcome } from '../types.ts';
 import { cardTypeOf, luhnValid, RESPONSE_CODES, TEST_CARDS, type Behaviour } from './cards.ts';
+import { jsonValue } from '#src/lib/json-value.ts';
 
 /** The card form's fields, labelled as spec section 5 names them in the invalid-field message. */
 export const CARD_FIELD_LABELS = {
@@ -366,7 +367,7 @@ function responseCodeOf(code: DeclineCode): number {
 
 /** Stored outcomes are JSON: the authorisation's time comes back as a Date. */
 function reviveDates(outcome: unknown): unknown {
-  const o = (typeof outcome === 'string' ? JSON.parse(outcome) : outcome) as { authorisation?: { attemptedAt: string | Date } | null };
+  const o = jsonValue<{ authorisation?: { attemptedAt: string | Date } | null }>(outcome);
   if (o.authorisation) o.authorisation = { ...o.authorisation, attemptedAt: new Date(o.authorisation.attemptedAt) };
   return o;
 }
